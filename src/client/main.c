@@ -1,0 +1,65 @@
+/*
+ * tchess: the entry point. Dispatches to a subcommand by its name.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+
+struct command {
+	const char *name;
+	const char *args;
+	const char *summary;
+	int (*run)(int argc, char **argv);
+};
+
+static int cmd_help(int argc, char **argv);
+static int cmd_version(int argc, char **argv);
+
+static const struct command commands[] = {
+	{ "help", "", "list the subcommands", cmd_help },
+	{ "version", "", "print the version", cmd_version },
+	{ "perft", "[--divide] DEPTH [FEN]", "count the leaf nodes of the legal move tree", cmd_perft },
+};
+
+#define N_COMMANDS (sizeof commands / sizeof commands[0])
+
+static int cmd_help(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("usage: tchess COMMAND [ARGS]\n\ncommands:\n");
+	for (size_t i = 0; i < N_COMMANDS; i++) {
+		char head[64];
+		snprintf(head, sizeof head, "%s %s", commands[i].name, commands[i].args);
+		printf("  %-34s %s\n", head, commands[i].summary);
+	}
+	printf("\nSee tchess(1).\n");
+	return 0;
+}
+
+static int cmd_version(int argc, char **argv)
+{
+	(void)argc;
+	(void)argv;
+	printf("tchess %s\n", TCHESS_VERSION);
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	if (argc < 2) {
+		cmd_help(0, NULL);
+		return 2;
+	}
+	const char *name = argv[1];
+	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
+		name = "help";
+	if (!strcmp(name, "--version"))
+		name = "version";
+	for (size_t i = 0; i < N_COMMANDS; i++)
+		if (!strcmp(commands[i].name, name))
+			return commands[i].run(argc - 2, argv + 2);
+	fprintf(stderr, "tchess: unknown command '%s' (try 'tchess help')\n", argv[1]);
+	return 2;
+}
