@@ -1,0 +1,99 @@
+/*
+ * Rulesets: the policies on which the online rule documents disagree, as
+ * orthogonal options, with one named preset per document.
+ *
+ *   fide        the Polychess document: threefold and fifty-move by claim
+ *               (fivefold and 75-move always automatic), disconnect grace 15 s
+ *               then technical failure, no tablebase claims.
+ *   yourpot     the Yourpot document: threefold and fifty-move automatic, draw
+ *               offers only on one's own move and valid until withdrawn, abort
+ *               alone before 2 plies and by consent after, disconnect adjourns
+ *               (resume by consent, one discard claim a day, three discards
+ *               lose), tablebase claims up to 6 pieces with a time penalty by
+ *               speed class, the relaxed premove rules.
+ *   chessgamble the chessgamble document: threefold and fifty-move automatic,
+ *               draw offers on one's own move, valid until that turn ends,
+ *               offers rate-limited (article 12, harassment).
+ *
+ * A ruleset is plain data; the game, clock and premove code read it.
+ */
+#ifndef TCHESS_RULESET_H
+#define TCHESS_RULESET_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Speed classes by Yourpot's definitions, from the time for 40 moves. */
+enum speed_class {
+	SPEED_BULLET = 0,     /* up to 90 s */
+	SPEED_FAST_BLITZ,     /* up to 210 s */
+	SPEED_BLITZ,          /* up to 5 min */
+	SPEED_STANDARD,       /* over 5 min */
+	SPEED_CORRESPONDENCE, /* days per move block */
+	SPEED_CLASS_NB
+};
+
+enum draw_rule_mode {
+	DRAW_BY_CLAIM = 0, /* the player to move may claim */
+	DRAW_AUTOMATIC     /* the game ends by itself */
+};
+
+enum offer_lifetime {
+	OFFER_UNTIL_WITHDRAWN = 0,     /* stands until accepted, declined or withdrawn */
+	OFFER_UNTIL_TURN_ENDS,         /* lapses when the offerer's turn ends */
+	OFFER_UNTIL_OPPONENT_MOVES     /* lapses when the opponent moves instead of accepting */
+};
+
+enum disconnect_policy {
+	DISCONNECT_ADJOURN = 0,        /* clocks stop; resume by consent */
+	DISCONNECT_TECHNICAL_FAILURE,  /* the game ends unscored */
+	DISCONNECT_CLAIM_WIN           /* the present player may claim the win */
+};
+
+/* Premove relaxations of the Yourpot document, as bits. */
+enum premove_relax {
+	PREMOVE_RELAX_OWN_CAPTURE = 1u << 0,        /* capturing one's own piece */
+	PREMOVE_RELAX_JUMP = 1u << 1,               /* jumping over pieces */
+	PREMOVE_RELAX_CASTLE_ATTACKED = 1u << 2,    /* castling through or into attacked squares */
+	PREMOVE_RELAX_LEAVE_IN_CHECK = 1u << 3,     /* moves leaving the king in check */
+	PREMOVE_RELAX_CASTLE_PAST_MINOR = 1u << 4,  /* castling past one enemy knight or bishop */
+	PREMOVE_RELAX_PAWN_PUSH_OCCUPIED = 1u << 5, /* pawn push onto an occupied square */
+	PREMOVE_RELAX_PAWN_CAPTURE_EMPTY = 1u << 6, /* pawn capture onto an empty square */
+	PREMOVE_RELAX_ALL = (1u << 7) - 1
+};
+
+#define RULESET_NAME_MAX 24
+#define PREMOVE_DEPTH_MAX 8
+
+struct ruleset {
+	char name[RULESET_NAME_MAX];
+	enum draw_rule_mode threefold;
+	enum draw_rule_mode fifty_moves;
+	enum offer_lifetime offer_lifetime;
+	bool offer_own_move_only;       /* offers only while it is one's own move */
+	int offer_min_interval_plies;   /* anti-harassment: plies between two offers by one player */
+	int abort_alone_max_plies;      /* abort without consent while fewer plies than this were played */
+	bool abort_by_consent;          /* later aborts need the opponent's consent */
+	enum disconnect_policy disconnect;
+	int64_t disconnect_grace_ms;
+	int discard_claims_per_day;     /* adjourned games: claims that the partner discards resuming */
+	int discards_to_lose;
+	int tablebase_max_pieces;       /* 0: no tablebase claims */
+	int64_t tablebase_penalty_ms[SPEED_CLASS_NB];
+	unsigned premove_relax;         /* enum premove_relax bits */
+	int premove_depth;              /* premoves that may be queued, 1..PREMOVE_DEPTH_MAX */
+	int invalid_command_limit;      /* consecutive invalid commands before a technical forfeit */
+	int64_t first_move_timeout_ms;  /* game aborted when a side's first move takes longer */
+};
+
+/* Fills r with the named preset; returns false (r untouched) if unknown. */
+bool ruleset_preset(struct ruleset *r, const char *name);
+
+/* The names of the presets, NULL-terminated. */
+extern const char *const ruleset_preset_names[];
+
+/* Checks r's values; on a bad one returns false and, if why is not NULL,
+ * points it at a static sentence naming the option. */
+bool ruleset_validate(const struct ruleset *r, const char **why);
+
+#endif
