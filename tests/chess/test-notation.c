@@ -62,11 +62,11 @@ START_TEST(test_round_trip_suites)
 			continue;
 		struct position p;
 		ck_assert_int_eq(fen_parse(&p, cases[i].fen, NULL), TCHESS_OK);
-		round_trip_moves(&p, 2, cases[i].fen);
+		round_trip_moves(&p, testdata_light() ? 1 : 2, cases[i].fen);
 	}
 	free(cases);
 	if (n)
-		ck_assert_int_gt(checked, 1000);
+		ck_assert_int_gt(checked, 100);
 }
 END_TEST
 

@@ -19,6 +19,12 @@ const char *testdata_shared_path(const char *rel)
 	return path;
 }
 
+bool testdata_light(void)
+{
+	const char *v = getenv("TCHESS_TEST_LIGHT");
+	return v && *v && strcmp(v, "0");
+}
+
 FILE *testdata_open_shared(const char *rel)
 {
 	const char *path = testdata_shared_path(rel);

@@ -22,6 +22,10 @@ FILE *testdata_open_own(const char *rel);
 /* Full path of rel below the shared data folder, in a static buffer. */
 const char *testdata_shared_path(const char *rel);
 
+/* True when tests run under a slow harness (valgrind): loops that repeat
+ * the same code on more inputs scale down; every check still runs once. */
+bool testdata_light(void);
+
 struct perft_case {
 	char fen[128];
 	int depth;
