@@ -403,6 +403,16 @@ START_TEST(test_vacation_spans_and_overlaps)
 	bool flagged;
 	ck_assert_int_eq(clock_press(&c, WHITE, 12 * DAY + 3 * HOUR, &vac3, &flagged), 0);
 	ck_assert(flagged);
+
+	/* Time running out exactly as a vacation begins: the flag has fallen
+	 * at that instant; the vacation does not save it. */
+	struct vacation edge[] = { { 10 * DAY, 20 * DAY } };
+	struct clock_vacations vac4 = { { edge, NULL }, { 1, 0 } };
+	clock_of(&c, "corr:10d/10");
+	clock_start(&c, WHITE, 0);
+	ck_assert_int_eq(clock_expiry(&c, &vac4), 10 * DAY);
+	ck_assert_int_eq(clock_remaining(&c, WHITE, 15 * DAY, &vac4), 0);
+	ck_assert_int_eq(clock_check_flag(&c, 10 * DAY, &vac4), WHITE);
 }
 END_TEST
 
@@ -780,6 +790,7 @@ static void check_readings(const struct clock *c, int64_t now, const struct cloc
 
 START_TEST(test_random_consistency)
 {
+	int flags = 0, moves = 0;
 	rng_state = 0x9e3779b97f4a7c15u ^ (uint64_t)_i;
 	for (int game = 0; game < 40; game++) {
 		struct clock c, mirror;
@@ -820,6 +831,8 @@ START_TEST(test_random_consistency)
 				now += rng_below(op == 3 ? 40 * scale : scale);
 				ck_assert_int_eq(clock_press(&c, side, now, &vac, &flagged), 0);
 				ck_assert_int_eq(flagged, now >= exp);
+				flags += flagged;
+				moves += !flagged;
 				ck_assert_int_eq(clock_press(&mirror, side, now, &vac, NULL), 0);
 				if (flagged)
 					ck_assert_int_eq(clock_remaining(&c, side, now, &vac), 0);
@@ -831,6 +844,9 @@ START_TEST(test_random_consistency)
 			ck_assert(memcmp(&c, &mirror, sizeof c) == 0);
 		}
 	}
+	/* The run must have seen both outcomes to mean anything. */
+	ck_assert_int_ge(flags, 10);
+	ck_assert_int_ge(moves, 500);
 }
 END_TEST
 
