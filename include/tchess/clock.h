@@ -184,9 +184,10 @@ int clock_start(struct clock *c, enum color side, int64_t now_ms);
  * flag falls: remaining 0, nothing added, the clock stops, *flagged (if not
  * NULL) is set. Otherwise the time is charged, the increment or period time
  * added and the opponent's clock started. A move while no clock runs (the
- * first move of a game that starts on it) is charged nothing, a move while
- * paused only what the turn used before the pause; the clock stays paused. Returns 0, or -1 (nothing changed) if the opponent's clock runs
- * or a flag has already fallen. */
+ * first move of a game that starts on it) is charged nothing; a move while
+ * paused only what the turn used before the pause, and the clock stays
+ * paused. Returns 0, or -1 (nothing changed) if the opponent's clock runs or
+ * a flag has already fallen. */
 int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
 		bool *flagged);
 

@@ -568,11 +568,9 @@ int64_t clock_remaining(const struct clock *c, enum color side, int64_t now_ms, 
 	if (side != WHITE && side != BLACK)
 		return 0;
 	int64_t left = c->remaining_ms[side];
-	if (c->running == (int)side) {
-		int64_t charge = turn_charge(c, side, turn_used(c, now_ms, vac));
-		left = charge >= left ? 0 : left - charge;
-	}
-	return left;
+	if (c->running == (int)side)
+		left -= turn_charge(c, side, turn_used(c, now_ms, vac));
+	return left > 0 ? left : 0;
 }
 
 int64_t clock_expiry(const struct clock *c, const struct clock_vacations *vac)

@@ -280,6 +280,20 @@ START_TEST(test_us_delay)
 }
 END_TEST
 
+/* chessgamble article 7, quick chess: "The reflection measurement is very
+ * accurate at the time of the move." No rounding, unlike correspondence. */
+START_TEST(test_quick_chess_exact)
+{
+	struct clock c;
+	int64_t now = 0;
+	clock_of(&c, "10+0");
+	clock_start(&c, WHITE, now);
+	play(&c, WHITE, &now, 59999, NULL);
+	ck_assert_int_eq(clock_remaining(&c, WHITE, now, NULL), 600000 - 59999);
+	ck_assert_int_eq(clock_remaining(&c, BLACK, now + 1, NULL), 599999);
+}
+END_TEST
+
 /* ---- correspondence ---- */
 
 /* chessgamble article 7: "each player has X days for 10 moves. The
@@ -726,6 +740,40 @@ START_TEST(test_text_rejected)
 }
 END_TEST
 
+/* Controls built in code are checked by the same limits as parsed ones. */
+START_TEST(test_validate)
+{
+	struct time_control ok = tc_of("40/90+30:30+30"), tc;
+	struct tchess_error err;
+	tc = ok;
+	tc.periods[0].moves = 0; /* only the last period may be "the rest" */
+	ck_assert_int_eq(time_control_validate(&tc, &err), TCHESS_ERR_RANGE);
+	tc = ok;
+	tc.periods[1].base_ms = -1;
+	ck_assert_int_eq(time_control_validate(&tc, &err), TCHESS_ERR_RANGE);
+	tc = ok;
+	tc.periods[0].increment_ms = TC_INCREMENT_MAX_MS + 1;
+	ck_assert_int_eq(time_control_validate(&tc, &err), TCHESS_ERR_RANGE);
+	tc = ok;
+	tc.n_periods = TC_PERIODS_MAX + 1;
+	ck_assert_int_eq(time_control_validate(&tc, &err), TCHESS_ERR_RANGE);
+	tc = tc_of("corr:10d/10");
+	tc.periods[0].increment_ms = 1000;
+	ck_assert_int_eq(time_control_validate(&tc, &err), TCHESS_ERR_RANGE);
+	tc = tc_of("corr:10d/10");
+	tc.periods[0].base_ms += 1; /* "measured to the minute" */
+	ck_assert_int_eq(time_control_validate(&tc, &err), TCHESS_ERR_RANGE);
+	ck_assert(strlen(err.message) > 14);
+
+	/* An invalid control still gives readings that are never negative. */
+	struct clock c;
+	tc = ok;
+	tc.periods[0].base_ms = -5000;
+	clock_init(&c, &tc);
+	ck_assert_int_eq(clock_remaining(&c, BLACK, 0, NULL), 0);
+}
+END_TEST
+
 START_TEST(test_text_null)
 {
 	struct time_control tc;
@@ -862,6 +910,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, test_periods_moves_in_time);
 	tcase_add_test(tc, test_bronstein);
 	tcase_add_test(tc, test_us_delay);
+	tcase_add_test(tc, test_quick_chess_exact);
 	tcase_add_test(tc, test_correspondence_carry_over);
 	tcase_add_test(tc, test_correspondence_minutes_and_deadline);
 	tcase_add_test(tc, test_vacation_correspondence);
@@ -879,6 +928,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, test_format_longest);
 	tcase_add_loop_test(tc, test_text_rejected, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, test_text_null);
+	tcase_add_test(tc, test_validate);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("random");
