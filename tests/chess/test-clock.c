@@ -898,6 +898,40 @@ START_TEST(test_random_consistency)
 }
 END_TEST
 
+/* Random texts over the grammar's alphabet: the parser never crashes,
+ * every accepted text is valid, and its canonical form is a fixed point. */
+START_TEST(test_text_random)
+{
+	static const char alphabet[] = "0123456789+/:bdmsh-corun ";
+	int accepted = 0;
+	rng_state = 0x2545f4914f6cdd1du;
+	for (int n = 0; n < 200000; n++) {
+		char text[24], buf[TIME_CONTROL_TEXT_MAX], buf2[TIME_CONTROL_TEXT_MAX];
+		int len = (int)rng_below(sizeof text);
+		for (int k = 0; k < len; k++)
+			text[k] = alphabet[rng_below(sizeof alphabet - 1)];
+		text[len] = '\0';
+		if (n % 4 == 0 && len > 5)
+			memcpy(text, "corr:", 5);
+		struct time_control tc, again;
+		struct tchess_error err;
+		if (time_control_parse(&tc, text, &err) != TCHESS_OK) {
+			ck_assert_uint_le(err.offset, (size_t)len);
+			continue;
+		}
+		accepted++;
+		ck_assert_msg(time_control_validate(&tc, &err) == TCHESS_OK, "'%s': %s", text, err.message);
+		time_control_format(&tc, buf, sizeof buf);
+		ck_assert_msg(time_control_parse(&again, buf, &err) == TCHESS_OK, "'%s' -> '%s': %s", text, buf,
+			      err.message);
+		ck_assert(time_control_equal(&tc, &again));
+		time_control_format(&again, buf2, sizeof buf2);
+		ck_assert_str_eq(buf, buf2);
+	}
+	ck_assert_int_gt(accepted, 1000);
+}
+END_TEST
+
 static Suite *clock_suite(void)
 {
 	Suite *s = suite_create("clock");
@@ -929,6 +963,7 @@ static Suite *clock_suite(void)
 	tcase_add_loop_test(tc, test_text_rejected, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, test_text_null);
 	tcase_add_test(tc, test_validate);
+	tcase_add_test(tc, test_text_random);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("random");
