@@ -840,7 +840,7 @@ START_TEST(test_random_consistency)
 {
 	int flags = 0, moves = 0;
 	rng_state = 0x9e3779b97f4a7c15u ^ (uint64_t)_i;
-	for (int game = 0; game < 40; game++) {
+	for (int game = 0; game < 30; game++) {
 		struct clock c, mirror;
 		struct vacation vl[2][4];
 		struct clock_vacations vac = { { vl[0], vl[1] }, { 0, 0 } };
@@ -905,7 +905,7 @@ START_TEST(test_text_random)
 	static const char alphabet[] = "0123456789+/:bdmsh-corun ";
 	int accepted = 0;
 	rng_state = 0x2545f4914f6cdd1du;
-	for (int n = 0; n < 200000; n++) {
+	for (int n = 0; n < 100000; n++) {
 		char text[24], buf[TIME_CONTROL_TEXT_MAX], buf2[TIME_CONTROL_TEXT_MAX];
 		int len = (int)rng_below(sizeof text);
 		for (int k = 0; k < len; k++)
@@ -928,7 +928,7 @@ START_TEST(test_text_random)
 		time_control_format(&again, buf2, sizeof buf2);
 		ck_assert_str_eq(buf, buf2);
 	}
-	ck_assert_int_gt(accepted, 1000);
+	ck_assert_int_gt(accepted, 500);
 }
 END_TEST
 
