@@ -38,11 +38,12 @@
  *   corr     := number ["d" | "h" | "m"] "/" moves      unit defaults to days
  *
  * Numbers are decimal digits without sign, fraction or spaces (write half a
- * minute as "30s"; "1/2" is one move in 2 minutes). moves is 1..1000, and every period but the last needs
- * one; a missing increment is 0. All periods share one mark. Limits: the
- * first period's time is over 0; a period's time is at most 24 h, an
- * increment or delay at most 1 h; correspondence time is whole minutes from
- * 1 min to 365 days, with no increment. Examples:
+ * minute as "30s"; "1/2" is one move in 2 minutes). moves is 1..1000, and
+ * every period but the last needs one; a missing increment is 0. All
+ * periods share one mark. Limits: the first period's time is over 0; a
+ * period's time is at most 24 h, an increment or delay at most 1 h;
+ * correspondence time is whole minutes from 1 min to 365 days, with no
+ * increment. Examples:
  *
  *   "5+3"            5 min + 3 s Fischer      "15+10"  polychess rapid
  *   "90s+0"          90 s, no increment       "5+b3"   5 min, Bronstein 3 s
