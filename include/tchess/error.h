@@ -23,7 +23,8 @@
 	X(TCHESS_ERR_AMBIGUOUS, "ambiguous move")                            \
 	X(TCHESS_ERR_NO_MEMORY, "out of memory")                             \
 	X(TCHESS_ERR_PGN_SYNTAX, "malformed PGN")                            \
-	X(TCHESS_ERR_RANGE, "value out of range")
+	X(TCHESS_ERR_RANGE, "value out of range")                            \
+	X(TCHESS_ERR_TIME_CONTROL, "malformed time control")
 
 enum tchess_err {
 #define TCHESS_ERR_ENUM(code, msg) code,
