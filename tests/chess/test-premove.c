@@ -412,6 +412,15 @@ START_TEST(test_queue_virtual_board)
 	ck_assert_int_eq(premove_queue_push(&q, &p, WHITE, parse("e1g1"), &r, &err), TCHESS_ERR_ILLEGAL);
 	ck_assert_msg(strstr(err.message, "only when castling"), "%s", err.message);
 
+	/* And all of them with the king, even when it comes back. */
+	premove_queue_init(&q);
+	push_ok(&q, &p, "e1f1", &r);
+	push_ok(&q, &p, "f1e1", &r);
+	ck_assert_int_eq(premove_queue_push(&q, &p, WHITE, parse("e1g1"), &r, &err), TCHESS_ERR_ILLEGAL);
+	ck_assert_msg(strstr(err.message, "only when castling"), "%s", err.message);
+	ck_assert_int_eq(premove_queue_push(&q, &p, WHITE, parse("e1h1"), &r, &err), TCHESS_ERR_ILLEGAL);
+	ck_assert_msg(strstr(err.message, "a king cannot move from e1 to h1"), "%s", err.message);
+
 	/* After castling the king is on g1 and the rook on f1. */
 	premove_queue_init(&q);
 	push_ok(&q, &p, "e1g1", &r);
