@@ -63,7 +63,8 @@
  * Writing. pgn_write_game() appends one game in export format to a growing
  * buffer (struct pgn_buf) that the caller owns and may write to a file or
  * socket: the Seven Tag Roster in its order (missing ones as "?", Date as
- * "????.??.??", Result from the termination marker), SetUp and FEN when the
+ * "????.??.??", Result from the termination marker, or from the board when
+ * the moves end in checkmate or stalemate), SetUp and FEN when the
  * start is not the standard position, Variant "Chess960" for Chess960, the
  * other tags in their order; movetext with SAN recomputed from the moves,
  * NAGs as $n, comments with [%clk] first, lines shorter than 80 columns
@@ -71,7 +72,8 @@
  * line after the game. Clocks are written h:mm:ss, with tenths (truncated)
  * when the time is not a whole second. A '}' in a comment cannot be written
  * in PGN and becomes ')'; control characters in tags and comments become
- * spaces.
+ * spaces. Null moves are written "--", which pgn-extract accepts in the
+ * main line only with --allownullmoves.
  */
 #ifndef TCHESS_PGN_H
 #define TCHESS_PGN_H

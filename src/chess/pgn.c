@@ -1278,6 +1278,16 @@ static bool valid_tag_name(const char *s)
 	return true;
 }
 
+/* The result the final position p imposes (mate, stalemate), else given. */
+static const char *board_result(const struct position *p, const char *given)
+{
+	if (movegen_is_checkmate(p))
+		return p->side == WHITE ? "0-1" : "1-0";
+	if (movegen_is_stalemate(p))
+		return "1/2-1/2";
+	return given;
+}
+
 static const char *const roster[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
 
 enum tchess_err pgn_write_game(const struct pgn_game *g, struct pgn_buf *out, struct tchess_error *err)
@@ -1295,6 +1305,9 @@ enum tchess_err pgn_write_game(const struct pgn_game *g, struct pgn_buf *out, st
 	fen_write(&std, start_fen);
 	bool setup_needed = strcmp(fen, start_fen) != 0 || g->start.chess960;
 
+	bool result_fixed = false;
+again:
+	w.col = 0;
 	for (size_t i = 0; i < sizeof roster / sizeof roster[0]; i++) {
 		const char *v = pgn_game_tag(g, roster[i]);
 		if (i == 6)
@@ -1371,6 +1384,15 @@ enum tchess_err pgn_write_game(const struct pgn_game *g, struct pgn_buf *out, st
 	}
 	w_word(&w, result, strlen(result));
 	w_str(&w, "\n\n");
+	if (!result_fixed && strcmp(result, board_result(&p, result))) {
+		/* The board decides: redo with the result of the mate or stalemate. */
+		out->len = mark;
+		if (out->data)
+			out->data[mark] = '\0';
+		result = board_result(&p, result);
+		result_fixed = true;
+		goto again;
+	}
 	if (w.oom) {
 		out->len = mark;
 		if (out->data)
