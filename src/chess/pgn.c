@@ -733,9 +733,11 @@ static bool flush_comment(struct ctx *c)
 		return true;
 	char **slot = g->n_moves ? &g->moves[g->n_moves - 1].comment : &g->comment_start;
 	char *s = sb_take(&c->comment);
-	if (g->n_moves)
-		extract_clock(s, &g->moves[g->n_moves - 1].clock_ms);
 	squeeze(s);
+	if (g->n_moves) {
+		extract_clock(s, &g->moves[g->n_moves - 1].clock_ms);
+		squeeze(s);
+	}
 	free(*slot);
 	*slot = NULL;
 	if (*s)
@@ -1246,6 +1248,9 @@ static void w_comment(struct writer *w, int64_t clock_ms, const char *text)
 			ch = ' ';
 		ok = sb_putc(&s, (char)ch);
 	}
+	/* A backslash just before '}' would escape it for readers like ours. */
+	if (ok && s.len && s.p[s.len - 1] == '\\')
+		ok = sb_putc(&s, ' ');
 	ok = ok && sb_putc(&s, '}');
 	free(clean);
 	if (!ok) {
@@ -1363,8 +1368,14 @@ again:
 			snprintf(word, sizeof word, "%u...", p.fullmove);
 		else
 			word[0] = '\0';
-		if (word[0])
+		if (word[0]) {
+			/* Keep the move number on the line of its move. */
+			if (w.col > 0 && w.col + 1 + strlen(word) + 1 + strlen(san) > PGN_LINE_MAX) {
+				w_put(&w, "\n", 1);
+				w.col = 0;
+			}
 			w_word(&w, word, strlen(word));
+		}
 		w_word(&w, san, strlen(san));
 		for (int k = 0; k < pm->n_nags; k++) {
 			snprintf(word, sizeof word, "$%d", pm->nags[k]);
