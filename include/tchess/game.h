@@ -146,6 +146,11 @@ int game_repetition_count_at(const struct game *g, size_t ply);
  * such as "no threefold repetition: this position has occurred 2 times". */
 enum tchess_err game_check_claim(const struct game *g, enum game_claim claim, move intended,
 				 struct tchess_error *err);
+/* game_check_claim() as a yes/no, for menus and key hints. */
+static inline bool game_can_claim(const struct game *g, enum game_claim claim, move intended)
+{
+	return game_check_claim(g, claim, intended, NULL) == TCHESS_OK;
+}
 /* Claims the draw for colour who, which must be the player to move. */
 enum tchess_err game_claim(struct game *g, enum color who, enum game_claim claim, move intended,
 			   struct tchess_error *err);

@@ -193,7 +193,9 @@ END_TEST
 /* ---- results ---- */
 
 /* Polychess: "Checkmate wins." chessgamble 5.1 a): "The game is won for the
- * player who has put the opponent's king ..." */
+ * player who has put the opponent's king ..." board-and-pieces: "If your
+ * opponent cannot get his or her king out of check, that king has been
+ * checkmated and you win." */
 START_TEST(test_checkmate)
 {
 	struct game g;
@@ -205,7 +207,9 @@ START_TEST(test_checkmate)
 END_TEST
 
 /* Polychess: "Stalemate draws: the player to move has no legal move but is
- * not in check." */
+ * not in check." chessgamble 5.2: "The game is a draw (draw) if the player
+ * located at the move no legal move at his disposal and his king is not in
+ * check." */
 START_TEST(test_stalemate)
 {
 	struct game g;
@@ -294,7 +298,9 @@ START_TEST(test_threefold_claim)
 END_TEST
 
 /* Polychess: "A legal intended move establishes either claim | A listed
- * claim action can name that move. The game ends without playing it." */
+ * claim action can name that move. The game ends without playing it."
+ * board-and-pieces: "When an identical position is about to appear or had
+ * appeared on the chessboard at least three times." */
 START_TEST(test_threefold_claim_with_move)
 {
 	struct game g;
@@ -358,9 +364,12 @@ START_TEST(test_fivefold)
 END_TEST
 
 /* Polychess: "Repetition considers the side to move, piece placement,
- * castling rights, and legally available en passant captures." A double
- * push with no legal e.p. reply makes no new position; one with a legal
- * reply does. */
+ * castling rights, and legally available en passant captures."
+ * board-and-pieces: "Identical position is considered the same, if the
+ * same player has the move, pieces of the same kind and color occupy the
+ * same squares, and the possible moves of both players' pieces are the
+ * same." A double push with no legal e.p. reply makes no new position; one
+ * with a legal reply does. */
 START_TEST(test_repetition_en_passant)
 {
 	struct game g;
@@ -439,6 +448,8 @@ START_TEST(test_fifty_claim)
 	/* With an intended move that is neither capture nor pawn move. */
 	move ra3 = parse_move(&g, "Ra3");
 	ck_assert_int_eq(game_check_claim(&g, GAME_CLAIM_FIFTY_MOVES, ra3, NULL), TCHESS_OK);
+	ck_assert(!game_can_claim(&g, GAME_CLAIM_FIFTY_MOVES, MOVE_NONE));
+	ck_assert(game_can_claim(&g, GAME_CLAIM_FIFTY_MOVES, ra3));
 	play(&g, "Ra3");
 	expect_ongoing(&g);
 	ck_assert_int_eq(game_claim(&g, BLACK, GAME_CLAIM_FIFTY_MOVES, MOVE_NONE, &err), TCHESS_OK);
@@ -458,7 +469,9 @@ END_TEST
  * or Pawn move for the last 50 moves." chessgamble 5.5: "The game is a
  * draw given, if the last 50 consecutive moves have been made by each
  * player without any pawn or any figure has been beaten. So the game is
- * immediately ended." */
+ * immediately ended." board-and-pieces: "If a game drags out such that both
+ * players make 50 moves without a capture or without a move of any pawn,
+ * the game ends automatically in a draw." */
 START_TEST(test_fifty_automatic)
 {
 	const char *sets[] = { "yourpot", "chessgamble" };
@@ -530,7 +543,9 @@ END_TEST
 /* chessgamble 5.6: "The game is drawn when a position has arisen in which
  * neither player can checkmate the opponent's king with any series of legal
  * moves. The game is said to end in a 'dead position'. This immediately
- * ends the game, provided that the move producing the position was legal." */
+ * ends the game, provided that the move producing the position was legal."
+ * chessgamble 1.3: "If the position is such that neither player in the
+ * mögich checkmate, the game is a draw (a draw)." */
 START_TEST(test_dead_position_ends)
 {
 	struct game g;
@@ -547,7 +562,8 @@ END_TEST
  * draw instead." chessgamble 7: "A player who exceeds the waiting period
  * has lost the game immediately. However, the game is drawn, if the
  * position is such that the opponent cannot checkmate the player's king by
- * any possible series of legal moves." */
+ * any possible series of legal moves." board-and-pieces: "The game is lost
+ * by the player, whose timer had run out." */
 START_TEST(test_timeout)
 {
 	struct game g;
@@ -799,7 +815,9 @@ END_TEST
 
 /* Polychess: "Invalid-action exhaustion, disconnects, and missing
  * participants are technical failures in hosted evaluation. They remain
- * visible and are excluded from ordinary chess scoring." */
+ * visible and are excluded from ordinary chess scoring." and "Hosted games
+ * have a 100-minute infrastructure limit; exceeding it is a technical
+ * failure, not a chess timeout." */
 START_TEST(test_technical_failure)
 {
 	struct game g;
