@@ -68,7 +68,8 @@ static void expect_ongoing(const struct game *g)
  * as it was; returns the message for further checks. */
 #define EXPECT_REFUSED(g, want, call)                                                              \
 	do {                                                                                       \
-		struct game before_ = *(g);                                                        \
+		struct game before_;                                                               \
+		memcpy(&before_, (g), sizeof before_);                                             \
 		enum tchess_err e_ = (call);                                                       \
 		ck_assert_msg(e_ == (want), "%s: got %s (%s)", #call, tchess_strerror(e_), err.message); \
 		ck_assert_msg(memcmp(&before_, (g), sizeof before_) == 0, "%s changed the game", #call); \
