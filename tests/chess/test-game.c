@@ -870,6 +870,65 @@ START_TEST(test_tablebase_adjudication)
 }
 END_TEST
 
+/* ---- random games ---- */
+
+/* Random legal games (fixed seed): every one ends by a rule (the 75-move
+ * rule and fivefold repetition guarantee it), the stored keys match a
+ * replay, and the verdict matches the final position. */
+START_TEST(test_random_games)
+{
+	uint64_t seed = 0x9E3779B97F4A7C15ULL;
+	int ends[GAME_TERM_COUNT] = { 0 };
+	for (int n = 0; n < 40; n++) {
+		struct game g;
+		ck_assert_int_eq(game_init(&g, NULL, NULL, NULL), TCHESS_OK);
+		while (!game_is_over(&g)) {
+			struct move_list list;
+			movegen_legal(&g.pos, &list);
+			ck_assert_int_gt(list.count, 0);
+			seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+			move m = list.moves[(seed >> 33) % (uint64_t)list.count];
+			ck_assert_int_eq(game_play(&g, game_side_to_move(&g), m, (int64_t)g.n_plies, 0, NULL), TCHESS_OK);
+			ck_assert_int_lt(g.n_plies, 6000);
+		}
+		ends[g.termination]++;
+		struct position p = g.start;
+		for (size_t i = 0; i < g.n_plies; i++) {
+			struct undo u;
+			position_make(&p, g.plies[i].m, &u);
+			ck_assert(p.key == g.plies[i].key_after);
+			ck_assert_int_eq(p.halfmove, g.plies[i].halfmove_after);
+		}
+		ck_assert(memcmp(&p, &g.pos, sizeof p) == 0);
+		switch (g.termination) {
+		case GAME_TERM_CHECKMATE:
+			ck_assert(movegen_is_checkmate(&g.pos));
+			break;
+		case GAME_TERM_STALEMATE:
+			ck_assert(movegen_is_stalemate(&g.pos));
+			break;
+		case GAME_TERM_INSUFFICIENT_MATERIAL:
+			ck_assert(material_insufficient_both(&g.pos));
+			break;
+		case GAME_TERM_FIVEFOLD:
+			ck_assert_int_eq(game_repetition_count(&g), 5);
+			break;
+		case GAME_TERM_SEVENTYFIVE_MOVES:
+			ck_assert_int_eq(g.pos.halfmove, 150);
+			break;
+		case GAME_TERM_DEAD_POSITION:
+			ck_assert_int_eq(material_is_dead(&g.pos), MATERIAL_DEAD);
+			break;
+		default:
+			ck_abort_msg("game %d ended by %s", n, game_termination_str(g.termination));
+		}
+		game_fini(&g);
+	}
+	/* Random play mostly trades down or wanders: both must happen. */
+	ck_assert_int_gt(ends[GAME_TERM_INSUFFICIENT_MATERIAL] + ends[GAME_TERM_SEVENTYFIVE_MOVES], 0);
+}
+END_TEST
+
 /* ---- tricky-positions.tsv ---- */
 
 static bool parse_bool(const char *v)
@@ -1079,6 +1138,7 @@ static Suite *game_suite(void)
 
 	tc = tcase_create("data");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_random_games);
 	tcase_add_test(tc, test_tricky_positions);
 	suite_add_tcase(s, tc);
 	return s;
