@@ -24,7 +24,11 @@
 	X(TCHESS_ERR_NO_MEMORY, "out of memory")                             \
 	X(TCHESS_ERR_PGN_SYNTAX, "malformed PGN")                            \
 	X(TCHESS_ERR_RANGE, "value out of range")                            \
-	X(TCHESS_ERR_TIME_CONTROL, "malformed time control")
+	X(TCHESS_ERR_TIME_CONTROL, "malformed time control")                 \
+	X(TCHESS_ERR_GAME_OVER, "the game is over")                          \
+	X(TCHESS_ERR_WRONG_SIDE, "not that side's turn or right")            \
+	X(TCHESS_ERR_BAD_CLAIM, "the claim is not valid")                    \
+	X(TCHESS_ERR_NOT_ALLOWED, "not allowed by the rules now")
 
 enum tchess_err {
 #define TCHESS_ERR_ENUM(code, msg) code,
