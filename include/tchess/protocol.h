@@ -185,4 +185,17 @@ int protocol_game_create_request_decode(const char *json, size_t len, struct pro
 					struct protocol_error *err);
 void protocol_game_create_request_fini(struct protocol_game_create_request *req);
 
+/* GET /v1/health answer: {"status": "ok"|"draining", "version": VERSION,
+ * "protocol": N, "parked": N, "now_ms": MS}; parked counts long-polls
+ * waiting right now. */
+struct protocol_health {
+	char status[PROTOCOL_STATUS_MAX + 1];
+	char version[32];
+	int64_t protocol;
+	int64_t parked;
+	int64_t now_ms;
+};
+char *protocol_health_encode(const struct protocol_health *h);
+int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err);
+
 #endif

@@ -364,3 +364,39 @@ void protocol_game_create_request_fini(struct protocol_game_create_request *req)
 	free(req->params);
 	req->params = NULL;
 }
+
+char *protocol_health_encode(const struct protocol_health *h)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "status", h->status);
+	protocol_json_add_string(o, "version", h->version);
+	protocol_json_add_int(o, "protocol", h->protocol);
+	protocol_json_add_int(o, "parked", h->parked);
+	protocol_json_add_int(o, "now_ms", h->now_ms);
+	return protocol_json_print(o);
+}
+
+int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "status", PROTOCOL_JSON_STRING, true },   { "version", PROTOCOL_JSON_STRING, true },
+		{ "protocol", PROTOCOL_JSON_INT, true },    { "parked", PROTOCOL_JSON_INT, true },
+		{ "now_ms", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "health";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->status, sizeof out->status, o, "status", false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->version, sizeof out->version, o, "version", true, what, err);
+	if (!rc) {
+		out->protocol = protocol_json_int(o, "protocol");
+		out->parked = protocol_json_int(o, "parked");
+		out->now_ms = protocol_json_int(o, "now_ms");
+	}
+	cJSON_Delete(o);
+	return rc;
+}
