@@ -49,9 +49,9 @@ static cJSON *data_parse(const char *data, struct protocol_error *err)
 	}
 	for (const cJSON *m = o->child; m; m = m->next) {
 		if (protocol_event_reserved_member(m->string)) {
-			cJSON_Delete(o);
 			protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "event data: member \"%s\" is reserved",
 					   m->string);
+			cJSON_Delete(o);
 			return NULL;
 		}
 	}

@@ -54,16 +54,23 @@ void buf_append_str(struct buf *b, const char *s)
 
 void buf_printf(struct buf *b, const char *fmt, ...)
 {
+	/* Print into the spare room first; only if that is too small, grow
+	 * to the exact size and print again. */
+	buf_reserve(b, 64);
 	va_list ap;
 	va_start(ap, fmt);
-	int n = vsnprintf(NULL, 0, fmt, ap);
+	int n = vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
 	va_end(ap);
-	if (n < 0)
+	if (n < 0) {
+		b->data[b->len] = '\0';
 		return;
-	buf_reserve(b, (size_t)n);
-	va_start(ap, fmt);
-	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
-	va_end(ap);
+	}
+	if ((size_t)n >= b->cap - b->len) {
+		buf_reserve(b, (size_t)n);
+		va_start(ap, fmt);
+		vsnprintf(b->data + b->len, b->cap - b->len, fmt, ap);
+		va_end(ap);
+	}
 	b->len += (size_t)n;
 }
 
