@@ -1,0 +1,201 @@
+/*
+ * The tchess wire protocol (version 1): the one JSON codec that the client
+ * and tchessd share, so both sides agree on every message by construction.
+ * man/tchess-protocol.7 documents the messages; this header is their C form.
+ *
+ * Encoders return a malloc'd, NUL-terminated JSON text that the caller frees
+ * (they abort on out-of-memory, like the rest of the client and server).
+ * Decoders are strict: the text must be one JSON object, every required
+ * member present with its type, no unknown or repeated member, integers
+ * integral and within +-2^53. They return 0, or -1 with err filled in
+ * (code PROTOCOL_ERR_BAD_REQUEST and a message naming the member and the
+ * reason), and never crash on bad input.
+ */
+#ifndef TCHESS_PROTOCOL_H
+#define TCHESS_PROTOCOL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define PROTOCOL_VERSION 1
+#define PROTOCOL_PREFIX "/v1"
+
+/* Error codes on the wire, their HTTP status and a generic message, side by
+ * side. The body of every error response is {"error": NAME, "message": ...}. */
+#define PROTOCOL_ERRORS(X)                                                                      \
+	X(PROTOCOL_ERR_BAD_REQUEST, "bad_request", 400, "malformed request")                   \
+	X(PROTOCOL_ERR_UNAUTHORIZED, "unauthorized", 401, "missing or unknown token")          \
+	X(PROTOCOL_ERR_FORBIDDEN, "forbidden", 403, "not allowed for this player")             \
+	X(PROTOCOL_ERR_NOT_FOUND, "not_found", 404, "no such resource")                        \
+	X(PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method_not_allowed", 405, "method not allowed")    \
+	X(PROTOCOL_ERR_CONFLICT, "conflict", 409, "conflicts with the current state")          \
+	X(PROTOCOL_ERR_TOO_LARGE, "too_large", 413, "request body too large")                  \
+	X(PROTOCOL_ERR_ILLEGAL, "illegal", 422, "not allowed by the rules")                    \
+	X(PROTOCOL_ERR_RATE_LIMITED, "rate_limited", 429, "too many requests")                 \
+	X(PROTOCOL_ERR_INTERNAL, "internal", 500, "internal server error")                     \
+	X(PROTOCOL_ERR_UNAVAILABLE, "unavailable", 503, "server is shutting down")
+
+enum protocol_error_code {
+#define PROTOCOL_ERR_ENUM(code, name, status, msg) code,
+	PROTOCOL_ERRORS(PROTOCOL_ERR_ENUM)
+#undef PROTOCOL_ERR_ENUM
+	PROTOCOL_ERR_COUNT
+};
+
+/* An error: what the server answers and what a decoder reports. */
+struct protocol_error {
+	enum protocol_error_code code;
+	char message[200];
+};
+
+/* The wire name ("bad_request"), HTTP status (400) and generic message of a
+ * code; an out-of-range code gives "internal", 500. */
+const char *protocol_error_name(enum protocol_error_code code);
+int protocol_error_status(enum protocol_error_code code);
+const char *protocol_error_default_message(enum protocol_error_code code);
+/* The code of a wire name; false if the name is unknown. */
+bool protocol_error_parse(const char *name, enum protocol_error_code *out);
+/* Fills err (if not NULL); returns -1 so callers can "return protocol_error_set(...)". */
+int protocol_error_set(struct protocol_error *err, enum protocol_error_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/* {"error": NAME, "message": MESSAGE}. */
+char *protocol_error_encode(const struct protocol_error *e);
+/* Reads an error body; an unknown code name is a decoding error. */
+int protocol_error_decode(const char *json, size_t len, struct protocol_error *out, struct protocol_error *err);
+
+/* Player names: 1..PROTOCOL_NAME_MAX characters of [A-Za-z0-9_-], starting
+ * with a letter or digit (so names are safe in logs, PGN tags and terminal
+ * cells). Unique on the server without regard to ASCII case. */
+#define PROTOCOL_NAME_MAX 24
+/* Whether name is valid; if not, err says why (code bad_request). */
+bool protocol_name_valid(const char *name, struct protocol_error *err);
+
+/* Bearer tokens are opaque to clients; this bounds what a decoder accepts. */
+#define PROTOCOL_TOKEN_MAX 128
+/* Game ids: opaque, at most this long, [0-9a-z] (the server uses 32 hex digits). */
+#define PROTOCOL_GAME_ID_MAX 32
+/* Whether id has the shape of a game id (used to reject garbage URLs early). */
+bool protocol_game_id_valid(const char *id);
+
+/* POST /v1/players request: {"name": NAME}. */
+struct protocol_register_request {
+	char name[PROTOCOL_NAME_MAX + 1];
+};
+char *protocol_register_request_encode(const struct protocol_register_request *req);
+/* Also checks the name with protocol_name_valid. */
+int protocol_register_request_decode(const char *json, size_t len, struct protocol_register_request *out,
+				     struct protocol_error *err);
+
+/* A player as others see it: GET /v1/me answers {"player": ID, "name": NAME}. */
+struct protocol_player {
+	int64_t player;
+	char name[PROTOCOL_NAME_MAX + 1];
+};
+char *protocol_player_encode(const struct protocol_player *p);
+int protocol_player_decode(const char *json, size_t len, struct protocol_player *out, struct protocol_error *err);
+
+/* POST /v1/players response: {"player": ID, "name": NAME, "token": TOKEN}. */
+struct protocol_register_response {
+	int64_t player;
+	char name[PROTOCOL_NAME_MAX + 1];
+	char token[PROTOCOL_TOKEN_MAX + 1];
+};
+char *protocol_register_response_encode(const struct protocol_register_response *r);
+int protocol_register_response_decode(const char *json, size_t len, struct protocol_register_response *out,
+				      struct protocol_error *err);
+
+/* Event types: 1..PROTOCOL_TYPE_MAX characters of [a-z0-9-] ("game-created"). */
+#define PROTOCOL_TYPE_MAX 32
+bool protocol_event_type_valid(const char *type);
+
+/* One event of a game's log. On the wire its data's members sit beside the
+ * envelope's: {"seq": N, "type": TYPE, "t_ms": MS, ...data}. t_ms is the
+ * server's wall clock (ms since the epoch) when the event was committed. */
+struct protocol_event {
+	int64_t seq;
+	char type[PROTOCOL_TYPE_MAX + 1];
+	int64_t t_ms;
+	char *data; /* the other members as a JSON object text; malloc'd */
+};
+
+/* Members of an event's envelope, which data may not use. */
+bool protocol_event_reserved_member(const char *name);
+/* Encodes one event; data is a JSON object text (NULL or "" means {}). Fails
+ * (NULL, err set) if data is not an object or uses an envelope member. */
+char *protocol_event_encode(const struct protocol_event *ev, struct protocol_error *err);
+/* Checks that data is a JSON object text whose members avoid the envelope's;
+ * what servers call before storing an event's payload. */
+int protocol_event_data_check(const char *data, struct protocol_error *err);
+int protocol_event_decode(const char *json, size_t len, struct protocol_event *out, struct protocol_error *err);
+void protocol_event_fini(struct protocol_event *ev);
+
+/* GET /v1/games/{id}/events answer: {"events": [...], "seq": N, "now_ms": MS}.
+ * seq is the game's last seq (private events of others count too), so the
+ * next poll passes after=seq; now_ms is the server's wall clock. */
+struct protocol_events {
+	struct protocol_event *events;
+	size_t n;
+	int64_t seq;
+	int64_t now_ms;
+};
+/* Fails (NULL, err set) if an event's data is bad, as protocol_event_encode. */
+char *protocol_events_encode(const struct protocol_events *evs, struct protocol_error *err);
+int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err);
+/* Frees the events and their data (not evs itself). */
+void protocol_events_fini(struct protocol_events *evs);
+
+/* A game in a listing: {"id", "status", "white", "black", "created_ms"};
+ * an empty seat is null on the wire and 0 here. */
+#define PROTOCOL_STATUS_MAX 16
+struct protocol_game_summary {
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	char status[PROTOCOL_STATUS_MAX + 1];
+	int64_t white;
+	int64_t black;
+	int64_t created_ms;
+	int64_t seq;
+};
+char *protocol_game_summary_encode(const struct protocol_game_summary *g);
+int protocol_game_summary_decode(const char *json, size_t len, struct protocol_game_summary *out,
+				 struct protocol_error *err);
+/* GET /v1/games answer: {"games": [summary...]}. */
+char *protocol_game_list_encode(const struct protocol_game_summary *games, size_t n);
+/* *out is malloc'd (the caller frees it), *n its length. */
+int protocol_game_list_decode(const char *json, size_t len, struct protocol_game_summary **out, size_t *n,
+			      struct protocol_error *err);
+
+/* POST /v1/games/{id}/notes request: {"text": TEXT}, 1..PROTOCOL_NOTE_MAX bytes. */
+#define PROTOCOL_NOTE_MAX 1000
+struct protocol_note_request {
+	char text[PROTOCOL_NOTE_MAX + 1];
+};
+char *protocol_note_request_encode(const struct protocol_note_request *req);
+int protocol_note_request_decode(const char *json, size_t len, struct protocol_note_request *out,
+				 struct protocol_error *err);
+
+/* POST /v1/games request (provisional, until the game service defines game
+ * creation): {} or {"params": OBJECT}. params is NULL or a malloc'd JSON
+ * object text. */
+struct protocol_game_create_request {
+	char *params;
+};
+int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,
+					struct protocol_error *err);
+void protocol_game_create_request_fini(struct protocol_game_create_request *req);
+
+/* GET /v1/health answer: {"status": "ok"|"draining", "version": VERSION,
+ * "protocol": N, "parked": N, "now_ms": MS}; parked counts long-polls
+ * waiting right now. */
+struct protocol_health {
+	char status[PROTOCOL_STATUS_MAX + 1];
+	char version[32];
+	int64_t protocol;
+	int64_t parked;
+	int64_t now_ms;
+};
+char *protocol_health_encode(const struct protocol_health *h);
+int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err);
+
+#endif

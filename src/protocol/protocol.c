@@ -1,0 +1,402 @@
+/*
+ * The protocol's error bodies, names and player and game messages; events
+ * are in protocol-event.c. See tchess/protocol.h.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol-json.h"
+#include "util/xalloc.h"
+
+#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
+
+static const struct {
+	const char *name;
+	int status;
+	const char *message;
+} errors[] = {
+#define PROTOCOL_ERR_ROW(code, name, status, msg) { name, status, msg },
+	PROTOCOL_ERRORS(PROTOCOL_ERR_ROW)
+#undef PROTOCOL_ERR_ROW
+};
+
+const char *protocol_error_name(enum protocol_error_code code)
+{
+	return (unsigned)code < PROTOCOL_ERR_COUNT ? errors[code].name : "internal";
+}
+
+int protocol_error_status(enum protocol_error_code code)
+{
+	return (unsigned)code < PROTOCOL_ERR_COUNT ? errors[code].status : 500;
+}
+
+const char *protocol_error_default_message(enum protocol_error_code code)
+{
+	return (unsigned)code < PROTOCOL_ERR_COUNT ? errors[code].message : "internal server error";
+}
+
+bool protocol_error_parse(const char *name, enum protocol_error_code *out)
+{
+	for (unsigned i = 0; i < PROTOCOL_ERR_COUNT; i++) {
+		if (!strcmp(name, errors[i].name)) {
+			*out = (enum protocol_error_code)i;
+			return true;
+		}
+	}
+	return false;
+}
+
+int protocol_error_set(struct protocol_error *err, enum protocol_error_code code, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		err->code = code;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof err->message, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+char *protocol_error_encode(const struct protocol_error *e)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "error", protocol_error_name(e->code));
+	protocol_json_add_string(o, "message", e->message[0] ? e->message : protocol_error_default_message(e->code));
+	return protocol_json_print(o);
+}
+
+int protocol_error_decode(const char *json, size_t len, struct protocol_error *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "error", PROTOCOL_JSON_STRING, true },
+		{ "message", PROTOCOL_JSON_STRING, true },
+	};
+	cJSON *o = protocol_json_parse(json, len, "error", err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, "error", err);
+	if (!rc) {
+		const char *name = cJSON_GetObjectItemCaseSensitive(o, "error")->valuestring;
+		const char *msg = cJSON_GetObjectItemCaseSensitive(o, "message")->valuestring;
+		if (!protocol_error_parse(name, &out->code))
+			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "error: unknown error code");
+		else
+			snprintf(out->message, sizeof out->message, "%s", msg);
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+bool protocol_name_valid(const char *name, struct protocol_error *err)
+{
+	size_t len = strlen(name);
+	if (len == 0 || len > PROTOCOL_NAME_MAX) {
+		protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "name: must be 1 to %d characters long",
+				   PROTOCOL_NAME_MAX);
+		return false;
+	}
+	for (size_t i = 0; i < len; i++) {
+		char c = name[i];
+		bool alnum = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9');
+		if (!alnum && (i == 0 || (c != '_' && c != '-'))) {
+			protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+					   "name: character %zu not allowed (letters, digits, '_' and '-' only, "
+					   "starting with a letter or digit)",
+					   i + 1);
+			return false;
+		}
+	}
+	return true;
+}
+
+bool protocol_game_id_valid(const char *id)
+{
+	size_t len = strlen(id);
+	if (len == 0 || len > PROTOCOL_GAME_ID_MAX)
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (!((id[i] >= '0' && id[i] <= '9') || (id[i] >= 'a' && id[i] <= 'z')))
+			return false;
+	}
+	return true;
+}
+
+char *protocol_register_request_encode(const struct protocol_register_request *req)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "name", req->name);
+	return protocol_json_print(o);
+}
+
+int protocol_register_request_decode(const char *json, size_t len, struct protocol_register_request *out,
+				     struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "name", PROTOCOL_JSON_STRING, true },
+	};
+	const char *what = "register";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc) {
+		const char *name = cJSON_GetObjectItemCaseSensitive(o, "name")->valuestring;
+		if (!protocol_name_valid(name, err))
+			rc = -1;
+		else
+			snprintf(out->name, sizeof out->name, "%s", name);
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_player_encode(const struct protocol_player *p)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "player", p->player);
+	protocol_json_add_string(o, "name", p->name);
+	return protocol_json_print(o);
+}
+
+int protocol_player_decode(const char *json, size_t len, struct protocol_player *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "player", PROTOCOL_JSON_INT, true },
+		{ "name", PROTOCOL_JSON_STRING, true },
+	};
+	const char *what = "player";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc) {
+		out->player = protocol_json_int(o, "player");
+		rc = protocol_json_copy(out->name, sizeof out->name, o, "name", false, what, err);
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_register_response_encode(const struct protocol_register_response *r)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "player", r->player);
+	protocol_json_add_string(o, "name", r->name);
+	protocol_json_add_string(o, "token", r->token);
+	return protocol_json_print(o);
+}
+
+int protocol_register_response_decode(const char *json, size_t len, struct protocol_register_response *out,
+				      struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "player", PROTOCOL_JSON_INT, true },
+		{ "name", PROTOCOL_JSON_STRING, true },
+		{ "token", PROTOCOL_JSON_STRING, true },
+	};
+	const char *what = "register response";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc) {
+		out->player = protocol_json_int(o, "player");
+		rc = protocol_json_copy(out->name, sizeof out->name, o, "name", false, what, err);
+	}
+	if (!rc)
+		rc = protocol_json_copy(out->token, sizeof out->token, o, "token", false, what, err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+static cJSON *seat(int64_t id)
+{
+	cJSON *v = id ? cJSON_CreateNumber((double)id) : cJSON_CreateNull();
+	if (!v)
+		xalloc_die();
+	return v;
+}
+
+static cJSON *summary_json(const struct protocol_game_summary *g)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "id", g->id);
+	protocol_json_add_string(o, "status", g->status);
+	protocol_json_add_item(o, "white", seat(g->white));
+	protocol_json_add_item(o, "black", seat(g->black));
+	protocol_json_add_int(o, "created_ms", g->created_ms);
+	protocol_json_add_int(o, "seq", g->seq);
+	return o;
+}
+
+static int summary_from_json(const cJSON *o, struct protocol_game_summary *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "id", PROTOCOL_JSON_STRING, true },     { "status", PROTOCOL_JSON_STRING, true },
+		{ "white", PROTOCOL_JSON_INT_OR_NULL, true }, { "black", PROTOCOL_JSON_INT_OR_NULL, true },
+		{ "created_ms", PROTOCOL_JSON_INT, true }, { "seq", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "game";
+	if (!cJSON_IsObject(o))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", what);
+	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
+	    protocol_json_copy(out->id, sizeof out->id, o, "id", false, what, err) ||
+	    protocol_json_copy(out->status, sizeof out->status, o, "status", false, what, err))
+		return -1;
+	if (!protocol_game_id_valid(out->id))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: malformed id", what);
+	out->white = protocol_json_int(o, "white");
+	out->black = protocol_json_int(o, "black");
+	out->created_ms = protocol_json_int(o, "created_ms");
+	out->seq = protocol_json_int(o, "seq");
+	return 0;
+}
+
+char *protocol_game_summary_encode(const struct protocol_game_summary *g)
+{
+	return protocol_json_print(summary_json(g));
+}
+
+int protocol_game_summary_decode(const char *json, size_t len, struct protocol_game_summary *out,
+				 struct protocol_error *err)
+{
+	cJSON *o = protocol_json_parse(json, len, "game", err);
+	if (!o)
+		return -1;
+	int rc = summary_from_json(o, out, err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_game_list_encode(const struct protocol_game_summary *games, size_t n)
+{
+	cJSON *o = protocol_json_object();
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		xalloc_die();
+	protocol_json_add_item(o, "games", a);
+	for (size_t i = 0; i < n; i++) {
+		if (!cJSON_AddItemToArray(a, summary_json(&games[i])))
+			xalloc_die();
+	}
+	return protocol_json_print(o);
+}
+
+int protocol_game_list_decode(const char *json, size_t len, struct protocol_game_summary **out, size_t *n,
+			      struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "games", PROTOCOL_JSON_ARRAY, true },
+	};
+	*out = NULL;
+	*n = 0;
+	cJSON *o = protocol_json_parse(json, len, "games", err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, "games", err);
+	if (!rc) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "games");
+		size_t count = (size_t)cJSON_GetArraySize(a);
+		*out = xcalloc(count, sizeof **out);
+		for (const cJSON *g = a->child; g && !rc; g = g->next)
+			rc = summary_from_json(g, &(*out)[(*n)++], err);
+		if (rc) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+		}
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_note_request_encode(const struct protocol_note_request *req)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "text", req->text);
+	return protocol_json_print(o);
+}
+
+int protocol_note_request_decode(const char *json, size_t len, struct protocol_note_request *out,
+				 struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "text", PROTOCOL_JSON_STRING, true },
+	};
+	const char *what = "note";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->text, sizeof out->text, o, "text", false, what, err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,
+					struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "params", PROTOCOL_JSON_OBJECT, false },
+	};
+	const char *what = "create game";
+	out->params = NULL;
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	cJSON *params = cJSON_GetObjectItemCaseSensitive(o, "params");
+	if (!rc && params) {
+		out->params = cJSON_PrintUnformatted(params);
+		if (!out->params)
+			xalloc_die();
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+void protocol_game_create_request_fini(struct protocol_game_create_request *req)
+{
+	free(req->params);
+	req->params = NULL;
+}
+
+char *protocol_health_encode(const struct protocol_health *h)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "status", h->status);
+	protocol_json_add_string(o, "version", h->version);
+	protocol_json_add_int(o, "protocol", h->protocol);
+	protocol_json_add_int(o, "parked", h->parked);
+	protocol_json_add_int(o, "now_ms", h->now_ms);
+	return protocol_json_print(o);
+}
+
+int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "status", PROTOCOL_JSON_STRING, true },   { "version", PROTOCOL_JSON_STRING, true },
+		{ "protocol", PROTOCOL_JSON_INT, true },    { "parked", PROTOCOL_JSON_INT, true },
+		{ "now_ms", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "health";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->status, sizeof out->status, o, "status", false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->version, sizeof out->version, o, "version", true, what, err);
+	if (!rc) {
+		out->protocol = protocol_json_int(o, "protocol");
+		out->parked = protocol_json_int(o, "parked");
+		out->now_ms = protocol_json_int(o, "now_ms");
+	}
+	cJSON_Delete(o);
+	return rc;
+}

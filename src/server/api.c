@@ -1,0 +1,77 @@
+/*
+ * The route table, authentication and GET /v1/health.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/sha256.h"
+#include "util/str.h"
+
+const struct http_route api_routes[] = {
+	{ "GET", "/v1/health", api_health },
+	{ "POST", "/v1/players", api_players_create },
+	{ "GET", "/v1/me", api_me },
+	{ "GET", "/v1/games", api_games_list },
+	{ "POST", "/v1/games", api_games_create },
+	{ "GET", "/v1/games/:", api_games_get },
+	{ "POST", "/v1/games/:/join", api_games_join },
+	{ "POST", "/v1/games/:/notes", api_games_note },
+	{ "GET", "/v1/games/:/events", api_games_events },
+	{ NULL, NULL, NULL },
+};
+
+void api_store_failed(struct server *srv, struct http_reply *reply)
+{
+	store_rollback(srv->store);
+	http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "storage failure");
+}
+
+int api_auth(struct server *srv, struct http_request *req, struct http_reply *reply, bool required,
+	     struct store_player *out)
+{
+	memset(out, 0, sizeof *out);
+	const char *h = http_request_header(req, "Authorization");
+	if (!h) {
+		if (!required)
+			return 0;
+		http_reply_error(reply, PROTOCOL_ERR_UNAUTHORIZED, "this needs \"Authorization: Bearer TOKEN\"");
+		return -1;
+	}
+	static const char scheme[] = "Bearer ";
+	size_t len = strlen(h);
+	if (len <= sizeof scheme - 1 || strncmp(h, scheme, sizeof scheme - 1) ||
+	    len - (sizeof scheme - 1) > PROTOCOL_TOKEN_MAX) {
+		http_reply_error(reply, PROTOCOL_ERR_UNAUTHORIZED, "malformed Authorization header");
+		return -1;
+	}
+	const char *token = h + sizeof scheme - 1;
+	uint8_t hash[SHA256_DIGEST_SIZE];
+	sha256(token, strlen(token), hash);
+	switch (store_player_by_token_hash(srv->store, hash, out)) {
+	case STORE_OK:
+		return 1;
+	case STORE_NOT_FOUND:
+		http_reply_error(reply, PROTOCOL_ERR_UNAUTHORIZED, "unknown token");
+		return -1;
+	default:
+		api_store_failed(srv, reply);
+		return -1;
+	}
+}
+
+void api_health(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	(void)req;
+	struct protocol_health h = {
+		.protocol = PROTOCOL_VERSION,
+		.parked = (int64_t)http_parked(srv->http),
+		.now_ms = now_wall_ms(),
+	};
+	strcpy(h.status, srv->draining ? "draining" : "ok");
+	snprintf(h.version, sizeof h.version, "%s", TCHESS_VERSION);
+	http_reply_json(reply, 200, protocol_health_encode(&h));
+}

@@ -1,0 +1,33 @@
+/*
+ * The /v1 API handlers (api-*.c) and what they share: the route table and
+ * bearer-token authentication. Handlers run with the server lock held, read
+ * and write through the store in one transaction per command, and reply
+ * only after the commit.
+ */
+#ifndef TCHESS_SERVER_API_H
+#define TCHESS_SERVER_API_H
+
+#include "http.h"
+
+/* Every route, ending with a NULL method. */
+extern const struct http_route api_routes[];
+
+/* Authenticates the request's "Authorization: Bearer TOKEN". Returns 1 with
+ * *out filled, 0 if there is no Authorization header and !required (out->id
+ * is then 0), or -1 after replying 401 (or 500). */
+int api_auth(struct server *srv, struct http_request *req, struct http_reply *reply, bool required,
+	     struct store_player *out);
+/* Replies 500 for a store failure and rolls back any open transaction. */
+void api_store_failed(struct server *srv, struct http_reply *reply);
+
+void api_health(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_players_create(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_me(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_list(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_create(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_get(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_join(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply);
+
+#endif

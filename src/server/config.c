@@ -1,0 +1,153 @@
+/*
+ * tchessd settings and the --config file reader; see config.h.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "util/xalloc.h"
+
+void config_init(struct server_config *cfg)
+{
+	memset(cfg, 0, sizeof *cfg);
+	cfg->poll_timeout_ms = 25000; /* below the 60 s proxy_read_timeout of nginx */
+	cfg->max_connections = 1000;
+	cfg->connection_memory = 16 * 1024;
+	cfg->connection_timeout_s = 30;
+	cfg->max_body = 16 * 1024;
+	cfg->per_ip_connections = 0;
+	cfg->drain_timeout_ms = 5000;
+	cfg->sync_full = true;
+	cfg->list_limit = 50;
+}
+
+void config_fini(struct server_config *cfg)
+{
+	free(cfg->listen);
+	free(cfg->db);
+	free(cfg->engine);
+	free(cfg->tablebases);
+	memset(cfg, 0, sizeof *cfg);
+}
+
+static int parse_num(const char *key, const char *value, long long lo, long long hi, long long *out, char **errmsg)
+{
+	char *end;
+	errno = 0;
+	long long v = strtoll(value, &end, 10);
+	if (errno || end == value || *end || v < lo || v > hi) {
+		*errmsg = xasprintf("%s: expected an integer from %lld to %lld, got \"%s\"", key, lo, hi, value);
+		return -1;
+	}
+	*out = v;
+	return 0;
+}
+
+static void set_str(char **dst, const char *value)
+{
+	free(*dst);
+	*dst = xstrdup(value);
+}
+
+int config_set(struct server_config *cfg, const char *key, const char *value, char **errmsg)
+{
+	long long v;
+	if (!strcmp(key, "listen"))
+		set_str(&cfg->listen, value);
+	else if (!strcmp(key, "db"))
+		set_str(&cfg->db, value);
+	else if (!strcmp(key, "engine"))
+		set_str(&cfg->engine, value);
+	else if (!strcmp(key, "tablebases"))
+		set_str(&cfg->tablebases, value);
+	else if (!strcmp(key, "poll_timeout_ms")) {
+		if (parse_num(key, value, 10, 600000, &v, errmsg))
+			return -1;
+		cfg->poll_timeout_ms = v;
+	} else if (!strcmp(key, "max_connections")) {
+		if (parse_num(key, value, 1, 1000000, &v, errmsg))
+			return -1;
+		cfg->max_connections = (unsigned)v;
+	} else if (!strcmp(key, "connection_memory")) {
+		if (parse_num(key, value, 4096, 1 << 20, &v, errmsg))
+			return -1;
+		cfg->connection_memory = (size_t)v;
+	} else if (!strcmp(key, "connection_timeout_s")) {
+		if (parse_num(key, value, 1, 3600, &v, errmsg))
+			return -1;
+		cfg->connection_timeout_s = (unsigned)v;
+	} else if (!strcmp(key, "max_body")) {
+		if (parse_num(key, value, 256, 16 << 20, &v, errmsg))
+			return -1;
+		cfg->max_body = (size_t)v;
+	} else if (!strcmp(key, "per_ip_connections")) {
+		if (parse_num(key, value, 0, 1000000, &v, errmsg))
+			return -1;
+		cfg->per_ip_connections = (unsigned)v;
+	} else if (!strcmp(key, "drain_timeout_ms")) {
+		if (parse_num(key, value, 0, 600000, &v, errmsg))
+			return -1;
+		cfg->drain_timeout_ms = v;
+	} else if (!strcmp(key, "list_limit")) {
+		if (parse_num(key, value, 1, 1000, &v, errmsg))
+			return -1;
+		cfg->list_limit = (int)v;
+	} else if (!strcmp(key, "sync")) {
+		if (!strcmp(value, "full"))
+			cfg->sync_full = true;
+		else if (!strcmp(value, "normal"))
+			cfg->sync_full = false;
+		else {
+			*errmsg = xasprintf("sync: expected \"full\" or \"normal\", got \"%s\"", value);
+			return -1;
+		}
+	} else {
+		*errmsg = xasprintf("unknown setting \"%s\"", key);
+		return -1;
+	}
+	return 0;
+}
+
+static char *trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\n' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+int config_load(struct server_config *cfg, const char *path, char **errmsg)
+{
+	FILE *f = fopen(path, "r");
+	if (!f) {
+		*errmsg = xasprintf("%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char line[1024];
+	int lineno = 0, rc = 0;
+	while (!rc && fgets(line, sizeof line, f)) {
+		lineno++;
+		char *s = trim(line);
+		if (!*s || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			*errmsg = xasprintf("%s:%d: expected \"key = value\"", path, lineno);
+			rc = -1;
+			break;
+		}
+		*eq = '\0';
+		char *msg = NULL;
+		if (config_set(cfg, trim(s), trim(eq + 1), &msg)) {
+			*errmsg = xasprintf("%s:%d: %s", path, lineno, msg);
+			free(msg);
+			rc = -1;
+		}
+	}
+	fclose(f);
+	return rc;
+}

@@ -1,0 +1,38 @@
+/*
+ * tchessd's settings: defaults, overridden by a --config file of
+ * "key = value" lines, overridden by command-line options. The keys are
+ * listed in tchessd(8).
+ */
+#ifndef TCHESS_SERVER_CONFIG_H
+#define TCHESS_SERVER_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+struct server_config {
+	char *listen;     /* "ADDR:PORT" */
+	char *db;         /* SQLite file */
+	char *engine;     /* UCI engine binary (not used yet) */
+	char *tablebases; /* tablebase folder (not used yet) */
+	int64_t poll_timeout_ms;    /* how long a long-poll stays parked */
+	unsigned max_connections;   /* MHD connection limit */
+	size_t connection_memory;   /* MHD per-connection memory (headers) */
+	unsigned connection_timeout_s; /* idle / slow-loris timeout */
+	size_t max_body;            /* request bodies past this get 413 */
+	unsigned per_ip_connections; /* 0: no per-address limit */
+	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
+	bool sync_full;             /* fsync every commit */
+	int list_limit;             /* games in GET /v1/games */
+};
+
+/* Fills cfg with the defaults (strings NULL). */
+void config_init(struct server_config *cfg);
+void config_fini(struct server_config *cfg);
+/* Applies one "key" = "value" setting; -1 with *errmsg (caller frees) if the
+ * key is unknown or the value out of range. */
+int config_set(struct server_config *cfg, const char *key, const char *value, char **errmsg);
+/* Reads a config file: "key = value" lines, '#' comments, blank lines. */
+int config_load(struct server_config *cfg, const char *path, char **errmsg);
+
+#endif

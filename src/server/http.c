@@ -1,0 +1,483 @@
+/*
+ * HTTP on libmicrohttpd; see http.h. The only file that includes
+ * microhttpd.h.
+ *
+ * libmicrohttpd runs with its internal polling thread (epoll where
+ * available) and suspend/resume. Limits: a connection count, a per-connection
+ * memory pool (headers must fit in it), an idle timeout that also ends
+ * slow-loris connections, and a request body limit answered with 413.
+ * Suspended connections never time out and their clients' departure goes
+ * unnoticed, so every parked poll carries a deadline and the timer thread
+ * here resumes it when that passes.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <microhttpd.h>
+#include <netdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "http.h"
+#include "util/buf.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+struct http {
+	struct server *srv;
+	const struct http_route *routes;
+	struct MHD_Daemon *daemon;
+	int listen_fd;
+	bool quiesced;
+	struct waiters waiters;      /* under srv->lock */
+	pthread_t timer;
+	bool timer_started;
+	pthread_cond_t timer_cond;   /* waited on with srv->lock */
+	bool timer_stop;
+	pthread_mutex_t count_lock;  /* guards in_flight only */
+	pthread_cond_t count_cond;
+	unsigned in_flight;          /* requests begun and not yet completed */
+};
+
+/* One request's state, kept by MHD as its con_cls. */
+struct http_conn {
+	struct waiter waiter; /* first, so a waiter pointer is a conn pointer */
+	struct http *h;
+	struct MHD_Connection *conn;
+	const char *method;
+	const char *url;
+	struct buf body;
+	bool too_large;
+	bool replied;
+	bool deadline_set;
+	enum waiter_wake wake;
+	int64_t start_ms;
+};
+
+const char *http_request_header(const struct http_request *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+}
+
+const char *http_request_query(const struct http_request *req, const char *name)
+{
+	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+}
+
+void http_reply_json(struct http_reply *reply, int status, char *body)
+{
+	free(reply->body);
+	reply->status = status;
+	reply->body = body;
+}
+
+void http_reply_from_error(struct http_reply *reply, const struct protocol_error *err)
+{
+	http_reply_json(reply, protocol_error_status(err->code), protocol_error_encode(err));
+}
+
+void http_reply_error(struct http_reply *reply, enum protocol_error_code code, const char *fmt, ...)
+{
+	struct protocol_error err = { .code = code };
+	va_list ap;
+	va_start(ap, fmt);
+	vsnprintf(err.message, sizeof err.message, fmt, ap);
+	va_end(ap);
+	http_reply_from_error(reply, &err);
+}
+
+void http_reply_park(struct http_reply *reply, const char *game_id)
+{
+	free(reply->body);
+	reply->body = NULL;
+	reply->status = 0;
+	snprintf(reply->park_game, sizeof reply->park_game, "%s", game_id);
+}
+
+static enum MHD_Result queue(struct http_conn *c, int status, char *body, bool closing)
+{
+	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
+	if (!r) {
+		free(body);
+		return MHD_NO;
+	}
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (closing)
+		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
+	enum MHD_Result ret = MHD_queue_response(c->conn, (unsigned)status, r);
+	MHD_destroy_response(r);
+	c->replied = true;
+	/* Method, path and status only: tokens travel in a header that is
+	 * never logged. */
+	log_info("%s %s %d %lldms", c->method, c->url, status, (long long)(now_mono_ms() - c->start_ms));
+	return ret;
+}
+
+static enum MHD_Result queue_error(struct http_conn *c, enum protocol_error_code code, const char *msg)
+{
+	struct protocol_error err = { .code = code };
+	snprintf(err.message, sizeof err.message, "%s", msg);
+	return queue(c, protocol_error_status(code), protocol_error_encode(&err), code == PROTOCOL_ERR_TOO_LARGE);
+}
+
+/* Matches path against pattern, copying ':' segments into params. */
+static bool route_match(const char *pattern, const char *path, char params[HTTP_MAX_PARAMS][64])
+{
+	int np = 0;
+	while (*pattern && *path) {
+		if (*pattern == ':') {
+			const char *end = strchr(path, '/');
+			size_t len = end ? (size_t)(end - path) : strlen(path);
+			if (!len || len >= 64 || np >= HTTP_MAX_PARAMS)
+				return false;
+			memcpy(params[np], path, len);
+			params[np++][len] = '\0';
+			pattern++;
+			path += len;
+		} else if (*pattern++ != *path++) {
+			return false;
+		}
+	}
+	return !*pattern && !*path;
+}
+
+/* The resume half of parking: called with srv->lock held by whoever wakes. */
+static void wake_conn(void *arg, struct waiter *w, enum waiter_wake why)
+{
+	(void)arg;
+	struct http_conn *c = (struct http_conn *)w;
+	c->wake = why;
+	MHD_resume_connection(c->conn);
+}
+
+static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
+{
+	struct server *srv = h->srv;
+	struct http_request req = {
+		.method = c->method,
+		.path = c->url,
+		.body = c->body.data,
+		.body_len = c->body.len,
+		.wake = c->wake,
+		.conn = c->conn,
+	};
+	struct http_reply reply = { 0 };
+	const struct http_route *route = NULL;
+	bool path_known = false;
+	for (const struct http_route *r = h->routes; r->method; r++) {
+		if (route_match(r->pattern, c->url, req.params)) {
+			path_known = true;
+			if (!strcmp(r->method, c->method)) {
+				route = r;
+				break;
+			}
+		}
+	}
+	if (!route) {
+		if (path_known)
+			return queue_error(c, PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method not allowed on this path");
+		return queue_error(c, PROTOCOL_ERR_NOT_FOUND, "no such path");
+	}
+
+	pthread_mutex_lock(&srv->lock);
+	route->handler(srv, &req, &reply);
+	bool closing = srv->draining;
+	if (!reply.body && reply.park_game[0]) {
+		if (!c->deadline_set) {
+			c->waiter.deadline_ms = now_mono_ms() + srv->cfg.poll_timeout_ms;
+			c->deadline_set = true;
+		}
+		snprintf(c->waiter.game_id, sizeof c->waiter.game_id, "%s", reply.park_game);
+		c->wake = WAITER_NONE;
+		/* Suspend before anyone can resume: wakers need the lock we hold. */
+		MHD_suspend_connection(c->conn);
+		if (waiters_add(&h->waiters, &c->waiter))
+			pthread_cond_signal(&h->timer_cond);
+		pthread_mutex_unlock(&srv->lock);
+		log_debug("%s %s parked on %s", c->method, c->url, c->waiter.game_id);
+		return MHD_YES;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	if (!reply.body) {
+		log_error("%s %s: handler gave no reply", c->method, c->url);
+		return queue_error(c, PROTOCOL_ERR_INTERNAL, "no reply");
+	}
+	return queue(c, reply.status ? reply.status : 200, reply.body, closing);
+}
+
+static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
+				   const char *version, const char *upload_data, size_t *upload_data_size,
+				   void **con_cls)
+{
+	(void)version;
+	struct http *h = cls;
+	struct http_conn *c = *con_cls;
+	if (!c) {
+		c = xcalloc(1, sizeof *c);
+		c->h = h;
+		c->conn = conn;
+		c->method = method;
+		c->url = url;
+		c->start_ms = now_mono_ms();
+		buf_init(&c->body);
+		*con_cls = c;
+		pthread_mutex_lock(&h->count_lock);
+		h->in_flight++;
+		pthread_mutex_unlock(&h->count_lock);
+		/* Refuse an announced oversize body before reading any of it. */
+		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+		if (cl && strtoull(cl, NULL, 10) > h->srv->cfg.max_body) {
+			c->too_large = true;
+			return queue_error(c, PROTOCOL_ERR_TOO_LARGE, "request body too large");
+		}
+		return MHD_YES;
+	}
+	if (c->replied) {
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (*upload_data_size) {
+		if (!c->too_large && c->body.len + *upload_data_size > h->srv->cfg.max_body) {
+			c->too_large = true;
+			buf_fini(&c->body);
+		}
+		if (!c->too_large)
+			buf_append(&c->body, upload_data, *upload_data_size);
+		*upload_data_size = 0;
+		return MHD_YES;
+	}
+	if (c->too_large)
+		return queue_error(c, PROTOCOL_ERR_TOO_LARGE, "request body too large");
+	return dispatch(h, c);
+}
+
+static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+			   enum MHD_RequestTerminationCode toe)
+{
+	(void)conn;
+	struct http *h = cls;
+	struct http_conn *c = *con_cls;
+	if (!c)
+		return;
+	if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		log_debug("%s %s ended early (%d)", c->method, c->url, (int)toe);
+	if (c->waiter.parked) {
+		/* Only reachable if a parked connection is torn down, which
+		 * http_drain prevents by waking every waiter first. */
+		pthread_mutex_lock(&h->srv->lock);
+		waiters_remove(&h->waiters, &c->waiter);
+		pthread_mutex_unlock(&h->srv->lock);
+	}
+	buf_fini(&c->body);
+	free(c);
+	*con_cls = NULL;
+	pthread_mutex_lock(&h->count_lock);
+	h->in_flight--;
+	pthread_cond_broadcast(&h->count_cond);
+	pthread_mutex_unlock(&h->count_lock);
+}
+
+static struct timespec mono_deadline(int64_t ms)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 };
+	return ts;
+}
+
+/* Resumes parked polls whose deadline passed. */
+static void *http_timer_main(void *arg)
+{
+	struct http *h = arg;
+	struct server *srv = h->srv;
+	pthread_mutex_lock(&srv->lock);
+	while (!h->timer_stop) {
+		int64_t next = waiters_next_deadline(&h->waiters);
+		if (next < 0) {
+			pthread_cond_wait(&h->timer_cond, &srv->lock);
+		} else if (next > now_mono_ms()) {
+			struct timespec ts = mono_deadline(next);
+			pthread_cond_timedwait(&h->timer_cond, &srv->lock, &ts);
+		}
+		size_t n = waiters_expire(&h->waiters, now_mono_ms(), wake_conn, h);
+		if (n)
+			log_debug("poll timer: %zu polls timed out", n);
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return NULL;
+}
+
+void http_wake_game(struct http *h, const char *game_id)
+{
+	size_t n = waiters_wake_game(&h->waiters, game_id, wake_conn, h);
+	if (n)
+		log_debug("game %s: woke %zu polls", game_id, n);
+}
+
+size_t http_parked(const struct http *h)
+{
+	return h->waiters.count;
+}
+
+/* Binds "ADDR:PORT" ("[v6]:PORT" too); returns the socket or -1. */
+static int listen_on(const char *spec, char *shown, size_t shown_size, char **errmsg)
+{
+	const char *colon = strrchr(spec, ':');
+	if (!colon || colon == spec || !colon[1]) {
+		*errmsg = xasprintf("--listen %s: expected ADDR:PORT", spec);
+		return -1;
+	}
+	char *host = xstrndup(spec, (size_t)(colon - spec));
+	char *h = host;
+	size_t hl = strlen(h);
+	if (hl >= 2 && h[0] == '[' && h[hl - 1] == ']') {
+		h[hl - 1] = '\0';
+		h++;
+	}
+	struct addrinfo hints = { .ai_family = AF_UNSPEC, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_PASSIVE | AI_NUMERICSERV };
+	struct addrinfo *ai = NULL;
+	int rc = getaddrinfo(h, colon + 1, &hints, &ai);
+	free(host);
+	if (rc) {
+		*errmsg = xasprintf("--listen %s: %s", spec, gai_strerror(rc));
+		return -1;
+	}
+	int fd = -1;
+	int saved = 0;
+	for (struct addrinfo *a = ai; a && fd < 0; a = a->ai_next) {
+		fd = socket(a->ai_family, a->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, a->ai_protocol);
+		if (fd < 0) {
+			saved = errno;
+			continue;
+		}
+		int one = 1;
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
+		if (bind(fd, a->ai_addr, a->ai_addrlen) || listen(fd, 1024)) {
+			saved = errno;
+			close(fd);
+			fd = -1;
+		}
+	}
+	freeaddrinfo(ai);
+	if (fd < 0) {
+		*errmsg = xasprintf("--listen %s: %s", spec, strerror(saved));
+		return -1;
+	}
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof ss;
+	char addr[NI_MAXHOST], port[NI_MAXSERV];
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) ||
+	    getnameinfo((struct sockaddr *)&ss, sl, addr, sizeof addr, port, sizeof port,
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		*errmsg = xasprintf("--listen %s: cannot read the bound address", spec);
+		close(fd);
+		return -1;
+	}
+	snprintf(shown, shown_size, ss.ss_family == AF_INET6 ? "[%s]:%s" : "%s:%s", addr, port);
+	return fd;
+}
+
+struct http *http_start(struct server *srv, const struct http_route *routes, char **errmsg)
+{
+	struct http *h = xcalloc(1, sizeof *h);
+	h->srv = srv;
+	h->routes = routes;
+	waiters_init(&h->waiters);
+	pthread_condattr_t ca;
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->timer_cond, &ca);
+	pthread_cond_init(&h->count_cond, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_mutex_init(&h->count_lock, NULL);
+
+	char shown[NI_MAXHOST + NI_MAXSERV + 4];
+	h->listen_fd = listen_on(srv->cfg.listen, shown, sizeof shown, errmsg);
+	if (h->listen_fd < 0)
+		goto fail;
+
+	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
+	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES)
+		flags |= MHD_USE_EPOLL;
+	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, http_access, h,
+				     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
+				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)srv->cfg.max_connections,
+				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)srv->cfg.connection_memory,
+				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)srv->cfg.connection_timeout_s,
+				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)srv->cfg.per_ip_connections,
+				     MHD_OPTION_NOTIFY_COMPLETED, http_completed, h,
+				     MHD_OPTION_END);
+	if (!h->daemon) {
+		*errmsg = xasprintf("cannot start the HTTP daemon on %s", shown);
+		close(h->listen_fd);
+		goto fail;
+	}
+	if (pthread_create(&h->timer, NULL, http_timer_main, h)) {
+		*errmsg = xstrdup("cannot start the poll timer thread");
+		MHD_stop_daemon(h->daemon);
+		goto fail;
+	}
+	h->timer_started = true;
+	log_info("listening on %s (%s, poll timeout %lld ms)", shown,
+		 (flags & MHD_USE_EPOLL) ? "epoll" : "poll", (long long)srv->cfg.poll_timeout_ms);
+	printf("listening on %s\n", shown);
+	fflush(stdout);
+	return h;
+fail:
+	pthread_cond_destroy(&h->timer_cond);
+	pthread_cond_destroy(&h->count_cond);
+	pthread_mutex_destroy(&h->count_lock);
+	free(h);
+	return NULL;
+}
+
+void http_drain(struct http *h)
+{
+	struct server *srv = h->srv;
+	pthread_mutex_lock(&srv->lock);
+	srv->draining = true;
+	size_t n = waiters_wake_all(&h->waiters, WAITER_DRAIN, wake_conn, h);
+	pthread_mutex_unlock(&srv->lock);
+	log_info("draining: answering %zu parked polls", n);
+	if (MHD_quiesce_daemon(h->daemon) != MHD_INVALID_SOCKET)
+		h->quiesced = true;
+
+	int64_t deadline = now_mono_ms() + srv->cfg.drain_timeout_ms;
+	struct timespec ts = mono_deadline(deadline);
+	pthread_mutex_lock(&h->count_lock);
+	while (h->in_flight && now_mono_ms() < deadline)
+		pthread_cond_timedwait(&h->count_cond, &h->count_lock, &ts);
+	unsigned left = h->in_flight;
+	pthread_mutex_unlock(&h->count_lock);
+	if (left)
+		log_warn("draining: %u requests still in flight after %lld ms", left,
+			 (long long)srv->cfg.drain_timeout_ms);
+}
+
+void http_stop(struct http *h)
+{
+	if (!h)
+		return;
+	struct server *srv = h->srv;
+	pthread_mutex_lock(&srv->lock);
+	h->timer_stop = true;
+	pthread_cond_signal(&h->timer_cond);
+	/* MHD must not be stopped with suspended connections. */
+	srv->draining = true;
+	waiters_wake_all(&h->waiters, WAITER_DRAIN, wake_conn, h);
+	pthread_mutex_unlock(&srv->lock);
+	if (h->timer_started)
+		pthread_join(h->timer, NULL);
+	MHD_stop_daemon(h->daemon);
+	/* A quiesced daemon hands its listening socket back to us. */
+	if (h->quiesced)
+		close(h->listen_fd);
+	pthread_cond_destroy(&h->timer_cond);
+	pthread_cond_destroy(&h->count_cond);
+	pthread_mutex_destroy(&h->count_lock);
+	free(h);
+}

@@ -1,0 +1,76 @@
+/*
+ * The HTTP front of tchessd on libmicrohttpd (http.c is the only file that
+ * includes microhttpd.h): listening, limits, body collection, routing of
+ * /v1 paths to the api_* handlers, JSON replies, and parking long-polls.
+ *
+ * Handlers run with the server lock held (see server.h). A handler fills a
+ * struct http_reply: a status and a JSON body, or "park on game G". A parked
+ * request is suspended until an event on G, its deadline
+ * (cfg.poll_timeout_ms, counted from when it first parked) or shutdown, and
+ * then its handler runs again with req->wake saying which.
+ */
+#ifndef TCHESS_SERVER_HTTP_H
+#define TCHESS_SERVER_HTTP_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "server.h"
+#include "tchess/protocol.h"
+#include "waiters.h"
+
+#define HTTP_MAX_PARAMS 2
+
+struct http_request {
+	const char *method;
+	const char *path;
+	/* Path segments matched by ":" in the route, NUL-terminated copies. */
+	char params[HTTP_MAX_PARAMS][64];
+	const char *body; /* NUL-terminated; NULL when there is none */
+	size_t body_len;
+	enum waiter_wake wake; /* WAITER_NONE on the first run */
+	void *conn;            /* the connection, for http_request_header/query */
+};
+
+struct http_reply {
+	int status;
+	char *body; /* JSON text, malloc'd; NULL with status 0 means "park" */
+	char park_game[STORE_GAME_ID_MAX + 1];
+};
+
+typedef void (*http_handler_fn)(struct server *srv, struct http_request *req, struct http_reply *reply);
+
+struct http_route {
+	const char *method;
+	const char *pattern; /* "/v1/games/:/events": ':' matches one segment */
+	http_handler_fn handler;
+};
+
+/* A request header or query argument, or NULL. */
+const char *http_request_header(const struct http_request *req, const char *name);
+const char *http_request_query(const struct http_request *req, const char *name);
+
+/* Sets the reply to status with body (taken over). */
+void http_reply_json(struct http_reply *reply, int status, char *body);
+/* Sets the reply to the error code with a printf-style message. */
+void http_reply_error(struct http_reply *reply, enum protocol_error_code code, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+void http_reply_from_error(struct http_reply *reply, const struct protocol_error *err);
+/* Parks the request on game_id (see above). */
+void http_reply_park(struct http_reply *reply, const char *game_id);
+
+/* Binds cfg.listen, starts the daemon and the poll timer, and prints
+ * "listening on ADDR:PORT" to stdout. routes ends with a NULL method. */
+struct http *http_start(struct server *srv, const struct http_route *routes, char **errmsg);
+/* With the server lock held: wakes the parked polls of game_id. */
+void http_wake_game(struct http *h, const char *game_id);
+/* Parked polls right now (with the server lock held). */
+size_t http_parked(const struct http *h);
+/* Shutdown, part one: stop accepting, answer every parked poll, and wait up
+ * to cfg.drain_timeout_ms for requests in flight. Takes the lock itself. */
+void http_drain(struct http *h);
+/* Part two: stops the daemon and the timer and frees h (NULL is a no-op). */
+void http_stop(struct http *h);
+
+#endif

@@ -1,0 +1,143 @@
+/*
+ * tchessd: the authoritative tchess server. Parses the command line and the
+ * config file, opens the store, serves HTTP until SIGTERM or SIGINT, then
+ * drains (parked polls answered, requests in flight finished) and exits 0.
+ *
+ * Signals are blocked in every thread and taken synchronously here with
+ * sigwait, so no handler runs asynchronously and no flag is needed.
+ */
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "api.h"
+#include "config.h"
+#include "http.h"
+#include "server.h"
+#include "util/log.h"
+#include "util/xalloc.h"
+
+static void usage(FILE *f)
+{
+	fprintf(f, "usage: tchessd --listen ADDR:PORT --db PATH [--engine PATH] [--tablebases DIR]\n"
+		   "               [--config FILE] [--log-level error|warn|info|debug]\n"
+		   "See tchessd(8).\n");
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "listen", required_argument, NULL, 'l' },
+		{ "db", required_argument, NULL, 'd' },
+		{ "engine", required_argument, NULL, 'e' },
+		{ "tablebases", required_argument, NULL, 't' },
+		{ "config", required_argument, NULL, 'c' },
+		{ "log-level", required_argument, NULL, 'L' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct server_config cfg;
+	config_init(&cfg);
+	/* Command-line values win over the config file, so collect them first
+	 * and apply them after reading it. */
+	const char *cli[4][2] = { { "listen", NULL }, { "db", NULL }, { "engine", NULL }, { "tablebases", NULL } };
+	const char *config_file = NULL;
+	int opt;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'l':
+			cli[0][1] = optarg;
+			break;
+		case 'd':
+			cli[1][1] = optarg;
+			break;
+		case 'e':
+			cli[2][1] = optarg;
+			break;
+		case 't':
+			cli[3][1] = optarg;
+			break;
+		case 'c':
+			config_file = optarg;
+			break;
+		case 'L': {
+			enum log_level level;
+			if (!log_level_parse(optarg, &level)) {
+				fprintf(stderr, "tchessd: --log-level %s: expected error, warn, info or debug\n", optarg);
+				return 2;
+			}
+			log_set_level(level);
+			break;
+		}
+		case 'h':
+			usage(stdout);
+			return 0;
+		case 'V':
+			printf("tchessd %s (protocol %d)\n", TCHESS_VERSION, PROTOCOL_VERSION);
+			return 0;
+		default:
+			usage(stderr);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		usage(stderr);
+		return 2;
+	}
+	char *err = NULL;
+	if (config_file && config_load(&cfg, config_file, &err)) {
+		fprintf(stderr, "tchessd: %s\n", err);
+		free(err);
+		return 2;
+	}
+	for (int i = 0; i < 4; i++) {
+		if (cli[i][1])
+			config_set(&cfg, cli[i][0], cli[i][1], &err);
+	}
+	if (!cfg.listen || !cfg.db) {
+		fprintf(stderr, "tchessd: --listen and --db are required\n");
+		usage(stderr);
+		config_fini(&cfg);
+		return 2;
+	}
+	if (cfg.engine)
+		log_warn("--engine %s: engine seats are not implemented yet", cfg.engine);
+	if (cfg.tablebases)
+		log_warn("--tablebases %s: tablebase claims are not implemented yet", cfg.tablebases);
+
+	/* Block the shutdown signals before any thread starts, so every thread
+	 * inherits the mask and only sigwait below receives them. */
+	sigset_t stop;
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGINT);
+	pthread_sigmask(SIG_BLOCK, &stop, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	struct server srv;
+	if (server_init(&srv, &cfg, &err)) {
+		fprintf(stderr, "tchessd: %s\n", err);
+		free(err);
+		server_fini(&srv);
+		return 1;
+	}
+	srv.http = http_start(&srv, api_routes, &err);
+	if (!srv.http) {
+		fprintf(stderr, "tchessd: %s\n", err);
+		free(err);
+		server_fini(&srv);
+		return 1;
+	}
+	int sig = 0;
+	sigwait(&stop, &sig);
+	log_info("signal %d: shutting down", sig);
+	http_drain(srv.http);
+	http_stop(srv.http);
+	srv.http = NULL;
+	server_fini(&srv);
+	log_info("stopped");
+	return 0;
+}

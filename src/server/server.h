@@ -1,0 +1,43 @@
+/*
+ * The state of one tchessd, passed explicitly to every part (there are no
+ * mutable globals beyond the log level and signal handling).
+ *
+ * Concurrency: one server lock. libmicrohttpd runs every request handler on
+ * its single internal polling thread, and the poll timer runs on a second
+ * thread; both take server->lock before touching the store, the waiters or
+ * anything a handler reads. So every command is serialised against every
+ * other, which makes "one transaction per command" trivially consistent and
+ * costs nothing while one thread does all the work. If handlers ever move to
+ * a thread pool, this lock is where per-game locks would go.
+ */
+#ifndef TCHESS_SERVER_SERVER_H
+#define TCHESS_SERVER_SERVER_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "config.h"
+#include "store.h"
+
+struct http;
+
+struct server {
+	struct server_config cfg;
+	struct store *store;
+	struct http *http;
+	pthread_mutex_t lock;
+	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
+	int64_t started_ms;
+	int64_t unfinished_games; /* found at start; the game service rebuilds them */
+};
+
+/* Opens the store and loads what tchessd needs at start. cfg is moved into
+ * the server (the caller's copy is cleared). Returns -1 with *errmsg set. */
+int server_init(struct server *srv, struct server_config *cfg, char **errmsg);
+void server_fini(struct server *srv);
+/* Called with the lock held after a transaction that appended events to
+ * game_id committed: wakes the game's parked polls. */
+void server_notify_game(struct server *srv, const char *game_id);
+
+#endif

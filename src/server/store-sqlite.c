@@ -1,0 +1,485 @@
+/*
+ * The store on SQLite: one connection in WAL mode, every statement prepared
+ * once at open and bound per call (no SQL is ever built from input). This is
+ * the only file that includes sqlite3.h.
+ *
+ * The schema carries its version in schema_version; store_open applies the
+ * migrations the file lacks, each in its own transaction, and refuses a file
+ * written by a newer tchessd.
+ */
+#include <sqlite3.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "store.h"
+#include "util/log.h"
+#include "util/token.h"
+#include "util/xalloc.h"
+
+/* Migration i brings the schema from version i to i + 1. */
+static const char *const migrations[] = {
+	"CREATE TABLE players ("
+	"  id INTEGER PRIMARY KEY,"
+	"  name TEXT NOT NULL UNIQUE COLLATE NOCASE,"
+	"  token_hash BLOB NOT NULL UNIQUE,"
+	"  created INTEGER NOT NULL);"
+	"CREATE TABLE games ("
+	"  id TEXT PRIMARY KEY,"
+	"  created INTEGER NOT NULL,"
+	"  status TEXT NOT NULL,"
+	"  white INTEGER REFERENCES players(id),"
+	"  black INTEGER REFERENCES players(id),"
+	"  finished INTEGER NOT NULL DEFAULT 0,"
+	"  params TEXT NOT NULL DEFAULT '{}');"
+	"CREATE INDEX games_created ON games(created);"
+	"CREATE INDEX games_unfinished ON games(finished, created);"
+	"CREATE TABLE events ("
+	"  game_id TEXT NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  seq INTEGER NOT NULL,"
+	"  type TEXT NOT NULL,"
+	"  payload TEXT NOT NULL,"
+	"  visible_to INTEGER REFERENCES players(id),"
+	"  created_ms INTEGER NOT NULL,"
+	"  PRIMARY KEY (game_id, seq)) WITHOUT ROWID;",
+};
+
+#define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
+
+#define GAME_COLUMNS \
+	"id, created, status, white, black, finished, params, " \
+	"(SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = games.id)"
+
+enum stmt {
+	S_BEGIN,
+	S_COMMIT,
+	S_ROLLBACK,
+	S_PLAYER_INSERT,
+	S_PLAYER_BY_HASH,
+	S_PLAYER_BY_ID,
+	S_GAME_INSERT,
+	S_GAME_GET,
+	S_GAME_UPDATE,
+	S_GAME_DELETE,
+	S_GAME_LAST_SEQ,
+	S_EVENT_INSERT,
+	S_EVENTS_AFTER,
+	S_GAMES_UNFINISHED,
+	S_GAMES_RECENT,
+	S_COUNT
+};
+
+static const char *const stmt_sql[S_COUNT] = {
+	[S_BEGIN] = "BEGIN IMMEDIATE",
+	[S_COMMIT] = "COMMIT",
+	[S_ROLLBACK] = "ROLLBACK",
+	[S_PLAYER_INSERT] = "INSERT INTO players(name, token_hash, created) VALUES (?1, ?2, ?3)",
+	[S_PLAYER_BY_HASH] = "SELECT id, name, created, token_hash FROM players WHERE token_hash = ?1",
+	[S_PLAYER_BY_ID] = "SELECT id, name, created FROM players WHERE id = ?1",
+	[S_GAME_INSERT] = "INSERT INTO games(id, created, status, white, black, finished, params) "
+			  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
+	[S_GAME_GET] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
+	[S_GAME_UPDATE] = "UPDATE games SET status = ?2, white = ?3, black = ?4, finished = ?5 WHERE id = ?1",
+	[S_GAME_DELETE] = "DELETE FROM games WHERE id = ?1",
+	[S_GAME_LAST_SEQ] = "SELECT COALESCE(MAX(seq), 0), (SELECT COUNT(*) FROM games WHERE id = ?1) "
+			    "FROM events WHERE game_id = ?1",
+	[S_EVENT_INSERT] = "INSERT INTO events(game_id, seq, type, payload, visible_to, created_ms) "
+			   "VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?1), "
+			   "?2, ?3, ?4, ?5) RETURNING seq",
+	[S_EVENTS_AFTER] = "SELECT seq, type, payload, visible_to, created_ms FROM events "
+			   "WHERE game_id = ?1 AND seq > ?2 AND (visible_to IS NULL OR visible_to = ?3) "
+			   "ORDER BY seq LIMIT ?4",
+	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE finished = 0 ORDER BY created, id",
+	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT ?1",
+};
+
+struct store {
+	sqlite3 *db;
+	sqlite3_stmt *stmt[S_COUNT];
+	bool in_tx;
+};
+
+static enum store_result fail(struct store *st, const char *what, int rc)
+{
+	log_error("store: %s: %s", what, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+	return STORE_ERROR;
+}
+
+/* Resets a statement for its next use and clears its bindings. */
+static sqlite3_stmt *stmt(struct store *st, enum stmt s)
+{
+	sqlite3_stmt *q = st->stmt[s];
+	sqlite3_reset(q);
+	sqlite3_clear_bindings(q);
+	return q;
+}
+
+static void bind_id(sqlite3_stmt *q, int i, int64_t id)
+{
+	if (id)
+		sqlite3_bind_int64(q, i, id);
+	else
+		sqlite3_bind_null(q, i);
+}
+
+static void copy_text(char *dst, size_t size, sqlite3_stmt *q, int col)
+{
+	const unsigned char *s = sqlite3_column_text(q, col);
+	snprintf(dst, size, "%s", s ? (const char *)s : "");
+}
+
+static int exec(struct store *st, const char *sql, char **errmsg)
+{
+	char *msg = NULL;
+	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
+		*errmsg = xasprintf("%s", msg ? msg : sqlite3_errmsg(st->db));
+		sqlite3_free(msg);
+		return -1;
+	}
+	return 0;
+}
+
+static int migrate(struct store *st, char **errmsg)
+{
+	if (exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", errmsg))
+		return -1;
+	sqlite3_stmt *q;
+	if (sqlite3_prepare_v2(st->db, "SELECT MAX(version) FROM schema_version", -1, &q, NULL) != SQLITE_OK) {
+		*errmsg = xstrdup(sqlite3_errmsg(st->db));
+		return -1;
+	}
+	int version = 0;
+	if (sqlite3_step(q) == SQLITE_ROW)
+		version = sqlite3_column_int(q, 0);
+	sqlite3_finalize(q);
+	if (version > N_MIGRATIONS) {
+		*errmsg = xasprintf("database schema version %d is newer than this tchessd's (%d)", version,
+				    N_MIGRATIONS);
+		return -1;
+	}
+	for (; version < N_MIGRATIONS; version++) {
+		char *sql = xasprintf("BEGIN IMMEDIATE; %s DELETE FROM schema_version; "
+				      "INSERT INTO schema_version VALUES (%d); COMMIT;",
+				      migrations[version], version + 1);
+		int rc = exec(st, sql, errmsg);
+		free(sql);
+		if (rc) {
+			sqlite3_exec(st->db, "ROLLBACK", NULL, NULL, NULL);
+			return -1;
+		}
+		log_info("store: schema migrated to version %d", version + 1);
+	}
+	return 0;
+}
+
+int store_schema_version(void)
+{
+	return N_MIGRATIONS;
+}
+
+struct store *store_open(const char *path, const struct store_options *opts, char **errmsg)
+{
+	struct store *st = xcalloc(1, sizeof *st);
+	*errmsg = NULL;
+	int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+				 NULL);
+	if (rc != SQLITE_OK) {
+		*errmsg = xasprintf("%s: %s", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
+		goto fail;
+	}
+	sqlite3_extended_result_codes(st->db, 1);
+	/* Another process (a backup, an operator's sqlite3 shell) may hold the
+	 * lock briefly; wait rather than fail the command. */
+	sqlite3_busy_timeout(st->db, 5000);
+	if (exec(st, "PRAGMA journal_mode = WAL", errmsg) || exec(st, "PRAGMA foreign_keys = ON", errmsg) ||
+	    exec(st, opts && opts->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", errmsg))
+		goto fail;
+	if (migrate(st, errmsg))
+		goto fail;
+	for (int i = 0; i < S_COUNT; i++) {
+		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
+		    SQLITE_OK) {
+			*errmsg = xasprintf("preparing \"%s\": %s", stmt_sql[i], sqlite3_errmsg(st->db));
+			goto fail;
+		}
+	}
+	return st;
+fail:
+	if (!*errmsg)
+		*errmsg = xstrdup("cannot open the database");
+	store_close(st);
+	return NULL;
+}
+
+void store_close(struct store *st)
+{
+	if (!st)
+		return;
+	for (int i = 0; i < S_COUNT; i++)
+		sqlite3_finalize(st->stmt[i]);
+	sqlite3_close(st->db);
+	free(st);
+}
+
+/* Runs a statement that returns no rows. */
+static enum store_result run(struct store *st, sqlite3_stmt *q, const char *what)
+{
+	int rc = sqlite3_step(q);
+	sqlite3_reset(q);
+	if (rc == SQLITE_DONE)
+		return STORE_OK;
+	if ((rc & 0xff) == SQLITE_CONSTRAINT) {
+		log_debug("store: %s: %s", what, sqlite3_errmsg(st->db));
+		return STORE_CONFLICT;
+	}
+	return fail(st, what, rc);
+}
+
+enum store_result store_begin(struct store *st)
+{
+	enum store_result r = run(st, stmt(st, S_BEGIN), "begin");
+	st->in_tx = r == STORE_OK;
+	return r;
+}
+
+enum store_result store_commit(struct store *st)
+{
+	enum store_result r = run(st, stmt(st, S_COMMIT), "commit");
+	if (r == STORE_OK)
+		st->in_tx = false;
+	else
+		store_rollback(st);
+	return r;
+}
+
+void store_rollback(struct store *st)
+{
+	if (!st->in_tx && sqlite3_get_autocommit(st->db))
+		return;
+	run(st, stmt(st, S_ROLLBACK), "rollback");
+	st->in_tx = false;
+}
+
+enum store_result store_player_create(struct store *st, const char *name, const uint8_t hash[STORE_HASH_SIZE],
+				      int64_t created_ms, int64_t *id_out)
+{
+	sqlite3_stmt *q = stmt(st, S_PLAYER_INSERT);
+	sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_blob(q, 2, hash, STORE_HASH_SIZE, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 3, created_ms);
+	enum store_result r = run(st, q, "create player");
+	if (r == STORE_OK)
+		*id_out = sqlite3_last_insert_rowid(st->db);
+	return r;
+}
+
+static enum store_result player_row(struct store *st, sqlite3_stmt *q, struct store_player *out, const char *what)
+{
+	int rc = sqlite3_step(q);
+	if (rc == SQLITE_ROW) {
+		out->id = sqlite3_column_int64(q, 0);
+		copy_text(out->name, sizeof out->name, q, 1);
+		out->created_ms = sqlite3_column_int64(q, 2);
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
+		sqlite3_reset(q);
+		return fail(st, what, rc);
+	}
+	return rc == SQLITE_ROW ? STORE_OK : STORE_NOT_FOUND;
+}
+
+enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
+					     struct store_player *out)
+{
+	sqlite3_stmt *q = stmt(st, S_PLAYER_BY_HASH);
+	sqlite3_bind_blob(q, 1, hash, STORE_HASH_SIZE, SQLITE_TRANSIENT);
+	enum store_result r = player_row(st, q, out, "player by token");
+	/* The index lookup is on a hash of a 256-bit secret, which an attacker
+	 * cannot steer; comparing the stored hash in constant time as well keeps
+	 * the check independent of how SQLite compares blobs. */
+	if (r == STORE_OK) {
+		const void *stored = sqlite3_column_blob(q, 3);
+		if (sqlite3_column_bytes(q, 3) != STORE_HASH_SIZE || !stored ||
+		    !token_equal(stored, hash, STORE_HASH_SIZE))
+			r = STORE_NOT_FOUND;
+	}
+	sqlite3_reset(q);
+	return r;
+}
+
+enum store_result store_player_by_id(struct store *st, int64_t id, struct store_player *out)
+{
+	sqlite3_stmt *q = stmt(st, S_PLAYER_BY_ID);
+	sqlite3_bind_int64(q, 1, id);
+	enum store_result r = player_row(st, q, out, "player by id");
+	sqlite3_reset(q);
+	return r;
+}
+
+enum store_result store_game_create(struct store *st, const struct store_game *g)
+{
+	sqlite3_stmt *q = stmt(st, S_GAME_INSERT);
+	sqlite3_bind_text(q, 1, g->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, g->created_ms);
+	sqlite3_bind_text(q, 3, g->status, -1, SQLITE_TRANSIENT);
+	bind_id(q, 4, g->white);
+	bind_id(q, 5, g->black);
+	sqlite3_bind_int(q, 6, g->finished);
+	sqlite3_bind_text(q, 7, g->params ? g->params : "{}", -1, SQLITE_TRANSIENT);
+	return run(st, q, "create game");
+}
+
+/* Reads a GAME_COLUMNS row; params points into the statement (valid until
+ * the next step). */
+static void game_row(sqlite3_stmt *q, struct store_game *g)
+{
+	copy_text(g->id, sizeof g->id, q, 0);
+	g->created_ms = sqlite3_column_int64(q, 1);
+	copy_text(g->status, sizeof g->status, q, 2);
+	g->white = sqlite3_column_int64(q, 3);
+	g->black = sqlite3_column_int64(q, 4);
+	g->finished = sqlite3_column_int(q, 5) != 0;
+	const unsigned char *p = sqlite3_column_text(q, 6);
+	g->params = (char *)(p ? p : (const unsigned char *)"{}");
+	g->last_seq = sqlite3_column_int64(q, 7);
+}
+
+enum store_result store_game_get(struct store *st, const char *id, struct store_game *out)
+{
+	sqlite3_stmt *q = stmt(st, S_GAME_GET);
+	sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(q);
+	enum store_result r = STORE_NOT_FOUND;
+	out->params = NULL;
+	if (rc == SQLITE_ROW) {
+		game_row(q, out);
+		out->params = xstrdup(out->params);
+		r = STORE_OK;
+	} else if (rc != SQLITE_DONE) {
+		r = fail(st, "get game", rc);
+	}
+	sqlite3_reset(q);
+	return r;
+}
+
+enum store_result store_game_update(struct store *st, const struct store_game *g)
+{
+	sqlite3_stmt *q = stmt(st, S_GAME_UPDATE);
+	sqlite3_bind_text(q, 1, g->id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, g->status, -1, SQLITE_TRANSIENT);
+	bind_id(q, 3, g->white);
+	bind_id(q, 4, g->black);
+	sqlite3_bind_int(q, 5, g->finished);
+	enum store_result r = run(st, q, "update game");
+	if (r == STORE_OK && sqlite3_changes(st->db) == 0)
+		r = STORE_NOT_FOUND;
+	return r;
+}
+
+enum store_result store_game_delete(struct store *st, const char *id)
+{
+	sqlite3_stmt *q = stmt(st, S_GAME_DELETE);
+	sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
+	enum store_result r = run(st, q, "delete game");
+	if (r == STORE_OK && sqlite3_changes(st->db) == 0)
+		r = STORE_NOT_FOUND;
+	return r;
+}
+
+void store_game_fini(struct store_game *g)
+{
+	free(g->params);
+	g->params = NULL;
+}
+
+enum store_result store_event_append(struct store *st, const char *game_id, const char *type, const char *payload,
+				     int64_t visible_to, int64_t created_ms, int64_t *seq_out)
+{
+	sqlite3_stmt *q = stmt(st, S_EVENT_INSERT);
+	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 2, type, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(q, 3, payload ? payload : "{}", -1, SQLITE_TRANSIENT);
+	bind_id(q, 4, visible_to);
+	sqlite3_bind_int64(q, 5, created_ms);
+	int rc = sqlite3_step(q);
+	enum store_result r = STORE_OK;
+	if (rc == SQLITE_ROW) {
+		*seq_out = sqlite3_column_int64(q, 0);
+		rc = sqlite3_step(q);
+	}
+	if (rc != SQLITE_DONE)
+		r = (rc & 0xff) == SQLITE_CONSTRAINT ? STORE_CONFLICT : fail(st, "append event", rc);
+	sqlite3_reset(q);
+	return r;
+}
+
+enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out)
+{
+	sqlite3_stmt *q = stmt(st, S_GAME_LAST_SEQ);
+	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
+	int rc = sqlite3_step(q);
+	enum store_result r;
+	if (rc == SQLITE_ROW) {
+		*seq_out = sqlite3_column_int64(q, 0);
+		r = sqlite3_column_int64(q, 1) ? STORE_OK : STORE_NOT_FOUND;
+	} else {
+		r = fail(st, "last seq", rc);
+	}
+	sqlite3_reset(q);
+	return r;
+}
+
+enum store_result store_events_after(struct store *st, const char *game_id, int64_t after, int64_t viewer,
+				     int limit, store_event_fn fn, void *arg)
+{
+	sqlite3_stmt *q = stmt(st, S_EVENTS_AFTER);
+	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int64(q, 2, after);
+	/* Player ids are positive, so -1 matches no private event. */
+	sqlite3_bind_int64(q, 3, viewer ? viewer : -1);
+	sqlite3_bind_int64(q, 4, limit > 0 ? limit : -1);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_event ev = {
+			.game_id = game_id,
+			.seq = sqlite3_column_int64(q, 0),
+			.type = (const char *)sqlite3_column_text(q, 1),
+			.payload = (const char *)sqlite3_column_text(q, 2),
+			.visible_to = sqlite3_column_int64(q, 3),
+			.created_ms = sqlite3_column_int64(q, 4),
+		};
+		if (fn(arg, &ev)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? STORE_OK : fail(st, "events after", rc);
+}
+
+static enum store_result walk_games(struct store *st, sqlite3_stmt *q, store_game_fn fn, void *arg, const char *what)
+{
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		struct store_game g;
+		game_row(q, &g);
+		if (fn(arg, &g)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? STORE_OK : fail(st, what, rc);
+}
+
+enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg)
+{
+	return walk_games(st, stmt(st, S_GAMES_UNFINISHED), fn, arg, "unfinished games");
+}
+
+enum store_result store_games_recent(struct store *st, int limit, store_game_fn fn, void *arg)
+{
+	sqlite3_stmt *q = stmt(st, S_GAMES_RECENT);
+	sqlite3_bind_int(q, 1, limit);
+	return walk_games(st, q, fn, arg, "recent games");
+}

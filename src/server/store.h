@@ -1,0 +1,120 @@
+/*
+ * The store: everything tchessd keeps across restarts, behind one interface
+ * so a PostgreSQL implementation can sit beside the SQLite one
+ * (store-sqlite.c, the only file that includes sqlite3.h).
+ *
+ * A game is a row plus its append-only event log, numbered 1, 2, 3... per
+ * game. Every command runs in one transaction (store_begin, then the
+ * changes, then store_commit or store_rollback) and is acknowledged to the
+ * client only after store_commit returned STORE_OK.
+ *
+ * A store is not thread-safe: its caller serialises all use (tchessd holds
+ * its server lock around every call).
+ */
+#ifndef TCHESS_SERVER_STORE_H
+#define TCHESS_SERVER_STORE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#define STORE_NAME_MAX 64
+#define STORE_GAME_ID_MAX 32
+#define STORE_STATUS_MAX 16
+#define STORE_TYPE_MAX 32
+#define STORE_HASH_SIZE 32 /* SHA-256 of a token */
+
+enum store_result {
+	STORE_OK = 0,
+	STORE_NOT_FOUND, /* no such row */
+	STORE_CONFLICT,  /* a uniqueness rule would break (name taken, seq taken) */
+	STORE_ERROR,     /* anything else; already logged with the database's message */
+};
+
+struct store;
+
+struct store_options {
+	/* fsync at every commit (SQLite synchronous=FULL): an acknowledged
+	 * command survives power loss, not only a crash of tchessd. */
+	bool sync_full;
+};
+
+struct store_player {
+	int64_t id;
+	char name[STORE_NAME_MAX + 1];
+	int64_t created_ms;
+};
+
+struct store_game {
+	char id[STORE_GAME_ID_MAX + 1];
+	int64_t created_ms;
+	char status[STORE_STATUS_MAX + 1];
+	int64_t white; /* player id, 0 when the seat is empty */
+	int64_t black;
+	bool finished;
+	char *params;     /* JSON object text; owned by the struct when filled by the store */
+	int64_t last_seq; /* filled by reads: the game's last event seq, 0 if none */
+};
+
+struct store_event {
+	const char *game_id;
+	int64_t seq;
+	const char *type;
+	const char *payload;  /* JSON object text */
+	int64_t visible_to;   /* 0: everyone; else only this player */
+	int64_t created_ms;   /* wall clock at commit, ms since the epoch */
+};
+
+/* Called for each row; returning nonzero stops the walk (and the walk then
+ * returns STORE_OK). The pointers are valid only during the call. */
+typedef int (*store_event_fn)(void *arg, const struct store_event *ev);
+typedef int (*store_game_fn)(void *arg, const struct store_game *g);
+
+/* Opens (creating if needed) the database at path, in WAL mode, and creates
+ * or migrates its schema. Returns NULL with *errmsg set (the caller frees it)
+ * on failure. */
+struct store *store_open(const char *path, const struct store_options *opts, char **errmsg);
+/* store_close(NULL) is a no-op. */
+void store_close(struct store *st);
+/* The schema version this build creates (and the open database now has). */
+int store_schema_version(void);
+
+enum store_result store_begin(struct store *st);
+enum store_result store_commit(struct store *st);
+/* Safe to call when no transaction is open. */
+void store_rollback(struct store *st);
+
+/* Inserts a player; STORE_CONFLICT if the name is taken (ignoring ASCII case)
+ * or the token hash already exists. */
+enum store_result store_player_create(struct store *st, const char *name, const uint8_t hash[STORE_HASH_SIZE],
+				      int64_t created_ms, int64_t *id_out);
+/* The player whose token hashes to hash. */
+enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
+					     struct store_player *out);
+enum store_result store_player_by_id(struct store *st, int64_t id, struct store_player *out);
+
+/* Inserts g (params NULL means "{}"); STORE_CONFLICT if the id exists. */
+enum store_result store_game_create(struct store *st, const struct store_game *g);
+/* Fills out; the caller releases it with store_game_fini. */
+enum store_result store_game_get(struct store *st, const char *id, struct store_game *out);
+/* Writes g's status, seats and finished flag (not params). */
+enum store_result store_game_update(struct store *st, const struct store_game *g);
+/* Erases a game and its events (aborted games leave no trace). */
+enum store_result store_game_delete(struct store *st, const char *id);
+void store_game_fini(struct store_game *g);
+
+/* Appends an event with the game's next seq (returned in *seq_out). */
+enum store_result store_event_append(struct store *st, const char *game_id, const char *type, const char *payload,
+				     int64_t visible_to, int64_t created_ms, int64_t *seq_out);
+/* The game's last seq (0 if it has no events). */
+enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out);
+/* Calls fn for each event of the game with seq > after that viewer may see
+ * (public ones, and viewer's own private ones; viewer 0 sees public only),
+ * in seq order, at most limit of them (0: no limit). */
+enum store_result store_events_after(struct store *st, const char *game_id, int64_t after, int64_t viewer,
+				     int limit, store_event_fn fn, void *arg);
+/* Calls fn for every game not finished, oldest first (to rebuild them on start). */
+enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg);
+/* Calls fn for the most recent games, newest first, at most limit. */
+enum store_result store_games_recent(struct store *st, int limit, store_game_fn fn, void *arg);
+
+#endif

@@ -1,0 +1,302 @@
+/*
+ * Tests of the protocol codec: error bodies and their HTTP statuses, the
+ * register and player messages, events with their data beside the envelope,
+ * and the strictness of every decoder (malformed JSON, wrong types, unknown
+ * and repeated members, out-of-range integers).
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tchess/protocol.h"
+
+#define DEC(fn, json, out, err) fn(json, strlen(json), out, err)
+
+START_TEST(test_error_table)
+{
+	/* DESIGN.md: "400 bad input, 401/403 token, 404, 409 stale state,
+	 * 413 too large, 422 illegal, 429 rate limit". */
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_BAD_REQUEST), 400);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_UNAUTHORIZED), 401);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_FORBIDDEN), 403);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_NOT_FOUND), 404);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_CONFLICT), 409);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_TOO_LARGE), 413);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_ILLEGAL), 422);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_RATE_LIMITED), 429);
+	ck_assert_int_eq(protocol_error_status(PROTOCOL_ERR_INTERNAL), 500);
+	ck_assert_str_eq(protocol_error_name(PROTOCOL_ERR_TOO_LARGE), "too_large");
+	ck_assert_str_eq(protocol_error_name((enum protocol_error_code)999), "internal");
+	for (unsigned i = 0; i < PROTOCOL_ERR_COUNT; i++) {
+		enum protocol_error_code c;
+		ck_assert(protocol_error_parse(protocol_error_name(i), &c));
+		ck_assert_uint_eq(c, i);
+	}
+}
+END_TEST
+
+START_TEST(test_error_round_trip)
+{
+	struct protocol_error e, back, err;
+	protocol_error_set(&e, PROTOCOL_ERR_CONFLICT, "name \"%s\" is taken", "alice");
+	char *json = protocol_error_encode(&e);
+	ck_assert_str_eq(json, "{\"error\":\"conflict\",\"message\":\"name \\\"alice\\\" is taken\"}");
+	ck_assert_int_eq(DEC(protocol_error_decode, json, &back, &err), 0);
+	ck_assert_int_eq(back.code, PROTOCOL_ERR_CONFLICT);
+	ck_assert_str_eq(back.message, "name \"alice\" is taken");
+	free(json);
+	ck_assert_int_eq(DEC(protocol_error_decode, "{\"error\":\"nope\",\"message\":\"x\"}", &back, &err), -1);
+	/* An empty message gets the code's generic one. */
+	e.message[0] = '\0';
+	json = protocol_error_encode(&e);
+	ck_assert_ptr_nonnull(strstr(json, "conflicts with the current state"));
+	free(json);
+}
+END_TEST
+
+START_TEST(test_register_round_trip)
+{
+	struct protocol_register_request req = { "Alice_1" }, back;
+	struct protocol_error err;
+	char *json = protocol_register_request_encode(&req);
+	ck_assert_str_eq(json, "{\"name\":\"Alice_1\"}");
+	ck_assert_int_eq(DEC(protocol_register_request_decode, json, &back, &err), 0);
+	ck_assert_str_eq(back.name, "Alice_1");
+	free(json);
+
+	struct protocol_register_response r = { 42, "bob", "00ff" }, rb;
+	json = protocol_register_response_encode(&r);
+	ck_assert_str_eq(json, "{\"player\":42,\"name\":\"bob\",\"token\":\"00ff\"}");
+	ck_assert_int_eq(DEC(protocol_register_response_decode, json, &rb, &err), 0);
+	ck_assert_int_eq(rb.player, 42);
+	ck_assert_str_eq(rb.token, "00ff");
+	free(json);
+
+	struct protocol_player p = { 7, "carol" }, pb;
+	json = protocol_player_encode(&p);
+	ck_assert_int_eq(DEC(protocol_player_decode, json, &pb, &err), 0);
+	ck_assert_int_eq(pb.player, 7);
+	ck_assert_str_eq(pb.name, "carol");
+	free(json);
+}
+END_TEST
+
+/* Bodies the register decoder must refuse, with a word the message must
+ * contain. */
+static const struct {
+	const char *json;
+	const char *why;
+} bad_register[] = {
+	{ "", "empty" },
+	{ "{", "malformed" },
+	{ "{\"name\":\"a\"} x", "trailing" },
+	{ "[\"name\"]", "object" },
+	{ "\"alice\"", "object" },
+	{ "{}", "missing" },
+	{ "{\"name\":5}", "must be a string" },
+	{ "{\"name\":null}", "must be a string" },
+	{ "{\"name\":[\"a\"]}", "must be a string" },
+	{ "{\"name\":\"alice\",\"admin\":true}", "unknown member \"admin\"" },
+	{ "{\"name\":\"alice\",\"name\":\"bob\"}", "repeated" },
+	{ "{\"name\":\"\"}", "1 to" },
+	{ "{\"name\":\"a b\"}", "not allowed" },
+	{ "{\"name\":\"_lead\"}", "not allowed" },
+	{ "{\"name\":\"abcdefghijklmnopqrstuvwxy\"}", "1 to 24" },
+	{ "{\"name\":\"\\u00e9t\\u00e9\"}", "not allowed" },
+};
+
+START_TEST(test_register_strict)
+{
+	struct protocol_register_request out;
+	struct protocol_error err = { 0 };
+	const char *json = bad_register[_i].json;
+	ck_assert_int_eq(DEC(protocol_register_request_decode, json, &out, &err), -1);
+	ck_assert_int_eq(err.code, PROTOCOL_ERR_BAD_REQUEST);
+	ck_assert_msg(strstr(err.message, bad_register[_i].why), "%s: message \"%s\" lacks \"%s\"", json, err.message,
+		      bad_register[_i].why);
+}
+END_TEST
+
+START_TEST(test_register_garbage_with_nul)
+{
+	/* Decoders take a length, so a NUL inside the body is not the end. */
+	struct protocol_register_request out;
+	struct protocol_error err;
+	const char body[] = "{\"name\":\"al\"}\0garbage";
+	ck_assert_int_eq(protocol_register_request_decode(body, sizeof body - 1, &out, &err), -1);
+}
+END_TEST
+
+START_TEST(test_integers_strict)
+{
+	struct protocol_player p;
+	struct protocol_error err;
+	ck_assert_int_eq(DEC(protocol_player_decode, "{\"player\":1.5,\"name\":\"a\"}", &p, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.message, "integer"));
+	ck_assert_int_eq(DEC(protocol_player_decode, "{\"player\":1e300,\"name\":\"a\"}", &p, &err), -1);
+	ck_assert_int_eq(DEC(protocol_player_decode, "{\"player\":\"1\",\"name\":\"a\"}", &p, &err), -1);
+	ck_assert_int_eq(DEC(protocol_player_decode, "{\"player\":9007199254740992,\"name\":\"a\"}", &p, &err), 0);
+	ck_assert_int_eq(p.player, 9007199254740992LL);
+	ck_assert_int_eq(DEC(protocol_player_decode, "{\"player\":-3,\"name\":\"a\"}", &p, &err), 0);
+	ck_assert_int_eq(p.player, -3);
+}
+END_TEST
+
+START_TEST(test_event_round_trip)
+{
+	struct protocol_error err;
+	struct protocol_event ev = { 3, "game-created", 1700000000123, (char *)"{\"white\":1,\"fen\":\"x\"}" };
+	char *json = protocol_event_encode(&ev, &err);
+	ck_assert_ptr_nonnull(json);
+	ck_assert_str_eq(json, "{\"seq\":3,\"type\":\"game-created\",\"t_ms\":1700000000123,\"white\":1,\"fen\":\"x\"}");
+	struct protocol_event back;
+	ck_assert_int_eq(DEC(protocol_event_decode, json, &back, &err), 0);
+	ck_assert_int_eq(back.seq, 3);
+	ck_assert_str_eq(back.type, "game-created");
+	ck_assert_int_eq(back.t_ms, 1700000000123);
+	ck_assert_str_eq(back.data, "{\"white\":1,\"fen\":\"x\"}");
+	protocol_event_fini(&back);
+	free(json);
+
+	/* No data is an empty object. */
+	struct protocol_event bare = { 1, "ping", 5, NULL };
+	json = protocol_event_encode(&bare, &err);
+	ck_assert_str_eq(json, "{\"seq\":1,\"type\":\"ping\",\"t_ms\":5}");
+	free(json);
+}
+END_TEST
+
+START_TEST(test_event_bad)
+{
+	struct protocol_error err;
+	struct protocol_event ev = { 1, "note", 0, (char *)"{\"seq\":9}" };
+	ck_assert_ptr_null(protocol_event_encode(&ev, &err));
+	ck_assert_ptr_nonnull(strstr(err.message, "reserved"));
+	ev.data = (char *)"[1]";
+	ck_assert_ptr_null(protocol_event_encode(&ev, &err));
+	ev.data = (char *)"{\"a\":1}";
+	strcpy(ev.type, "Bad Type");
+	ck_assert_ptr_null(protocol_event_encode(&ev, &err));
+	ck_assert_int_eq(protocol_event_data_check("{\"a\":1,\"a\":2}", &err), -1);
+	ck_assert_int_eq(protocol_event_data_check("{\"text\":\"hi\"}", &err), 0);
+
+	struct protocol_event out;
+	ck_assert_int_eq(DEC(protocol_event_decode, "{\"seq\":0,\"type\":\"x\",\"t_ms\":0}", &out, &err), -1);
+	ck_assert_int_eq(DEC(protocol_event_decode, "{\"seq\":1,\"t_ms\":0}", &out, &err), -1);
+	ck_assert_int_eq(DEC(protocol_event_decode, "{\"seq\":1,\"type\":7,\"t_ms\":0}", &out, &err), -1);
+}
+END_TEST
+
+START_TEST(test_events_batch)
+{
+	struct protocol_error err;
+	struct protocol_event evs[2] = {
+		{ 4, "game-created", 10, (char *)"{\"white\":1}" },
+		{ 6, "note", 11, (char *)"{\"text\":\"hi\"}" },
+	};
+	struct protocol_events batch = { evs, 2, 7, 99 };
+	char *json = protocol_events_encode(&batch, &err);
+	ck_assert_ptr_nonnull(json);
+	struct protocol_events back;
+	ck_assert_int_eq(DEC(protocol_events_decode, json, &back, &err), 0);
+	ck_assert_uint_eq(back.n, 2);
+	ck_assert_int_eq(back.seq, 7);
+	ck_assert_int_eq(back.now_ms, 99);
+	ck_assert_int_eq(back.events[1].seq, 6);
+	ck_assert_str_eq(back.events[1].data, "{\"text\":\"hi\"}");
+	protocol_events_fini(&back);
+	free(json);
+
+	struct protocol_events empty = { NULL, 0, 3, 1 };
+	json = protocol_events_encode(&empty, &err);
+	ck_assert_str_eq(json, "{\"events\":[],\"seq\":3,\"now_ms\":1}");
+	free(json);
+
+	/* Out of order, past the game's seq, or an unknown member: refused. */
+	const char *bad[] = {
+		"{\"events\":[{\"seq\":2,\"type\":\"a\",\"t_ms\":0},{\"seq\":1,\"type\":\"a\",\"t_ms\":0}],\"seq\":2,"
+		"\"now_ms\":0}",
+		"{\"events\":[{\"seq\":5,\"type\":\"a\",\"t_ms\":0}],\"seq\":2,\"now_ms\":0}",
+		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"more\":1}",
+		"{\"events\":{},\"seq\":2,\"now_ms\":0}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		ck_assert_msg(DEC(protocol_events_decode, bad[i], &back, &err) == -1, "%s", bad[i]);
+}
+END_TEST
+
+START_TEST(test_game_list)
+{
+	struct protocol_error err;
+	struct protocol_game_summary g[2] = {
+		{ "0123456789abcdef0123456789abcdef", "created", 1, 0, 1000, 1 },
+		{ "ffff", "playing", 1, 2, 2000, 5 },
+	};
+	char *json = protocol_game_list_encode(g, 2);
+	ck_assert_ptr_nonnull(strstr(json, "\"black\":null"));
+	struct protocol_game_summary *back;
+	size_t n;
+	ck_assert_int_eq(protocol_game_list_decode(json, strlen(json), &back, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(back[0].id, g[0].id);
+	ck_assert_int_eq(back[0].black, 0);
+	ck_assert_int_eq(back[1].black, 2);
+	free(back);
+	free(json);
+	ck_assert(!protocol_game_id_valid("../etc"));
+	ck_assert(!protocol_game_id_valid(""));
+	ck_assert(!protocol_game_id_valid("0123456789abcdef0123456789abcdef0"));
+}
+END_TEST
+
+START_TEST(test_note_and_create)
+{
+	struct protocol_error err;
+	struct protocol_note_request note;
+	ck_assert_int_eq(DEC(protocol_note_request_decode, "{\"text\":\"Nf3 next\"}", &note, &err), 0);
+	ck_assert_str_eq(note.text, "Nf3 next");
+	ck_assert_int_eq(DEC(protocol_note_request_decode, "{\"text\":\"\"}", &note, &err), -1);
+	char big[1100 + 20];
+	strcpy(big, "{\"text\":\"");
+	memset(big + 9, 'a', 1001);
+	strcpy(big + 9 + 1001, "\"}");
+	ck_assert_int_eq(DEC(protocol_note_request_decode, big, &note, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.message, "longer"));
+
+	struct protocol_game_create_request cr;
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{}", &cr, &err), 0);
+	ck_assert_ptr_null(cr.params);
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{\"params\":{\"tc\":\"5+3\"}}", &cr, &err), 0);
+	ck_assert_str_eq(cr.params, "{\"tc\":\"5+3\"}");
+	protocol_game_create_request_fini(&cr);
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{\"params\":1}", &cr, &err), -1);
+}
+END_TEST
+
+static Suite *protocol_suite(void)
+{
+	Suite *s = suite_create("protocol");
+	TCase *tc = tcase_create("all");
+	tcase_add_test(tc, test_error_table);
+	tcase_add_test(tc, test_error_round_trip);
+	tcase_add_test(tc, test_register_round_trip);
+	tcase_add_loop_test(tc, test_register_strict, 0, sizeof bad_register / sizeof bad_register[0]);
+	tcase_add_test(tc, test_register_garbage_with_nul);
+	tcase_add_test(tc, test_integers_strict);
+	tcase_add_test(tc, test_event_round_trip);
+	tcase_add_test(tc, test_event_bad);
+	tcase_add_test(tc, test_events_batch);
+	tcase_add_test(tc, test_game_list);
+	tcase_add_test(tc, test_note_and_create);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(protocol_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

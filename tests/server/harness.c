@@ -1,0 +1,284 @@
+/*
+ * tchessd test harness; see harness.h.
+ */
+#include <check.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "tchess/protocol.h"
+#include "util/xalloc.h"
+
+int64_t mono_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void spawn(struct tchessd *d)
+{
+	const char *bin = getenv("TCHESSD");
+	ck_assert_msg(bin != NULL, "TCHESSD is not set");
+	const char *level = getenv("TCHESSD_LOG_LEVEL");
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		/* Die with the test process, even if it fails mid-test. */
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		char db[300], conf[300];
+		snprintf(db, sizeof db, "%s/t.db", d->dir);
+		snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
+		execl(bin, bin, "--listen", "127.0.0.1:0", "--db", db, "--config", conf, "--log-level",
+		      level ? level : "warn", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	char line[256];
+	size_t len = 0;
+	int64_t deadline = mono_ms() + 10000;
+	while (len < sizeof line - 1 && !memchr(line, '\n', len)) {
+		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		int left = (int)(deadline - mono_ms());
+		ck_assert_msg(left > 0, "tchessd did not print its port within 10 s");
+		if (poll(&pfd, 1, left) <= 0)
+			continue;
+		ssize_t n = read(fds[0], line + len, sizeof line - 1 - len);
+		ck_assert_msg(n > 0, "tchessd exited before listening");
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	line[len] = '\0';
+	int port = 0;
+	ck_assert_msg(sscanf(line, "listening on 127.0.0.1:%d", &port) == 1 && port > 0, "unexpected: %s", line);
+	d->pid = pid;
+	d->port = port;
+	snprintf(d->base, sizeof d->base, "http://127.0.0.1:%d", port);
+}
+
+void tchessd_start(struct tchessd *d, const char *config)
+{
+	memset(d, 0, sizeof *d);
+	const char *tmp = getenv("TMPDIR");
+	snprintf(d->dir, sizeof d->dir, "%s/tchessd-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(d->dir));
+	char conf[300];
+	snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
+	FILE *f = fopen(conf, "w");
+	ck_assert_ptr_nonnull(f);
+	/* Tests write to tmpfs or a scratch disk; fsync per commit only slows
+	 * them. */
+	fprintf(f, "sync = normal\n%s\n", config ? config : "");
+	fclose(f);
+	spawn(d);
+}
+
+void tchessd_restart(struct tchessd *d)
+{
+	spawn(d);
+}
+
+int tchessd_stop(struct tchessd *d)
+{
+	ck_assert_int_eq(kill(d->pid, SIGTERM), 0);
+	int64_t deadline = mono_ms() + 10000;
+	int status = 0;
+	for (;;) {
+		pid_t r = waitpid(d->pid, &status, WNOHANG);
+		if (r == d->pid)
+			break;
+		ck_assert_msg(mono_ms() < deadline, "tchessd did not exit within 10 s of SIGTERM");
+		struct timespec ts = { 0, 5 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	d->pid = 0;
+	return status;
+}
+
+void tchessd_cleanup(struct tchessd *d)
+{
+	const char *names[] = { "t.db", "t.db-wal", "t.db-shm", "tchessd.conf" };
+	char path[300];
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		snprintf(path, sizeof path, "%s/%s", d->dir, names[i]);
+		unlink(path);
+	}
+	rmdir(d->dir);
+}
+
+static size_t collect(char *data, size_t size, size_t n, void *arg)
+{
+	buf_append(arg, data, size * n);
+	return size * n;
+}
+
+static long call(struct tchessd *d, const char *method, const char *path, struct curl_slist *headers,
+		 const char *body, size_t body_len, char **out)
+{
+	CURL *e = curl_easy_init();
+	ck_assert_ptr_nonnull(e);
+	char url[512];
+	snprintf(url, sizeof url, "%s%s", d->base, path);
+	struct buf b;
+	buf_init(&b);
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, &b);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, 15000L);
+	curl_easy_setopt(e, CURLOPT_PATH_AS_IS, 1L);
+	if (body) {
+		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
+		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
+	}
+	headers = curl_slist_append(headers, "Content-Type: application/json");
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
+	CURLcode rc = curl_easy_perform(e);
+	ck_assert_msg(rc == CURLE_OK, "%s %s: %s", method, path, curl_easy_strerror(rc));
+	long status = 0;
+	curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
+	curl_easy_cleanup(e);
+	curl_slist_free_all(headers);
+	if (out)
+		*out = buf_steal(&b);
+	buf_fini(&b);
+	return status;
+}
+
+long http_call(struct tchessd *d, const char *method, const char *path, const char *token, const char *body,
+	       size_t body_len, char **out)
+{
+	struct curl_slist *h = NULL;
+	if (token) {
+		char line[256];
+		snprintf(line, sizeof line, "Authorization: Bearer %s", token);
+		h = curl_slist_append(h, line);
+	}
+	return call(d, method, path, h, body, body_len, out);
+}
+
+long http_call_header(struct tchessd *d, const char *method, const char *path, const char *header, char **out)
+{
+	return call(d, method, path, curl_slist_append(NULL, header), NULL, 0, out);
+}
+
+int64_t register_player(struct tchessd *d, const char *name, char *token)
+{
+	char body[128], *out;
+	snprintf(body, sizeof body, "{\"name\":\"%s\"}", name);
+	ck_assert_int_eq(http_call(d, "POST", "/v1/players", NULL, body, strlen(body), &out), 201);
+	struct protocol_register_response r;
+	struct protocol_error err;
+	ck_assert_msg(protocol_register_response_decode(out, strlen(out), &r, &err) == 0, "%s", err.message);
+	free(out);
+	ck_assert_str_eq(r.name, name);
+	strcpy(token, r.token);
+	return r.player;
+}
+
+void create_game(struct tchessd *d, const char *token, char *id)
+{
+	char *out;
+	ck_assert_int_eq(http_call(d, "POST", "/v1/games", token, "{}", 2, &out), 201);
+	struct protocol_game_summary g;
+	struct protocol_error err;
+	ck_assert_msg(protocol_game_summary_decode(out, strlen(out), &g, &err) == 0, "%s", err.message);
+	free(out);
+	ck_assert_int_eq(g.seq, 1);
+	strcpy(id, g.id);
+}
+
+int64_t parked_polls(struct tchessd *d)
+{
+	char *out;
+	ck_assert_int_eq(http_call(d, "GET", "/v1/health", NULL, NULL, 0, &out), 200);
+	struct protocol_health h;
+	struct protocol_error err;
+	ck_assert_msg(protocol_health_decode(out, strlen(out), &h, &err) == 0, "%s", err.message);
+	free(out);
+	return h.parked;
+}
+
+void poll_start(struct poll_req *p, struct tchessd *d, const char *game, int64_t after, const char *token)
+{
+	memset(p, 0, sizeof *p);
+	buf_init(&p->body);
+	p->multi = curl_multi_init();
+	p->easy = curl_easy_init();
+	char url[512];
+	snprintf(url, sizeof url, "%s/v1/games/%s/events?after=%lld", d->base, game, (long long)after);
+	curl_easy_setopt(p->easy, CURLOPT_URL, url);
+	curl_easy_setopt(p->easy, CURLOPT_WRITEFUNCTION, collect);
+	curl_easy_setopt(p->easy, CURLOPT_WRITEDATA, &p->body);
+	curl_easy_setopt(p->easy, CURLOPT_TIMEOUT_MS, 35000L);
+	if (token) {
+		char line[256];
+		snprintf(line, sizeof line, "Authorization: Bearer %s", token);
+		p->headers = curl_slist_append(NULL, line);
+		curl_easy_setopt(p->easy, CURLOPT_HTTPHEADER, p->headers);
+	}
+	curl_multi_add_handle(p->multi, p->easy);
+	p->started_ms = mono_ms();
+}
+
+bool poll_run(struct poll_req *p, int ms)
+{
+	int64_t deadline = mono_ms() + ms;
+	while (!p->done) {
+		int running = 0;
+		curl_multi_perform(p->multi, &running);
+		int queued;
+		CURLMsg *m;
+		while ((m = curl_multi_info_read(p->multi, &queued))) {
+			if (m->msg == CURLMSG_DONE) {
+				ck_assert_msg(m->data.result == CURLE_OK, "poll: %s",
+					      curl_easy_strerror(m->data.result));
+				curl_easy_getinfo(p->easy, CURLINFO_RESPONSE_CODE, &p->status);
+				p->done = true;
+				p->ended_ms = mono_ms();
+			}
+		}
+		int left = (int)(deadline - mono_ms());
+		if (p->done || left <= 0)
+			break;
+		curl_multi_poll(p->multi, NULL, 0, left < 20 ? left : 20, NULL);
+	}
+	return p->done;
+}
+
+void poll_wait_parked(struct poll_req *p, struct tchessd *d, int64_t n)
+{
+	int64_t deadline = mono_ms() + 10000;
+	for (;;) {
+		ck_assert_msg(!poll_run(p, 10), "poll answered before parking: %s", p->body.data);
+		if (parked_polls(d) >= n)
+			return;
+		ck_assert_msg(mono_ms() < deadline, "poll not parked within 10 s");
+	}
+}
+
+void poll_fini(struct poll_req *p)
+{
+	curl_multi_remove_handle(p->multi, p->easy);
+	curl_easy_cleanup(p->easy);
+	curl_multi_cleanup(p->multi);
+	curl_slist_free_all(p->headers);
+	buf_fini(&p->body);
+}

@@ -1,0 +1,72 @@
+/*
+ * Test harness for tchessd: starts the real binary (path in $TCHESSD) on
+ * 127.0.0.1 port 0 with a temporary SQLite file and config, reads the port
+ * it prints, and talks HTTP to it with libcurl. Waiting is always on an
+ * event with a deadline, never a bare sleep.
+ */
+#ifndef TCHESS_TESTS_SERVER_HARNESS_H
+#define TCHESS_TESTS_SERVER_HARNESS_H
+
+#include <curl/curl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "util/buf.h"
+
+struct tchessd {
+	pid_t pid;
+	int port;
+	char dir[256];   /* temporary folder holding the db and config */
+	char base[64];   /* "http://127.0.0.1:PORT" */
+};
+
+/* Creates the temporary folder and writes config (may be NULL) as the
+ * config file; then starts tchessd. Fails the test if it does not come up
+ * within 10 s. */
+void tchessd_start(struct tchessd *d, const char *config);
+/* Starts tchessd again on the same folder (db and config). */
+void tchessd_restart(struct tchessd *d);
+/* Sends SIGTERM and returns the exit status (as waitpid's), failing the test
+ * if it takes more than 10 s. */
+int tchessd_stop(struct tchessd *d);
+/* Removes the temporary folder. */
+void tchessd_cleanup(struct tchessd *d);
+
+/* One request; returns the status and fills *body (caller frees) if asked.
+ * token may be NULL; body NULL means no request body. */
+long http_call(struct tchessd *d, const char *method, const char *path, const char *token, const char *body,
+	       size_t body_len, char **out);
+/* The same with a raw header line instead of a token ("Authorization: ..."). */
+long http_call_header(struct tchessd *d, const char *method, const char *path, const char *header, char **out);
+
+/* Registers name; returns the player id and copies the token (65 bytes). */
+int64_t register_player(struct tchessd *d, const char *name, char *token);
+/* Creates a game as token's player; copies its id (33 bytes). */
+void create_game(struct tchessd *d, const char *token, char *id);
+/* The number of parked polls according to GET /v1/health. */
+int64_t parked_polls(struct tchessd *d);
+
+/* A long-poll running on a curl multi handle. */
+struct poll_req {
+	CURLM *multi;
+	CURL *easy;
+	struct curl_slist *headers;
+	struct buf body;
+	long status;
+	bool done;
+	int64_t started_ms;
+	int64_t ended_ms;
+};
+
+void poll_start(struct poll_req *p, struct tchessd *d, const char *game, int64_t after, const char *token);
+/* Drives the transfer for up to ms; returns whether it finished. */
+bool poll_run(struct poll_req *p, int ms);
+/* Waits until at least n polls are parked on the server (driving p), with a
+ * deadline of 10 s; fails the test otherwise. */
+void poll_wait_parked(struct poll_req *p, struct tchessd *d, int64_t n);
+void poll_fini(struct poll_req *p);
+
+int64_t mono_ms(void);
+
+#endif

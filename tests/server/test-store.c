@@ -1,0 +1,215 @@
+/*
+ * Unit tests of the SQLite store and the waiter lists, without HTTP:
+ * schema creation and reopening, name and token
+ * uniqueness, gapless per-game seqs, event visibility, rollback, unfinished
+ * games; waiters woken by game, by deadline in order, and all at once.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "store.h"
+#include "util/sha256.h"
+#include "waiters.h"
+
+static char dir[256];
+static char path[300];
+
+static void setup(void)
+{
+	const char *tmp = getenv("TMPDIR");
+	snprintf(dir, sizeof dir, "%s/tchess-store-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/s.db", dir);
+}
+
+static void teardown(void)
+{
+	char p[320];
+	const char *sfx[] = { "", "-wal", "-shm" };
+	for (int i = 0; i < 3; i++) {
+		snprintf(p, sizeof p, "%s%s", path, sfx[i]);
+		unlink(p);
+	}
+	rmdir(dir);
+}
+
+static struct store *open_store(void)
+{
+	struct store_options o = { .sync_full = false };
+	char *err = NULL;
+	struct store *st = store_open(path, &o, &err);
+	ck_assert_msg(st != NULL, "%s", err ? err : "?");
+	return st;
+}
+
+struct seen {
+	int n;
+	int64_t seqs[16];
+};
+
+static int count_cb(void *arg, const struct store_event *ev)
+{
+	struct seen *s = arg;
+	s->seqs[s->n++] = ev->seq;
+	return 0;
+}
+
+START_TEST(test_players)
+{
+	struct store *st = open_store();
+	uint8_t h1[32], h2[32];
+	sha256("token-1", 7, h1);
+	sha256("token-2", 7, h2);
+	int64_t a, b;
+	ck_assert_int_eq(store_player_create(st, "alice", h1, 1, &a), STORE_OK);
+	ck_assert_int_eq(store_player_create(st, "Alice", h2, 2, &b), STORE_CONFLICT);
+	ck_assert_int_eq(store_player_create(st, "bob", h1, 2, &b), STORE_CONFLICT);
+	ck_assert_int_eq(store_player_create(st, "bob", h2, 2, &b), STORE_OK);
+	struct store_player p;
+	ck_assert_int_eq(store_player_by_token_hash(st, h2, &p), STORE_OK);
+	ck_assert_int_eq(p.id, b);
+	ck_assert_str_eq(p.name, "bob");
+	uint8_t h3[32];
+	sha256("token-3", 7, h3);
+	ck_assert_int_eq(store_player_by_token_hash(st, h3, &p), STORE_NOT_FOUND);
+	store_close(st);
+}
+END_TEST
+
+START_TEST(test_events)
+{
+	struct store *st = open_store();
+	uint8_t h[32];
+	sha256("t", 1, h);
+	int64_t a, b, seq;
+	ck_assert_int_eq(store_player_create(st, "a", h, 1, &a), STORE_OK);
+	sha256("u", 1, h);
+	ck_assert_int_eq(store_player_create(st, "b", h, 1, &b), STORE_OK);
+	struct store_game g = { .id = "g1", .created_ms = 5, .status = "open", .white = a };
+	ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+	ck_assert_int_eq(store_game_create(st, &g), STORE_CONFLICT);
+	struct store_game g2 = { .id = "g2", .created_ms = 6, .status = "open", .white = b };
+	ck_assert_int_eq(store_game_create(st, &g2), STORE_OK);
+
+	/* Seqs are per game and gapless from 1. */
+	ck_assert_int_eq(store_event_append(st, "g1", "x", "{}", 0, 10, &seq), STORE_OK);
+	ck_assert_int_eq(seq, 1);
+	ck_assert_int_eq(store_event_append(st, "g2", "x", "{}", 0, 10, &seq), STORE_OK);
+	ck_assert_int_eq(seq, 1);
+	ck_assert_int_eq(store_event_append(st, "g1", "note", "{}", a, 11, &seq), STORE_OK);
+	ck_assert_int_eq(seq, 2);
+	ck_assert_int_eq(store_event_append(st, "g1", "y", "{}", 0, 12, &seq), STORE_OK);
+	ck_assert_int_eq(seq, 3);
+	/* An event for an unknown game breaks the foreign key. */
+	ck_assert_int_eq(store_event_append(st, "nope", "y", "{}", 0, 12, &seq), STORE_CONFLICT);
+
+	struct seen s = { 0 };
+	ck_assert_int_eq(store_events_after(st, "g1", 0, 0, 0, count_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 2); /* public only */
+	ck_assert_int_eq(s.seqs[1], 3);
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_events_after(st, "g1", 0, a, 0, count_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 3); /* the owner sees the note */
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_events_after(st, "g1", 0, b, 0, count_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 2);
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_events_after(st, "g1", 1, a, 1, count_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_int_eq(s.seqs[0], 2);
+	ck_assert_int_eq(store_game_last_seq(st, "g1", &seq), STORE_OK);
+	ck_assert_int_eq(seq, 3);
+	ck_assert_int_eq(store_game_last_seq(st, "zz", &seq), STORE_NOT_FOUND);
+
+	/* A rolled-back transaction leaves nothing. */
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	ck_assert_int_eq(store_event_append(st, "g1", "z", "{}", 0, 13, &seq), STORE_OK);
+	store_rollback(st);
+	ck_assert_int_eq(store_game_last_seq(st, "g1", &seq), STORE_OK);
+	ck_assert_int_eq(seq, 3);
+
+	/* Finished games are not rebuilt; deleted games leave no events. */
+	g2.finished = true;
+	ck_assert_int_eq(store_game_update(st, &g2), STORE_OK);
+	struct store_game got;
+	ck_assert_int_eq(store_game_get(st, "g2", &got), STORE_OK);
+	ck_assert(got.finished);
+	ck_assert_str_eq(got.params, "{}");
+	store_game_fini(&got);
+	ck_assert_int_eq(store_game_delete(st, "g1"), STORE_OK);
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_events_after(st, "g1", 0, a, 0, count_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 0);
+	store_close(st);
+}
+END_TEST
+
+START_TEST(test_schema_version)
+{
+	struct store *st = open_store();
+	store_close(st);
+	/* Reopening is a no-op migration. */
+	st = open_store();
+	store_close(st);
+	ck_assert_int_ge(store_schema_version(), 1);
+}
+END_TEST
+
+static int wake_log[8];
+static int wake_n;
+
+static void record(void *arg, struct waiter *w, enum waiter_wake why)
+{
+	struct waiter *base = arg;
+	wake_log[wake_n++] = (int)(w - base) * 10 + (int)why;
+}
+
+START_TEST(test_waiters)
+{
+	struct waiters ws;
+	struct waiter w[4] = { 0 };
+	waiters_init(&ws);
+	const char *games[] = { "a", "b", "a", "c" };
+	int64_t deadlines[] = { 100, 50, 200, 150 };
+	for (int i = 0; i < 4; i++) {
+		strcpy(w[i].game_id, games[i]);
+		w[i].deadline_ms = deadlines[i];
+		waiters_add(&ws, &w[i]);
+	}
+	ck_assert_uint_eq(ws.count, 4);
+	ck_assert_int_eq(waiters_next_deadline(&ws), 50);
+	wake_n = 0;
+	ck_assert_uint_eq(waiters_wake_game(&ws, "a", record, w), 2);
+	ck_assert(!w[0].parked && !w[2].parked && w[1].parked);
+	/* Expiry goes in deadline order. */
+	wake_n = 0;
+	ck_assert_uint_eq(waiters_expire(&ws, 149, record, w), 1);
+	ck_assert_int_eq(wake_log[0], 10 + WAITER_TIMEOUT);
+	ck_assert_int_eq(waiters_next_deadline(&ws), 150);
+	wake_n = 0;
+	ck_assert_uint_eq(waiters_wake_all(&ws, WAITER_DRAIN, record, w), 1);
+	ck_assert_int_eq(wake_log[0], 30 + WAITER_DRAIN);
+	ck_assert_uint_eq(ws.count, 0);
+	ck_assert_int_eq(waiters_next_deadline(&ws), -1);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("store");
+	TCase *tc = tcase_create("all");
+	tcase_add_checked_fixture(tc, setup, teardown);
+	tcase_add_test(tc, test_players);
+	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_schema_version);
+	tcase_add_test(tc, test_waiters);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}

@@ -1,0 +1,166 @@
+/*
+ * Tests of the small helpers: SHA-256 against the FIPS 180-4 / NIST example
+ * vectors, random tokens, constant-time comparison, the byte buffer and the
+ * log level parser.
+ */
+#include <check.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "util/buf.h"
+#include "util/log.h"
+#include "util/sha256.h"
+#include "util/token.h"
+#include "util/xalloc.h"
+
+static void hex_of_sha256(const void *data, size_t len, char out[65])
+{
+	uint8_t d[SHA256_DIGEST_SIZE];
+	sha256(data, len, d);
+	token_hex(out, d, sizeof d);
+}
+
+/* NIST "SHA256.pdf" example computations (one block, two blocks) and the
+ * FIPS 180-2 long-message vectors. */
+static const struct {
+	const char *msg;
+	const char *digest;
+} vectors[] = {
+	{ "abc", "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad" },
+	{ "", "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855" },
+	{ "abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq",
+	  "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1" },
+	{ "abcdefghbcdefghicdefghijdefghijkefghijklfghijklmghijklmnhijklmnoijklmnopjklmnopqklmnopqrlmnopqrsmnopqrstnopqrstu",
+	  "cf5b16a778af8380036ce59e7b0492370b249b11e8f07a51afac45037afee9d1" },
+};
+
+START_TEST(test_sha256_vectors)
+{
+	char got[65];
+	hex_of_sha256(vectors[_i].msg, strlen(vectors[_i].msg), got);
+	ck_assert_str_eq(got, vectors[_i].digest);
+}
+END_TEST
+
+START_TEST(test_sha256_million_a)
+{
+	/* FIPS 180-2 appendix B.3: one million repetitions of 'a', fed in
+	 * uneven pieces so block boundaries fall mid-update. */
+	struct sha256 s;
+	uint8_t d[SHA256_DIGEST_SIZE];
+	char got[65];
+	char chunk[997];
+	memset(chunk, 'a', sizeof chunk);
+	sha256_init(&s);
+	size_t left = 1000000;
+	while (left) {
+		size_t n = left < sizeof chunk ? left : sizeof chunk;
+		sha256_update(&s, chunk, n);
+		left -= n;
+	}
+	sha256_final(&s, d);
+	token_hex(got, d, sizeof d);
+	ck_assert_str_eq(got, "cdc76e5c9914fb9281a1c7e284d73e67f1809a48a497200e046d39ccc7112cd0");
+}
+END_TEST
+
+START_TEST(test_sha256_padding_edges)
+{
+	/* Lengths around the 56-byte padding boundary hashed whole and byte by
+	 * byte must agree. */
+	char msg[130];
+	memset(msg, 'x', sizeof msg);
+	for (size_t len = 50; len < sizeof msg; len++) {
+		uint8_t a[32], b[32];
+		struct sha256 s;
+		sha256(msg, len, a);
+		sha256_init(&s);
+		for (size_t i = 0; i < len; i++)
+			sha256_update(&s, msg + i, 1);
+		sha256_final(&s, b);
+		ck_assert_msg(!memcmp(a, b, 32), "length %zu", len);
+	}
+}
+END_TEST
+
+START_TEST(test_token_random)
+{
+	char a[TOKEN_HEX_LEN + 1], b[TOKEN_HEX_LEN + 1];
+	ck_assert_int_eq(token_random_hex(a, TOKEN_BYTES), 0);
+	ck_assert_int_eq(token_random_hex(b, TOKEN_BYTES), 0);
+	ck_assert_uint_eq(strlen(a), TOKEN_HEX_LEN);
+	ck_assert_uint_eq(strspn(a, "0123456789abcdef"), TOKEN_HEX_LEN);
+	/* 256 random bits twice alike would mean a broken generator. */
+	ck_assert_str_ne(a, b);
+	ck_assert_int_ge(TOKEN_BYTES * 8, 128);
+	ck_assert_int_ge(TOKEN_ID_BYTES * 8, 128);
+}
+END_TEST
+
+START_TEST(test_token_equal)
+{
+	ck_assert(token_equal("abcdef", "abcdef", 6));
+	ck_assert(!token_equal("abcdef", "abcdeg", 6));
+	ck_assert(!token_equal("xbcdef", "abcdef", 6));
+	ck_assert(token_equal("", "", 0));
+}
+END_TEST
+
+START_TEST(test_buf)
+{
+	struct buf b;
+	buf_init(&b);
+	for (int i = 0; i < 1000; i++)
+		buf_printf(&b, "%d,", i);
+	ck_assert_uint_eq(b.len, strlen(b.data));
+	ck_assert(!strncmp(b.data, "0,1,2,", 6));
+	buf_append(&b, "\0z", 2);
+	ck_assert_uint_eq(b.data[b.len], 0);
+	char *s = buf_steal(&b);
+	ck_assert_ptr_null(b.data);
+	free(s);
+	buf_fini(&b);
+	s = buf_steal(&b);
+	ck_assert_str_eq(s, "");
+	free(s);
+}
+END_TEST
+
+START_TEST(test_log_level)
+{
+	enum log_level l;
+	ck_assert(log_level_parse("debug", &l) && l == LOG_DEBUG);
+	ck_assert(log_level_parse("error", &l) && l == LOG_ERROR);
+	ck_assert(!log_level_parse("loud", &l));
+	log_set_level(LOG_WARN);
+	ck_assert(log_enabled(LOG_ERROR));
+	ck_assert(!log_enabled(LOG_INFO));
+	char *p = xasprintf("%s-%d", "a", 7);
+	ck_assert_str_eq(p, "a-7");
+	free(p);
+}
+END_TEST
+
+static Suite *util_suite(void)
+{
+	Suite *s = suite_create("util");
+	TCase *tc = tcase_create("all");
+	tcase_add_loop_test(tc, test_sha256_vectors, 0, sizeof vectors / sizeof vectors[0]);
+	tcase_add_test(tc, test_sha256_million_a);
+	tcase_add_test(tc, test_sha256_padding_edges);
+	tcase_add_test(tc, test_token_random);
+	tcase_add_test(tc, test_token_equal);
+	tcase_add_test(tc, test_buf);
+	tcase_add_test(tc, test_log_level);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(util_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
