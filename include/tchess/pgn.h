@@ -191,6 +191,25 @@ void pgn_buf_fini(struct pgn_buf *b);
  * if memory runs out. err (if not NULL) names the move. */
 enum tchess_err pgn_write_game(const struct pgn_game *g, struct pgn_buf *out, struct tchess_error *err);
 
+/* ---- games ---- */
+
+struct game;
+struct ruleset;
+
+/* Replays pg into g (which it initialises from pg's start position with the
+ * given ruleset, NULL for fide) through the game rules; each move's clock
+ * becomes the ply's clock reading. On error returns the code, fills err and
+ * sets *failed_ply (if not NULL) to the ply, from 1, that could not be played
+ * (a null move, a move after the game ended by rule); g then holds the game
+ * up to that ply and must still be released with game_fini(). */
+enum tchess_err pgn_game_to_game(const struct pgn_game *pg, const struct ruleset *rules, struct game *g,
+				 size_t *failed_ply, struct tchess_error *err);
+
+/* Fills pg (which it initialises) from g: start, moves, clock readings,
+ * Result and, when the game has ended, Termination. The caller adds the
+ * other tags. On error pg is left empty. */
+enum tchess_err pgn_game_from_game(const struct game *g, struct pgn_game *pg, struct tchess_error *err);
+
 /* Formats a clock as the standard [%clk] value ("1:05:02" or "0:00:09.4")
  * into buf (at least 24 bytes); returns the length. */
 size_t pgn_format_clock(int64_t ms, char *buf);

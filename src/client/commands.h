@@ -6,5 +6,8 @@
 #define TCHESS_CLIENT_COMMANDS_H
 
 int cmd_perft(int argc, char **argv);
+int cmd_review(int argc, char **argv);
+/* The non-interactive dump of review --plain (cmd-review-plain.c). */
+int cmd_review_plain(const char *path);
 
 #endif

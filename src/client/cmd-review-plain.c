@@ -1,0 +1,143 @@
+/*
+ * tchess review --plain FILE.pgn: a scriptable dump of every game in a PGN
+ * file, replayed through the game rules. For each game:
+ *
+ *   game N
+ *   PLY SAN UCI FEN-after-the-move      (one line per move)
+ *   end RESULT-TAG STATUS [claimable=threefold] [claimable=fifty]
+ *
+ * or "error LINE:COL MESSAGE" when the game cannot be read or replayed; the
+ * dump goes on with the next game and the exit status is then 1.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tchess/fen.h"
+#include "tchess/game.h"
+#include "tchess/notation.h"
+#include "tchess/pgn.h"
+
+#include "commands.h"
+
+/* Reads a whole file; returns a malloc'd buffer or NULL with errno set. */
+static char *read_file(const char *path, size_t *len)
+{
+	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (!f)
+		return NULL;
+	size_t cap = 1 << 16, n = 0;
+	char *buf = malloc(cap);
+	while (buf) {
+		size_t got = fread(buf + n, 1, cap - n, f);
+		n += got;
+		if (n < cap)
+			break;
+		char *bigger = realloc(buf, cap * 2);
+		if (!bigger) {
+			free(buf);
+			buf = NULL;
+			errno = ENOMEM;
+			break;
+		}
+		buf = bigger;
+		cap *= 2;
+	}
+	if (buf && ferror(f)) {
+		free(buf);
+		buf = NULL;
+	}
+	if (f != stdin)
+		fclose(f);
+	*len = n;
+	return buf;
+}
+
+static const char *status_name(const struct game *g)
+{
+	if (!game_is_over(g))
+		return "ongoing";
+	switch (g->termination) {
+	case GAME_TERM_CHECKMATE: return "checkmate";
+	case GAME_TERM_STALEMATE: return "stalemate";
+	case GAME_TERM_INSUFFICIENT_MATERIAL: return "insufficient-material";
+	case GAME_TERM_DEAD_POSITION: return "dead-position";
+	case GAME_TERM_FIVEFOLD: return "fivefold";
+	case GAME_TERM_SEVENTYFIVE_MOVES: return "seventyfive";
+	default: return game_termination_str(g->termination);
+	}
+}
+
+/* Prints one replayed game; returns 0, or 1 if it could not be replayed. */
+static int dump_game(const struct pgn_game *pg, size_t index)
+{
+	struct game g;
+	struct tchess_error err;
+	size_t failed = 0;
+	int rc = 0;
+
+	printf("game %zu\n", index);
+	enum tchess_err e = pgn_game_to_game(pg, NULL, &g, &failed, &err);
+	size_t shown = e == TCHESS_OK ? g.n_plies : failed - (failed > 0);
+	struct position p = g.start;
+	for (size_t i = 0; i < shown && i < g.n_plies; i++) {
+		char san[SAN_MAX], uci[UCI_MAX], fen[FEN_MAX];
+		struct undo u;
+		move m = g.plies[i].m;
+		san_write(&p, m, san);
+		uci_write(&p, m, uci);
+		position_make(&p, m, &u);
+		fen_write(&p, fen);
+		printf("%zu %s %s %s\n", i + 1, san, uci, fen);
+	}
+	if (e != TCHESS_OK) {
+		printf("error %zu:%zu %s\n", pg->line, pg->col, err.message);
+		rc = 1;
+	} else {
+		const char *tag = pgn_game_tag(pg, "Result");
+		printf("end %s %s", tag ? tag : (pg->result[0] ? pg->result : "*"), status_name(&g));
+		if (!game_is_over(&g)) {
+			if (game_can_claim(&g, GAME_CLAIM_THREEFOLD, MOVE_NONE))
+				printf(" claimable=threefold");
+			if (game_can_claim(&g, GAME_CLAIM_FIFTY_MOVES, MOVE_NONE))
+				printf(" claimable=fifty");
+		}
+		printf("\n");
+	}
+	game_fini(&g);
+	return rc;
+}
+
+int cmd_review_plain(const char *path)
+{
+	size_t len;
+	char *buf = read_file(path, &len);
+	if (!buf) {
+		fprintf(stderr, "tchess review: %s: %s\n", path, strerror(errno));
+		return 2;
+	}
+	struct pgn_reader r;
+	struct pgn_game pg;
+	struct pgn_error perr;
+	enum pgn_status st;
+	int status = 0;
+	size_t index = 0;
+	pgn_reader_init(&r, buf, len);
+	while ((st = pgn_read_game(&r, &pg, &perr)) != PGN_END) {
+		index++;
+		if (st == PGN_OK) {
+			status |= dump_game(&pg, index);
+		} else {
+			/* The reader's message starts "game N, line L, column C: ". */
+			const char *msg = strstr(perr.message, ": ");
+			msg = msg && !strncmp(perr.message, "game ", 5) ? msg + 2 : perr.message;
+			printf("game %zu\nerror %zu:%zu %s\n", index, perr.line, perr.col, msg);
+			status = 1;
+		}
+		pgn_game_fini(&pg);
+	}
+	pgn_game_fini(&pg);
+	free(buf);
+	return status;
+}

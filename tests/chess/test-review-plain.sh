@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# tchess review --plain on tests/data/review-plain.pgn: every status and
+# claim the dump can report, an unreadable game in the middle of the file,
+# and the exit status. Expected lines were worked out by hand.
+set -u
+tchess=$1
+data=$2
+out=$("$tchess" review --plain "$data/review-plain.pgn")
+rc=$?
+fail=0
+expect() {
+	if ! grep -qxF -- "$1" <<<"$out"; then
+		echo "missing line: $1"
+		fail=1
+	fi
+}
+expect "game 1"
+expect "1 f3 f2f3 rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1"
+expect "4 Qh4# d8h4 rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
+expect "end 0-1 checkmate"
+expect "8 Ng8 f6g8 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5"
+expect "end * ongoing claimable=threefold"
+expect "1 Qb6 c5b6 k7/8/1Q6/8/8/8/8/2K5 b - - 1 1"
+expect "end 1/2-1/2 stalemate"
+expect "1 Rd1 e1d1 8/8/8/8/8/8/k7/2KR4 b - - 100 80"
+expect "end * ongoing claimable=fifty"
+expect "1 Kxc2 c1c2 8/8/8/8/8/8/k1K5/8 b - - 0 1"
+expect "end 1/2-1/2 insufficient-material"
+expect "game 6"
+expect "game 7"
+expect "1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+expect "16 Ng8 f6g8 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9"
+expect "end 1/2-1/2 fivefold"
+if ! grep -qE '^error [0-9]+:[0-9]+ .*Ke3' <<<"$out"; then
+	echo "missing error line for game 6"
+	fail=1
+fi
+[ "$(grep -c '^game ' <<<"$out")" = 8 ] || { echo "want 8 games"; fail=1; }
+[ "$rc" = 1 ] || { echo "exit status $rc, want 1 (one game failed)"; fail=1; }
+if [ $fail -ne 0 ]; then
+	echo "--- output:"
+	echo "$out"
+	echo "0 passed, 1 failed"
+	exit 1
+fi
+echo "1 passed, 0 failed"
