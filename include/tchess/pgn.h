@@ -1,0 +1,198 @@
+/*
+ * Portable Game Notation: reading games from a memory buffer and writing
+ * them in export format.
+ *
+ * This module knows nothing of files, clocks or draw rules. A game here is
+ * plain data (struct pgn_game): its tag pairs in file order, the start
+ * position, the main line of moves with their comments, NAGs and clock
+ * readings, and the termination marker. The game model converts to and from
+ * it.
+ *
+ * Reading. The reader is an iterator over the games of one buffer:
+ *
+ *	struct pgn_reader r;
+ *	struct pgn_game g;
+ *	struct pgn_error e;
+ *	enum pgn_status st;
+ *
+ *	pgn_reader_init(&r, buf, len);
+ *	while ((st = pgn_read_game(&r, &g, &e)) != PGN_END) {
+ *		if (st == PGN_OK)
+ *			use(&g);
+ *		else
+ *			report(e.message);   // "game 3, line 41, column 7: ..."
+ *		pgn_game_fini(&g);
+ *	}
+ *
+ * One bad game does not stop the rest: after PGN_ERROR the reader skips to
+ * the game's termination marker (or to a tag pair that plainly starts the
+ * next game) and carries on. The reader is safe on any bytes and any length
+ * (this loop is the whole of a fuzz target); every call consumes input, so
+ * the loop ends; nesting, numbers and sizes are bounded (PGN_*_MAX) and the
+ * work is linear in the input.
+ *
+ * What it accepts, beyond the standard: a UTF-8 byte order mark; LF, CRLF
+ * and lone CR line ends; "%" escape lines; tags and moves on one line;
+ * "1.e4" and "1...e5"; the lenient SAN of san_parse() (Ng1f3, 0-0, e8Q,
+ * Pe4, exd6e.p., a missing 'x'); suffix annotations glued to moves or
+ * standing alone (!, ?, !!, ??, !?, ?!) and common text NAGs (+-, +/=, =,
+ * inf, N, RR ...), stored as numeric NAGs; results written as ½-½, 1–0 or
+ * with other Unicode dashes; \" and \\ escapes in tag values, and \} \\ in
+ * brace comments; a tag value left unclosed when its line ends with ']';
+ * a missing termination marker at the end of the input.
+ *
+ * Decisions:
+ *   - Null moves ("--" or "Z0") are supported: stored as MOVE_NONE with SAN
+ *     "--". One played while in check is an error.
+ *   - Variations (RAVs) are checked for balance and skipped; the move they
+ *     follow counts them in n_variations. Their content is not kept.
+ *   - UCI movetext (e2e4 g8f6) is an error for that game: PGN needs SAN.
+ *   - The FEN tag sets the start whether or not SetUp is present. Variant
+ *     may be absent, Standard, Chess, Regular, From Position (standard
+ *     rules) or Chess960 / Fischerandom (then FEN is required); any other
+ *     variant is an error for that game.
+ *   - A tag pair that starts a line inside movetext starts the next game:
+ *     the game before ends without a termination marker (result ""), as
+ *     at the end of the input. Elsewhere in movetext it is an error. A tag
+ *     repeated on a new line ends a game of tags alone the same way.
+ *   - Comments after a move belong to it; several are joined with a space.
+ *     Comments before the first move are the game's comment_start.
+ *     Comments inside variations are dropped. A "[%clk h:mm:ss(.d)]"
+ *     command is taken out of the comment into clock_ms.
+ *
+ * Writing. pgn_write_game() appends one game in export format to a growing
+ * buffer (struct pgn_buf) that the caller owns and may write to a file or
+ * socket: the Seven Tag Roster in its order (missing ones as "?", Date as
+ * "????.??.??", Result from the termination marker, or from the board when
+ * the moves end in checkmate or stalemate), SetUp and FEN when the
+ * start is not the standard position, Variant "Chess960" for Chess960, the
+ * other tags in their order; movetext with SAN recomputed from the moves,
+ * NAGs as $n, comments with [%clk] first, lines shorter than 80 columns
+ * (a tag pair or a single word longer than that is kept whole), a blank
+ * line after the game. Clocks are written h:mm:ss, with tenths (truncated)
+ * when the time is not a whole second. A '}' in a comment cannot be written
+ * in PGN and becomes ')'; control characters in tags and comments become
+ * spaces. Null moves are written "--", which pgn-extract accepts in the
+ * main line only with --allownullmoves.
+ */
+#ifndef TCHESS_PGN_H
+#define TCHESS_PGN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tchess/error.h"
+#include "tchess/move.h"
+#include "tchess/notation.h"
+#include "tchess/position.h"
+
+#define PGN_NAGS_MAX 8            /* NAGs kept per move; more are dropped */
+#define PGN_RAV_DEPTH_MAX 64      /* deeper variations are an error */
+#define PGN_PLIES_MAX 20000       /* longer games are an error */
+#define PGN_TAGS_MAX 1000         /* more tag pairs are an error */
+#define PGN_TOKEN_MAX (1u << 20)  /* longest tag value or comment, bytes */
+#define PGN_RESULT_MAX 8
+
+struct pgn_tag {
+	char *name;
+	char *value;
+};
+
+struct pgn_move {
+	move m;                       /* MOVE_NONE for a null move */
+	char san[SAN_MAX];            /* canonical SAN in the position before ("--" for null) */
+	char *comment;                /* comments after the move, or NULL */
+	uint8_t nags[PGN_NAGS_MAX];
+	uint8_t n_nags;
+	int64_t clock_ms;             /* from [%clk], or -1 */
+	uint16_t n_variations;        /* RAVs given as alternatives to this move (skipped) */
+};
+
+struct pgn_game {
+	struct pgn_tag *tags;         /* in file order */
+	size_t n_tags;
+	struct position start;
+	struct pgn_move *moves;       /* the main line */
+	size_t n_moves;
+	char result[PGN_RESULT_MAX];  /* "1-0", "0-1", "1/2-1/2", "*", or "" if missing */
+	char *comment_start;          /* comments before the first move, or NULL */
+	size_t n_variations;          /* RAVs skipped in the whole game */
+	size_t offset, line, col;     /* where the game starts (line, col from 1) */
+	size_t cap_tags, cap_moves;   /* private */
+};
+
+/* Sets g to an empty game from the standard start. */
+void pgn_game_init(struct pgn_game *g);
+/* Frees what g owns and leaves it empty (as after pgn_game_init). */
+void pgn_game_fini(struct pgn_game *g);
+
+/* The value of the first tag named name (case-sensitive), or NULL. */
+const char *pgn_game_tag(const struct pgn_game *g, const char *name);
+/* Sets the first tag named name to value, or appends it. Copies both. */
+enum tchess_err pgn_game_set_tag(struct pgn_game *g, const char *name, const char *value);
+/* Appends a move (MOVE_NONE for a null move) with no comment, NAG or
+ * clock; m must be legal after the moves already there (the writer checks). */
+enum tchess_err pgn_game_add_move(struct pgn_game *g, move m);
+/* Replaces the comment of move i (NULL clears it). Copies text. */
+enum tchess_err pgn_game_set_comment(struct pgn_game *g, size_t i, const char *text);
+
+/* Plays a null move on p: the other side moves, no e.p. square. p must not
+ * be in check. */
+void pgn_null_move(struct position *p);
+
+/* ---- reading ---- */
+
+enum pgn_status {
+	PGN_OK = 0,    /* a game was read */
+	PGN_ERROR,     /* this game is bad (see the error); the next call goes on */
+	PGN_END        /* no more games */
+};
+
+struct pgn_error {
+	enum tchess_err code;
+	size_t game;                  /* index of the game in the input, from 0 */
+	size_t offset;                /* byte offset in the input */
+	size_t line, col;             /* from 1 */
+	char message[256];            /* "game 3, line 41, column 7: ..." */
+};
+
+struct pgn_reader {
+	const char *buf;
+	size_t len;
+	size_t pos;
+	size_t games;                 /* games returned so far */
+	size_t lc_off, lc_line, lc_col; /* private: cursor for line/column */
+};
+
+/* Starts reading buf (len bytes; need not be NUL-terminated; must outlive
+ * the reader). */
+void pgn_reader_init(struct pgn_reader *r, const char *buf, size_t len);
+
+/* Reads the next game into g, which it initialises (call pgn_game_fini()
+ * after every call, whatever it returned). On PGN_ERROR, err (if not NULL)
+ * says why and where, and g holds what was read before the error. */
+enum pgn_status pgn_read_game(struct pgn_reader *r, struct pgn_game *g, struct pgn_error *err);
+
+/* ---- writing ---- */
+
+/* A growing output buffer; data is NUL-terminated once anything is written. */
+struct pgn_buf {
+	char *data;
+	size_t len;
+	size_t cap;
+};
+
+void pgn_buf_init(struct pgn_buf *b);
+void pgn_buf_fini(struct pgn_buf *b);
+
+/* Appends g in export format to out. Returns TCHESS_ERR_ILLEGAL (out
+ * unchanged) if a move is not legal where it stands, TCHESS_ERR_NO_MEMORY
+ * if memory runs out. err (if not NULL) names the move. */
+enum tchess_err pgn_write_game(const struct pgn_game *g, struct pgn_buf *out, struct tchess_error *err);
+
+/* Formats a clock as the standard [%clk] value ("1:05:02" or "0:00:09.4")
+ * into buf (at least 24 bytes); returns the length. */
+size_t pgn_format_clock(int64_t ms, char *buf);
+
+#endif
