@@ -6,5 +6,6 @@
 #define TCHESS_CLIENT_COMMANDS_H
 
 int cmd_perft(int argc, char **argv);
+int cmd_review(int argc, char **argv);
 
 #endif

@@ -20,6 +20,7 @@ static const struct command commands[] = {
 	{ "help", "", "list the subcommands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
 	{ "perft", "[--divide] DEPTH [FEN]", "count the leaf nodes of the legal move tree", cmd_perft },
+	{ "review", "FILE.pgn [--game N]", "step through the games of a PGN file (offline)", cmd_review },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
