@@ -196,7 +196,7 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 
 	werase(w);
 	wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
-	mvwhline(w, 0, 0, ACS_HLINE, width);
+	ui_review_hline(w, 0, width, r->ascii);
 	if (r->ply) {
 		const struct review_move *mv = &r->game.moves[r->ply - 1];
 		const struct position *before = &r->positions[r->ply - 1];

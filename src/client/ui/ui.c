@@ -15,6 +15,23 @@
 #include "../keys.h"
 #include "ui.h"
 
+/* Home and End have several encodings (xterm's, the VT220 ones tmux,
+ * screen and rxvt send, the Linux console's); a terminal description may
+ * know only one of them, and an unknown sequence would read as Esc. */
+static void ui_define_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int code;
+	} extra[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME }, { "\033OH", KEY_HOME },
+		{ "\033[4~", KEY_END },  { "\033[8~", KEY_END },  { "\033[F", KEY_END },  { "\033OF", KEY_END },
+	};
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		if (key_defined(extra[i].seq) == 0)
+			define_key(extra[i].seq, extra[i].code);
+}
+
 int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize)
 {
 	memset(ui, 0, sizeof *ui);
@@ -49,6 +66,10 @@ int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize)
 		ui->ncolors = 0;
 	}
 	ui->npairs = 1;
+	ui_define_keys();
+	/* The first refresh of stdscr clears the terminal; do it now, so the
+	 * first key read (which refreshes stdscr) does not wipe the panes. */
+	refresh();
 	return 0;
 }
 
@@ -93,10 +114,16 @@ int ui_read_key(void)
 		wint_t ch;
 		int rc = wget_wch(stdscr, &ch);
 		if (rc == ERR) {
+			/* A signal (SIGWINCH) interrupts the read: read again
+			 * at once, and curses hands back KEY_RESIZE. */
+			if (errno == EINTR && errors < 100) {
+				errors++;
+				continue;
+			}
 			if (++errors > 100)
 				return KEYS_NONE;
-			/* Interrupted, or the terminal went away: poll tells
-			 * which without spinning. */
+			/* Anything else: poll tells whether the terminal has
+			 * gone away, without spinning. */
 			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
 			if (poll(&p, 1, -1) < 0 && errno != EINTR)
 				return KEYS_NONE;
@@ -104,6 +131,7 @@ int ui_read_key(void)
 				return KEYS_NONE;
 			continue;
 		}
+		errors = 0;
 		if (rc == KEY_CODE_YES) {
 			switch (ch) {
 			case KEY_UP: return KEYS_UP;
