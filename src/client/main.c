@@ -20,7 +20,7 @@ static const struct command commands[] = {
 	{ "help", "", "list the subcommands", cmd_help },
 	{ "version", "", "print the version", cmd_version },
 	{ "perft", "[--divide] DEPTH [FEN]", "count the leaf nodes of the legal move tree", cmd_perft },
-	{ "review", "--plain FILE.pgn", "replay every game of a PGN file through the rules", cmd_review },
+	{ "review", "[--plain] FILE.pgn [--game N]", "step through the games of a PGN file (offline)", cmd_review },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -45,14 +45,6 @@ static int cmd_version(int argc, char **argv)
 	(void)argv;
 	printf("tchess %s\n", TCHESS_VERSION);
 	return 0;
-}
-
-int cmd_review(int argc, char **argv)
-{
-	if (argc == 2 && !strcmp(argv[0], "--plain"))
-		return cmd_review_plain(argv[1]);
-	fprintf(stderr, "usage: tchess review --plain FILE.pgn\n");
-	return 2;
 }
 
 int main(int argc, char **argv)

@@ -1,0 +1,138 @@
+/*
+ * tchess review: steps through the games of a PGN file on the terminal,
+ * offline. This file gathers the options (command line, config file,
+ * NO_COLOR, locale), reads the file and hands over to the curses loop in
+ * ui/.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "config.h"
+#include "review-pgn.h"
+#include "review.h"
+#include "theme.h"
+#include "ui/ui.h"
+
+static int review_usage(void)
+{
+	fprintf(stderr, "usage: tchess review [--plain] FILE.pgn [--game N] [--theme NAME|PATH] [--ascii|--unicode] [--flip]\n");
+	return 2;
+}
+
+int cmd_review(int argc, char **argv)
+{
+	const char *file = NULL, *theme_arg = NULL;
+	long game_no = 0;
+	int ascii_arg = -1;
+	bool flip = false, plain = false;
+	char err[512];
+
+	for (int i = 0; i < argc; i++) {
+		const char *a = argv[i];
+		if (!strcmp(a, "--game") || !strcmp(a, "--theme")) {
+			if (i + 1 >= argc) {
+				fprintf(stderr, "tchess review: %s needs a value\n", a);
+				return review_usage();
+			}
+			const char *v = argv[++i];
+			if (a[2] == 't') {
+				theme_arg = v;
+				continue;
+			}
+			char *end;
+			errno = 0;
+			game_no = strtol(v, &end, 10);
+			if (errno || *end || end == v || game_no < 1) {
+				fprintf(stderr, "tchess review: --game takes a game number from 1, not '%s'\n", v);
+				return 2;
+			}
+		} else if (!strcmp(a, "--ascii")) {
+			ascii_arg = 1;
+		} else if (!strcmp(a, "--unicode")) {
+			ascii_arg = 0;
+		} else if (!strcmp(a, "--flip")) {
+			flip = true;
+		} else if (!strcmp(a, "--plain")) {
+			plain = true;
+		} else if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			review_usage();
+			return 0;
+		} else if (a[0] == '-' && a[1]) {
+			fprintf(stderr, "tchess review: unknown option '%s'\n", a);
+			return review_usage();
+		} else if (file) {
+			fprintf(stderr, "tchess review: one file at a time ('%s' and '%s')\n", file, a);
+			return review_usage();
+		} else {
+			file = a;
+		}
+	}
+	if (!file)
+		return review_usage();
+	if (plain)
+		return cmd_review_plain(file);
+
+	setlocale(LC_ALL, "");
+	struct config cfg;
+	config_init(&cfg);
+	if (config_load(&cfg, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: config: %s\n", err);
+		return 2;
+	}
+	struct theme theme;
+	const char *theme_name = config_theme_name(theme_arg, &cfg, getenv("NO_COLOR"));
+	if (theme_load(&theme, theme_name, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return 2;
+	}
+
+	struct review_pgn rp;
+	if (review_pgn_open(&rp, file, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess review: %s\n", err);
+		return 1;
+	}
+	int rc = 1;
+	if (rp.n_games == 0) {
+		fprintf(stderr, "tchess review: %s: no games in the file\n", file);
+		goto out_pgn;
+	}
+	if (game_no > 0 && (size_t)game_no > rp.n_games) {
+		fprintf(stderr, "tchess review: %s has %zu game%s, there is no game %ld\n", file, rp.n_games,
+			rp.n_games == 1 ? "" : "s", game_no);
+		goto out_pgn;
+	}
+
+	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
+	struct review r;
+	review_init(&r, base, rp.entries, rp.n_games, review_pgn_load, &rp);
+	r.ascii = config_want_ascii(ascii_arg, &cfg, nl_langinfo(CODESET), getenv("TERM"));
+	r.flipped = flip;
+	if (game_no > 0 || rp.n_games == 1) {
+		r.list_sel = game_no > 0 ? (size_t)game_no - 1 : 0;
+		struct review_cmd open = { REVIEW_CMD_LIST_OPEN, 0, 0 };
+		review_apply(&r, &open);
+		if (!r.has_game) {
+			fprintf(stderr, "tchess review: %s\n", r.message);
+			goto out_review;
+		}
+	}
+
+	struct ui ui;
+	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess review: %s\n", err);
+		goto out_review;
+	}
+	ui_review_run(&ui, &r);
+	ui_stop(&ui);
+	rc = 0;
+out_review:
+	review_fini(&r);
+out_pgn:
+	review_pgn_fini(&rp);
+	return rc;
+}

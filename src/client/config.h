@@ -1,0 +1,52 @@
+/*
+ * The user's configuration file, $XDG_CONFIG_HOME/tchess/config (or
+ * ~/.config/tchess/config): "key = value" lines, '#' comments.
+ *
+ *	theme = high-contrast      # a theme name or a path to a .theme file
+ *	ascii = no                 # yes: letters instead of chess glyphs
+ *	server = http://host:port  # for the network commands
+ *	bell = yes                 # ring under the low-time threshold
+ *
+ * Command-line options override the file.
+ */
+#ifndef TCHESS_CLIENT_CONFIG_H
+#define TCHESS_CLIENT_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+struct config {
+	char theme[256];   /* "" when not set */
+	int ascii;         /* -1 not set, 0 no, 1 yes */
+	char server[256];  /* "" when not set */
+	bool bell;
+};
+
+/* Sets every field to "not set". */
+void config_init(struct config *c);
+
+/* Parses config text (len bytes) over c. Returns 0, or -1 with a message
+ * such as "line 2: unknown key 'colour'" in err (errsize bytes); c is left
+ * unchanged on error. */
+int config_parse(struct config *c, const char *text, size_t len, char *err, size_t errsize);
+
+/* The path of the config file into buf (size bytes). Returns 0, or -1 when
+ * neither XDG_CONFIG_HOME nor HOME is set. */
+int config_path(char *buf, size_t size);
+
+/* Reads the config file over c. A missing file is no error. Returns 0, or
+ * -1 with a message naming the file and line in err. */
+int config_load(struct config *c, char *err, size_t errsize);
+
+/* Whether to draw letters instead of chess glyphs: the command line's
+ * choice (-1 none, 0 no, 1 yes), else the config file's, else yes when the
+ * locale's character set (codeset) is not UTF-8 or the terminal is the
+ * Linux console (whose fonts lack the glyphs). */
+bool config_want_ascii(int cli, const struct config *c, const char *codeset, const char *term);
+
+/* The theme to load: the command line's (NULL for none), else
+ * "monochrome" when no_color (the NO_COLOR variable) is set and not empty,
+ * else the config file's, else "default". */
+const char *config_theme_name(const char *cli, const struct config *c, const char *no_color);
+
+#endif

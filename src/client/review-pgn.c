@@ -1,0 +1,168 @@
+/*
+ * PGN files for review: one pass lists every game (players, result,
+ * length, or why it cannot be read); opening a game reads it again from
+ * its offset, so only the game on screen is held in full.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "review-pgn.h"
+
+static void review_pgn_copy(char *dst, size_t size, const char *src)
+{
+	snprintf(dst, size, "%s", src && *src ? src : "?");
+}
+
+int review_pgn_init(struct review_pgn *rp, const char *buf, size_t len, char *err, size_t errsize)
+{
+	struct pgn_reader rd;
+	struct pgn_game g;
+	struct pgn_error e;
+	enum pgn_status st;
+	size_t cap = 0;
+
+	memset(rp, 0, sizeof *rp);
+	pgn_game_init(&rp->game);
+	rp->buf = malloc(len + 1);
+	if (!rp->buf) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	memcpy(rp->buf, buf, len);
+	rp->buf[len] = '\0';
+	rp->len = len;
+
+	pgn_reader_init(&rd, rp->buf, rp->len);
+	while ((st = pgn_read_game(&rd, &g, &e)) != PGN_END) {
+		if (rp->n_games == cap) {
+			size_t ncap = cap ? cap * 2 : 16;
+			struct review_entry *ne = realloc(rp->entries, ncap * sizeof *ne);
+			if (ne)
+				rp->entries = ne;
+			size_t *no = ne ? realloc(rp->offsets, ncap * sizeof *no) : NULL;
+			if (!ne || !no) {
+				pgn_game_fini(&g);
+				snprintf(err, errsize, "out of memory");
+				review_pgn_fini(rp);
+				return -1;
+			}
+			rp->offsets = no;
+			cap = ncap;
+		}
+		struct review_entry *en = &rp->entries[rp->n_games];
+		memset(en, 0, sizeof *en);
+		review_pgn_copy(en->white, sizeof en->white, pgn_game_tag(&g, "White"));
+		review_pgn_copy(en->black, sizeof en->black, pgn_game_tag(&g, "Black"));
+		review_pgn_copy(en->event, sizeof en->event, pgn_game_tag(&g, "Event"));
+		review_pgn_copy(en->date, sizeof en->date, pgn_game_tag(&g, "Date"));
+		review_pgn_copy(en->result, sizeof en->result, g.result[0] ? g.result : pgn_game_tag(&g, "Result"));
+		en->plies = g.n_moves;
+		if (st == PGN_ERROR)
+			snprintf(en->error, sizeof en->error, "%.150s", e.message);
+		rp->offsets[rp->n_games] = g.offset;
+		rp->n_games++;
+		pgn_game_fini(&g);
+	}
+	pgn_game_fini(&g);
+	return 0;
+}
+
+int review_pgn_open(struct review_pgn *rp, const char *path, char *err, size_t errsize)
+{
+	FILE *f = fopen(path, "rb");
+	memset(rp, 0, sizeof *rp);
+	pgn_game_init(&rp->game);
+	if (!f) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	size_t cap = 1 << 16, len = 0;
+	char *buf = malloc(cap);
+	int rc = -1;
+	while (buf) {
+		size_t n = fread(buf + len, 1, cap - len, f);
+		len += n;
+		if (len < cap) {
+			if (ferror(f)) {
+				snprintf(err, errsize, "%s: %s", path, strerror(errno));
+				goto out;
+			}
+			break;
+		}
+		if (cap >= REVIEW_PGN_FILE_MAX) {
+			snprintf(err, errsize, "%s: larger than %u MB", path, REVIEW_PGN_FILE_MAX >> 20);
+			goto out;
+		}
+		char *nb = realloc(buf, cap * 2);
+		if (!nb)
+			break;
+		buf = nb;
+		cap *= 2;
+	}
+	if (!buf) {
+		snprintf(err, errsize, "out of memory");
+		goto out;
+	}
+	rc = review_pgn_init(rp, buf, len, err, errsize);
+out:
+	free(buf);
+	fclose(f);
+	return rc;
+}
+
+void review_pgn_fini(struct review_pgn *rp)
+{
+	pgn_game_fini(&rp->game);
+	free(rp->moves);
+	free(rp->entries);
+	free(rp->offsets);
+	free(rp->buf);
+	memset(rp, 0, sizeof *rp);
+}
+
+int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err, size_t errsize)
+{
+	struct review_pgn *rp = ctx;
+	struct pgn_reader rd;
+	struct pgn_error e;
+
+	if (index >= rp->n_games) {
+		snprintf(err, errsize, "there is no game %zu (the file has %zu)", index + 1, rp->n_games);
+		return -1;
+	}
+	pgn_game_fini(&rp->game);
+	free(rp->moves);
+	rp->moves = NULL;
+	pgn_reader_init(&rd, rp->buf + rp->offsets[index], rp->len - rp->offsets[index]);
+	if (pgn_read_game(&rd, &rp->game, &e) != PGN_OK) {
+		snprintf(err, errsize, "%.150s", e.message);
+		return -1;
+	}
+	struct pgn_game *g = &rp->game;
+	rp->moves = calloc(g->n_moves ? g->n_moves : 1, sizeof *rp->moves);
+	if (!rp->moves) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < g->n_moves; i++) {
+		rp->moves[i].m = g->moves[i].m;
+		memcpy(rp->moves[i].san, g->moves[i].san, SAN_MAX);
+		rp->moves[i].comment = g->moves[i].comment;
+		rp->moves[i].clock_ms = g->moves[i].clock_ms;
+	}
+	memset(out, 0, sizeof *out);
+	out->start = g->start;
+	out->n_moves = g->n_moves;
+	out->moves = rp->moves;
+	out->white = pgn_game_tag(g, "White");
+	out->black = pgn_game_tag(g, "Black");
+	out->event = pgn_game_tag(g, "Event");
+	out->site = pgn_game_tag(g, "Site");
+	out->date = pgn_game_tag(g, "Date");
+	out->round = pgn_game_tag(g, "Round");
+	out->result = g->result[0] ? g->result : pgn_game_tag(g, "Result");
+	out->comment_start = g->comment_start;
+	return 0;
+}

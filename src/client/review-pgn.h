@@ -1,0 +1,37 @@
+/*
+ * Review's source of games: a PGN file read whole into memory, listed
+ * game by game with the reader of libtchess (tchess/pgn.h), and one game
+ * at a time turned into the review model's struct review_game.
+ */
+#ifndef TCHESS_CLIENT_REVIEW_PGN_H
+#define TCHESS_CLIENT_REVIEW_PGN_H
+
+#include <stddef.h>
+
+#include "review.h"
+#include "tchess/pgn.h"
+
+#define REVIEW_PGN_FILE_MAX (256u << 20)
+
+struct review_pgn {
+	char *buf;
+	size_t len;
+	struct review_entry *entries;
+	size_t *offsets;               /* where each game starts in buf */
+	size_t n_games;
+	struct pgn_game game;          /* the game now shown */
+	struct review_move *moves;
+};
+
+/* Lists the games of buf (len bytes, copied). Returns 0 (even for a file
+ * with no games: n_games is then 0), or -1 with a message. */
+int review_pgn_init(struct review_pgn *rp, const char *buf, size_t len, char *err, size_t errsize);
+/* Reads the file at path and lists its games. Returns 0 or -1 with a message. */
+int review_pgn_open(struct review_pgn *rp, const char *path, char *err, size_t errsize);
+void review_pgn_fini(struct review_pgn *rp);
+
+/* A review_load_fn: ctx is a struct review_pgn. The game stays valid until
+ * the next load or review_pgn_fini(). */
+int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err, size_t errsize);
+
+#endif

@@ -1,0 +1,174 @@
+/*
+ * The review screens' model, free of curses and of any file format: a
+ * game to step through (struct review_game, filled from the PGN reader by
+ * review-pgn.c), the positions of its main line, the current ply, the
+ * orientation, the game list of a multi-game file, the prompt and help
+ * overlays, and the layout of the panes for the terminal's size.
+ *
+ * Keys become commands in review_key(), which reads the model and changes
+ * nothing; review_apply() is the only way the model changes, and it
+ * returns which panes need drawing again.
+ */
+#ifndef TCHESS_CLIENT_REVIEW_H
+#define TCHESS_CLIENT_REVIEW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board-view.h"
+#include "movelist.h"
+#include "tchess/notation.h"
+#include "tchess/position.h"
+
+struct review_move {
+	move m;                 /* MOVE_NONE for a null move */
+	char san[SAN_MAX];
+	const char *comment;    /* or NULL */
+	int64_t clock_ms;       /* from [%clk], or -1 */
+};
+
+/* One game's main line; the strings belong to whoever filled it. */
+struct review_game {
+	struct position start;
+	size_t n_moves;
+	const struct review_move *moves;
+	const char *white, *black, *event, *site, *date, *round, *result;
+	const char *comment_start;
+};
+
+/* One line of the game list. */
+struct review_entry {
+	char white[48], black[48], event[64], date[16], result[8];
+	size_t plies;
+	char error[160];        /* why the game cannot be read, or "" */
+};
+
+enum review_screen { REVIEW_SCREEN_LIST, REVIEW_SCREEN_GAME };
+
+enum review_cmd_kind {
+	REVIEW_CMD_NONE,
+	REVIEW_CMD_QUIT,
+	REVIEW_CMD_STEP,          /* arg: plies, negative backwards */
+	REVIEW_CMD_FIRST,
+	REVIEW_CMD_LAST,
+	REVIEW_CMD_GOTO,          /* arg: ply */
+	REVIEW_CMD_PAGE,          /* arg: +1 / -1 pages of the move list */
+	REVIEW_CMD_FLIP,
+	REVIEW_CMD_HELP,          /* toggles the help overlay */
+	REVIEW_CMD_PROMPT_OPEN,
+	REVIEW_CMD_PROMPT_INPUT,  /* arg: the character */
+	REVIEW_CMD_PROMPT_ERASE,
+	REVIEW_CMD_PROMPT_SUBMIT,
+	REVIEW_CMD_PROMPT_CANCEL,
+	REVIEW_CMD_LIST_MOVE,     /* arg: rows, negative up */
+	REVIEW_CMD_LIST_OPEN,     /* opens the selected game */
+	REVIEW_CMD_LIST_BACK,     /* back to the game list */
+	REVIEW_CMD_RESIZE,        /* arg: width, arg2: height */
+	REVIEW_CMD_REDRAW
+};
+
+struct review_cmd {
+	enum review_cmd_kind kind;
+	long arg, arg2;
+};
+
+/* Panes, as dirty bits. */
+enum {
+	REVIEW_DIRTY_BOARD = 1 << 0,
+	REVIEW_DIRTY_INFO = 1 << 1,
+	REVIEW_DIRTY_TAGS = 1 << 2,
+	REVIEW_DIRTY_MOVES = 1 << 3,
+	REVIEW_DIRTY_COMMENT = 1 << 4,
+	REVIEW_DIRTY_STATUS = 1 << 5,
+	REVIEW_DIRTY_LIST = 1 << 6,
+	REVIEW_DIRTY_HELP = 1 << 7,
+	REVIEW_DIRTY_CLEAR = 1 << 8,   /* erase the whole screen first */
+	REVIEW_DIRTY_ALL = (1 << 9) - 1
+};
+
+#define REVIEW_MIN_WIDTH 52
+#define REVIEW_MIN_HEIGHT 12
+
+struct review_layout {
+	int w, h;
+	bool too_small;
+	struct board_geometry board;   /* the board pane at (0, 0) */
+	int info_y, info_h;            /* below the board, board.width wide */
+	int side_x, side_w;            /* the column right of the board */
+	int tags_y, tags_h;
+	int moves_y, moves_h;
+	int comment_y, comment_h;
+	int status_y;                  /* the last row, full width */
+};
+
+/* Loads game index of the file into out; returns 0 or -1 with a message. */
+typedef int (*review_load_fn)(void *ctx, size_t index, struct review_game *out, char *err, size_t errsize);
+
+struct review {
+	enum review_screen screen;
+	const char *file_name;
+	const struct review_entry *entries;
+	size_t n_entries;
+	review_load_fn load;
+	void *load_ctx;
+
+	bool has_game;
+	size_t game_index;
+	struct review_game game;
+	struct position *positions;    /* n_moves + 1, owned */
+	size_t ply;                    /* plies played: 0 is the start position */
+	bool flipped;
+	bool ascii;
+
+	struct movelist ml;
+	int ml_top;
+	size_t list_sel;
+	int list_top;
+
+	bool help;
+	bool prompt;
+	char prompt_text[16];
+	char message[200];
+
+	struct review_layout layout;
+	bool quit;
+};
+
+/* Sets r up for the games of a file (entries are borrowed). With one game
+ * or a chosen one, call review_apply() with LIST_OPEN after setting
+ * list_sel; otherwise the list screen shows. */
+void review_init(struct review *r, const char *file_name, const struct review_entry *entries, size_t n_entries,
+		 review_load_fn load, void *ctx);
+void review_fini(struct review *r);
+
+/* Shows game g (borrowed) at its start position. Returns 0, or -1 with a
+ * message in r->message when a move is not legal where it stands. */
+int review_set_game(struct review *r, const struct review_game *g);
+
+/* The command for a key in the current state of r. Changes nothing. */
+struct review_cmd review_key(const struct review *r, int key);
+
+/* Applies c to r; returns the dirty bits of the panes to redraw. */
+unsigned review_apply(struct review *r, const struct review_cmd *c);
+
+/* Computes the pane layout for a w x h terminal into l. */
+void review_layout_compute(struct review_layout *l, int w, int h);
+
+/* The board pane's view model at the current ply. */
+void review_board_view(const struct review *r, struct board_view *v);
+
+/* The last [%clk] reading of colour c at or before the current ply, or -1. */
+int64_t review_clock_of(const struct review *r, enum color c);
+
+/* The comment of the current move (the game's opening comment at ply 0),
+ * or NULL. */
+const char *review_comment(const struct review *r);
+
+/* Breaks text into lines of at most width columns at blanks (a longer
+ * word is cut). Returns the byte length of the first line, and in *next
+ * the offset where the following line starts. UTF-8 aware (one column per
+ * character). */
+size_t review_wrap(const char *text, int width, size_t *next);
+
+#endif

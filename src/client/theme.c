@@ -1,0 +1,371 @@
+/*
+ * Theme files: parsing "key = value" lines into colour choices, picking
+ * the colour a terminal can show, and finding theme files on disk. No
+ * curses here, so the parser is tested without a terminal.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "theme.h"
+
+#ifndef TCHESS_THEMES_DIR
+#define TCHESS_THEMES_DIR "/usr/local/share/tchess/themes"
+#endif
+#ifndef TCHESS_SOURCE_THEMES_DIR
+#define TCHESS_SOURCE_THEMES_DIR ""
+#endif
+
+#define THEME_FILE_MAX (64 * 1024)
+
+static const char *const theme_keys[THEME_SLOT_NB] = {
+#define THEME_KEY(slot, key) key,
+	THEME_X(THEME_KEY)
+#undef THEME_KEY
+};
+
+static const char *const theme_color_names[8] = {
+	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
+};
+
+static void theme_set(struct theme *t, enum theme_slot slot, short best, short fallback)
+{
+	t->color[slot].choice[0] = best;
+	t->color[slot].choice[1] = fallback;
+	t->color[slot].n = best == fallback ? 1 : 2;
+}
+
+void theme_init_default(struct theme *t)
+{
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "default");
+	t->use_color = true;
+	t->markers = false;
+	/* Outline glyphs for White: the pieces read right even where
+	 * colour is lost (copied text, a bad palette). */
+	t->solid_pieces = false;
+	/* Mid-tone squares, so both white and black pieces stand out on
+	 * both; the second number of each pair is the 8-colour fallback. */
+	theme_set(t, THEME_LIGHT_SQUARE, 180, 3);
+	theme_set(t, THEME_DARK_SQUARE, 137, 2);
+	theme_set(t, THEME_WHITE_PIECE, 231, 7);
+	theme_set(t, THEME_BLACK_PIECE, 16, 0);
+	theme_set(t, THEME_COORDINATES, 244, THEME_DEFAULT_COLOR);
+	theme_set(t, THEME_LAST_MOVE, 143, 6);
+	theme_set(t, THEME_CHECK, 167, 1);
+	theme_set(t, THEME_CURSOR, 74, 4);
+	theme_set(t, THEME_SELECTED, 108, 6);
+	theme_set(t, THEME_PREMOVE, 97, 5);
+	theme_set(t, THEME_LEGAL, 22, 4);
+	theme_set(t, THEME_TEXT, THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR);
+	theme_set(t, THEME_HEADING, 110, 6);
+	theme_set(t, THEME_COMMENT, 150, 2);
+	theme_set(t, THEME_CURRENT_MOVE_FG, 16, 0);
+	theme_set(t, THEME_CURRENT_MOVE_BG, 180, 3);
+	theme_set(t, THEME_STATUS_FG, 252, 7);
+	theme_set(t, THEME_STATUS_BG, 238, 4);
+	theme_set(t, THEME_CLOCK_LOW, 203, 1);
+}
+
+void theme_init_monochrome(struct theme *t)
+{
+	memset(t, 0, sizeof *t);
+	snprintf(t->name, sizeof t->name, "monochrome");
+	t->use_color = false;
+	t->markers = true;
+	t->solid_pieces = false;
+	for (int i = 0; i < THEME_SLOT_NB; i++)
+		theme_set(t, (enum theme_slot)i, THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR);
+}
+
+static int theme_error(char *err, size_t errsize, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int theme_error(char *err, size_t errsize, const char *fmt, ...)
+{
+	va_list ap;
+	if (err && errsize) {
+		va_start(ap, fmt);
+		vsnprintf(err, errsize, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* One colour word: a name, bright-NAME, default, or a number 0-255. */
+static int theme_parse_word(const char *w, short *out)
+{
+	if (!strcmp(w, "default")) {
+		*out = THEME_DEFAULT_COLOR;
+		return 0;
+	}
+	if (isdigit((unsigned char)w[0])) {
+		char *end;
+		errno = 0;
+		long v = strtol(w, &end, 10);
+		if (errno || *end || v > 255)
+			return -1;
+		*out = (short)v;
+		return 0;
+	}
+	int bright = 0;
+	if (!strncmp(w, "bright-", 7)) {
+		bright = 8;
+		w += 7;
+	}
+	for (int i = 0; i < 8; i++)
+		if (!strcmp(w, theme_color_names[i])) {
+			*out = (short)(i + bright);
+			return 0;
+		}
+	return -1;
+}
+
+int theme_parse_color(const char *text, struct theme_color *c, char *err, size_t errsize)
+{
+	struct theme_color tmp = { .n = 0 };
+	const char *s = text;
+	while (*s) {
+		while (*s == ' ' || *s == '\t')
+			s++;
+		if (!*s)
+			break;
+		char word[32];
+		size_t n = strcspn(s, " \t");
+		if (n >= sizeof word) {
+			return theme_error(err, errsize, "'%.20s...' is not a colour", s);
+		}
+		memcpy(word, s, n);
+		word[n] = '\0';
+		s += n;
+		if (tmp.n == THEME_CHOICES_MAX)
+			return theme_error(err, errsize, "more than %d colours in '%s'", THEME_CHOICES_MAX, text);
+		if (theme_parse_word(word, &tmp.choice[tmp.n]) < 0)
+			return theme_error(err, errsize,
+					   "'%s' is not a colour (a name such as red or bright-blue, "
+					   "a number 0-255, or default)",
+					   word);
+		tmp.n++;
+	}
+	if (tmp.n == 0)
+		return theme_error(err, errsize, "no colour given");
+	*c = tmp;
+	return 0;
+}
+
+int theme_pick(const struct theme_color *c, int ncolors)
+{
+	for (int i = 0; i < c->n; i++)
+		if (c->choice[i] < ncolors)
+			return c->choice[i];
+	if (c->n == 0)
+		return THEME_DEFAULT_COLOR;
+	int last = c->choice[c->n - 1];
+	if (last >= 8 && last < 16 && ncolors >= 8)
+		return last - 8;
+	return THEME_DEFAULT_COLOR;
+}
+
+static int theme_parse_bool(const char *v, bool *out)
+{
+	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1")) {
+		*out = true;
+		return 0;
+	}
+	if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0")) {
+		*out = false;
+		return 0;
+	}
+	return -1;
+}
+
+/* Trims blanks at both ends of s in place; returns the start. */
+static char *theme_trim(char *s)
+{
+	while (*s == ' ' || *s == '\t')
+		s++;
+	size_t n = strlen(s);
+	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
+		s[--n] = '\0';
+	return s;
+}
+
+int theme_parse(struct theme *t, const char *text, size_t len, char *err, size_t errsize)
+{
+	struct theme tmp = *t;
+	size_t pos = 0;
+	int line = 0;
+	char buf[256], why[200];
+
+	while (pos < len) {
+		size_t n = 0;
+		while (pos + n < len && text[pos + n] != '\n')
+			n++;
+		line++;
+		if (n >= sizeof buf) {
+			snprintf(err, errsize, "line %d: longer than %zu bytes", line, sizeof buf - 1);
+			return -1;
+		}
+		memcpy(buf, text + pos, n);
+		buf[n] = '\0';
+		pos += n + 1;
+		if (memchr(buf, '\0', n)) {
+			snprintf(err, errsize, "line %d: contains a NUL byte", line);
+			return -1;
+		}
+		char *s = theme_trim(buf);
+		if (*s == '\0' || *s == '#')
+			continue;
+		char *eq = strchr(s, '=');
+		if (!eq) {
+			snprintf(err, errsize, "line %d: expected 'key = value', got '%.60s'", line, s);
+			return -1;
+		}
+		*eq = '\0';
+		char *key = theme_trim(s), *value = theme_trim(eq + 1);
+		char *hash = strchr(value, '#');
+		if (hash) {
+			*hash = '\0';
+			value = theme_trim(value);
+		}
+		if (*value == '\0') {
+			snprintf(err, errsize, "line %d: '%.60s' has no value", line, key);
+			return -1;
+		}
+
+		bool *flag = NULL;
+		if (!strcmp(key, "name")) {
+			snprintf(tmp.name, sizeof tmp.name, "%s", value);
+			continue;
+		} else if (!strcmp(key, "colors")) {
+			flag = &tmp.use_color;
+		} else if (!strcmp(key, "markers")) {
+			flag = &tmp.markers;
+		} else if (!strcmp(key, "pieces")) {
+			if (!strcmp(value, "solid")) {
+				tmp.solid_pieces = true;
+			} else if (!strcmp(value, "outline")) {
+				tmp.solid_pieces = false;
+			} else {
+				snprintf(err, errsize, "line %d: pieces is 'solid' or 'outline', not '%.60s'", line,
+					 value);
+				return -1;
+			}
+			continue;
+		}
+		if (flag) {
+			if (theme_parse_bool(value, flag) < 0) {
+				snprintf(err, errsize, "line %d: %s is 'yes' or 'no', not '%.60s'", line, key, value);
+				return -1;
+			}
+			continue;
+		}
+		int slot = -1;
+		for (int i = 0; i < THEME_SLOT_NB; i++)
+			if (!strcmp(key, theme_keys[i]))
+				slot = i;
+		if (slot < 0) {
+			snprintf(err, errsize, "line %d: unknown key '%.60s'", line, key);
+			return -1;
+		}
+		if (theme_parse_color(value, &tmp.color[slot], why, sizeof why) < 0) {
+			snprintf(err, errsize, "line %d: %s: %s", line, key, why);
+			return -1;
+		}
+	}
+	*t = tmp;
+	return 0;
+}
+
+static int theme_readable(const char *path)
+{
+	return access(path, R_OK) == 0 ? 0 : -1;
+}
+
+int theme_find(const char *name, char *path, size_t size)
+{
+	size_t n = strlen(name);
+	if (strchr(name, '/') || (n > 6 && !strcmp(name + n - 6, ".theme"))) {
+		snprintf(path, size, "%s", name);
+		return theme_readable(path);
+	}
+	if (n == 0 || name[0] == '.')
+		return -1;
+
+	const char *home = getenv("HOME");
+	const char *xdg = getenv("XDG_DATA_HOME");
+	const char *env = getenv("TCHESS_THEME_DIR");
+	char dirs[4][512];
+	int nd = 0;
+	if (env && *env)
+		snprintf(dirs[nd++], sizeof dirs[0], "%s", env);
+	if (xdg && *xdg)
+		snprintf(dirs[nd++], sizeof dirs[0], "%s/tchess/themes", xdg);
+	else if (home && *home)
+		snprintf(dirs[nd++], sizeof dirs[0], "%s/.local/share/tchess/themes", home);
+	snprintf(dirs[nd++], sizeof dirs[0], "%s", TCHESS_THEMES_DIR);
+	if (*TCHESS_SOURCE_THEMES_DIR)
+		snprintf(dirs[nd++], sizeof dirs[0], "%s", TCHESS_SOURCE_THEMES_DIR);
+	for (int i = 0; i < nd; i++) {
+		int w = snprintf(path, size, "%s/%s.theme", dirs[i], name);
+		if (w > 0 && (size_t)w < size && theme_readable(path) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+int theme_load(struct theme *t, const char *name, char *err, size_t errsize)
+{
+	char path[1024], why[256];
+	struct theme tmp;
+
+	theme_init_default(&tmp);
+	if (theme_find(name, path, sizeof path) < 0) {
+		if (!strcmp(name, "default") || !strcmp(name, "monochrome")) {
+			if (!strcmp(name, "monochrome"))
+				theme_init_monochrome(&tmp);
+			*t = tmp;
+			return 0;
+		}
+		snprintf(err, errsize, "theme '%s' not found (looked for %s.theme in $TCHESS_THEME_DIR, "
+			 "$XDG_DATA_HOME/tchess/themes and %s)", name, name, TCHESS_THEMES_DIR);
+		return -1;
+	}
+	FILE *f = fopen(path, "rb");
+	if (!f) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	char *buf = malloc(THEME_FILE_MAX);
+	if (!buf) {
+		fclose(f);
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	size_t len = fread(buf, 1, THEME_FILE_MAX, f);
+	int too_big = len == THEME_FILE_MAX;
+	int rc = -1;
+	fclose(f);
+	if (too_big) {
+		snprintf(err, errsize, "%s: larger than %d bytes", path, THEME_FILE_MAX);
+		goto out;
+	}
+	/* A file that says "colors = no" starts from monochrome, so a
+	 * colourless theme need not restate every slot. */
+	struct theme probe;
+	theme_init_default(&probe);
+	if (theme_parse(&probe, buf, len, why, sizeof why) == 0 && !probe.use_color)
+		theme_init_monochrome(&tmp);
+	if (theme_parse(&tmp, buf, len, why, sizeof why) < 0) {
+		snprintf(err, errsize, "%s: %s", path, why);
+		goto out;
+	}
+	*t = tmp;
+	rc = 0;
+out:
+	free(buf);
+	return rc;
+}

@@ -1,0 +1,467 @@
+/*
+ * The review screens on the terminal: the game list, and the game with
+ * its board, info, tags, move list, comment and status panes. Each pane
+ * has its own window and is drawn only when review_apply() marked it
+ * dirty; one doupdate() per loop pass puts the changes on screen.
+ *
+ * The loop blocks in ui_read_key() with no timeout: nothing changes in a
+ * review unless a key arrives, so an idle review costs no CPU.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "tcurses.h"
+
+#include "../clock-text.h"
+#include "../keys.h"
+#include "../material.h"
+#include "tchess/movegen.h"
+#include "board.h"
+#include "ui.h"
+
+enum ui_review_pane {
+	PANE_BOARD,
+	PANE_INFO,
+	PANE_TAGS,
+	PANE_MOVES,
+	PANE_COMMENT,
+	PANE_STATUS,
+	PANE_LIST,
+	PANE_NB
+};
+
+struct ui_review {
+	struct ui *ui;
+	struct review *r;
+	WINDOW *pane[PANE_NB];
+};
+
+static void ui_review_free_panes(struct ui_review *s)
+{
+	for (int i = 0; i < PANE_NB; i++) {
+		if (s->pane[i])
+			delwin(s->pane[i]);
+		s->pane[i] = NULL;
+	}
+}
+
+static WINDOW *ui_review_newwin(int h, int w, int y, int x)
+{
+	if (h <= 0 || w <= 0)
+		return NULL;
+	return newwin(h, w, y, x);
+}
+
+static void ui_review_make_panes(struct ui_review *s)
+{
+	const struct review_layout *l = &s->r->layout;
+	ui_review_free_panes(s);
+	if (l->too_small)
+		return;
+	s->pane[PANE_BOARD] = ui_review_newwin(l->board.height, l->board.width, 0, 0);
+	s->pane[PANE_INFO] = ui_review_newwin(l->info_h, l->board.width, l->info_y, 0);
+	s->pane[PANE_TAGS] = ui_review_newwin(l->tags_h + 1, l->side_w, l->tags_y, l->side_x);
+	s->pane[PANE_MOVES] = ui_review_newwin(l->moves_h, l->side_w, l->moves_y, l->side_x);
+	s->pane[PANE_COMMENT] = ui_review_newwin(l->comment_h, l->side_w, l->comment_y, l->side_x);
+	s->pane[PANE_STATUS] = ui_review_newwin(1, l->w, l->status_y, 0);
+	s->pane[PANE_LIST] = ui_review_newwin(l->h - 1, l->w, 0, 0);
+}
+
+/* Writes at most width columns of UTF-8 text at (y, x). */
+static void ui_review_put(WINDOW *w, int y, int x, const char *text, int width)
+{
+	int cols = 0;
+	size_t n = 0;
+	while (text[n]) {
+		if ((text[n] & 0xC0) != 0x80) {
+			if (cols == width)
+				break;
+			cols++;
+		}
+		n++;
+	}
+	if (width > 0)
+		mvwaddnstr(w, y, x, text, (int)n);
+}
+
+/* A rule across the window: box-drawing line, or '-' in ASCII mode. The
+ * wide-character call works in every UTF-8 terminal, where the ACS_
+ * alternate character set is sometimes shown as letters. */
+static void ui_review_hline(WINDOW *w, int y, int width, bool ascii)
+{
+	if (ascii)
+		mvwhline(w, y, 0, '-', width);
+	else
+		mvwhline_set(w, y, 0, WACS_HLINE, width);
+}
+
+static const char *ui_review_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	int width = getmaxx(w);
+	char line[256], clk[CLOCK_TEXT_MAX];
+	struct material m;
+
+	werase(w);
+	material_count(&r->positions[r->ply], &m);
+	for (int c = WHITE; c <= BLACK; c++) {
+		char mat[32];
+		int64_t ms = review_clock_of(r, (enum color)c);
+		material_text(&m, (enum color)c, mat, sizeof mat);
+		const char *glyph = board_view_glyph(c == WHITE ? W_KING : B_KING, r->ascii, false);
+		snprintf(line, sizeof line, "%s %s", glyph,
+			 ui_review_or(c == WHITE ? r->game.white : r->game.black, "?"));
+		wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
+		ui_review_put(w, c, 0, line, width);
+		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+		int right = width;
+		if (ms >= 0) {
+			clock_text_format(ms, clk);
+			right -= (int)strlen(clk);
+			if (right > 0)
+				mvwaddstr(w, c, right, clk);
+			right--;
+		}
+		if (mat[0] && right - (int)strlen(mat) > 20)
+			mvwaddstr(w, c, right - (int)strlen(mat), mat);
+	}
+	snprintf(line, sizeof line, "%s%s%s  %s", ui_review_or(r->game.event, "?"), r->game.date ? ", " : "",
+		 r->game.date ? r->game.date : "", ui_review_or(r->game.result, "*"));
+	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+	ui_review_put(w, 2, 0, line, width);
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_review_draw_moves(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	const struct movelist *ml = &r->ml;
+	int height = getmaxy(w);
+	char num[16];
+
+	werase(w);
+	for (int y = 0; y < height; y++) {
+		int row = r->ml_top + y;
+		if (row >= ml->rows)
+			break;
+		wattrset(w, ui_attr(s->ui, THEME_COORDINATES, -1));
+		movelist_number(ml, row, num);
+		mvwaddstr(w, y, 0, num);
+		for (int col = 0; col < 2; col++) {
+			long ply = movelist_ply_at(ml, row, col);
+			int x = col ? ml->x_black : ml->x_white;
+			if (ply < 0) {
+				if (row == 0 && col == 0 && ml->offset) {
+					wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+					mvwaddstr(w, y, x, "...");
+				}
+				continue;
+			}
+			bool current = (size_t)ply + 1 == r->ply;
+			int a = current ? ui_attr(s->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
+					: ui_attr(s->ui, THEME_TEXT, -1);
+			if (current && s->ui->ncolors == 0)
+				a = (int)(A_REVERSE | A_BOLD);
+			wattrset(w, a);
+			char cell[SAN_MAX + 4];
+			/* The current move also gets a '>' so it shows without
+			 * colour or reverse video (and in screen captures). */
+			snprintf(cell, sizeof cell, "%s%s", r->game.moves[ply].san,
+				 r->game.moves[ply].comment ? "*" : "");
+			if (current)
+				mvwaddch(w, y, x - 1, '>');
+			ui_review_put(w, y, x, cell, ml->san_w - 1);
+		}
+	}
+	if (ml->rows == 0) {
+		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+		mvwaddstr(w, 0, 0, "(no moves)");
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	int width = getmaxx(w), height = getmaxy(w);
+	char line[64], clk[CLOCK_TEXT_MAX];
+
+	werase(w);
+	wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
+	ui_review_hline(w, 0, width, r->ascii);
+	if (r->ply) {
+		const struct review_move *mv = &r->game.moves[r->ply - 1];
+		const struct position *before = &r->positions[r->ply - 1];
+		snprintf(line, sizeof line, " %d.%s%s ", before->fullmove, before->side == WHITE ? "" : "..",
+			 mv->san);
+		mvwaddstr(w, 0, 1, line);
+		if (mv->clock_ms >= 0) {
+			clock_text_format(mv->clock_ms, clk);
+			snprintf(line, sizeof line, " clock %s ", clk);
+			if (width - (int)strlen(line) - 1 > 16)
+				mvwaddstr(w, 0, width - (int)strlen(line) - 1, line);
+		}
+	} else {
+		mvwaddstr(w, 0, 1, " start ");
+	}
+	const char *text = review_comment(r);
+	wattrset(w, ui_attr(s->ui, THEME_COMMENT, -1));
+	for (int y = 1; text && *text && y < height; y++) {
+		size_t next, n = review_wrap(text, width, &next);
+		mvwaddnstr(w, y, 0, text, (int)n);
+		text += next;
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	const struct position *p = &r->positions[r->ply];
+	int width = getmaxx(w);
+	char line[160];
+
+	werase(w);
+	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+	if (r->ply)
+		snprintf(line, sizeof line, "ply %zu/%zu, after %d.%s%s", r->ply, r->game.n_moves,
+			 r->positions[r->ply - 1].fullmove, r->positions[r->ply - 1].side == WHITE ? "" : "..",
+			 r->game.moves[r->ply - 1].san);
+	else
+		snprintf(line, sizeof line, "ply 0/%zu, start position", r->game.n_moves);
+	ui_review_put(w, 0, 0, line, width);
+	const char *state = "";
+	if (movegen_is_checkmate(p))
+		state = ", checkmate";
+	else if (movegen_is_stalemate(p))
+		state = ", stalemate";
+	else if (position_in_check(p))
+		state = ", check";
+	snprintf(line, sizeof line, "%s to move%s", p->side == WHITE ? "White" : "Black", state);
+	ui_review_put(w, 1, 0, line, width);
+	if (r->ply == r->game.n_moves && r->game.result && getmaxy(w) > 2) {
+		snprintf(line, sizeof line, "end of game: %s", r->game.result);
+		ui_review_put(w, 2, 0, line, width);
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_review_draw_status(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	int width = getmaxx(w);
+	char line[512];
+
+	wattrset(w, ui_attr(s->ui, THEME_STATUS_FG, THEME_STATUS_BG) | (s->ui->ncolors ? 0 : (int)A_REVERSE));
+	mvwhline(w, 0, 0, ' ', width);
+	if (r->prompt)
+		snprintf(line, sizeof line, "go to ply: %s_   (Enter go, Esc cancel)", r->prompt_text);
+	else if (r->message[0])
+		snprintf(line, sizeof line, "%s", r->message);
+	else if (r->screen == REVIEW_SCREEN_LIST)
+		snprintf(line, sizeof line, "%s: %zu games   Enter open  j/k move  ? help  q quit", r->file_name,
+			 r->n_entries);
+	else
+		snprintf(line, sizeof line, "%s game %zu/%zu%s   <-/-> step  g/G ends  :N ply  f flip  ? help  q quit",
+			 r->file_name, r->game_index + 1, r->n_entries ? r->n_entries : 1,
+			 r->flipped ? " (Black's view)" : "");
+	ui_review_put(w, 0, 0, line, width);
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_review_draw_list(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	int width = getmaxx(w), height = getmaxy(w);
+	char line[512];
+
+	werase(w);
+	wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
+	snprintf(line, sizeof line, "%-5s %-18s %-18s %-7s %-5s %s", "#", "White", "Black", "Result", "Plies",
+		 "Event, Date");
+	ui_review_put(w, 0, 0, line, width);
+	for (int y = 1; y < height; y++) {
+		size_t i = (size_t)(r->list_top + y - 1);
+		if (i >= r->n_entries)
+			break;
+		const struct review_entry *e = &r->entries[i];
+		bool sel = i == r->list_sel;
+		int a = sel ? ui_attr(s->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
+			    : ui_attr(s->ui, THEME_TEXT, -1);
+		if (sel && s->ui->ncolors == 0)
+			a = (int)(A_REVERSE | A_BOLD);
+		wattrset(w, a);
+		if (e->error[0])
+			snprintf(line, sizeof line, "%c%-4zu (unreadable: %s)", sel ? '>' : ' ', i + 1, e->error);
+		else
+			snprintf(line, sizeof line, "%c%-4zu %-18.18s %-18.18s %-7s %-5zu %s%s%s", sel ? '>' : ' ',
+				 i + 1, e->white, e->black, e->result, e->plies, e->event, e->date[0] ? ", " : "",
+				 e->date);
+		mvwhline(w, y, 0, ' ', width);
+		ui_review_put(w, y, 0, line, width);
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static const char *const ui_review_help_text[] = {
+	"tchess review: keys",
+	"",
+	"  Right  l  Space   next ply",
+	"  Left   h          previous ply",
+	"  Down   j          next full move (2 plies)",
+	"  Up     k          previous full move",
+	"  PgDn   PgUp       a page of the move list",
+	"  End    G          last position",
+	"  Home   g          start position",
+	"  :N Enter          go to ply N (0 = start)",
+	"  f                 flip the board",
+	"  Esc  <            back to the game list",
+	"  Ctrl-L            redraw",
+	"  ?                 this help (any key closes it)",
+	"  q                 quit",
+	"",
+	"  Moves with a comment are marked *.",
+};
+
+static void ui_review_draw_help(struct ui_review *s)
+{
+	int n = (int)(sizeof ui_review_help_text / sizeof ui_review_help_text[0]);
+	int w = 52, h = n + 2;
+	const struct review_layout *l = &s->r->layout;
+	if (w > l->w)
+		w = l->w;
+	if (h > l->h)
+		h = l->h;
+	WINDOW *win = newwin(h, w, (l->h - h) / 2, (l->w - w) / 2);
+	if (!win)
+		return;
+	wattrset(win, ui_attr(s->ui, THEME_STATUS_FG, THEME_STATUS_BG));
+	werase(win);
+	if (s->r->ascii)
+		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box_set(win, WACS_VLINE, WACS_HLINE);
+	for (int i = 0; i < n && i + 1 < h - 1; i++)
+		ui_review_put(win, i + 1, 2, ui_review_help_text[i], w - 4);
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+static void ui_review_draw_too_small(struct ui_review *s)
+{
+	const struct review_layout *l = &s->r->layout;
+	char line[160];
+	erase();
+	snprintf(line, sizeof line, "Terminal too small: %dx%d, tchess review needs at least %dx%d.", l->w, l->h,
+		 REVIEW_MIN_WIDTH, REVIEW_MIN_HEIGHT);
+	mvaddnstr(l->h / 2 > 0 ? l->h / 2 - 1 : 0, 0, line, l->w);
+	mvaddnstr(l->h / 2, 0, "Enlarge the window, or press q to quit.", l->w);
+	wnoutrefresh(stdscr);
+}
+
+static void ui_review_draw(struct ui_review *s, unsigned dirty)
+{
+	struct review *r = s->r;
+	if (dirty & REVIEW_DIRTY_CLEAR) {
+		erase();
+		wnoutrefresh(stdscr);
+	}
+	if (r->layout.too_small) {
+		ui_review_draw_too_small(s);
+		return;
+	}
+	if (r->screen == REVIEW_SCREEN_LIST || !r->has_game) {
+		if ((dirty & (REVIEW_DIRTY_LIST | REVIEW_DIRTY_CLEAR)) && s->pane[PANE_LIST]) {
+			ui_review_draw_list(s, s->pane[PANE_LIST]);
+			wnoutrefresh(s->pane[PANE_LIST]);
+		}
+	} else {
+		struct {
+			unsigned bit;
+			int pane;
+			void (*draw)(struct ui_review *, WINDOW *);
+		} panes[] = {
+			{ REVIEW_DIRTY_INFO, PANE_INFO, ui_review_draw_info },
+			{ REVIEW_DIRTY_TAGS, PANE_TAGS, ui_review_draw_tags },
+			{ REVIEW_DIRTY_MOVES, PANE_MOVES, ui_review_draw_moves },
+			{ REVIEW_DIRTY_COMMENT, PANE_COMMENT, ui_review_draw_comment },
+		};
+		if ((dirty & REVIEW_DIRTY_BOARD) && s->pane[PANE_BOARD]) {
+			struct board_view v;
+			review_board_view(r, &v);
+			ui_board_draw(s->ui, s->pane[PANE_BOARD], &r->layout.board, &v);
+			wnoutrefresh(s->pane[PANE_BOARD]);
+		}
+		for (size_t i = 0; i < sizeof panes / sizeof panes[0]; i++) {
+			WINDOW *w = s->pane[panes[i].pane];
+			if ((dirty & panes[i].bit) && w) {
+				panes[i].draw(s, w);
+				wnoutrefresh(w);
+			}
+		}
+	}
+	if ((dirty & REVIEW_DIRTY_STATUS) && s->pane[PANE_STATUS]) {
+		ui_review_draw_status(s, s->pane[PANE_STATUS]);
+		wnoutrefresh(s->pane[PANE_STATUS]);
+	}
+	if (r->help && (dirty & REVIEW_DIRTY_HELP))
+		ui_review_draw_help(s);
+}
+
+static int64_t ui_review_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+void ui_review_run(struct ui *ui, struct review *r)
+{
+	struct ui_review s = { .ui = ui, .r = r };
+	struct review_cmd resize = { REVIEW_CMD_RESIZE, COLS, LINES };
+	/* TCHESS_LATENCY_LOG names a file that gets, per key, the
+	 * microseconds from reading it to handing the screen to the
+	 * terminal. */
+	const char *log_path = getenv("TCHESS_LATENCY_LOG");
+	FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+
+	unsigned dirty = review_apply(r, &resize);
+	ui_review_make_panes(&s);
+	while (!r->quit) {
+		if (dirty) {
+			ui_review_draw(&s, dirty);
+			doupdate();
+			dirty = 0;
+		}
+		int key = ui_read_key();
+		int64_t t0 = ui_review_now_us();
+		if (key == KEYS_NONE)
+			break;
+		if (key == KEYS_RESIZE) {
+			struct review_cmd c = { REVIEW_CMD_RESIZE, COLS, LINES };
+			dirty |= review_apply(r, &c);
+			ui_review_make_panes(&s);
+			continue;
+		}
+		struct review_cmd c = review_key(r, key);
+		dirty |= review_apply(r, &c);
+		if (log && dirty) {
+			ui_review_draw(&s, dirty);
+			doupdate();
+			dirty = 0;
+			fprintf(log, "key %d us %" PRId64 "\n", key, ui_review_now_us() - t0);
+			fflush(log);
+		}
+	}
+	if (log)
+		fclose(log);
+	ui_review_free_panes(&s);
+}

@@ -1,0 +1,158 @@
+/*
+ * Curses start-up and shutdown, colour pairs allocated on demand from the
+ * theme, and key translation.
+ */
+#include <errno.h>
+#include <locale.h>
+#include <poll.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "tcurses.h"
+
+#include "../keys.h"
+#include "ui.h"
+
+/* Home and End have several encodings (xterm's, the VT220 ones tmux,
+ * screen and rxvt send, the Linux console's); a terminal description may
+ * know only one of them, and an unknown sequence would read as Esc. */
+static void ui_define_keys(void)
+{
+	static const struct {
+		const char *seq;
+		int code;
+	} extra[] = {
+		{ "\033[1~", KEY_HOME }, { "\033[7~", KEY_HOME }, { "\033[H", KEY_HOME }, { "\033OH", KEY_HOME },
+		{ "\033[4~", KEY_END },  { "\033[8~", KEY_END },  { "\033[F", KEY_END },  { "\033OF", KEY_END },
+	};
+	for (size_t i = 0; i < sizeof extra / sizeof extra[0]; i++)
+		if (key_defined(extra[i].seq) == 0)
+			define_key(extra[i].seq, extra[i].code);
+}
+
+int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize)
+{
+	memset(ui, 0, sizeof *ui);
+	ui->theme = *t;
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		snprintf(err, errsize, "standard input and output must be a terminal");
+		return -1;
+	}
+	/* Arrow keys arrive as escape sequences; wait only briefly to tell
+	 * them from a lone Esc. */
+	set_escdelay(25);
+	/* newterm, unlike initscr, reports failure instead of exiting. */
+	ui->screen = newterm(NULL, stdout, stdin);
+	if (!ui->screen) {
+		const char *term = getenv("TERM");
+		snprintf(err, errsize, "cannot start curses on TERM=%s", term ? term : "");
+		return -1;
+	}
+	ui->started = true;
+	cbreak();
+	noecho();
+	nonl();
+	keypad(stdscr, TRUE);
+	curs_set(0);
+	if (ui->theme.use_color && has_colors() && start_color() == OK) {
+		use_default_colors();
+		ui->ncolors = COLORS;
+	} else {
+		/* No colour to be had: the monochrome look, with markers. */
+		if (ui->theme.use_color)
+			theme_init_monochrome(&ui->theme);
+		ui->ncolors = 0;
+	}
+	ui->npairs = 1;
+	ui_define_keys();
+	/* The first refresh of stdscr clears the terminal; do it now, so the
+	 * first key read (which refreshes stdscr) does not wipe the panes. */
+	refresh();
+	return 0;
+}
+
+void ui_stop(struct ui *ui)
+{
+	if (!ui->started)
+		return;
+	ui->started = false;
+	curs_set(1);
+	endwin();
+	delscreen(ui->screen);
+	ui->screen = NULL;
+}
+
+static int ui_pair(struct ui *ui, short fg, short bg)
+{
+	for (int i = 1; i < ui->npairs; i++)
+		if (ui->pair_fg[i] == fg && ui->pair_bg[i] == bg)
+			return i;
+	if (ui->npairs >= UI_PAIRS_MAX || ui->npairs >= COLOR_PAIRS)
+		return 0;
+	int n = ui->npairs++;
+	init_pair((short)n, fg, bg);
+	ui->pair_fg[n] = fg;
+	ui->pair_bg[n] = bg;
+	return n;
+}
+
+int ui_attr(struct ui *ui, int fg_slot, int bg_slot)
+{
+	if (ui->ncolors == 0)
+		return A_NORMAL;
+	short fg = fg_slot < 0 ? -1 : (short)theme_pick(&ui->theme.color[fg_slot], ui->ncolors);
+	short bg = bg_slot < 0 ? -1 : (short)theme_pick(&ui->theme.color[bg_slot], ui->ncolors);
+	return (int)COLOR_PAIR(ui_pair(ui, fg, bg));
+}
+
+int ui_read_key(void)
+{
+	int errors = 0;
+	for (;;) {
+		wint_t ch;
+		int rc = wget_wch(stdscr, &ch);
+		if (rc == ERR) {
+			/* A signal (SIGWINCH) interrupts the read: read again
+			 * at once, and curses hands back KEY_RESIZE. */
+			if (errno == EINTR && errors < 100) {
+				errors++;
+				continue;
+			}
+			if (++errors > 100)
+				return KEYS_NONE;
+			/* Anything else: poll tells whether the terminal has
+			 * gone away, without spinning. */
+			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
+			if (poll(&p, 1, -1) < 0 && errno != EINTR)
+				return KEYS_NONE;
+			if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
+				return KEYS_NONE;
+			continue;
+		}
+		errors = 0;
+		if (rc == KEY_CODE_YES) {
+			switch (ch) {
+			case KEY_UP: return KEYS_UP;
+			case KEY_DOWN: return KEYS_DOWN;
+			case KEY_LEFT: return KEYS_LEFT;
+			case KEY_RIGHT: return KEYS_RIGHT;
+			case KEY_HOME: return KEYS_HOME;
+			case KEY_END: return KEYS_END;
+			case KEY_PPAGE: return KEYS_PGUP;
+			case KEY_NPAGE: return KEYS_PGDN;
+			case KEY_RESIZE: return KEYS_RESIZE;
+			case KEY_MOUSE: return KEYS_MOUSE;
+			case KEY_BACKSPACE: return KEYS_BACKSPACE;
+			case KEY_ENTER: return KEYS_ENTER;
+			default: continue;
+			}
+		}
+		if (ch == '\r')
+			return KEYS_ENTER;
+		if (ch == 8)
+			return KEYS_BACKSPACE;
+		return (int)ch;
+	}
+}

@@ -1,0 +1,48 @@
+/*
+ * The terminal layer: the only part of tchess that includes curses (with
+ * the rest of ui/). It starts and stops curses, turns theme colours into
+ * colour pairs, and turns curses key codes into the keys of keys.h.
+ *
+ * A struct ui hangs off the caller; there is no global UI state beyond
+ * what curses itself keeps.
+ */
+#ifndef TCHESS_CLIENT_UI_H
+#define TCHESS_CLIENT_UI_H
+
+#include <stdbool.h>
+
+#include "../board-view.h"
+#include "../review.h"
+#include "../theme.h"
+
+#define UI_PAIRS_MAX 256
+
+struct ui {
+	struct theme theme;
+	int ncolors;        /* colours the theme may use: 0 without colour */
+	int npairs;
+	short pair_fg[UI_PAIRS_MAX], pair_bg[UI_PAIRS_MAX];
+	bool started;
+	void *screen;       /* the curses SCREEN */
+};
+
+/* Starts curses on the terminal with theme t (copied). A theme that wants
+ * colour on a terminal without it falls back to monochrome. Returns 0, or
+ * -1 with a message when the terminal cannot be used. */
+int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize);
+/* Restores the terminal. Safe to call twice. */
+void ui_stop(struct ui *ui);
+
+/* The curses attribute (colour pair included) for foreground slot fg on
+ * background slot bg of the theme; slot -1 is the terminal's default. */
+int ui_attr(struct ui *ui, int fg_slot, int bg_slot);
+
+/* Reads one key, blocking until there is one (no timeout: idle costs no
+ * CPU). Returns a keys.h code, KEYS_RESIZE after a resize, or KEYS_NONE
+ * when the terminal has gone away. */
+int ui_read_key(void);
+
+/* Runs the review screens on r until the user quits. */
+void ui_review_run(struct ui *ui, struct review *r);
+
+#endif

@@ -1,0 +1,357 @@
+/*
+ * Review model tests without a terminal: keys become the right commands
+ * in each state and change nothing themselves; commands step, jump, flip
+ * and scroll; clocks and comments of the current move; the PGN glue
+ * lists a multi-game file and opens each game; layouts for small and
+ * large terminals; comment wrapping.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "keys.h"
+#include "review-pgn.h"
+#include "review.h"
+
+static struct review_pgn rp;
+static struct review r;
+
+static void open_file(const char *rel)
+{
+	char path[1024], err[256];
+	snprintf(path, sizeof path, "%s/%s", getenv("TCHESS_TEST_DATA"), rel);
+	ck_assert_msg(review_pgn_open(&rp, path, err, sizeof err) == 0, "%s", err);
+	review_init(&r, "two-games.pgn", rp.entries, rp.n_games, review_pgn_load, &rp);
+}
+
+static void close_file(void)
+{
+	review_fini(&r);
+	review_pgn_fini(&rp);
+}
+
+static unsigned key(int k)
+{
+	struct review before = r;
+	struct review_cmd c = review_key(&r, k);
+	/* The key handler only reads. */
+	ck_assert(!memcmp(&before, &r, sizeof r));
+	return review_apply(&r, &c);
+}
+
+START_TEST(test_list_and_open)
+{
+	open_file("review/two-games.pgn");
+	ck_assert_uint_eq(rp.n_games, 2);
+	ck_assert_str_eq(rp.entries[0].white, "Alpha, Anna");
+	ck_assert_str_eq(rp.entries[0].black, "Beta, Bruno");
+	ck_assert_str_eq(rp.entries[0].result, "1-0");
+	ck_assert_uint_eq(rp.entries[0].plies, 13);
+	ck_assert_str_eq(rp.entries[1].white, "Gamma");
+	ck_assert_uint_eq(rp.entries[1].plies, 1);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_LIST);
+
+	/* Down then Enter opens the second game. */
+	key(KEYS_DOWN);
+	ck_assert_uint_eq(r.list_sel, 1);
+	key(KEYS_DOWN);
+	ck_assert_uint_eq(r.list_sel, 1);
+	ck_assert_uint_eq(key(KEYS_ENTER), REVIEW_DIRTY_ALL);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_GAME);
+	ck_assert_uint_eq(r.game_index, 1);
+	ck_assert_str_eq(r.game.white, "Gamma");
+	/* The game starts from its FEN with Black to move. */
+	ck_assert_int_eq(r.positions[0].side, BLACK);
+	key(KEYS_RIGHT);
+	ck_assert_uint_eq(r.ply, 1);
+	ck_assert_str_eq(r.game.moves[0].san, "Qh4#");
+
+	/* Esc goes back to the list; k and Enter open the first game. */
+	key(KEYS_ESC);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_LIST);
+	key('k');
+	key(KEYS_ENTER);
+	ck_assert_str_eq(r.game.white, "Alpha, Anna");
+	ck_assert_uint_eq(r.ply, 0);
+	close_file();
+}
+END_TEST
+
+START_TEST(test_stepping)
+{
+	open_file("review/two-games.pgn");
+	key(KEYS_ENTER);
+	ck_assert_uint_eq(r.game.n_moves, 13);
+	/* Three steps forward: 1. e4 e5 2. Nf3; the knight is on f3. */
+	key(KEYS_RIGHT);
+	key('l');
+	unsigned d = key(KEYS_RIGHT);
+	ck_assert_uint_eq(r.ply, 3);
+	ck_assert(d & REVIEW_DIRTY_BOARD);
+	ck_assert(d & REVIEW_DIRTY_MOVES);
+	ck_assert_int_eq(r.positions[r.ply].board[make_sq(5, 2)], W_KNIGHT);
+	ck_assert_int_eq(r.positions[r.ply].board[make_sq(4, 3)], W_PAWN);
+	ck_assert_int_eq(r.positions[r.ply].board[make_sq(4, 4)], B_PAWN);
+	key(KEYS_LEFT);
+	key('h');
+	ck_assert_uint_eq(r.ply, 1);
+	key('j');
+	ck_assert_uint_eq(r.ply, 3);
+	key(KEYS_UP);
+	ck_assert_uint_eq(r.ply, 1);
+	key(KEYS_END);
+	ck_assert_uint_eq(r.ply, 13);
+	/* Past the end nothing changes and nothing is redrawn. */
+	ck_assert_uint_eq(key(KEYS_RIGHT), 0);
+	ck_assert_uint_eq(r.ply, 13);
+	key('g');
+	ck_assert_uint_eq(r.ply, 0);
+	ck_assert_uint_eq(key(KEYS_LEFT), 0);
+	key('G');
+	ck_assert_uint_eq(r.ply, 13);
+	key(KEYS_HOME);
+	ck_assert_uint_eq(r.ply, 0);
+	close_file();
+}
+END_TEST
+
+START_TEST(test_prompt)
+{
+	open_file("review/two-games.pgn");
+	key(KEYS_ENTER);
+	key(':');
+	ck_assert(r.prompt);
+	/* While the prompt is open, letters are not commands. */
+	key('q');
+	ck_assert(!r.quit);
+	key('1');
+	key('x');
+	key('2');
+	ck_assert_str_eq(r.prompt_text, "12");
+	key(KEYS_BACKSPACE);
+	key('0');
+	ck_assert_str_eq(r.prompt_text, "10");
+	key(KEYS_ENTER);
+	ck_assert(!r.prompt);
+	ck_assert_uint_eq(r.ply, 10);
+	/* Out of range: a message, the ply stays. */
+	key(':');
+	key('9');
+	key('9');
+	key(KEYS_ENTER);
+	ck_assert_uint_eq(r.ply, 10);
+	ck_assert_str_eq(r.message, "no ply 99: this game has plies 0 to 13");
+	/* Esc cancels. */
+	key(':');
+	key('3');
+	key(KEYS_ESC);
+	ck_assert(!r.prompt);
+	ck_assert_uint_eq(r.ply, 10);
+	key(':');
+	key('0');
+	key(KEYS_ENTER);
+	ck_assert_uint_eq(r.ply, 0);
+	close_file();
+}
+END_TEST
+
+START_TEST(test_flip_help_quit)
+{
+	open_file("review/two-games.pgn");
+	key(KEYS_ENTER);
+	ck_assert(!r.flipped);
+	ck_assert(key('f') & REVIEW_DIRTY_BOARD);
+	ck_assert(r.flipped);
+	struct board_view v;
+	review_board_view(&r, &v);
+	ck_assert(v.flipped);
+	key('?');
+	ck_assert(r.help);
+	/* Any key closes help and does nothing else. */
+	key(KEYS_RIGHT);
+	ck_assert(!r.help);
+	ck_assert_uint_eq(r.ply, 0);
+	key('q');
+	ck_assert(r.quit);
+	close_file();
+}
+END_TEST
+
+START_TEST(test_clock_and_comment)
+{
+	open_file("review/two-games.pgn");
+	key(KEYS_ENTER);
+	ck_assert_str_eq(review_comment(&r), "A short game for the review tests.");
+	ck_assert_int_eq(review_clock_of(&r, WHITE), -1);
+	key(KEYS_RIGHT);
+	ck_assert_str_eq(review_comment(&r), "King's pawn.");
+	ck_assert_int_eq(review_clock_of(&r, WHITE), 300000);
+	ck_assert_int_eq(review_clock_of(&r, BLACK), -1);
+	key(KEYS_RIGHT);
+	ck_assert_ptr_null(review_comment(&r));
+	ck_assert_int_eq(review_clock_of(&r, BLACK), 298000);
+	struct review_cmd go = { REVIEW_CMD_GOTO, 12, 0 };
+	review_apply(&r, &go);
+	ck_assert_int_eq(review_clock_of(&r, BLACK), 9400);
+	ck_assert_int_eq(review_clock_of(&r, WHITE), 280000);
+	ck_assert_str_eq(review_comment(&r), "Under ten seconds.");
+	/* The board view at ply 13 has Black's king in check on f7. */
+	key(KEYS_END);
+	struct board_view v;
+	review_board_view(&r, &v);
+	ck_assert_int_eq(v.check, make_sq(5, 6));
+	ck_assert(v.last_move == (sq_bb(make_sq(3, 0)) | sq_bb(make_sq(5, 2))));
+	close_file();
+}
+END_TEST
+
+START_TEST(test_layout)
+{
+	struct review_layout l;
+	review_layout_compute(&l, 80, 24);
+	ck_assert(!l.too_small);
+	ck_assert_int_eq(l.board.sq_w, 5);
+	ck_assert_int_eq(l.side_x, 43);
+	ck_assert_int_eq(l.side_w, 37);
+	ck_assert_int_eq(l.status_y, 23);
+	ck_assert_int_eq(l.moves_y + l.moves_h, l.comment_y);
+	ck_assert_int_eq(l.comment_y + l.comment_h, l.status_y);
+	ck_assert_int_gt(l.moves_h, 5);
+	review_layout_compute(&l, 200, 60);
+	ck_assert_int_eq(l.board.sq_w, 7);
+	review_layout_compute(&l, REVIEW_MIN_WIDTH, REVIEW_MIN_HEIGHT);
+	ck_assert(!l.too_small);
+	ck_assert_int_eq(l.board.sq_w, 3);
+	ck_assert_int_gt(l.moves_h, 0);
+	review_layout_compute(&l, REVIEW_MIN_WIDTH - 1, 40);
+	ck_assert(l.too_small);
+	review_layout_compute(&l, 100, REVIEW_MIN_HEIGHT - 1);
+	ck_assert(l.too_small);
+}
+END_TEST
+
+START_TEST(test_scroll_follows)
+{
+	/* A 60-ply game in a short terminal: the current row stays visible. */
+	static struct review_move moves[60];
+	struct review_game g;
+	struct position p;
+	memset(&g, 0, sizeof g);
+	position_init_start(&g.start);
+	p = g.start;
+	static const char *const shuffle[4][2] = { { "g1", "f3" }, { "g8", "f6" }, { "f3", "g1" }, { "f6", "g8" } };
+	for (int i = 0; i < 60; i++) {
+		const char *from = shuffle[i % 4][0], *to = shuffle[i % 4][1];
+		move m = move_make(make_sq(from[0] - 'a', from[1] - '1'), make_sq(to[0] - 'a', to[1] - '1'));
+		struct undo u;
+		moves[i].m = m;
+		moves[i].clock_ms = -1;
+		san_write(&p, m, moves[i].san);
+		position_make(&p, m, &u);
+	}
+	g.moves = moves;
+	g.n_moves = 60;
+	review_init(&r, "x.pgn", NULL, 0, NULL, NULL);
+	struct review_cmd rs = { REVIEW_CMD_RESIZE, 60, 14 };
+	review_apply(&r, &rs);
+	ck_assert_int_eq(review_set_game(&r, &g), 0);
+	ck_assert_int_eq(r.ml.rows, 30);
+	for (int i = 0; i < 60; i++) {
+		key(KEYS_RIGHT);
+		int row = movelist_row_of(&r.ml, r.ply - 1);
+		ck_assert_int_ge(row, r.ml_top);
+		ck_assert_int_lt(row, r.ml_top + r.layout.moves_h);
+	}
+	key(KEYS_PGUP);
+	ck_assert_uint_eq(r.ply, 60 - 2 * (size_t)(r.layout.moves_h - 1));
+	key(KEYS_HOME);
+	ck_assert_int_eq(r.ml_top, 0);
+	/* Without a file there is no list to go back to. */
+	ck_assert_int_eq(review_key(&r, KEYS_ESC).kind, REVIEW_CMD_NONE);
+	review_fini(&r);
+}
+END_TEST
+
+START_TEST(test_illegal_game_refused)
+{
+	struct review_move mv = { .m = move_make(SQ_E1, SQ_E8 - 8 * 3), .san = "Ke5", .clock_ms = -1 };
+	struct review_game g;
+	memset(&g, 0, sizeof g);
+	position_init_start(&g.start);
+	g.moves = &mv;
+	g.n_moves = 1;
+	review_init(&r, "x.pgn", NULL, 0, NULL, NULL);
+	ck_assert_int_eq(review_set_game(&r, &g), -1);
+	ck_assert_str_eq(r.message, "move 1 (Ke5) is not legal");
+	ck_assert(!r.has_game);
+	review_fini(&r);
+}
+END_TEST
+
+START_TEST(test_bad_game_in_list)
+{
+	const char *text = "[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"B\"]\n\n1. d4 *\n";
+	char err[256];
+	ck_assert_int_eq(review_pgn_init(&rp, text, strlen(text), err, sizeof err), 0);
+	ck_assert_uint_eq(rp.n_games, 2);
+	ck_assert_str_ne(rp.entries[0].error, "");
+	ck_assert_str_eq(rp.entries[1].error, "");
+	review_init(&r, "bad.pgn", rp.entries, rp.n_games, review_pgn_load, &rp);
+	key(KEYS_ENTER);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_LIST);
+	ck_assert_msg(!strncmp(r.message, "game 1 cannot be shown: ", 24), "%s", r.message);
+	key('j');
+	ck_assert_str_eq(r.message, "");
+	key(KEYS_ENTER);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_GAME);
+	ck_assert_str_eq(r.game.white, "B");
+	close_file();
+
+	ck_assert_int_eq(review_pgn_open(&rp, "/nonexistent/x.pgn", err, sizeof err), -1);
+	ck_assert_str_eq(err, "/nonexistent/x.pgn: No such file or directory");
+	review_pgn_fini(&rp);
+}
+END_TEST
+
+START_TEST(test_wrap)
+{
+	const char *t = "The Fried Liver allows it, and more words follow here";
+	size_t next, n = review_wrap(t, 20, &next);
+	ck_assert_int_eq((int)n, 15);
+	ck_assert_str_eq(t + next, "allows it, and more words follow here");
+	/* A word longer than the line is cut. */
+	n = review_wrap("abcdefghij", 4, &next);
+	ck_assert_int_eq((int)n, 4);
+	ck_assert_int_eq((int)next, 4);
+	/* UTF-8 counts characters, not bytes. */
+	n = review_wrap("\u00e9\u00e9\u00e9 x", 3, &next);
+	ck_assert_int_eq((int)n, 6);
+	ck_assert_int_eq((int)next, 7);
+	n = review_wrap("ab\ncd", 10, &next);
+	ck_assert_int_eq((int)n, 2);
+	ck_assert_int_eq((int)next, 3);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("review");
+	TCase *tc = tcase_create("review");
+	tcase_add_test(tc, test_list_and_open);
+	tcase_add_test(tc, test_stepping);
+	tcase_add_test(tc, test_prompt);
+	tcase_add_test(tc, test_flip_help_quit);
+	tcase_add_test(tc, test_clock_and_comment);
+	tcase_add_test(tc, test_layout);
+	tcase_add_test(tc, test_scroll_follows);
+	tcase_add_test(tc, test_illegal_game_refused);
+	tcase_add_test(tc, test_bad_game_in_list);
+	tcase_add_test(tc, test_wrap);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,252 @@
+/*
+ * Theme and config file tests: good files parse to the expected values,
+ * every kind of bad line is refused with its line number and reason, the
+ * shipped themes all load, and the option precedence (command line,
+ * NO_COLOR, config file, locale) holds.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "theme.h"
+
+static int parse(struct theme *t, const char *text, char *err)
+{
+	theme_init_default(t);
+	return theme_parse(t, text, strlen(text), err, 256);
+}
+
+START_TEST(test_theme_good)
+{
+	struct theme t;
+	char err[256];
+	const char *text = "# a comment\n"
+			   "name = Test\n"
+			   "\n"
+			   "light_square = 187 bright-yellow yellow   # trailing comment\r\n"
+			   "dark_square=red\n"
+			   "  white_piece =  default  \n"
+			   "colors = yes\n"
+			   "markers = yes\n"
+			   "pieces = solid\n";
+	ck_assert_int_eq(parse(&t, text, err), 0);
+	ck_assert_str_eq(t.name, "Test");
+	ck_assert_int_eq(t.color[THEME_LIGHT_SQUARE].n, 3);
+	ck_assert_int_eq(t.color[THEME_LIGHT_SQUARE].choice[0], 187);
+	ck_assert_int_eq(t.color[THEME_LIGHT_SQUARE].choice[1], 11);
+	ck_assert_int_eq(t.color[THEME_LIGHT_SQUARE].choice[2], 3);
+	ck_assert_int_eq(t.color[THEME_DARK_SQUARE].choice[0], 1);
+	ck_assert_int_eq(t.color[THEME_WHITE_PIECE].choice[0], THEME_DEFAULT_COLOR);
+	ck_assert(t.markers);
+	ck_assert(t.solid_pieces);
+	/* Keys left out keep the default theme's values. */
+	ck_assert_int_eq(t.color[THEME_CHECK].choice[0], 167);
+}
+END_TEST
+
+START_TEST(test_theme_pick)
+{
+	struct theme_color c;
+	ck_assert_int_eq(theme_parse_color("187 bright-yellow yellow", &c, NULL, 0), 0);
+	ck_assert_int_eq(theme_pick(&c, 256), 187);
+	ck_assert_int_eq(theme_pick(&c, 16), 11);
+	ck_assert_int_eq(theme_pick(&c, 8), 3);
+	ck_assert_int_eq(theme_parse_color("137", &c, NULL, 0), 0);
+	ck_assert_int_eq(theme_pick(&c, 8), THEME_DEFAULT_COLOR);
+	ck_assert_int_eq(theme_parse_color("bright-red", &c, NULL, 0), 0);
+	ck_assert_int_eq(theme_pick(&c, 8), 1);
+}
+END_TEST
+
+static const struct {
+	const char *text;
+	const char *message;
+} bad_themes[] = {
+	{ "light_square = 180\nligth_square = 3\n", "line 2: unknown key 'ligth_square'" },
+	{ "dark_square = blu\n", "line 1: dark_square: 'blu' is not a colour" },
+	{ "dark_square = 256\n", "line 1: dark_square: '256' is not a colour" },
+	{ "dark_square = -1\n", "line 1: dark_square: '-1' is not a colour" },
+	{ "\n\njust words\n", "line 3: expected 'key = value'" },
+	{ "check =\n", "line 1: 'check' has no value" },
+	{ "check = # nothing\n", "line 1: 'check' has no value" },
+	{ "markers = maybe\n", "line 1: markers is 'yes' or 'no'" },
+	{ "pieces = hollow\n", "line 1: pieces is 'solid' or 'outline'" },
+	{ "legal = 1 2 3 4 5\n", "line 1: legal: more than 4 colours" },
+};
+
+START_TEST(test_theme_bad)
+{
+	struct theme t, before;
+	char err[256] = "";
+	ck_assert_int_eq(parse(&t, bad_themes[_i].text, err), -1);
+	ck_assert_msg(!strncmp(err, bad_themes[_i].message, strlen(bad_themes[_i].message)), "got '%s', want '%s'",
+		      err, bad_themes[_i].message);
+	/* A bad file changes nothing. */
+	theme_init_default(&before);
+	ck_assert(!memcmp(&t, &before, sizeof t));
+}
+END_TEST
+
+START_TEST(test_theme_binary_garbage)
+{
+	struct theme t;
+	char err[256];
+	char junk[512];
+	unsigned s = 12345;
+	for (int round = 0; round < 200; round++) {
+		for (size_t i = 0; i < sizeof junk; i++) {
+			s = s * 1103515245u + 12345u;
+			junk[i] = (char)(s >> 16);
+		}
+		theme_init_default(&t);
+		/* Must not crash; garbage is refused or happens to parse. */
+		(void)theme_parse(&t, junk, sizeof junk, err, sizeof err);
+	}
+	theme_init_default(&t);
+	ck_assert_int_eq(theme_parse(&t, "check = red\0green\n", 18, err, sizeof err), -1);
+	ck_assert_str_eq(err, "line 1: contains a NUL byte");
+}
+END_TEST
+
+/* Every theme that meson installs loads cleanly from the source tree. */
+START_TEST(test_shipped_themes)
+{
+	static const char *const names[] = { "default", "high-contrast", "monochrome", "256" };
+	char err[512], path[1024];
+	struct theme t;
+	ck_assert_int_eq(setenv("TCHESS_THEME_DIR", getenv("TCHESS_SOURCE_THEMES"), 1), 0);
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
+		ck_assert_msg(theme_find(names[i], path, sizeof path) == 0, "%s not found", names[i]);
+		ck_assert_msg(strstr(path, getenv("TCHESS_SOURCE_THEMES")) == path, "%s found at %s", names[i], path);
+		ck_assert_msg(theme_load(&t, names[i], err, sizeof err) == 0, "%s", err);
+	}
+	ck_assert_int_eq(theme_load(&t, "monochrome", err, sizeof err), 0);
+	ck_assert(!t.use_color);
+	ck_assert(t.markers);
+	/* default.theme says what the built-in default says. */
+	struct theme builtin;
+	theme_init_default(&builtin);
+	ck_assert_int_eq(theme_load(&t, "default", err, sizeof err), 0);
+	for (int i = 0; i < THEME_SLOT_NB; i++) {
+		ck_assert_int_eq(t.color[i].n, builtin.color[i].n);
+		for (int k = 0; k < t.color[i].n; k++)
+			ck_assert_int_eq(t.color[i].choice[k], builtin.color[i].choice[k]);
+	}
+	ck_assert_int_eq(t.solid_pieces, builtin.solid_pieces);
+	ck_assert_int_eq(theme_load(&t, "no-such-theme", err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "theme 'no-such-theme' not found"), "%s", err);
+	ck_assert_int_eq(theme_load(&t, "/nonexistent/x.theme", err, sizeof err), -1);
+}
+END_TEST
+
+START_TEST(test_config_good)
+{
+	struct config c;
+	char err[256];
+	const char *text = "# tchess config\ntheme = high-contrast\nascii = yes\nserver = http://h:8080/#x  # c\nbell=on\n";
+	config_init(&c);
+	ck_assert_int_eq(config_parse(&c, text, strlen(text), err, sizeof err), 0);
+	ck_assert_str_eq(c.theme, "high-contrast");
+	ck_assert_int_eq(c.ascii, 1);
+	ck_assert_str_eq(c.server, "http://h:8080/#x");
+	ck_assert(c.bell);
+}
+END_TEST
+
+START_TEST(test_config_bad)
+{
+	static const struct {
+		const char *text, *message;
+	} bad[] = {
+		{ "theme = x\ncolour = red\n", "line 2: unknown key 'colour'" },
+		{ "ascii = perhaps\n", "line 1: ascii is 'yes' or 'no', not 'perhaps'" },
+		{ "theme\n", "line 1: expected 'key = value', got 'theme'" },
+		{ "theme =   \n", "line 1: theme has no value" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct config c;
+		char err[256] = "";
+		config_init(&c);
+		ck_assert_int_eq(config_parse(&c, bad[i].text, strlen(bad[i].text), err, sizeof err), -1);
+		ck_assert_msg(!strncmp(err, bad[i].message, strlen(bad[i].message)), "got '%s'", err);
+		ck_assert_str_eq(c.theme, "");
+	}
+}
+END_TEST
+
+START_TEST(test_config_file)
+{
+	char dir[] = "/tmp/tchess-config-XXXXXX", path[256], err[512];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	ck_assert_int_eq(setenv("XDG_CONFIG_HOME", dir, 1), 0);
+	struct config c;
+	config_init(&c);
+	/* No file is no error. */
+	ck_assert_int_eq(config_load(&c, err, sizeof err), 0);
+	snprintf(path, sizeof path, "%s/tchess", dir);
+	ck_assert_int_eq(mkdir(path, 0700), 0);
+	snprintf(path, sizeof path, "%s/tchess/config", dir);
+	FILE *f = fopen(path, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("theme = 256\n\nbogus = 1\n", f);
+	fclose(f);
+	ck_assert_int_eq(config_load(&c, err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "tchess/config: line 3: unknown key 'bogus'"), "%s", err);
+	f = fopen(path, "w");
+	fputs("theme = 256\n", f);
+	fclose(f);
+	ck_assert_int_eq(config_load(&c, err, sizeof err), 0);
+	ck_assert_str_eq(c.theme, "256");
+	unlink(path);
+	snprintf(path, sizeof path, "%s/tchess", dir);
+	rmdir(path);
+	rmdir(dir);
+}
+END_TEST
+
+START_TEST(test_precedence)
+{
+	struct config c;
+	config_init(&c);
+	ck_assert_str_eq(config_theme_name(NULL, &c, NULL), "default");
+	ck_assert_str_eq(config_theme_name(NULL, &c, ""), "default");
+	ck_assert_str_eq(config_theme_name(NULL, &c, "1"), "monochrome");
+	strcpy(c.theme, "256");
+	ck_assert_str_eq(config_theme_name(NULL, &c, NULL), "256");
+	ck_assert_str_eq(config_theme_name(NULL, &c, "1"), "monochrome");
+	ck_assert_str_eq(config_theme_name("high-contrast", &c, "1"), "high-contrast");
+
+	ck_assert(!config_want_ascii(-1, &c, "UTF-8", "xterm-256color"));
+	ck_assert(config_want_ascii(-1, &c, "ANSI_X3.4-1968", "xterm"));
+	ck_assert(config_want_ascii(-1, &c, "UTF-8", "linux"));
+	ck_assert(config_want_ascii(1, &c, "UTF-8", "xterm"));
+	ck_assert(!config_want_ascii(0, &c, "ANSI_X3.4-1968", "linux"));
+	c.ascii = 1;
+	ck_assert(config_want_ascii(-1, &c, "UTF-8", "xterm"));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("theme");
+	TCase *tc = tcase_create("theme");
+	tcase_add_test(tc, test_theme_good);
+	tcase_add_test(tc, test_theme_pick);
+	tcase_add_loop_test(tc, test_theme_bad, 0, (int)(sizeof bad_themes / sizeof bad_themes[0]));
+	tcase_add_test(tc, test_theme_binary_garbage);
+	tcase_add_test(tc, test_shipped_themes);
+	tcase_add_test(tc, test_config_good);
+	tcase_add_test(tc, test_config_bad);
+	tcase_add_test(tc, test_config_file);
+	tcase_add_test(tc, test_precedence);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}

@@ -1,0 +1,256 @@
+/*
+ * View-model tests without a terminal: board orientation and geometry,
+ * glyphs, the move list layout, clock text and material difference.
+ */
+#include <check.h>
+#include <string.h>
+
+#include "board-view.h"
+#include "clock-text.h"
+#include "material.h"
+#include "movelist.h"
+#include "tchess/fen.h"
+
+/* "If you play the white pieces, the letters (files) are sorted by
+ * alphabetical order: A - H. [...] they are counted upwards: 1 - 8."
+ * Seen from White, the top-left cell is a8 and the bottom-right h1. */
+START_TEST(test_orientation_white)
+{
+	ck_assert_int_eq(board_view_square_at(false, 0, 0), SQ_A8);
+	ck_assert_int_eq(board_view_square_at(false, 7, 7), SQ_H1);
+	ck_assert_int_eq(board_view_square_at(false, 4, 4), make_sq(4, 3)); /* e4 */
+	for (int col = 0; col < 8; col++)
+		ck_assert_int_eq(board_view_file_label(false, col), 'a' + col);
+	for (int row = 0; row < 8; row++)
+		ck_assert_int_eq(board_view_rank_label(false, row), '8' - row);
+}
+END_TEST
+
+/* "If you play the black pieces, the letters are sorted in reverse
+ * alphabetical order: H - A. [...] If you play the black pieces, they are
+ * counted downwards: 8 - 1." Seen from Black, the top-left cell is h1 and
+ * the bottom-right a8: files h..a left to right, ranks 1..8 top to bottom. */
+START_TEST(test_orientation_black)
+{
+	ck_assert_int_eq(board_view_square_at(true, 0, 0), SQ_H1);
+	ck_assert_int_eq(board_view_square_at(true, 7, 7), SQ_A8);
+	ck_assert_int_eq(board_view_square_at(true, 3, 3), make_sq(4, 3)); /* e4 */
+	for (int col = 0; col < 8; col++)
+		ck_assert_int_eq(board_view_file_label(true, col), 'h' - col);
+	for (int row = 0; row < 8; row++)
+		ck_assert_int_eq(board_view_rank_label(true, row), '1' + row);
+}
+END_TEST
+
+START_TEST(test_cell_round_trip)
+{
+	for (int flipped = 0; flipped < 2; flipped++)
+		for (int sq = 0; sq < 64; sq++) {
+			int col, row;
+			board_view_cell_of(flipped, sq, &col, &row);
+			ck_assert_int_eq(board_view_square_at(flipped, col, row), sq);
+		}
+}
+END_TEST
+
+START_TEST(test_geometry)
+{
+	struct board_geometry g;
+	/* 80x24 with the side column: 5x2 squares. */
+	ck_assert_int_eq(board_view_geometry(55, 23, &g), 0);
+	ck_assert_int_eq(g.sq_w, 5);
+	ck_assert_int_eq(g.sq_h, 2);
+	ck_assert_int_eq(g.width, 42);
+	ck_assert_int_eq(g.height, 17);
+	ck_assert_int_eq(board_view_geometry(200, 60, &g), 0);
+	ck_assert_int_eq(g.sq_w, 7);
+	ck_assert_int_eq(board_view_geometry(26, 9, &g), 0);
+	ck_assert_int_eq(g.sq_w, 3);
+	ck_assert_int_eq(board_view_geometry(25, 9, &g), -1);
+	ck_assert_int_eq(board_view_geometry(26, 8, &g), -1);
+
+	/* Mouse cells: the middle of the top-left square is a8 for White,
+	 * h1 for Black; the coordinates are no square. */
+	board_view_geometry(55, 23, &g);
+	ck_assert_int_eq(board_view_square_at_cell(&g, false, 4, 1), SQ_A8);
+	ck_assert_int_eq(board_view_square_at_cell(&g, true, 4, 1), SQ_H1);
+	ck_assert_int_eq(board_view_square_at_cell(&g, false, 41, 15), SQ_H1);
+	ck_assert_int_eq(board_view_square_at_cell(&g, false, 0, 1), SQ_NONE);
+	ck_assert_int_eq(board_view_square_at_cell(&g, false, 10, 16), SQ_NONE);
+}
+END_TEST
+
+START_TEST(test_glyphs)
+{
+	ck_assert_str_eq(board_view_glyph(W_KING, false, false), "\u2654");
+	ck_assert_str_eq(board_view_glyph(W_KING, false, true), "\u265a");
+	ck_assert_str_eq(board_view_glyph(B_PAWN, false, false), "\u265f");
+	ck_assert_str_eq(board_view_glyph(W_KNIGHT, true, false), "N");
+	ck_assert_str_eq(board_view_glyph(B_QUEEN, true, true), "q");
+	ck_assert_str_eq(board_view_glyph(NO_PIECE, true, false), "");
+}
+END_TEST
+
+START_TEST(test_cursor_follows_screen)
+{
+	/* Right on screen is towards h for White, towards a for Black. */
+	ck_assert_int_eq(board_view_cursor_step(false, make_sq(4, 3), 1, 0), make_sq(5, 3));
+	ck_assert_int_eq(board_view_cursor_step(true, make_sq(4, 3), 1, 0), make_sq(3, 3));
+	/* Up on screen is towards rank 8 for White, rank 1 for Black. */
+	ck_assert_int_eq(board_view_cursor_step(false, make_sq(4, 3), 0, -1), make_sq(4, 4));
+	ck_assert_int_eq(board_view_cursor_step(true, make_sq(4, 3), 0, -1), make_sq(4, 2));
+	ck_assert_int_eq(board_view_cursor_step(false, SQ_H8, 1, 0), SQ_H8);
+}
+END_TEST
+
+START_TEST(test_view_highlights)
+{
+	struct board_view v;
+	struct position p;
+	board_view_init(&v);
+	ck_assert_int_eq(fen_parse(&p, "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", NULL),
+			 TCHESS_OK);
+	board_view_set(&v, &p, move_make(make_sq(3, 7), make_sq(7, 3)));
+	ck_assert_int_eq(v.check, SQ_E1 + 0);
+	ck_assert(v.last_move == (sq_bb(make_sq(3, 7)) | sq_bb(make_sq(7, 3))));
+
+	/* Castling is stored king-takes-rook; the last move shows g1. */
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/8/8/8/8/8/4K2R b K - 0 1", NULL), TCHESS_OK);
+	board_view_set(&v, &p, move_make_kind(SQ_E1, SQ_H1, MOVE_CASTLING));
+	ck_assert(v.last_move == (sq_bb(SQ_E1) | sq_bb(SQ_G1)));
+	ck_assert_int_eq(v.check, SQ_NONE);
+}
+END_TEST
+
+START_TEST(test_movelist_white_first)
+{
+	struct movelist ml;
+	char num[16];
+	movelist_init(&ml, 5, 1, WHITE, 30);
+	ck_assert_int_eq(ml.rows, 3);
+	ck_assert_int_eq(movelist_row_of(&ml, 0), 0);
+	ck_assert_int_eq(movelist_col_of(&ml, 0), 0);
+	ck_assert_int_eq(movelist_row_of(&ml, 3), 1);
+	ck_assert_int_eq(movelist_col_of(&ml, 3), 1);
+	ck_assert_int_eq(movelist_ply_at(&ml, 2, 0), 4);
+	ck_assert_int_eq(movelist_ply_at(&ml, 2, 1), -1);
+	movelist_number(&ml, 0, num);
+	ck_assert_str_eq(num, "  1.");
+	movelist_number(&ml, 2, num);
+	ck_assert_str_eq(num, "  3.");
+	ck_assert_int_eq(ml.x_white, 5);
+	ck_assert_int_eq(ml.x_black, 5 + ml.san_w);
+}
+END_TEST
+
+START_TEST(test_movelist_black_first)
+{
+	struct movelist ml;
+	char num[16];
+	/* From a FEN with Black to move at move 23: "23. ... Qh4" first. */
+	movelist_init(&ml, 4, 23, BLACK, 30);
+	ck_assert_int_eq(ml.rows, 3);
+	ck_assert_int_eq(movelist_ply_at(&ml, 0, 0), -1);
+	ck_assert_int_eq(movelist_ply_at(&ml, 0, 1), 0);
+	ck_assert_int_eq(movelist_ply_at(&ml, 1, 0), 1);
+	ck_assert_int_eq(movelist_row_of(&ml, 3), 2);
+	ck_assert_int_eq(movelist_col_of(&ml, 3), 0);
+	movelist_number(&ml, 2, num);
+	ck_assert_str_eq(num, " 25.");
+	/* Four-digit move numbers widen the number column. */
+	movelist_init(&ml, 2, 1000, WHITE, 30);
+	movelist_number(&ml, 0, num);
+	ck_assert_str_eq(num, "1000.");
+}
+END_TEST
+
+START_TEST(test_movelist_scroll)
+{
+	ck_assert_int_eq(movelist_scroll(0, 10, 5, 40), 0);
+	ck_assert_int_eq(movelist_scroll(0, 10, 10, 40), 1);
+	ck_assert_int_eq(movelist_scroll(20, 10, 5, 40), 5);
+	ck_assert_int_eq(movelist_scroll(35, 10, 39, 40), 30);
+	ck_assert_int_eq(movelist_scroll(3, 10, 2, 4), 0);
+}
+END_TEST
+
+START_TEST(test_clock_text)
+{
+	char b[CLOCK_TEXT_MAX];
+	clock_text_format(300000, b);
+	ck_assert_str_eq(b, "5:00");
+	clock_text_format(299999, b);
+	ck_assert_str_eq(b, "4:59");
+	clock_text_format(3902000, b);
+	ck_assert_str_eq(b, "1:05:02");
+	clock_text_format(10000, b);
+	ck_assert_str_eq(b, "0:10");
+	/* Tenths under ten seconds, truncated, never rounded up. */
+	clock_text_format(9999, b);
+	ck_assert_str_eq(b, "0:09.9");
+	clock_text_format(9400, b);
+	ck_assert_str_eq(b, "0:09.4");
+	clock_text_format(99, b);
+	ck_assert_str_eq(b, "0:00.0");
+	clock_text_format(-5, b);
+	ck_assert_str_eq(b, "0:00.0");
+
+	ck_assert_int_eq(clock_text_next_change(9450), 51);
+	ck_assert_int_eq(clock_text_next_change(9400), 1);
+	ck_assert_int_eq(clock_text_next_change(65500), 501);
+	ck_assert_int_eq(clock_text_next_change(10000), 1);
+	ck_assert_int_eq(clock_text_next_change(0), 1);
+}
+END_TEST
+
+START_TEST(test_material)
+{
+	struct position p;
+	struct material m;
+	char b[32];
+	/* White has a queen for a rook and a pawn more: +5. */
+	ck_assert_int_eq(fen_parse(&p, "4k3/pp6/8/8/8/8/PPP5/3QK3 w - - 0 1", NULL), TCHESS_OK);
+	material_count(&p, &m);
+	ck_assert_int_eq(m.points, 10);
+	material_text(&m, WHITE, b, sizeof b);
+	ck_assert_str_eq(b, "QP+10");
+	material_text(&m, BLACK, b, sizeof b);
+	ck_assert_str_eq(b, "");
+	ck_assert_int_eq(fen_parse(&p, "3rk3/8/8/8/8/8/8/3BK3 w - - 0 1", NULL), TCHESS_OK);
+	material_count(&p, &m);
+	ck_assert_int_eq(m.points, -2);
+	material_text(&m, BLACK, b, sizeof b);
+	ck_assert_str_eq(b, "R+2");
+	material_text(&m, WHITE, b, sizeof b);
+	ck_assert_str_eq(b, "B");
+	position_init_start(&p);
+	material_count(&p, &m);
+	ck_assert_int_eq(m.points, 0);
+	material_text(&m, WHITE, b, sizeof b);
+	ck_assert_str_eq(b, "");
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("view");
+	TCase *tc = tcase_create("view");
+	tcase_add_test(tc, test_orientation_white);
+	tcase_add_test(tc, test_orientation_black);
+	tcase_add_test(tc, test_cell_round_trip);
+	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_glyphs);
+	tcase_add_test(tc, test_cursor_follows_screen);
+	tcase_add_test(tc, test_view_highlights);
+	tcase_add_test(tc, test_movelist_white_first);
+	tcase_add_test(tc, test_movelist_black_first);
+	tcase_add_test(tc, test_movelist_scroll);
+	tcase_add_test(tc, test_clock_text);
+	tcase_add_test(tc, test_material);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
