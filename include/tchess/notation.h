@@ -51,4 +51,12 @@ const char *notation_explain_illegal(const struct position *p, int from, int to,
 /* Square name ("e4") into buf (3 bytes); returns buf. */
 const char *notation_square(int sq, char buf[3]);
 
+/* The square named by the two bytes at s ("e4"), or SQ_NONE. */
+int notation_parse_square(const char *s);
+
+/* A printable copy of text (len bytes, any bytes) for an error message:
+ * non-printable bytes become '?', and text longer than size - 1 bytes is
+ * cut and ends in "..". size must be at least 4. Returns buf. */
+const char *notation_quote(const char *text, size_t len, char *buf, size_t size);
+
 #endif

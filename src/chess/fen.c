@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "tchess/fen.h"
+#include "tchess/notation.h"
 
 static const char piece_chars[] = " PNBRQK  pnbrqk";
 
@@ -34,20 +35,10 @@ static size_t field_end(const struct cursor *c)
 	return e;
 }
 
-/* Copies a field for quoting in messages, printable bytes only, shortened. */
+/* A field, printable and shortened, for quoting in messages. */
 static const char *quote(const struct cursor *c, size_t start, size_t end, char buf[24])
 {
-	size_t n = 0;
-	for (size_t i = start; i < end && n < 20; i++) {
-		unsigned char ch = (unsigned char)c->s[i];
-		buf[n++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
-	}
-	if (end - start > 20) {
-		buf[n - 1] = '.';
-		buf[n - 2] = '.';
-	}
-	buf[n] = '\0';
-	return buf;
+	return notation_quote(c->s + start, end - start, buf, 21);
 }
 
 static enum tchess_err parse_placement(struct cursor *c, struct position *p)

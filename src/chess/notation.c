@@ -20,20 +20,25 @@ const char *notation_square(int sq, char buf[3])
 	return buf;
 }
 
-/* Printable copy of text for messages. */
-static const char *quote(const char *text, size_t len, char buf[28])
+const char *notation_quote(const char *text, size_t len, char *buf, size_t size)
 {
-	size_t n = 0;
-	for (size_t i = 0; i < len && n < 24; i++) {
+	size_t max = size - 1, n = 0;
+	for (size_t i = 0; i < len && n < max; i++) {
 		unsigned char ch = (unsigned char)text[i];
 		buf[n++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
 	}
-	if (len > 24) {
+	if (len > max) {
 		buf[n - 1] = '.';
 		buf[n - 2] = '.';
 	}
 	buf[n] = '\0';
 	return buf;
+}
+
+/* Printable copy of text for messages. */
+static const char *quote(const char *text, size_t len, char buf[28])
+{
+	return notation_quote(text, len, buf, 25);
 }
 
 size_t uci_write(const struct position *p, move m, char *buf)
@@ -55,7 +60,7 @@ size_t uci_write(const struct position *p, move m, char *buf)
 	return 4;
 }
 
-static int parse_square(const char *s)
+int notation_parse_square(const char *s)
 {
 	if (s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
 		return SQ_NONE;
@@ -80,7 +85,7 @@ enum tchess_err uci_parse(const struct position *p, const char *text, size_t len
 	if (len < 4 || len > 5)
 		return tchess_error_set(err, TCHESS_ERR_UCI_SYNTAX, 0, "'%s' is not a UCI move like e2e4 or e7e8q",
 					quote(text, len, q));
-	int from = parse_square(text), to = parse_square(text + 2), promo = -1;
+	int from = notation_parse_square(text), to = notation_parse_square(text + 2), promo = -1;
 	if (from == SQ_NONE || to == SQ_NONE)
 		return tchess_error_set(err, TCHESS_ERR_UCI_SYNTAX, from == SQ_NONE ? 0 : 2,
 					"'%s' is not a UCI move like e2e4 or e7e8q", quote(text, len, q));
@@ -278,9 +283,9 @@ enum tchess_err san_parse(const struct position *p, const char *text, size_t len
 	}
 
 	/* Destination: the last two characters. */
-	if (n < i + 2 || parse_square(s + n - 2) == SQ_NONE)
+	if (n < i + 2 || notation_parse_square(s + n - 2) == SQ_NONE)
 		return tchess_error_set(err, TCHESS_ERR_SAN_SYNTAX, 0, "'%s' is not a move in SAN", quote(text, len, q));
-	int to = parse_square(s + n - 2);
+	int to = notation_parse_square(s + n - 2);
 	size_t mid_end = n - 2;
 	bool capture = false;
 	if (mid_end > i && (s[mid_end - 1] == 'x' || s[mid_end - 1] == ':' || s[mid_end - 1] == '-')) {
@@ -351,7 +356,7 @@ static bool looks_like_uci(const char *s, size_t len)
 {
 	if (len != 4 && len != 5)
 		return false;
-	if (parse_square(s) == SQ_NONE || parse_square(s + 2) == SQ_NONE)
+	if (notation_parse_square(s) == SQ_NONE || notation_parse_square(s + 2) == SQ_NONE)
 		return false;
 	return len == 4 || promo_from_char(s[4]) >= 0;
 }

@@ -19,24 +19,7 @@ static const char promo_letters[PIECE_TYPE_NB] = { 0, 'n', 'b', 'r', 'q', 0 };
 /* Printable copy of text for messages. */
 static const char *quote(const char *text, size_t len, char buf[20])
 {
-	size_t n = 0;
-	for (size_t i = 0; i < len && n < 16; i++) {
-		unsigned char ch = (unsigned char)text[i];
-		buf[n++] = (ch >= 0x20 && ch < 0x7f) ? (char)ch : '?';
-	}
-	if (len > 16) {
-		buf[n - 1] = '.';
-		buf[n - 2] = '.';
-	}
-	buf[n] = '\0';
-	return buf;
-}
-
-static int parse_square(const char *s)
-{
-	if (s[0] < 'a' || s[0] > 'h' || s[1] < '1' || s[1] > '8')
-		return SQ_NONE;
-	return make_sq(s[0] - 'a', s[1] - '1');
+	return notation_quote(text, len, buf, 17);
 }
 
 static bool is_blank(char ch)
@@ -59,7 +42,7 @@ enum tchess_err premove_parse_uci(const char *text, size_t len, struct premove *
 	if (n < 4 || n > 5)
 		return tchess_error_set(err, TCHESS_ERR_UCI_SYNTAX, start,
 					"'%s' is not a premove like e2e4 or e7e8q", quote(s, n, q));
-	int from = parse_square(s), to = parse_square(s + 2);
+	int from = notation_parse_square(s), to = notation_parse_square(s + 2);
 	if (from == SQ_NONE || to == SQ_NONE)
 		return tchess_error_set(err, TCHESS_ERR_UCI_SYNTAX, start + (from == SQ_NONE ? 0 : 2),
 					"'%s': %s square is not a square a1..h8", quote(s, n, q),
