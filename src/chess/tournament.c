@@ -116,13 +116,12 @@ enum tchess_err tournament_init(struct tournament *t, int n_players, enum tourna
 		return rc;
 
 	/* Nothing can fail from here on, so t is only written now. */
-	struct tournament *nt = t;
-	memset(nt, 0, sizeof *nt);
-	nt->kind = kind;
-	nt->n_players = n_players;
-	nt->n_tables = n_players + (n_players & 1);
-	nt->seed = seed;
-	nt->prizes = *prizes;
+	memset(t, 0, sizeof *t);
+	t->kind = kind;
+	t->n_players = n_players;
+	t->n_tables = n_players + (n_players & 1);
+	t->seed = seed;
+	t->prizes = *prizes;
 
 	/* Fisher-Yates over the table numbers: perm[i] is player i's table.
 	 * The dummy table, if any, is always the last one (n_tables), where
@@ -137,22 +136,22 @@ enum tchess_err tournament_init(struct tournament *t, int n_players, enum tourna
 		perm[i] = perm[j];
 		perm[j] = tmp;
 	}
-	for (int i = 0; i <= nt->n_tables; i++)
-		nt->player_at[i] = TOURNAMENT_NOBODY;
+	for (int i = 0; i <= t->n_tables; i++)
+		t->player_at[i] = TOURNAMENT_NOBODY;
 	for (int i = 0; i < n_players; i++) {
-		nt->table_of[i] = perm[i];
-		nt->player_at[perm[i]] = i;
+		t->table_of[i] = perm[i];
+		t->player_at[perm[i]] = i;
 	}
 
-	int per_cycle = nt->n_tables - 1;
+	int per_cycle = t->n_tables - 1;
 	for (int i = 0; i <= TOURNAMENT_ROUNDS_MAX; i++)
-		nt->bye[i] = TOURNAMENT_NOBODY;
+		t->bye[i] = TOURNAMENT_NOBODY;
 	for (int r = 1; r <= per_cycle; r++)
-		add_round(nt, r, r, false);
+		add_round(t, r, r, false);
 	if (kind == TOURNAMENT_DOUBLE)
 		for (int r = 1; r <= per_cycle; r++)
-			add_round(nt, r, per_cycle + r, true);
-	nt->n_rounds = per_cycle * (int)kind;
+			add_round(t, r, per_cycle + r, true);
+	t->n_rounds = per_cycle * (int)kind;
 	return TCHESS_OK;
 }
 
