@@ -214,8 +214,8 @@ START_TEST(test_events_batch)
 
 	/* Out of order, past the game's seq, or an unknown member: refused. */
 	const char *bad[] = {
-		"{\"events\":[{\"seq\":2,\"type\":\"a\",\"t_ms\":0},{\"seq\":1,\"type\":\"a\",\"t_ms\":0}],\"seq\":2,"
-		"\"now_ms\":0}",
+		("{\"events\":[{\"seq\":2,\"type\":\"a\",\"t_ms\":0},{\"seq\":1,\"type\":\"a\",\"t_ms\":0}],\"seq\":2,"
+		 "\"now_ms\":0}"),
 		"{\"events\":[{\"seq\":5,\"type\":\"a\",\"t_ms\":0}],\"seq\":2,\"now_ms\":0}",
 		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"more\":1}",
 		"{\"events\":{},\"seq\":2,\"now_ms\":0}",
