@@ -83,7 +83,8 @@ struct engine_pool *engine_pool_new(const struct engine_options *o, char **err);
 /* Stops the pool. Requests still queued or searching get their callback
  * with the error "engine pool closed" (on this thread or a worker), so the
  * caller must not hold a lock its callbacks take. Engines are sent "quit",
- * killed if they do not exit within a second, and reaped. NULL is a no-op. */
+ * killed if they do not exit within a second, and reaped. NULL is a no-op.
+ * Never call it from a callback (it joins the worker threads). */
 void engine_pool_free(struct engine_pool *pool);
 
 /*
