@@ -9,6 +9,8 @@
  * used without the lock; other threads reach a busy worker only by setting a
  * flag under the lock and writing a byte to its wake socket.
  */
+/* For posix_spawn_file_actions_addclosefrom_np (glibc 2.34). */
+#define _GNU_SOURCE
 #include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -34,8 +36,6 @@
 #include "util/log.h"
 #include "util/now.h"
 #include "util/xalloc.h"
-
-extern char **environ;
 
 #define ENGINE_MAX_PROCS 16
 #define ENGINE_QUIT_MS 1000
@@ -359,6 +359,11 @@ static enum engine_outcome proc_start(struct engine_worker *w, const struct engi
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 0);
 	posix_spawn_file_actions_adddup2(&fa, sv[1], 1);
 	posix_spawn_file_actions_addopen(&fa, 2, "/dev/null", O_WRONLY, 0);
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || __GLIBC_MINOR__ >= 34)
+	/* Anything the server opened without close-on-exec (a library's
+	 * socket, say) must not leak into an engine and outlive tchessd. */
+	posix_spawn_file_actions_addclosefrom_np(&fa, 3);
+#endif
 	sigset_t none, dfl;
 	sigemptyset(&none);
 	sigemptyset(&dfl);

@@ -3,7 +3,8 @@
  * the handshake, a legal move at every level, a mate in one, Chess960
  * castling, a threefold repetition that only the move history reveals, a
  * kill by pid mid-search, cancellation, and twenty concurrent requests. With
- * fake engines (shell scripts written here): the exact position command, a
+ * fake engines (shell scripts written here): the exact position command, no
+ * inherited descriptors, a
  * crash once (restart and answer), crashes every time, a hung engine, nonsense
  * and illegal answers (explicit errors, never a made-up move), a program that
  * is no UCI engine, and closing with requests in flight. Every test ends by
@@ -14,6 +15,7 @@
  */
 #include <check.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -500,6 +502,25 @@ START_TEST(test_position_command)
 }
 END_TEST
 
+START_TEST(test_no_fd_leak)
+{
+	/* A descriptor the server left inheritable does not reach the engine
+	 * (it would keep a socket open after tchessd is gone). */
+	int fd = open("/dev/null", O_RDONLY);
+	ck_assert_int_ge(fd, 3);
+	char action[200];
+	snprintf(action, sizeof action,
+		 "if [ -e /proc/$$/fd/%d ]; then echo 'bestmove a2a3'; else echo 'bestmove e2e4'; fi", fd);
+	struct engine_pool *pool = pool_open(fake_engine(action), 1, 2000);
+	struct slot s;
+	ask(pool, NULL, NULL, 0, 1, false, &s, 5000);
+	ck_assert_str_eq(s.uci, "e2e4");
+	engine_pool_free(pool);
+	close(fd);
+	assert_no_children();
+}
+END_TEST
+
 START_TEST(test_crash_once)
 {
 	/* "Engine process crash during an engine game: the server notices,
@@ -680,6 +701,7 @@ int main(void)
 	tcase_set_timeout(fake, 30);
 	tcase_add_test(fake, test_level_table);
 	tcase_add_test(fake, test_position_command);
+	tcase_add_test(fake, test_no_fd_leak);
 	tcase_add_test(fake, test_crash_once);
 	tcase_add_test(fake, test_crash_always);
 	tcase_add_test(fake, test_hung_engine);
