@@ -67,6 +67,7 @@ struct engine_proc {
 	int chess960;
 	size_t len;
 	bool skipping; /* dropping the rest of an overlong line */
+	bool eof;      /* its output closed: it is probably exiting by itself */
 	char buf[ENGINE_LINE_MAX];
 	char line[ENGINE_LINE_MAX];
 };
@@ -234,8 +235,10 @@ static enum engine_read read_line(struct engine_worker *w, const struct engine_r
 			ssize_t got = read(p->fd, p->buf + p->len, sizeof p->buf - p->len);
 			if (got < 0 && (errno == EINTR || errno == EAGAIN))
 				continue;
-			if (got <= 0)
+			if (got <= 0) {
+				p->eof = true;
 				return READ_EOF;
+			}
 			p->len += (size_t)got;
 		}
 	}
@@ -251,6 +254,7 @@ static int send_str(struct engine_proc *p, const char *text, char **err)
 			if (errno == EINTR)
 				continue;
 			*err = xasprintf("writing to the engine: %s", strerror(errno));
+			p->eof = true;
 			return -1;
 		}
 		off += (size_t)n;
@@ -311,6 +315,7 @@ static char *proc_end(struct engine_worker *w, int64_t grace_ms)
 	p->fd = -1;
 	p->len = 0;
 	p->skipping = false;
+	p->eof = false;
 	p->skill = -1;
 	p->chess960 = -1;
 	log_debug("engine %d: pid %d %s", w->index, (int)p->pid, how);
@@ -389,6 +394,7 @@ static enum engine_outcome proc_start(struct engine_worker *w, const struct engi
 	p->fd = sv[0];
 	p->len = 0;
 	p->skipping = false;
+	p->eof = false;
 	p->skill = -1;
 	p->chess960 = -1;
 	set_pid(w, pid);
@@ -540,7 +546,9 @@ static void run_request(struct engine_worker *w, struct engine_req *req)
 			o = search(w, req, mv, &err);
 		if (o != ENGINE_FAIL)
 			break;
-		char *how = proc_end(w, ENGINE_REAP_MS);
+		/* A hung or confused engine is killed at once; one that closed
+		 * its pipe gets a moment to exit, so the log says how it died. */
+		char *how = proc_end(w, w->proc.eof ? ENGINE_REAP_MS : 0);
 		errs[attempt] = how ? xasprintf("%s (%s)", err, how) : xstrdup(err);
 		free(how);
 		free(err);

@@ -129,7 +129,7 @@ struct engine_stats {
 	uint64_t failed;   /* callbacks given an error */
 	uint64_t cancelled;
 	uint64_t spawned;  /* engine processes started */
-	uint64_t restarts; /* processes killed or lost and started again */
+	uint64_t restarts; /* processes lost or killed after a failure (replaced when next needed) */
 };
 
 void engine_pool_stats(struct engine_pool *pool, struct engine_stats *out);
