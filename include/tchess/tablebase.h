@@ -12,9 +12,11 @@
  * Both libraries keep their tables in process-wide state. Every call below
  * that touches a library takes one process-wide mutex, so handles may be
  * used from any thread. A handle whose folders are not the ones a library
- * has loaded reloads them first: a process should open one handle and keep
- * it (two handles with different folders work, but every switch rereads the
- * table indexes).
+ * has loaded reloads them first, and tables stay loaded after
+ * tablebase_free() until other folders are needed: a process should open
+ * one handle and keep it (two handles with different folders work, but
+ * every switch rereads the table indexes, and Debian's Fathom leaks the old
+ * tables' memory mappings on each Syzygy switch).
  *
  * Values are from the side to move's point of view. Distances are in plies:
  * DTM (Gaviota) to mate, DTZ (Syzygy) to the next capture or pawn move of a
@@ -84,7 +86,8 @@ struct tablebase_probe {
  * Returns NULL with a malloc'd message in *err (the caller frees it) on
  * failure, e.g. "Syzygy folder /x: No such file or directory". */
 struct tablebase *tablebase_open(const char *gaviota_dirs, const char *syzygy_dirs, char **err);
-/* Closes the tables; NULL is a no-op. */
+/* Frees the handle; NULL is a no-op. The libraries keep the tables loaded
+ * (see above). */
 void tablebase_free(struct tablebase *tb);
 
 /* The most pieces (kings included) of any material an opened table covers. */

@@ -9,6 +9,13 @@
  *
  * Called with tablebase.c's mutex held: Fathom's tables, TB_LARGEST and
  * its root probe are process-wide state.
+ *
+ * Debian's Fathom (1.0+git.20190811) must never be given tb_free(): it
+ * frees its entry arrays without forgetting them, so the next tb_init()
+ * writes into freed memory and a second tb_free() frees them twice. We
+ * unload with tb_init(""), which that version handles. Its unmapping of old
+ * tables fails ("munmap: Invalid argument" on stderr) and leaks the
+ * mappings, which is why tablebase.c reloads only when the folders change.
  */
 #include <stdio.h>
 
@@ -29,7 +36,7 @@ void tablebase_syzygy_unload(void)
 {
 	if (!syzygy_loaded)
 		return;
-	tb_free();
+	tb_init("");
 	syzygy_loaded = false;
 }
 
@@ -42,7 +49,7 @@ bool tablebase_syzygy_load(const char *dirs, char *why, size_t why_size)
 	}
 	if (TB_LARGEST == 0) {
 		snprintf(why, why_size, "Syzygy: the library found no usable table in the folders given");
-		tb_free();
+		tb_init("");
 		return false;
 	}
 	syzygy_loaded = true;

@@ -12,8 +12,11 @@
  * both orders. Both are kept here in the Syzygy form.
  *
  * The libraries' state is global, so one mutex (tablebase_lock) guards
- * every call into them, and the owner pointers record whose folders each
- * library has loaded; a probe through another handle reloads them.
+ * every call into them, and gaviota_key / syzygy_key record which folders
+ * each library holds; a probe through a handle with other folders reloads
+ * them. Tables stay loaded when a handle is freed, so that reopening the
+ * same folders costs nothing (and Fathom, which leaks a reload's old
+ * mappings, is reloaded only when it must be).
  */
 #include <dirent.h>
 #include <errno.h>
@@ -37,14 +40,15 @@ struct tablebase {
 	char **gaviota_dirs; /* malloc'd, n_gaviota of them */
 	size_t n_gaviota;
 	int gaviota_scheme;  /* 0: .gtb, N: .gtb.cpN */
+	char *gaviota_key;   /* scheme and folders, to compare with gaviota_key */
 	char *syzygy_dirs;   /* ':'-separated, or NULL */
 	struct material_set gaviota, syzygy_wdl, syzygy_dtz;
 	int max_pieces;
 };
 
 static pthread_mutex_t tablebase_lock = PTHREAD_MUTEX_INITIALIZER;
-/* Whose folders each library holds; only compared, never dereferenced. */
-static const struct tablebase *gaviota_owner, *syzygy_owner;
+/* The folders each library holds (malloc'd), NULL for none. */
+static char *gaviota_key, *syzygy_key;
 
 static const char piece_letters[] = "KQRBNP";
 
@@ -332,6 +336,10 @@ static char *open_gaviota(struct tablebase *tb, const char *list)
 		if (sets[s].n > sets[best].n)
 			best = s;
 	tb->gaviota_scheme = best;
+	if (!(tb->gaviota_key = msg_new("cp%d:%s", best, list))) {
+		err = msg_new("out of memory");
+		goto out;
+	}
 	tb->gaviota = sets[best];
 	sets[best] = (struct material_set){ 0 };
 	update_max(tb, &tb->gaviota);
@@ -374,24 +382,34 @@ out:
 /* Makes the Gaviota library hold tb's tables. Lock held. */
 static bool ensure_gaviota(const struct tablebase *tb, char *why, size_t why_size)
 {
-	if (gaviota_owner == tb)
+	if (gaviota_key && strcmp(gaviota_key, tb->gaviota_key) == 0)
 		return true;
-	gaviota_owner = NULL;
+	free(gaviota_key);
+	gaviota_key = NULL;
 	if (!tablebase_gaviota_load((const char *const *)tb->gaviota_dirs, tb->n_gaviota, tb->gaviota_scheme, why,
 				    why_size))
 		return false;
-	gaviota_owner = tb;
+	if (!(gaviota_key = str_dup(tb->gaviota_key))) {
+		tablebase_gaviota_unload();
+		why_set(why, why_size, "out of memory");
+		return false;
+	}
 	return true;
 }
 
 static bool ensure_syzygy(const struct tablebase *tb, char *why, size_t why_size)
 {
-	if (syzygy_owner == tb)
+	if (syzygy_key && strcmp(syzygy_key, tb->syzygy_dirs) == 0)
 		return true;
-	syzygy_owner = NULL;
+	free(syzygy_key);
+	syzygy_key = NULL;
 	if (!tablebase_syzygy_load(tb->syzygy_dirs, why, why_size))
 		return false;
-	syzygy_owner = tb;
+	if (!(syzygy_key = str_dup(tb->syzygy_dirs))) {
+		tablebase_syzygy_unload();
+		why_set(why, why_size, "out of memory");
+		return false;
+	}
 	return true;
 }
 
@@ -437,19 +455,10 @@ void tablebase_free(struct tablebase *tb)
 {
 	if (!tb)
 		return;
-	pthread_mutex_lock(&tablebase_lock);
-	if (gaviota_owner == tb) {
-		tablebase_gaviota_unload();
-		gaviota_owner = NULL;
-	}
-	if (syzygy_owner == tb) {
-		tablebase_syzygy_unload();
-		syzygy_owner = NULL;
-	}
-	pthread_mutex_unlock(&tablebase_lock);
 	for (size_t i = 0; i < tb->n_gaviota; i++)
 		free(tb->gaviota_dirs[i]);
 	free(tb->gaviota_dirs);
+	free(tb->gaviota_key);
 	free(tb->syzygy_dirs);
 	material_set_fini(&tb->gaviota);
 	material_set_fini(&tb->syzygy_wdl);
