@@ -9,6 +9,7 @@
  * build was made without.
  */
 #include <check.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -381,6 +382,53 @@ START_TEST(test_both_agree)
 }
 END_TEST
 
+/* Probes from several threads at once through both libraries: the one
+ * mutex must keep their global state whole. */
+struct probe_job {
+	struct tablebase *tb;
+	const char *fen;
+	int want_dtm;
+	int bad;
+};
+
+static void *probe_thread(void *arg)
+{
+	struct probe_job *job = arg;
+	struct position p;
+	if (fen_parse(&p, job->fen, NULL) != TCHESS_OK) {
+		job->bad = -1;
+		return NULL;
+	}
+	for (int i = 0; i < 300; i++) {
+		struct tablebase_probe r;
+		if (tablebase_probe(job->tb, &p, &r, NULL, 0) != TCHESS_OK || !r.has_dtm || r.dtm != job->want_dtm)
+			job->bad++;
+	}
+	return NULL;
+}
+
+START_TEST(test_threads)
+{
+	struct tablebase *tb = open_shared(true, true);
+	if (!tb)
+		return;
+	/* From the shared DTM list: KQvK mate in 10, KRvK mate in 16. */
+	struct probe_job jobs[3] = {
+		{ tb, "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", 19, 0 },
+		{ tb, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", 31, 0 },
+		{ tb, "8/8/8/8/8/2k5/1R6/K7 w - - 0 1", 31, 0 },
+	};
+	pthread_t t[3];
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(pthread_create(&t[i], NULL, probe_thread, &jobs[i]), 0);
+	for (int i = 0; i < 3; i++) {
+		pthread_join(t[i], NULL);
+		ck_assert_msg(jobs[i].bad == 0, "thread %d: %d bad answers", i, jobs[i].bad);
+	}
+	tablebase_free(tb);
+}
+END_TEST
+
 /* Two handles on different folders, used in turn: each reloads its own. */
 START_TEST(test_two_handles)
 {
@@ -403,6 +451,49 @@ static enum tchess_err judge(struct tablebase *tb, const char *fen, bool fifty, 
 	struct position p = pos_of(fen);
 	return tablebase_judge_claim(tb, &p, fifty, drawn, why, 200);
 }
+
+/* A Syzygy folder with only KQvK's WDL table: WDL answers, DTZ and other
+ * materials are refused by name, and a claim that needs DTZ is not judged.
+ * Switching between it and the full set reloads Fathom each time (Debian's
+ * Fathom then prints "munmap: Invalid argument"; see tablebase-syzygy.c). */
+START_TEST(test_syzygy_partial_folder)
+{
+	struct tablebase *full = open_shared(false, true);
+	if (!full)
+		return;
+	char dir[] = "/tmp/tchess-tb-XXXXXX", link[64], target[4096];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(link, sizeof(link), "%s/KQvK.rtbw", dir);
+	snprintf(target, sizeof(target), "%s/KQvK.rtbw", testdata_shared_path(SHARED_SYZYGY));
+	ck_assert_int_eq(symlink(target, link), 0);
+	char *err = NULL;
+	struct tablebase *tb = tablebase_open(NULL, dir, &err);
+	ck_assert_msg(tb != NULL, "%s", err ? err : "?");
+	ck_assert_int_eq(tablebase_max_pieces(tb), 3);
+
+	char why[200] = "";
+	bool drawn = true;
+	int dtz;
+	ck_assert_int_eq(wdl_of(tb, "8/8/8/5k2/8/8/1Q6/K7 b - - 0 1"), TABLEBASE_LOSS);
+	struct position p = pos_of("8/8/8/5k2/8/8/1Q6/K7 w - - 0 1");
+	ck_assert_int_eq(tablebase_probe_dtz(tb, &p, &dtz, why, sizeof(why)), TCHESS_ERR_NO_TABLE);
+	ck_assert_str_eq(why, "no Syzygy DTZ table for KQvK");
+	ck_assert_int_eq(judge(tb, "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1", true, &drawn, why), TCHESS_OK);
+	ck_assert(!drawn);
+	ck_assert_int_eq(judge(tb, "8/8/8/5k2/8/8/1Q6/K7 w - - 10 40", true, &drawn, why), TCHESS_ERR_NO_TABLE);
+	ck_assert_str_eq(why, "cannot judge KQvK with a halfmove clock of 10 without its Syzygy DTZ table (.rtbz)");
+	ck_assert_int_eq(judge(tb, "8/8/8/5k2/8/8/1R6/K7 w - - 0 1", true, &drawn, why), TCHESS_ERR_NO_TABLE);
+	ck_assert_str_eq(why, "no table for KRvK");
+
+	/* Back to the full set, and once more to the partial one. */
+	ck_assert_int_eq(wdl_of(full, "8/8/8/5k2/8/8/1R6/K7 w - - 0 1"), TABLEBASE_WIN);
+	ck_assert_int_eq(wdl_of(tb, "8/8/8/5k2/8/8/1Q6/K7 w - - 0 1"), TABLEBASE_WIN);
+	tablebase_free(tb);
+	tablebase_free(full);
+	unlink(link);
+	rmdir(dir);
+}
+END_TEST
 
 /* Yourpot: "The player can claim for a draw when there are no more than 6
  * pieces on the board (including pawns). ... If the adjourned position is
@@ -537,12 +628,14 @@ static Suite *tablebase_suite(void)
 	tcase_add_test(tc, test_gaviota_epd);
 	tcase_add_test(tc, test_both_agree);
 	tcase_add_test(tc, test_two_handles);
+	tcase_add_test(tc, test_threads);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("claims");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_judge_gaviota);
 	tcase_add_test(tc, test_judge_syzygy);
+	tcase_add_test(tc, test_syzygy_partial_folder);
 	tcase_add_test(tc, test_yourpot_claim);
 	suite_add_tcase(s, tc);
 	return s;
