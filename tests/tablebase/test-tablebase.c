@@ -399,7 +399,8 @@ static void *probe_thread(void *arg)
 		job->bad = -1;
 		return NULL;
 	}
-	for (int i = 0; i < 300; i++) {
+	int rounds = testdata_light() ? 20 : 300;
+	for (int i = 0; i < rounds; i++) {
 		struct tablebase_probe r;
 		if (tablebase_probe(job->tb, &p, &r, NULL, 0) != TCHESS_OK || !r.has_dtm || r.dtm != job->want_dtm)
 			job->bad++;
