@@ -28,7 +28,8 @@
 	X(TCHESS_ERR_GAME_OVER, "the game is over")                          \
 	X(TCHESS_ERR_WRONG_SIDE, "not that side's turn or right")            \
 	X(TCHESS_ERR_BAD_CLAIM, "the claim is not valid")                    \
-	X(TCHESS_ERR_NOT_ALLOWED, "not allowed by the rules now")
+	X(TCHESS_ERR_NOT_ALLOWED, "not allowed by the rules now")          \
+	X(TCHESS_ERR_NO_TABLE, "no tablebase covers the position")
 
 enum tchess_err {
 #define TCHESS_ERR_ENUM(code, msg) code,
