@@ -109,7 +109,7 @@ void api_games_pgn(struct server *srv, struct http_request *req, struct http_rep
 		reply_outcome(reply, &o);
 		return;
 	}
-	http_reply_text(reply, 200, "application/x-chess-pgn; charset=utf-8", o.body);
+	http_reply_text(reply, 200, "text/plain; charset=utf-8", o.body);
 	o.body = NULL;
 	game_outcome_fini(&o);
 }

@@ -322,6 +322,7 @@ static int end_if_over(struct txn *t, int64_t t_ms, struct game_outcome *out)
 		return 0;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_ENDED);
+	snprintf(e.termination, sizeof e.termination, "%s", game_termination_str(t->work.game.termination));
 	return txn_add(t, &e, 0, t_ms, out);
 }
 
