@@ -49,6 +49,16 @@ static int client_register(struct client_conn *c, const char *name, bool quiet)
 	char err[512], *resp = NULL;
 	size_t len = 0;
 	snprintf(req.name, sizeof req.name, "%s", name);
+	/* The folder first: a token the server gave and we could not keep
+	 * would leave the name taken for nothing. */
+	char dir[sizeof c->account_path];
+	snprintf(dir, sizeof dir, "%s", c->account_path);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	if (account_mkdirs(dir, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return -1;
+	}
 	char *body = protocol_register_request_encode(&req);
 	int status = net_request(c->net, "POST", "/v1/players", body, &resp, &len, err, sizeof err);
 	free(body);

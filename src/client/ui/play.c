@@ -258,8 +258,6 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		}
 		ui_play_put(w, 1, 0, line, width);
 	}
-	if (s->note[0] && !s->view.started && getmaxy(w) > 2)
-		ui_play_put(w, 2, 0, s->note, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -276,7 +274,7 @@ static void ui_play_draw_message(struct ui_play *p, WINDOW *w)
 	} else {
 		wattrset(w, s->message_error ? ui_attr(p->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD
 					     : ui_attr(p->ui, THEME_TEXT, -1));
-		snprintf(line, sizeof line, "%s", s->message);
+		snprintf(line, sizeof line, "%s", s->message[0] || s->view.started ? s->message : s->note);
 	}
 	ui_play_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
@@ -299,8 +297,8 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 			   : session_over(s) ? "game over"
 			   : session_my_turn(s) ? "your move"
 			   : pos.side == WHITE ? "White to move" : "Black to move";
-	snprintf(line, sizeof line, "%s%s | %s | %s%s | / move  x clear  R resign  f flip  ? help  q quit",
-		 s->me < 0 ? "watching " : "", s->game_id, turn, conn[s->conn], rtt);
+	snprintf(line, sizeof line, "%s%.8s | %s | %s%s | / move  x clear  R resign  ? help  q quit",
+		 s->me < 0 ? "watching " : "game ", s->game_id, turn, conn[s->conn], rtt);
 	ui_play_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
