@@ -497,8 +497,10 @@ static unsigned session_try(struct session *s, int from, int to, int promo)
 		if (n == 0) {
 			char why[160];
 			notation_explain_illegal(&p, from, to, why, sizeof why);
+			/* The piece goes back, as on a real board. */
+			s->selected = SQ_NONE;
 			session_say(s, true, "illegal: %s", why);
-			return SESSION_DIRTY_STATUS;
+			return SESSION_DIRTY_STATUS | SESSION_DIRTY_BOARD;
 		}
 		return session_send_move(s, m);
 	}
