@@ -220,6 +220,12 @@ int account_embedded_start(struct embedded *e, const char *tchessd, const char *
 		/* Its own process group: a Ctrl-C meant for the terminal
 		 * reaches the client, which stops the server in order. */
 		setpgid(0, 0);
+		/* The engine for engine seats, when one is installed. */
+		const char *engines[] = { "/usr/games/stockfish", "/usr/bin/stockfish", "/usr/local/bin/stockfish" };
+		for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
+			if (access(engines[i], X_OK) == 0)
+				execl(tchessd, tchessd, "--listen", "127.0.0.1:0", "--db", db, "--engine", engines[i],
+				      (char *)NULL);
 		execl(tchessd, tchessd, "--listen", "127.0.0.1:0", "--db", db, (char *)NULL);
 		fprintf(stderr, "tchess: cannot run %s: %s\n", tchessd, strerror(errno));
 		_exit(127);
