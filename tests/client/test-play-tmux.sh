@@ -33,17 +33,24 @@ cleanup() {
 }
 trap cleanup EXIT
 
-# start_server ADDR: runs tchessd, sets server_pid and port.
+# start_server ADDR: runs tchessd, sets server_pid and port. A restart on
+# the same port may find it still held for a moment: try again until the
+# deadline.
 start_server() {
-	: >"$tmp/out"
-	"$TCHESSD" --listen "$1" --db "$tmp/db" >"$tmp/out" 2>>"$tmp/log" &
-	server_pid=$!
-	local deadline=$((SECONDS + 10))
-	until grep -q "listening on" "$tmp/out"; do
-		if [ $SECONDS -ge $deadline ] || ! kill -0 "$server_pid" 2>/dev/null; then
-			echo "not ok - tchessd did not start"; cat "$tmp/log"; exit 1
+	local deadline=$((SECONDS + 20))
+	while :; do
+		: >"$tmp/out"
+		"$TCHESSD" --listen "$1" --db "$tmp/db" >"$tmp/out" 2>>"$tmp/log" &
+		server_pid=$!
+		until grep -q "listening on" "$tmp/out" || ! kill -0 "$server_pid" 2>/dev/null; do
+			[ $SECONDS -ge $deadline ] && break
+			tmux -L "$sock" wait-for -S never 2>/dev/null || true
+		done
+		grep -q "listening on" "$tmp/out" && break
+		wait "$server_pid" 2>/dev/null
+		if [ $SECONDS -ge $deadline ]; then
+			echo "not ok - tchessd did not start"; tail -5 "$tmp/log"; exit 1
 		fi
-		tmux -L "$sock" wait-for -S never 2>/dev/null || true
 	done
 	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/out")
 }
@@ -72,9 +79,10 @@ run() {
 
 capture() { screen=$(tmux -L "$sock" capture-pane -p -t "$1" 2>/dev/null); }
 
-# wait_for SESSION TEXT [SECONDS]: polls the screen until TEXT shows.
+# wait_for SESSION TEXT [SECONDS]: polls the screen until TEXT shows (10 s
+# by default; sanitizer builds on a busy machine start slowly).
 wait_for() {
-	local deadline=$((SECONDS + ${3:-5}))
+	local deadline=$((SECONDS + ${3:-10}))
 	while :; do
 		capture "$1"
 		case "$screen" in *"$2"*) return 0 ;; esac
@@ -84,7 +92,7 @@ wait_for() {
 }
 
 check() { # check NAME SESSION TEXT [SECONDS]
-	if wait_for "$2" "$3" "${4:-5}"; then
+	if wait_for "$2" "$3" "${4:-10}"; then
 		echo "ok - $1"
 	else
 		echo "not ok - $1: '$3' not on the $2 screen:"
@@ -98,16 +106,16 @@ moves_posted() { grep -c "POST /v1/games/.*/moves" "$tmp/log"; }
 
 # 1. White opens a seek; the id comes from "tchess games".
 run w white play --vs open --color white --tc 5+3
-check "white waits for an opponent" w "waiting for an opponent"
+check "white waits for an opponent" w "waiting for an opponent" 20
 id=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games | awk 'NR > 1 && $2 == "open" { print $1; exit }')
 if [ -n "$id" ]; then echo "ok - tchess games lists the open game"; else echo "not ok - no open game listed"; exit 1; fi
 
 # 2. Black joins; a spectator watches.
 run b black join "$id"
-check "white's turn on white's screen" w "your move"
-check "black sees White to move" b "White to move"
+check "white's turn on white's screen" w "your move" 20
+check "black sees White to move" b "White to move" 20
 run s watch watch "$id" --server "$url"
-check "spectator sees the game" s "spectating: White to move"
+check "spectator sees the game" s "spectating: White to move" 20
 capture b
 row1=$(printf '%s\n' "$screen" | sed -n 2p)
 case "$row1" in "1 "*) echo "ok - black's board is flipped (rank 1 on top)" ;;

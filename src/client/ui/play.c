@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "tcurses.h"
@@ -459,6 +460,13 @@ static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct 
 	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);
 }
 
+static int64_t ui_play_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
 int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 {
 	struct ui_play p = { .ui = ui, .s = s, .press_sq = SQ_NONE };
@@ -519,7 +527,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 			int key = ui_poll_key();
 			if (key == KEYS_NONE)
 				break;
-			int64_t t0 = log ? now_mono_ms() : 0;
+			int64_t t0 = log ? ui_play_now_us() : 0;
 			keys++;
 			if (key == KEYS_RESIZE) {
 				struct session_cmd rc2 = { SESSION_CMD_RESIZE, COLS, LINES };
@@ -537,7 +545,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 				ui_play_draw(&p, dirty);
 				doupdate();
 				dirty = 0;
-				fprintf(log, "key %d ms %" PRId64 "\n", key, now_mono_ms() - t0);
+				fprintf(log, "key %d us %" PRId64 "\n", key, ui_play_now_us() - t0);
 				fflush(log);
 			}
 		}
