@@ -47,6 +47,7 @@ enum protocol_error_code {
 struct protocol_error {
 	enum protocol_error_code code;
 	char message[200];
+	int64_t seq; /* > 0: the game's current seq (a 409 for a stale ply); 0: none */
 };
 
 /* The wire name ("bad_request"), HTTP status (400) and generic message of a
@@ -56,13 +57,15 @@ int protocol_error_status(enum protocol_error_code code);
 const char *protocol_error_default_message(enum protocol_error_code code);
 /* The code of a wire name; false if the name is unknown. */
 bool protocol_error_parse(const char *name, enum protocol_error_code *out);
-/* Fills err (if not NULL); returns -1 so callers can "return protocol_error_set(...)". */
+/* Fills err (if not NULL, seq cleared); returns -1 so callers can
+ * "return protocol_error_set(...)". */
 int protocol_error_set(struct protocol_error *err, enum protocol_error_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
-/* {"error": NAME, "message": MESSAGE}. */
+/* {"error": NAME, "message": MESSAGE}, plus "seq": N when e->seq > 0. */
 char *protocol_error_encode(const struct protocol_error *e);
-/* Reads an error body; an unknown code name is a decoding error. */
+/* Reads an error body (seq optional, 0 when absent); an unknown code name
+ * is a decoding error. */
 int protocol_error_decode(const char *json, size_t len, struct protocol_error *out, struct protocol_error *err);
 
 /* Player names: 1..PROTOCOL_NAME_MAX characters of [A-Za-z0-9_-], starting
@@ -175,15 +178,70 @@ char *protocol_note_request_encode(const struct protocol_note_request *req);
 int protocol_note_request_decode(const char *json, size_t len, struct protocol_note_request *out,
 				 struct protocol_error *err);
 
-/* POST /v1/games request (provisional, until the game service defines game
- * creation): {} or {"params": OBJECT}. params is NULL or a malloc'd JSON
- * object text. */
+/* POST /v1/games request: {"tc": TC, "ruleset"?, "color"?, "opponent"?,
+ * "level"?, "fen"?}; absent members are "" (level 0). Values are checked
+ * by the game service, shapes here. */
+#define PROTOCOL_TC_MAX 128
+#define PROTOCOL_FEN_MAX 96
+#define PROTOCOL_WORD_MAX 16
 struct protocol_game_create_request {
-	char *params;
+	char tc[PROTOCOL_TC_MAX];
+	char ruleset[PROTOCOL_WORD_MAX];
+	char color[PROTOCOL_WORD_MAX];
+	char opponent[PROTOCOL_WORD_MAX];
+	int64_t level;
+	char fen[PROTOCOL_FEN_MAX];
 };
+char *protocol_game_create_request_encode(const struct protocol_game_create_request *req);
 int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,
 					struct protocol_error *err);
-void protocol_game_create_request_fini(struct protocol_game_create_request *req);
+
+/* Answer of POST /v1/games (201) and /join (200): {"id", "color", "seq"}
+ * plus "invite" (invite games, creation only; "" here when absent). */
+#define PROTOCOL_INVITE_MAX 64
+struct protocol_seat_response {
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	char color[PROTOCOL_WORD_MAX];
+	int64_t seq;
+	char invite[PROTOCOL_INVITE_MAX + 1];
+};
+char *protocol_seat_response_encode(const struct protocol_seat_response *r);
+int protocol_seat_response_decode(const char *json, size_t len, struct protocol_seat_response *out,
+				  struct protocol_error *err);
+
+/* POST /v1/games/{id}/join request: {} or {"invite": CODE}. An empty body
+ * counts as {}. */
+struct protocol_join_request {
+	char invite[PROTOCOL_INVITE_MAX + 1];
+};
+char *protocol_join_request_encode(const struct protocol_join_request *req);
+int protocol_join_request_decode(const char *json, size_t len, struct protocol_join_request *out,
+				 struct protocol_error *err);
+
+/* POST /v1/games/{id}/moves request: {"ply": N, "move": TEXT}. */
+#define PROTOCOL_MOVE_MAX 16
+struct protocol_move_request {
+	int64_t ply;
+	char move[PROTOCOL_MOVE_MAX];
+};
+char *protocol_move_request_encode(const struct protocol_move_request *req);
+int protocol_move_request_decode(const char *json, size_t len, struct protocol_move_request *out,
+				 struct protocol_error *err);
+
+/* PUT /v1/games/{id}/premoves request: {"ply": N, "moves": [UCI...]}, one
+ * to PROTOCOL_PREMOVES_MAX moves. */
+#define PROTOCOL_PREMOVES_MAX 8
+struct protocol_premoves_request {
+	int64_t ply;
+	int n;
+	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX];
+};
+char *protocol_premoves_request_encode(const struct protocol_premoves_request *req);
+int protocol_premoves_request_decode(const char *json, size_t len, struct protocol_premoves_request *out,
+				     struct protocol_error *err);
+
+/* A body that must be absent, empty or {} (resign). */
+int protocol_empty_request_decode(const char *json, size_t len, struct protocol_error *err);
 
 /* GET /v1/health answer: {"status": "ok"|"draining", "version": VERSION,
  * "protocol": N, "parked": N, "now_ms": MS}; parked counts long-polls

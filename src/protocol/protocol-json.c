@@ -76,6 +76,12 @@ static const char *kind_name(enum protocol_json_kind kind)
 		return "an object";
 	case PROTOCOL_JSON_ARRAY:
 		return "an array";
+	case PROTOCOL_JSON_BOOL:
+		return "true or false";
+	case PROTOCOL_JSON_STRING_OR_NULL:
+		return "a string or null";
+	case PROTOCOL_JSON_OBJECT_OR_NULL:
+		return "an object or null";
 	}
 	return "?";
 }
@@ -93,6 +99,12 @@ static bool kind_ok(const cJSON *v, enum protocol_json_kind kind)
 		return cJSON_IsObject(v);
 	case PROTOCOL_JSON_ARRAY:
 		return cJSON_IsArray(v);
+	case PROTOCOL_JSON_BOOL:
+		return cJSON_IsBool(v);
+	case PROTOCOL_JSON_STRING_OR_NULL:
+		return cJSON_IsNull(v) || (cJSON_IsString(v) && v->valuestring);
+	case PROTOCOL_JSON_OBJECT_OR_NULL:
+		return cJSON_IsNull(v) || cJSON_IsObject(v);
 	}
 	return false;
 }

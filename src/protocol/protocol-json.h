@@ -16,6 +16,9 @@ enum protocol_json_kind {
 	PROTOCOL_JSON_INT_OR_NULL, /* the same, or null */
 	PROTOCOL_JSON_OBJECT,
 	PROTOCOL_JSON_ARRAY,
+	PROTOCOL_JSON_BOOL,
+	PROTOCOL_JSON_STRING_OR_NULL,
+	PROTOCOL_JSON_OBJECT_OR_NULL,
 };
 
 struct protocol_json_field {

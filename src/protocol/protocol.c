@@ -53,6 +53,7 @@ int protocol_error_set(struct protocol_error *err, enum protocol_error_code code
 	if (err) {
 		va_list ap;
 		err->code = code;
+		err->seq = 0;
 		va_start(ap, fmt);
 		vsnprintf(err->message, sizeof err->message, fmt, ap);
 		va_end(ap);
@@ -65,6 +66,8 @@ char *protocol_error_encode(const struct protocol_error *e)
 	cJSON *o = protocol_json_object();
 	protocol_json_add_string(o, "error", protocol_error_name(e->code));
 	protocol_json_add_string(o, "message", e->message[0] ? e->message : protocol_error_default_message(e->code));
+	if (e->seq > 0)
+		protocol_json_add_int(o, "seq", e->seq);
 	return protocol_json_print(o);
 }
 
@@ -73,6 +76,7 @@ int protocol_error_decode(const char *json, size_t len, struct protocol_error *o
 	static const struct protocol_json_field fields[] = {
 		{ "error", PROTOCOL_JSON_STRING, true },
 		{ "message", PROTOCOL_JSON_STRING, true },
+		{ "seq", PROTOCOL_JSON_INT, false },
 	};
 	cJSON *o = protocol_json_parse(json, len, "error", err);
 	if (!o)
@@ -85,6 +89,7 @@ int protocol_error_decode(const char *json, size_t len, struct protocol_error *o
 			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "error: unknown error code");
 		else
 			snprintf(out->message, sizeof out->message, "%s", msg);
+		out->seq = protocol_json_int(o, "seq");
 	}
 	cJSON_Delete(o);
 	return rc;
@@ -337,32 +342,220 @@ int protocol_note_request_decode(const char *json, size_t len, struct protocol_n
 	return rc;
 }
 
+char *protocol_game_create_request_encode(const struct protocol_game_create_request *req)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "tc", req->tc);
+	if (req->ruleset[0])
+		protocol_json_add_string(o, "ruleset", req->ruleset);
+	if (req->color[0])
+		protocol_json_add_string(o, "color", req->color);
+	if (req->opponent[0])
+		protocol_json_add_string(o, "opponent", req->opponent);
+	if (req->level)
+		protocol_json_add_int(o, "level", req->level);
+	if (req->fen[0])
+		protocol_json_add_string(o, "fen", req->fen);
+	return protocol_json_print(o);
+}
+
 int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,
 					struct protocol_error *err)
 {
 	static const struct protocol_json_field fields[] = {
-		{ "params", PROTOCOL_JSON_OBJECT, false },
+		{ "tc", PROTOCOL_JSON_STRING, true },        { "ruleset", PROTOCOL_JSON_STRING, false },
+		{ "color", PROTOCOL_JSON_STRING, false },    { "opponent", PROTOCOL_JSON_STRING, false },
+		{ "level", PROTOCOL_JSON_INT, false },       { "fen", PROTOCOL_JSON_STRING, false },
 	};
 	const char *what = "create game";
-	out->params = NULL;
+	memset(out, 0, sizeof *out);
 	cJSON *o = protocol_json_parse(json, len, what, err);
 	if (!o)
 		return -1;
 	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	cJSON *params = cJSON_GetObjectItemCaseSensitive(o, "params");
-	if (!rc && params) {
-		out->params = cJSON_PrintUnformatted(params);
-		if (!out->params)
-			xalloc_die();
-	}
+	if (!rc)
+		rc = protocol_json_copy(out->tc, sizeof out->tc, o, "tc", false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->ruleset, sizeof out->ruleset, o, "ruleset", true, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->color, sizeof out->color, o, "color", true, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->opponent, sizeof out->opponent, o, "opponent", true, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->fen, sizeof out->fen, o, "fen", true, what, err);
+	out->level = protocol_json_int(o, "level");
 	cJSON_Delete(o);
 	return rc;
 }
 
-void protocol_game_create_request_fini(struct protocol_game_create_request *req)
+char *protocol_seat_response_encode(const struct protocol_seat_response *r)
 {
-	free(req->params);
-	req->params = NULL;
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "id", r->id);
+	protocol_json_add_string(o, "color", r->color);
+	protocol_json_add_int(o, "seq", r->seq);
+	if (r->invite[0])
+		protocol_json_add_string(o, "invite", r->invite);
+	return protocol_json_print(o);
+}
+
+int protocol_seat_response_decode(const char *json, size_t len, struct protocol_seat_response *out,
+				  struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "id", PROTOCOL_JSON_STRING, true },
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "seq", PROTOCOL_JSON_INT, true },
+		{ "invite", PROTOCOL_JSON_STRING, false },
+	};
+	const char *what = "seat";
+	memset(out, 0, sizeof *out);
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->id, sizeof out->id, o, "id", false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->color, sizeof out->color, o, "color", false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->invite, sizeof out->invite, o, "invite", true, what, err);
+	out->seq = protocol_json_int(o, "seq");
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_join_request_encode(const struct protocol_join_request *req)
+{
+	cJSON *o = protocol_json_object();
+	if (req->invite[0])
+		protocol_json_add_string(o, "invite", req->invite);
+	return protocol_json_print(o);
+}
+
+/* Whether the body is absent or only blanks. */
+static bool body_empty(const char *json, size_t len)
+{
+	for (size_t i = 0; json && i < len; i++) {
+		if (json[i] != ' ' && json[i] != '\t' && json[i] != '\r' && json[i] != '\n')
+			return false;
+	}
+	return true;
+}
+
+int protocol_join_request_decode(const char *json, size_t len, struct protocol_join_request *out,
+				 struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "invite", PROTOCOL_JSON_STRING, false },
+	};
+	const char *what = "join";
+	memset(out, 0, sizeof *out);
+	if (body_empty(json, len))
+		return 0;
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->invite, sizeof out->invite, o, "invite", true, what, err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+int protocol_empty_request_decode(const char *json, size_t len, struct protocol_error *err)
+{
+	if (body_empty(json, len))
+		return 0;
+	cJSON *o = protocol_json_parse(json, len, "request", err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, NULL, 0, false, "request", err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_move_request_encode(const struct protocol_move_request *req)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "ply", req->ply);
+	protocol_json_add_string(o, "move", req->move);
+	return protocol_json_print(o);
+}
+
+int protocol_move_request_decode(const char *json, size_t len, struct protocol_move_request *out,
+				 struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "move", PROTOCOL_JSON_STRING, true },
+	};
+	const char *what = "move";
+	memset(out, 0, sizeof *out);
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc)
+		rc = protocol_json_copy(out->move, sizeof out->move, o, "move", false, what, err);
+	out->ply = protocol_json_int(o, "ply");
+	if (!rc && out->ply < 0)
+		rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
+	cJSON_Delete(o);
+	return rc;
+}
+
+char *protocol_premoves_request_encode(const struct protocol_premoves_request *req)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "ply", req->ply);
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		xalloc_die();
+	for (int i = 0; i < req->n; i++) {
+		cJSON *m = cJSON_CreateString(req->moves[i]);
+		if (!m || !cJSON_AddItemToArray(a, m))
+			xalloc_die();
+	}
+	protocol_json_add_item(o, "moves", a);
+	return protocol_json_print(o);
+}
+
+int protocol_premoves_request_decode(const char *json, size_t len, struct protocol_premoves_request *out,
+				     struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "moves", PROTOCOL_JSON_ARRAY, true },
+	};
+	const char *what = "premoves";
+	memset(out, 0, sizeof *out);
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc) {
+		out->ply = protocol_json_int(o, "ply");
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
+		for (const cJSON *m = a->child; m && !rc; m = m->next) {
+			if (out->n == PROTOCOL_PREMOVES_MAX)
+				rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: more than %d moves",
+							what, PROTOCOL_PREMOVES_MAX);
+			else if (!cJSON_IsString(m) || !m->valuestring[0] ||
+				 strlen(m->valuestring) >= PROTOCOL_MOVE_MAX)
+				rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+							"%s: moves must be short non-empty strings", what);
+			else
+				strcpy(out->moves[out->n++], m->valuestring);
+		}
+		if (!rc && out->n == 0)
+			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+						"%s: no moves (DELETE clears the queue)", what);
+		if (!rc && out->ply < 0)
+			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
+	}
+	cJSON_Delete(o);
+	return rc;
 }
 
 char *protocol_health_encode(const struct protocol_health *h)

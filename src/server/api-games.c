@@ -1,14 +1,15 @@
 /*
- * Games as far as they need no chess rules: listing, a summary, the event
- * log long-poll, and notes. Creating and joining a game here are
- * provisional: they only make the row, fill the seats and log an event, so
- * the long-poll can be exercised; the game service replaces their bodies.
+ * The /v1/games handlers: they authenticate, decode the request with the
+ * shared codec and hand it to the game service (game-service.c), which owns
+ * every rule and transaction; the listing and the events long-poll read the
+ * store directly. No chess rule lives here.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
+#include "game-service.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/str.h"
@@ -55,153 +56,159 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 	free(l.games);
 }
 
-/* Loads the game named in the path into g (released with store_game_fini);
- * false after replying 404/500. */
-static bool load_game(struct server *srv, struct http_request *req, struct http_reply *reply, struct store_game *g)
+/* Turns what the game service did into the reply. */
+static void reply_outcome(struct http_reply *reply, struct game_outcome *o)
 {
-	const char *id = req->params[0];
-	g->params = NULL;
-	if (!protocol_game_id_valid(id)) {
-		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
-		return false;
+	if (o->failed) {
+		http_reply_from_error(reply, &o->err);
+	} else if (o->body) {
+		http_reply_json(reply, o->status, o->body);
+		o->body = NULL;
+	} else {
+		struct protocol_error err;
+		char *json = protocol_events_encode(&o->events, &err);
+		if (json)
+			http_reply_json(reply, o->status ? o->status : 200, json);
+		else
+			http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "event does not encode: %s", err.message);
 	}
-	switch (store_game_get(srv->store, id, g)) {
-	case STORE_OK:
-		return true;
-	case STORE_NOT_FOUND:
-		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
-		return false;
-	default:
-		api_store_failed(srv, reply);
-		return false;
-	}
-}
-
-/* Appends one event inside the caller's transaction; false after rolling
- * back and replying 500. */
-static bool append(struct server *srv, struct http_reply *reply, const char *game_id, const char *type,
-		   const char *payload, int64_t visible_to)
-{
-	int64_t seq;
-	if (store_event_append(srv->store, game_id, type, payload, visible_to, now_wall_ms(), &seq)) {
-		api_store_failed(srv, reply);
-		return false;
-	}
-	log_info("game %s: event %lld %s%s", game_id, (long long)seq, type, visible_to ? " (private)" : "");
-	return true;
-}
-
-/* Commits, wakes the game's polls and replies with the game's summary. */
-static void commit_and_reply(struct server *srv, struct http_reply *reply, const char *game_id, int status)
-{
-	if (store_commit(srv->store)) {
-		api_store_failed(srv, reply);
-		return;
-	}
-	server_notify_game(srv, game_id);
-	struct store_game g;
-	if (store_game_get(srv->store, game_id, &g)) {
-		api_store_failed(srv, reply);
-		return;
-	}
-	struct protocol_game_summary s;
-	summary_of(&g, &s);
-	store_game_fini(&g);
-	http_reply_json(reply, status, protocol_game_summary_encode(&s));
+	game_outcome_fini(o);
 }
 
 void api_games_create(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	if (api_auth(srv, req, reply, true, &me) < 0)
-		return;
 	struct protocol_game_create_request in;
 	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
 	if (protocol_game_create_request_decode(req->body, req->body_len, &in, &err)) {
 		http_reply_from_error(reply, &err);
 		return;
 	}
-	struct store_game g = { .created_ms = now_wall_ms(), .white = me.id, .params = in.params };
-	strcpy(g.status, "open");
-	if (token_random_hex(g.id, TOKEN_ID_BYTES)) {
-		protocol_game_create_request_fini(&in);
-		http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "no randomness");
-		return;
-	}
-	char *payload = xasprintf("{\"white\":%lld}", (long long)me.id);
-	bool ok = !store_begin(srv->store);
-	if (ok && store_game_create(srv->store, &g)) {
-		ok = false;
-		api_store_failed(srv, reply);
-	} else if (!ok) {
-		api_store_failed(srv, reply);
-	}
-	if (ok && append(srv, reply, g.id, "game-created", payload, 0))
-		commit_and_reply(srv, reply, g.id, 201);
-	free(payload);
-	protocol_game_create_request_fini(&in);
+	struct game_outcome o = { 0 };
+	game_service_create(srv->games, me.id, me.name, &in, &o);
+	reply_outcome(reply, &o);
 }
 
 void api_games_get(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
-	struct store_game g;
-	if (!load_game(srv, req, reply, &g))
+	struct store_player viewer;
+	if (api_auth(srv, req, reply, false, &viewer) < 0)
 		return;
-	struct protocol_game_summary s;
-	summary_of(&g, &s);
-	store_game_fini(&g);
-	http_reply_json(reply, 200, protocol_game_summary_encode(&s));
+	struct game_outcome o = { 0 };
+	game_service_snapshot(srv->games, viewer.id, req->params[0], &o);
+	reply_outcome(reply, &o);
+}
+
+void api_games_pgn(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	struct game_outcome o = { 0 };
+	game_service_pgn(srv->games, req->params[0], &o);
+	if (o.failed) {
+		reply_outcome(reply, &o);
+		return;
+	}
+	http_reply_text(reply, 200, "application/x-chess-pgn; charset=utf-8", o.body);
+	o.body = NULL;
+	game_outcome_fini(&o);
 }
 
 void api_games_join(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	struct store_game g;
-	if (api_auth(srv, req, reply, true, &me) < 0 || !load_game(srv, req, reply, &g))
+	struct protocol_join_request in;
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
-	if (g.white == me.id || g.black == me.id) {
-		http_reply_error(reply, PROTOCOL_ERR_CONFLICT, "you are already seated in this game");
-	} else if (g.white && g.black) {
-		http_reply_error(reply, PROTOCOL_ERR_CONFLICT, "both seats are taken");
-	} else {
-		const char *color = g.white ? "black" : "white";
-		if (g.white)
-			g.black = me.id;
-		else
-			g.white = me.id;
-		strcpy(g.status, "ready");
-		char *payload = xasprintf("{\"color\":\"%s\",\"player\":%lld}", color, (long long)me.id);
-		if (store_begin(srv->store) || store_game_update(srv->store, &g))
-			api_store_failed(srv, reply);
-		else if (append(srv, reply, g.id, "player-joined", payload, 0))
-			commit_and_reply(srv, reply, g.id, 200);
-		free(payload);
+	if (protocol_join_request_decode(req->body, req->body_len, &in, &err)) {
+		http_reply_from_error(reply, &err);
+		return;
 	}
-	store_game_fini(&g);
+	struct game_outcome o = { 0 };
+	game_service_join(srv->games, me.id, me.name, req->params[0], &in, &o);
+	reply_outcome(reply, &o);
+}
+
+void api_games_move(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	struct store_player me;
+	struct protocol_move_request in;
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	if (protocol_move_request_decode(req->body, req->body_len, &in, &err)) {
+		http_reply_from_error(reply, &err);
+		return;
+	}
+	struct game_outcome o = { 0 };
+	game_service_move(srv->games, me.id, req->params[0], &in, &o);
+	reply_outcome(reply, &o);
+}
+
+void api_games_premoves_set(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	struct store_player me;
+	struct protocol_premoves_request in;
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	if (protocol_premoves_request_decode(req->body, req->body_len, &in, &err)) {
+		http_reply_from_error(reply, &err);
+		return;
+	}
+	struct game_outcome o = { 0 };
+	game_service_premoves(srv->games, me.id, req->params[0], &in, &o);
+	reply_outcome(reply, &o);
+}
+
+void api_games_premoves_clear(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	struct store_player me;
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
+		http_reply_from_error(reply, &err);
+		return;
+	}
+	struct game_outcome o = { 0 };
+	game_service_premoves(srv->games, me.id, req->params[0], NULL, &o);
+	reply_outcome(reply, &o);
+}
+
+void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	struct store_player me;
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
+		http_reply_from_error(reply, &err);
+		return;
+	}
+	struct game_outcome o = { 0 };
+	game_service_resign(srv->games, me.id, req->params[0], &o);
+	reply_outcome(reply, &o);
 }
 
 void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	struct store_game g;
-	if (api_auth(srv, req, reply, true, &me) < 0 || !load_game(srv, req, reply, &g))
-		return;
 	struct protocol_note_request in;
 	struct protocol_error err;
-	if (g.white != me.id && g.black != me.id) {
-		http_reply_error(reply, PROTOCOL_ERR_FORBIDDEN, "only the game's players keep notes");
-	} else if (protocol_note_request_decode(req->body, req->body_len, &in, &err)) {
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	if (protocol_note_request_decode(req->body, req->body_len, &in, &err)) {
 		http_reply_from_error(reply, &err);
-	} else {
-		/* The note is re-encoded, never stored as the client sent it. */
-		char *payload = protocol_note_request_encode(&in);
-		if (store_begin(srv->store))
-			api_store_failed(srv, reply);
-		else if (append(srv, reply, g.id, "note", payload, me.id))
-			commit_and_reply(srv, reply, g.id, 201);
-		free(payload);
+		return;
 	}
-	store_game_fini(&g);
+	/* The note is re-encoded, never stored as the client sent it. */
+	char *payload = protocol_note_request_encode(&in);
+	struct game_outcome o = { 0 };
+	game_service_note(srv->games, me.id, req->params[0], payload, &o);
+	free(payload);
+	reply_outcome(reply, &o);
 }
 
 struct event_batch {

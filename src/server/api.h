@@ -27,6 +27,11 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 void api_games_create(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_get(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_join(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_pgn(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_move(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_premoves_set(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_premoves_clear(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply);
 

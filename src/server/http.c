@@ -73,6 +73,13 @@ void http_reply_json(struct http_reply *reply, int status, char *body)
 	free(reply->body);
 	reply->status = status;
 	reply->body = body;
+	reply->content_type = NULL;
+}
+
+void http_reply_text(struct http_reply *reply, int status, const char *content_type, char *body)
+{
+	http_reply_json(reply, status, body);
+	reply->content_type = content_type;
 }
 
 void http_reply_from_error(struct http_reply *reply, const struct protocol_error *err)
@@ -98,14 +105,14 @@ void http_reply_park(struct http_reply *reply, const char *game_id)
 	snprintf(reply->park_game, sizeof reply->park_game, "%s", game_id);
 }
 
-static enum MHD_Result queue(struct http_conn *c, int status, char *body, bool closing)
+static enum MHD_Result queue_typed(struct http_conn *c, int status, char *body, bool closing, const char *type)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
 		free(body);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, "application/json");
+	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type ? type : "application/json");
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
 	if (closing)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
@@ -116,6 +123,11 @@ static enum MHD_Result queue(struct http_conn *c, int status, char *body, bool c
 	 * never logged. */
 	log_info("%s %s %d %lldms", c->method, c->url, status, (long long)(now_mono_ms() - c->start_ms));
 	return ret;
+}
+
+static enum MHD_Result queue(struct http_conn *c, int status, char *body, bool closing)
+{
+	return queue_typed(c, status, body, closing, NULL);
 }
 
 static enum MHD_Result queue_error(struct http_conn *c, enum protocol_error_code code, const char *msg)
@@ -207,7 +219,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		log_error("%s %s: handler gave no reply", c->method, c->url);
 		return queue_error(c, PROTOCOL_ERR_INTERNAL, "no reply");
 	}
-	return queue(c, reply.status ? reply.status : 200, reply.body, closing);
+	return queue_typed(c, reply.status ? reply.status : 200, reply.body, closing, reply.content_type);
 }
 
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url, const char *method,

@@ -36,6 +36,7 @@ struct http_request {
 struct http_reply {
 	int status;
 	char *body; /* JSON text, malloc'd; NULL with status 0 means "park" */
+	const char *content_type; /* static; NULL: application/json */
 	char park_game[STORE_GAME_ID_MAX + 1];
 };
 
@@ -53,6 +54,9 @@ const char *http_request_query(const struct http_request *req, const char *name)
 
 /* Sets the reply to status with body (taken over). */
 void http_reply_json(struct http_reply *reply, int status, char *body);
+/* Sets the reply to status with a body of another type (a static string
+ * such as "text/plain; charset=utf-8"). */
+void http_reply_text(struct http_reply *reply, int status, const char *content_type, char *body);
 /* Sets the reply to the error code with a printf-style message. */
 void http_reply_error(struct http_reply *reply, enum protocol_error_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

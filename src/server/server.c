@@ -5,19 +5,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "game-service.h"
 #include "http.h"
 #include "server.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/xalloc.h"
-
-static int count_game(void *arg, const struct store_game *g)
-{
-	int64_t *n = arg;
-	(*n)++;
-	log_debug("unfinished game %s (%s, last seq %lld)", g->id, g->status, (long long)g->last_seq);
-	return 0;
-}
 
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 {
@@ -30,19 +23,17 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	srv->store = store_open(srv->cfg.db, &opts, errmsg);
 	if (!srv->store)
 		return -1;
-	/* The game service will rebuild each of these from its events; until
-	 * it exists, they are only counted. */
-	if (store_games_unfinished(srv->store, count_game, &srv->unfinished_games)) {
-		*errmsg = xstrdup("cannot read the unfinished games");
+	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
+	srv->games = game_service_new(srv, errmsg);
+	if (!srv->games)
 		return -1;
-	}
-	log_info("store %s open (schema %d), %lld unfinished games", srv->cfg.db, store_schema_version(),
-		 (long long)srv->unfinished_games);
 	return 0;
 }
 
 void server_fini(struct server *srv)
 {
+	game_service_free(srv->games);
+	srv->games = NULL;
 	store_close(srv->store);
 	srv->store = NULL;
 	pthread_mutex_destroy(&srv->lock);

@@ -21,18 +21,20 @@
 #include "store.h"
 
 struct http;
+struct game_service;
 
 struct server {
 	struct server_config cfg;
 	struct store *store;
 	struct http *http;
+	struct game_service *games;
 	pthread_mutex_t lock;
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;
-	int64_t unfinished_games; /* found at start; the game service rebuilds them */
 };
 
-/* Opens the store and loads what tchessd needs at start. cfg is moved into
+/* Opens the store and starts the game service, which rebuilds the
+ * unfinished games. cfg is moved into
  * the server (the caller's copy is cleared). Returns -1 with *errmsg set. */
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg);
 void server_fini(struct server *srv);

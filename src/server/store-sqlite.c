@@ -87,7 +87,7 @@ static const char *const stmt_sql[S_COUNT] = {
 			   "VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?1), "
 			   "?2, ?3, ?4, ?5) RETURNING seq",
 	[S_EVENTS_AFTER] = "SELECT seq, type, payload, visible_to, created_ms FROM events "
-			   "WHERE game_id = ?1 AND seq > ?2 AND (visible_to IS NULL OR visible_to = ?3) "
+			   "WHERE game_id = ?1 AND seq > ?2 AND (visible_to IS NULL OR visible_to = ?3 OR ?3 = -2) "
 			   "ORDER BY seq LIMIT ?4",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE finished = 0 ORDER BY created, id",
 	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT ?1",
@@ -435,8 +435,9 @@ enum store_result store_events_after(struct store *st, const char *game_id, int6
 	sqlite3_stmt *q = stmt(st, S_EVENTS_AFTER);
 	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int64(q, 2, after);
-	/* Player ids are positive, so -1 matches no private event. */
-	sqlite3_bind_int64(q, 3, viewer ? viewer : -1);
+	/* Player ids are positive, so -1 matches no private event and -2
+	 * (STORE_VIEWER_ALL) every one. */
+	sqlite3_bind_int64(q, 3, viewer == STORE_VIEWER_ALL ? -2 : viewer ? viewer : -1);
 	sqlite3_bind_int64(q, 4, limit > 0 ? limit : -1);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {

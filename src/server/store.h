@@ -107,8 +107,11 @@ enum store_result store_event_append(struct store *st, const char *game_id, cons
 				     int64_t visible_to, int64_t created_ms, int64_t *seq_out);
 /* The game's last seq (0 if it has no events). */
 enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out);
+/* Every event, private ones included: the game service's replay. */
+#define STORE_VIEWER_ALL (-1)
 /* Calls fn for each event of the game with seq > after that viewer may see
- * (public ones, and viewer's own private ones; viewer 0 sees public only),
+ * (public ones, and viewer's own private ones; viewer 0 sees public only,
+ * STORE_VIEWER_ALL sees everything),
  * in seq order, at most limit of them (0: no limit). */
 enum store_result store_events_after(struct store *st, const char *game_id, int64_t after, int64_t viewer,
 				     int limit, store_event_fn fn, void *arg);

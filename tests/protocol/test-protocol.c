@@ -264,12 +264,45 @@ START_TEST(test_note_and_create)
 	ck_assert_ptr_nonnull(strstr(err.message, "longer"));
 
 	struct protocol_game_create_request cr;
-	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{}", &cr, &err), 0);
-	ck_assert_ptr_null(cr.params);
-	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{\"params\":{\"tc\":\"5+3\"}}", &cr, &err), 0);
-	ck_assert_str_eq(cr.params, "{\"tc\":\"5+3\"}");
-	protocol_game_create_request_fini(&cr);
-	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{\"params\":1}", &cr, &err), -1);
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{}", &cr, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.message, "\"tc\" is missing"));
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode,
+			     "{\"tc\":\"5+3\",\"opponent\":\"engine\",\"level\":3}", &cr, &err), 0);
+	ck_assert_str_eq(cr.tc, "5+3");
+	ck_assert_str_eq(cr.opponent, "engine");
+	ck_assert_int_eq(cr.level, 3);
+	ck_assert_str_eq(cr.ruleset, "");
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{\"tc\":\"5+3\",\"params\":1}", &cr, &err), -1);
+	ck_assert_int_eq(DEC(protocol_game_create_request_decode, "{\"tc\":5}", &cr, &err), -1);
+
+	/* Moves and premoves name their ply; an empty premove list is refused
+	 * (DELETE clears). */
+	struct protocol_move_request mr;
+	ck_assert_int_eq(DEC(protocol_move_request_decode, "{\"ply\":3,\"move\":\"Nf3\"}", &mr, &err), 0);
+	ck_assert_int_eq(mr.ply, 3);
+	ck_assert_str_eq(mr.move, "Nf3");
+	ck_assert_int_eq(DEC(protocol_move_request_decode, "{\"ply\":-1,\"move\":\"Nf3\"}", &mr, &err), -1);
+	ck_assert_int_eq(DEC(protocol_move_request_decode, "{\"ply\":1.5,\"move\":\"Nf3\"}", &mr, &err), -1);
+	struct protocol_premoves_request pr;
+	ck_assert_int_eq(DEC(protocol_premoves_request_decode, "{\"ply\":1,\"moves\":[\"g1f3\",\"e2e4\"]}", &pr, &err), 0);
+	ck_assert_int_eq(pr.n, 2);
+	ck_assert_str_eq(pr.moves[1], "e2e4");
+	ck_assert_int_eq(DEC(protocol_premoves_request_decode, "{\"ply\":1,\"moves\":[]}", &pr, &err), -1);
+	ck_assert_int_eq(DEC(protocol_premoves_request_decode, "{\"ply\":1,\"moves\":[7]}", &pr, &err), -1);
+	struct protocol_join_request jr;
+	ck_assert_int_eq(protocol_join_request_decode(NULL, 0, &jr, &err), 0);
+	ck_assert_int_eq(DEC(protocol_join_request_decode, "{\"invite\":\"ab\"}", &jr, &err), 0);
+	ck_assert_str_eq(jr.invite, "ab");
+	ck_assert_int_eq(DEC(protocol_join_request_decode, "{\"code\":\"ab\"}", &jr, &err), -1);
+	ck_assert_int_eq(protocol_empty_request_decode(" {} ", 4, &err), 0);
+	ck_assert_int_eq(protocol_empty_request_decode("{\"x\":1}", 7, &err), -1);
+
+	/* A stale-ply conflict carries the game's seq. */
+	struct protocol_error stale = { .code = PROTOCOL_ERR_CONFLICT, .message = "stale", .seq = 7 }, back;
+	char *json = protocol_error_encode(&stale);
+	ck_assert_int_eq(protocol_error_decode(json, strlen(json), &back, &err), 0);
+	ck_assert_int_eq(back.seq, 7);
+	free(json);
 }
 END_TEST
 

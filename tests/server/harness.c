@@ -195,14 +195,20 @@ int64_t register_player(struct tchessd *d, const char *name, char *token)
 
 void create_game(struct tchessd *d, const char *token, char *id)
 {
+	create_game_with(d, token, "{\"tc\":\"5+3\",\"color\":\"white\"}", id);
+}
+
+int64_t create_game_with(struct tchessd *d, const char *token, const char *request, char *id)
+{
 	char *out;
-	ck_assert_int_eq(http_call(d, "POST", "/v1/games", token, "{}", 2, &out), 201);
-	struct protocol_game_summary g;
+	long status = http_call(d, "POST", "/v1/games", token, request, strlen(request), &out);
+	ck_assert_msg(status == 201, "create %s: %ld %s", request, status, out);
+	struct protocol_seat_response g;
 	struct protocol_error err;
-	ck_assert_msg(protocol_game_summary_decode(out, strlen(out), &g, &err) == 0, "%s", err.message);
+	ck_assert_msg(protocol_seat_response_decode(out, strlen(out), &g, &err) == 0, "%s", err.message);
 	free(out);
-	ck_assert_int_eq(g.seq, 1);
 	strcpy(id, g.id);
+	return g.seq;
 }
 
 int64_t parked_polls(struct tchessd *d)

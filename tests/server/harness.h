@@ -42,8 +42,12 @@ long http_call_header(struct tchessd *d, const char *method, const char *path, c
 
 /* Registers name; returns the player id and copies the token (65 bytes). */
 int64_t register_player(struct tchessd *d, const char *name, char *token);
-/* Creates a game as token's player; copies its id (33 bytes). */
+/* Creates an open 5+3 game with token's player as white; copies its id
+ * (33 bytes). */
 void create_game(struct tchessd *d, const char *token, char *id);
+/* Creates a game with the given POST /v1/games request (expecting 201);
+ * copies its id and returns the seq of the answer. */
+int64_t create_game_with(struct tchessd *d, const char *token, const char *request, char *id);
 /* The number of parked polls according to GET /v1/health. */
 int64_t parked_polls(struct tchessd *d);
 

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "tchess/fold.h"
 #include "tchess/protocol.h"
 
 static void expect_error(long status, char *body, long want_status, enum protocol_error_code want_code,
@@ -179,9 +180,13 @@ START_TEST(test_poll_immediate)
 	ck_assert_int_eq(evs.seq, 1);
 	ck_assert_int_eq(evs.events[0].seq, 1);
 	ck_assert_str_eq(evs.events[0].type, "game-created");
-	char want[64];
-	snprintf(want, sizeof want, "{\"white\":%lld}", (long long)a);
-	ck_assert_str_eq(evs.events[0].data, want);
+	struct fold_event fe;
+	struct protocol_error err;
+	ck_assert_msg(fold_event_decode(evs.events[0].type, evs.events[0].data, &fe, &err) == 0, "%s", err.message);
+	ck_assert_int_eq(fe.seats[WHITE].kind, FOLD_SEAT_HUMAN);
+	ck_assert_int_eq(fe.seats[WHITE].player, a);
+	ck_assert_int_eq(fe.seats[BLACK].kind, FOLD_SEAT_EMPTY);
+	ck_assert_str_eq(fe.tc, "5+3");
 	ck_assert_int_gt(evs.now_ms, 0);
 	protocol_events_fini(&evs);
 	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
@@ -211,12 +216,15 @@ START_TEST(test_poll_wakes_on_event)
 	ck_assert_int_lt(p.ended_ms - joined, 5000);
 	struct protocol_events evs;
 	poll_events(&p, &evs);
-	ck_assert_uint_eq(evs.n, 1);
+	/* The join fills the last seat, so the game starts in the same
+	 * transaction. */
+	ck_assert_uint_eq(evs.n, 2);
 	ck_assert_int_eq(evs.events[0].seq, 2);
 	ck_assert_str_eq(evs.events[0].type, "player-joined");
-	char want[64];
-	snprintf(want, sizeof want, "{\"color\":\"black\",\"player\":%lld}", (long long)b);
+	char want[80];
+	snprintf(want, sizeof want, "{\"color\":\"black\",\"player\":%lld,\"name\":\"bob\"}", (long long)b);
 	ck_assert_str_eq(evs.events[0].data, want);
+	ck_assert_str_eq(evs.events[1].type, "game-started");
 	protocol_events_fini(&evs);
 	poll_fini(&p);
 	ck_assert_int_eq(parked_polls(&d), 0);
@@ -274,10 +282,10 @@ START_TEST(test_private_events)
 	snprintf(path, sizeof path, "/v1/games/%s/join", game);
 	ck_assert_int_eq(http_call(&d, "POST", path, bob, "", 0, NULL), 200);
 
-	/* A spectator parked at seq 2 is woken by the private note and gets
-	 * nothing but the new seq. */
+	/* A spectator parked at seq 3 (created, joined, started) is woken by
+	 * the private note and gets nothing but the new seq. */
 	struct poll_req p;
-	poll_start(&p, &d, game, 2, carol);
+	poll_start(&p, &d, game, 3, carol);
 	poll_wait_parked(&p, &d, 1);
 	snprintf(path, sizeof path, "/v1/games/%s/notes", game);
 	const char *note = "{\"text\":\"push the h-pawn\"}";
@@ -286,20 +294,20 @@ START_TEST(test_private_events)
 	struct protocol_events evs;
 	poll_events(&p, &evs);
 	ck_assert_uint_eq(evs.n, 0);
-	ck_assert_int_eq(evs.seq, 3);
+	ck_assert_int_eq(evs.seq, 4);
 	protocol_events_fini(&evs);
 	poll_fini(&p);
 
 	get_events(&d, game, 0, alice, &evs);
-	ck_assert_uint_eq(evs.n, 3);
+	ck_assert_uint_eq(evs.n, 4);
 	ck_assert(has_note(&evs));
-	ck_assert_str_eq(evs.events[2].data, "{\"text\":\"push the h-pawn\"}");
+	ck_assert_str_eq(evs.events[3].data, "{\"text\":\"push the h-pawn\"}");
 	protocol_events_fini(&evs);
 	const char *others[] = { bob, carol, NULL };
 	for (size_t i = 0; i < 3; i++) {
 		get_events(&d, game, 0, others[i], &evs);
-		ck_assert_uint_eq(evs.n, 2);
-		ck_assert_int_eq(evs.seq, 3);
+		ck_assert_uint_eq(evs.n, 3);
+		ck_assert_int_eq(evs.seq, 4);
 		ck_assert(!has_note(&evs));
 		protocol_events_fini(&evs);
 	}

@@ -1,0 +1,173 @@
+/*
+ * A game as a fold over its event log (DESIGN.md, "A game is a log"): the
+ * game events' data shapes on the wire, and the one function that applies
+ * an event to a game's state. tchessd builds every live game with it (and
+ * rebuilds unfinished games after a restart by replaying their stored
+ * events); the client mirrors a game by feeding it the events it receives.
+ * Both sides therefore agree on position, clocks, seats, premove queues and
+ * result by construction.
+ *
+ * Time comes only from the events' t_ms, so the fold is deterministic: the
+ * clock is started, pressed, stopped and paused at the instants the events
+ * carry. Every rule is libtchess's (game.h, clock.h, premove.h); the fold
+ * checks that each event is consistent with the state (the right side
+ * moves, the move is legal, its SAN matches) and refuses one that is not,
+ * changing nothing.
+ *
+ * A client sees only public events and its own private ones, so a view may
+ * skip seq numbers; it holds the premove queue of a side only if it saw
+ * that side's private premove events.
+ */
+#ifndef TCHESS_FOLD_H
+#define TCHESS_FOLD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tchess/clock.h"
+#include "tchess/fen.h"
+#include "tchess/game.h"
+#include "tchess/notation.h"
+#include "tchess/pgn.h"
+#include "tchess/premove.h"
+#include "tchess/protocol.h"
+#include "tchess/ruleset.h"
+
+#define FOLD_OPPONENT_MAX 8    /* "open", "invite", "engine" */
+#define FOLD_REASON_MAX 200
+#define FOLD_TERM_MAX 40
+#define FOLD_ENGINE_LEVEL_MAX 8
+
+enum fold_seat_kind {
+	FOLD_SEAT_EMPTY = 0,
+	FOLD_SEAT_HUMAN,
+	FOLD_SEAT_ENGINE
+};
+
+struct fold_seat {
+	enum fold_seat_kind kind;
+	int64_t player;                    /* human: the player id */
+	char name[PROTOCOL_NAME_MAX + 1];  /* human: the player's name */
+	int level;                         /* engine: 1..FOLD_ENGINE_LEVEL_MAX */
+};
+
+/* A clock reading at one instant, as every clock-changing event carries it:
+ * both remaining times, the running side (CLOCK_NOBODY for none) and what
+ * the running side used of its turn so far. */
+struct fold_clock_reading {
+	int64_t ms[2];
+	int running;
+	int64_t turn_used_ms;
+};
+
+enum fold_event_kind {
+	FOLD_EV_CREATED = 0,       /* "game-created" */
+	FOLD_EV_JOINED,            /* "player-joined" */
+	FOLD_EV_STARTED,           /* "game-started" */
+	FOLD_EV_MOVE,              /* "move" */
+	FOLD_EV_PREMOVES,          /* "premoves" (private) */
+	FOLD_EV_PREMOVE_DISCARDED, /* "premove-discarded" (private) */
+	FOLD_EV_ENDED,             /* "game-ended" */
+	FOLD_EV_CLOCK_RESUMED,     /* "clock-resumed" */
+	FOLD_EV_OTHER              /* any other type (notes, later additions): ignored */
+};
+
+/* The data of one game event, decoded; which members are meaningful
+ * depends on kind (see tchess-protocol(7), EVENTS). color is a side or -1
+ * for null. */
+struct fold_event {
+	enum fold_event_kind kind;
+	char tc[TIME_CONTROL_TEXT_MAX];     /* created */
+	char ruleset[RULESET_NAME_MAX];     /* created */
+	char fen[FEN_MAX];                  /* created: the start; move: the position after */
+	char opponent[FOLD_OPPONENT_MAX];   /* created */
+	struct fold_seat seats[2];          /* created: both; joined: seats[color] */
+	int color;                          /* joined, move, premoves, discarded, ended */
+	int64_t ply;                        /* move, premoves, discarded */
+	char uci[UCI_MAX];                  /* move; discarded: the premove */
+	char san[SAN_MAX];                  /* move */
+	int64_t think_ms;                   /* move */
+	bool premove;                       /* move */
+	char moves[PREMOVE_DEPTH_MAX][PREMOVE_TEXT_MAX]; /* premoves */
+	int n_moves;
+	char reason[FOLD_REASON_MAX];       /* discarded */
+	char result[8];                     /* ended */
+	char termination[FOLD_TERM_MAX];    /* ended */
+	int64_t paused_ms;                  /* clock-resumed */
+	bool has_clock;                     /* started, move, ended, clock-resumed */
+	struct fold_clock_reading clock;
+};
+
+/* The wire type of a kind ("move"); FOLD_EV_OTHER gives "". */
+const char *fold_event_type(enum fold_event_kind kind);
+/* Clears e and sets its kind (color -1, no clock). */
+void fold_event_init(struct fold_event *e, enum fold_event_kind kind);
+/* The event's data members as a JSON object text (malloc'd). */
+char *fold_event_encode(const struct fold_event *e);
+/* Decodes the data of an event of the given type, strictly (every member of
+ * the type present with its type, no unknown one). An unknown type decodes
+ * to FOLD_EV_OTHER without looking at data. Returns 0 or -1 with err. */
+int fold_event_decode(const char *type, const char *data, struct fold_event *out, struct protocol_error *err);
+
+/* Per-ply extras beyond struct game_ply. */
+struct fold_ply {
+	int64_t seq;        /* the move event */
+	int64_t think_ms;
+	bool premove;
+};
+
+/* A game's state: everything the fold of its events gives. */
+struct game_view {
+	bool created;              /* a game-created event was applied */
+	bool started;              /* game-started: clocks run */
+	struct game game;          /* valid once created */
+	struct clock clock;        /* valid once created */
+	char tc[TIME_CONTROL_TEXT_MAX];
+	char opponent[FOLD_OPPONENT_MAX];
+	struct fold_seat seats[2];
+	struct premove_queue premoves[2];
+	struct fold_ply *plies;    /* game.n_plies entries */
+	size_t plies_cap;
+	int64_t seq;               /* the last event applied */
+	int64_t created_ms;        /* t_ms of game-created */
+	int64_t last_t_ms;         /* t_ms of the last event applied */
+};
+
+void fold_view_init(struct game_view *v);
+void fold_view_fini(struct game_view *v);
+/* Makes dst (not initialised) an independent copy of src. */
+void fold_view_copy(struct game_view *dst, const struct game_view *src);
+
+/* Applies one event (its envelope and data). Refuses (returns -1 with err,
+ * code bad_request, v unchanged) an event whose seq is not after the last
+ * one or that contradicts the state. */
+int fold_apply(struct game_view *v, const struct protocol_event *ev, struct protocol_error *err);
+/* The same with the data already decoded. */
+int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+		     struct protocol_error *err);
+
+/* The clock read at now_ms (never before the last event). */
+void fold_clock_read(const struct game_view *v, int64_t now_ms, struct fold_clock_reading *out);
+/* "open" (a seat is free), "playing" (started, or full but not started) or
+ * "over". */
+const char *fold_status(const struct game_view *v);
+/* Whether the game is running: started and not over. */
+bool fold_running(const struct game_view *v);
+/* The side whose seat holds player, or -1. */
+int fold_seat_of(const struct game_view *v, int64_t player);
+/* "white" / "black" / NULL for -1. */
+const char *fold_color_str(int color);
+/* Parses "white"/"black"; false otherwise. */
+bool fold_color_parse(const char *s, int *out);
+
+/* The snapshot of GET /v1/games/ID (tchess-protocol(7)) at now_ms; viewer
+ * is the asking player's id (0 for none): a seated viewer sees its own
+ * premove queue, nobody sees another's. */
+char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer);
+
+/* Appends the game as PGN (tags described in tchess-protocol(7)) to out. */
+enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct pgn_buf *out,
+			       struct tchess_error *err);
+
+#endif

@@ -1,0 +1,850 @@
+/*
+ * The game events' data on the wire and the fold that applies them to a
+ * game's state; see tchess/fold.h. The encoder and the strict decoder of
+ * each event type sit side by side so their members cannot drift apart.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol-json.h"
+#include "tchess/fold.h"
+#include "tchess/movegen.h"
+#include "util/xalloc.h"
+
+#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
+/* The largest integer a JSON number carries exactly: unlimited clocks. */
+#define FOLD_JSON_INT_MAX 9007199254740991LL
+
+static const char *const type_names[] = {
+	[FOLD_EV_CREATED] = "game-created",
+	[FOLD_EV_JOINED] = "player-joined",
+	[FOLD_EV_STARTED] = "game-started",
+	[FOLD_EV_MOVE] = "move",
+	[FOLD_EV_PREMOVES] = "premoves",
+	[FOLD_EV_PREMOVE_DISCARDED] = "premove-discarded",
+	[FOLD_EV_ENDED] = "game-ended",
+	[FOLD_EV_CLOCK_RESUMED] = "clock-resumed",
+	[FOLD_EV_OTHER] = "",
+};
+
+const char *fold_event_type(enum fold_event_kind kind)
+{
+	return (unsigned)kind <= FOLD_EV_OTHER ? type_names[kind] : "";
+}
+
+void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
+{
+	memset(e, 0, sizeof *e);
+	e->kind = kind;
+	e->color = -1;
+	e->clock.running = CLOCK_NOBODY;
+}
+
+const char *fold_color_str(int color)
+{
+	return color == WHITE ? "white" : color == BLACK ? "black" : NULL;
+}
+
+bool fold_color_parse(const char *s, int *out)
+{
+	if (!strcmp(s, "white"))
+		*out = WHITE;
+	else if (!strcmp(s, "black"))
+		*out = BLACK;
+	else
+		return false;
+	return true;
+}
+
+/* ---- encoding ---- */
+
+static cJSON *nullable_string(const char *s)
+{
+	cJSON *v = s ? cJSON_CreateString(s) : cJSON_CreateNull();
+	if (!v)
+		xalloc_die();
+	return v;
+}
+
+static int64_t clamp_ms(int64_t ms)
+{
+	return ms > FOLD_JSON_INT_MAX ? FOLD_JSON_INT_MAX : ms;
+}
+
+static cJSON *clock_json(const struct fold_clock_reading *c)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "white_ms", clamp_ms(c->ms[WHITE]));
+	protocol_json_add_int(o, "black_ms", clamp_ms(c->ms[BLACK]));
+	protocol_json_add_item(o, "running", nullable_string(fold_color_str(c->running)));
+	protocol_json_add_int(o, "turn_used_ms", clamp_ms(c->turn_used_ms));
+	return o;
+}
+
+static cJSON *seat_json(const struct fold_seat *s)
+{
+	cJSON *o;
+	switch (s->kind) {
+	case FOLD_SEAT_HUMAN:
+		o = protocol_json_object();
+		protocol_json_add_string(o, "kind", "human");
+		protocol_json_add_int(o, "player", s->player);
+		protocol_json_add_string(o, "name", s->name);
+		return o;
+	case FOLD_SEAT_ENGINE:
+		o = protocol_json_object();
+		protocol_json_add_string(o, "kind", "engine");
+		protocol_json_add_int(o, "level", s->level);
+		return o;
+	default:
+		o = cJSON_CreateNull();
+		if (!o)
+			xalloc_die();
+		return o;
+	}
+}
+
+static cJSON *event_data_json(const struct fold_event *e)
+{
+	cJSON *o = protocol_json_object();
+	switch (e->kind) {
+	case FOLD_EV_CREATED:
+		protocol_json_add_string(o, "tc", e->tc);
+		protocol_json_add_string(o, "ruleset", e->ruleset);
+		protocol_json_add_string(o, "fen", e->fen);
+		protocol_json_add_string(o, "opponent", e->opponent);
+		protocol_json_add_item(o, "white", seat_json(&e->seats[WHITE]));
+		protocol_json_add_item(o, "black", seat_json(&e->seats[BLACK]));
+		break;
+	case FOLD_EV_JOINED:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_int(o, "player", e->seats[e->color].player);
+		protocol_json_add_string(o, "name", e->seats[e->color].name);
+		break;
+	case FOLD_EV_STARTED:
+		break;
+	case FOLD_EV_MOVE:
+		protocol_json_add_int(o, "ply", e->ply);
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_string(o, "uci", e->uci);
+		protocol_json_add_string(o, "san", e->san);
+		protocol_json_add_string(o, "fen", e->fen);
+		protocol_json_add_int(o, "think_ms", e->think_ms);
+		protocol_json_add_item(o, "premove", cJSON_CreateBool(e->premove));
+		break;
+	case FOLD_EV_PREMOVES: {
+		protocol_json_add_int(o, "ply", e->ply);
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		cJSON *a = cJSON_CreateArray();
+		if (!a)
+			xalloc_die();
+		for (int i = 0; i < e->n_moves; i++) {
+			cJSON *m = cJSON_CreateString(e->moves[i]);
+			if (!m || !cJSON_AddItemToArray(a, m))
+				xalloc_die();
+		}
+		protocol_json_add_item(o, "moves", a);
+		break;
+	}
+	case FOLD_EV_PREMOVE_DISCARDED:
+		protocol_json_add_int(o, "ply", e->ply);
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_string(o, "premove", e->uci);
+		protocol_json_add_string(o, "reason", e->reason);
+		break;
+	case FOLD_EV_ENDED:
+		protocol_json_add_string(o, "result", e->result);
+		protocol_json_add_string(o, "termination", e->termination);
+		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
+		break;
+	case FOLD_EV_CLOCK_RESUMED:
+		protocol_json_add_int(o, "paused_ms", e->paused_ms);
+		break;
+	case FOLD_EV_OTHER:
+		break;
+	}
+	if (e->has_clock)
+		protocol_json_add_item(o, "clock", clock_json(&e->clock));
+	return o;
+}
+
+char *fold_event_encode(const struct fold_event *e)
+{
+	return protocol_json_print(event_data_json(e));
+}
+
+/* ---- decoding ---- */
+
+static int color_member(const cJSON *o, const char *name, bool null_ok, int *out, const char *what,
+			struct protocol_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	if (null_ok && cJSON_IsNull(v)) {
+		*out = -1;
+		return 0;
+	}
+	if (!cJSON_IsString(v) || !fold_color_parse(v->valuestring, out))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: member \"%s\" must be \"white\" or "
+					  "\"black\"%s", what, name, null_ok ? " or null" : "");
+	return 0;
+}
+
+static int clock_from_json(const cJSON *o, struct fold_clock_reading *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "white_ms", PROTOCOL_JSON_INT, true },
+		{ "black_ms", PROTOCOL_JSON_INT, true },
+		{ "running", PROTOCOL_JSON_STRING_OR_NULL, true },
+		{ "turn_used_ms", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "clock";
+	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
+	    color_member(o, "running", true, &out->running, what, err))
+		return -1;
+	out->ms[WHITE] = protocol_json_int(o, "white_ms");
+	out->ms[BLACK] = protocol_json_int(o, "black_ms");
+	out->turn_used_ms = protocol_json_int(o, "turn_used_ms");
+	if (out->ms[WHITE] < 0 || out->ms[BLACK] < 0 || out->turn_used_ms < 0)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "clock: negative time");
+	if (out->running == -1)
+		out->running = CLOCK_NOBODY;
+	return 0;
+}
+
+static int seat_from_json(const cJSON *v, struct fold_seat *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field human[] = {
+		{ "kind", PROTOCOL_JSON_STRING, true },
+		{ "player", PROTOCOL_JSON_INT, true },
+		{ "name", PROTOCOL_JSON_STRING, true },
+	};
+	static const struct protocol_json_field engine[] = {
+		{ "kind", PROTOCOL_JSON_STRING, true },
+		{ "level", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "seat";
+	memset(out, 0, sizeof *out);
+	if (cJSON_IsNull(v))
+		return 0;
+	const cJSON *kind = cJSON_GetObjectItemCaseSensitive(v, "kind");
+	if (!cJSON_IsString(kind))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: member \"kind\" must be a string");
+	if (!strcmp(kind->valuestring, "human")) {
+		if (protocol_json_check(v, human, N_FIELDS(human), false, what, err) ||
+		    protocol_json_copy(out->name, sizeof out->name, v, "name", false, what, err))
+			return -1;
+		out->kind = FOLD_SEAT_HUMAN;
+		out->player = protocol_json_int(v, "player");
+		if (out->player <= 0)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: bad player id");
+		return 0;
+	}
+	if (!strcmp(kind->valuestring, "engine")) {
+		if (protocol_json_check(v, engine, N_FIELDS(engine), false, what, err))
+			return -1;
+		out->kind = FOLD_SEAT_ENGINE;
+		int64_t level = protocol_json_int(v, "level");
+		if (level < 1 || level > FOLD_ENGINE_LEVEL_MAX)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: level out of range");
+		out->level = (int)level;
+		return 0;
+	}
+	return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: unknown kind");
+}
+
+static int data_from_json(const cJSON *o, struct fold_event *e, const char *what, struct protocol_error *err)
+{
+	static const struct protocol_json_field created[] = {
+		{ "tc", PROTOCOL_JSON_STRING, true },       { "ruleset", PROTOCOL_JSON_STRING, true },
+		{ "fen", PROTOCOL_JSON_STRING, true },      { "opponent", PROTOCOL_JSON_STRING, true },
+		{ "white", PROTOCOL_JSON_OBJECT_OR_NULL, true }, { "black", PROTOCOL_JSON_OBJECT_OR_NULL, true },
+	};
+	static const struct protocol_json_field joined[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "player", PROTOCOL_JSON_INT, true },
+		{ "name", PROTOCOL_JSON_STRING, true },
+	};
+	static const struct protocol_json_field started[] = {
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	static const struct protocol_json_field moved[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },      { "color", PROTOCOL_JSON_STRING, true },
+		{ "uci", PROTOCOL_JSON_STRING, true },   { "san", PROTOCOL_JSON_STRING, true },
+		{ "fen", PROTOCOL_JSON_STRING, true },   { "think_ms", PROTOCOL_JSON_INT, true },
+		{ "premove", PROTOCOL_JSON_BOOL, true }, { "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	static const struct protocol_json_field premoves[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "moves", PROTOCOL_JSON_ARRAY, true },
+	};
+	static const struct protocol_json_field discarded[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "premove", PROTOCOL_JSON_STRING, true },
+		{ "reason", PROTOCOL_JSON_STRING, true },
+	};
+	static const struct protocol_json_field ended[] = {
+		{ "result", PROTOCOL_JSON_STRING, true },
+		{ "termination", PROTOCOL_JSON_STRING, true },
+		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	static const struct protocol_json_field resumed[] = {
+		{ "paused_ms", PROTOCOL_JSON_INT, true },
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	switch (e->kind) {
+	case FOLD_EV_CREATED:
+		if (protocol_json_check(o, created, N_FIELDS(created), false, what, err) ||
+		    protocol_json_copy(e->tc, sizeof e->tc, o, "tc", false, what, err) ||
+		    protocol_json_copy(e->ruleset, sizeof e->ruleset, o, "ruleset", false, what, err) ||
+		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err) ||
+		    protocol_json_copy(e->opponent, sizeof e->opponent, o, "opponent", false, what, err) ||
+		    seat_from_json(cJSON_GetObjectItemCaseSensitive(o, "white"), &e->seats[WHITE], err) ||
+		    seat_from_json(cJSON_GetObjectItemCaseSensitive(o, "black"), &e->seats[BLACK], err))
+			return -1;
+		return 0;
+	case FOLD_EV_JOINED:
+		if (protocol_json_check(o, joined, N_FIELDS(joined), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err))
+			return -1;
+		e->seats[e->color].kind = FOLD_SEAT_HUMAN;
+		e->seats[e->color].player = protocol_json_int(o, "player");
+		if (e->seats[e->color].player <= 0)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: bad player id", what);
+		return protocol_json_copy(e->seats[e->color].name, sizeof e->seats[e->color].name, o, "name", false,
+					  what, err);
+	case FOLD_EV_STARTED:
+		return protocol_json_check(o, started, N_FIELDS(started), false, what, err);
+	case FOLD_EV_MOVE:
+		if (protocol_json_check(o, moved, N_FIELDS(moved), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err) ||
+		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err) ||
+		    protocol_json_copy(e->san, sizeof e->san, o, "san", false, what, err) ||
+		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err))
+			return -1;
+		e->ply = protocol_json_int(o, "ply");
+		e->think_ms = protocol_json_int(o, "think_ms");
+		e->premove = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "premove"));
+		return 0;
+	case FOLD_EV_PREMOVES: {
+		if (protocol_json_check(o, premoves, N_FIELDS(premoves), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err))
+			return -1;
+		e->ply = protocol_json_int(o, "ply");
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
+		for (const cJSON *m = a->child; m; m = m->next) {
+			if (e->n_moves == PREMOVE_DEPTH_MAX)
+				return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: too many moves", what);
+			if (!cJSON_IsString(m) || strlen(m->valuestring) >= PREMOVE_TEXT_MAX ||
+			    !m->valuestring[0])
+				return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+							  "%s: moves must be UCI strings", what);
+			strcpy(e->moves[e->n_moves++], m->valuestring);
+		}
+		return 0;
+	}
+	case FOLD_EV_PREMOVE_DISCARDED:
+		if (protocol_json_check(o, discarded, N_FIELDS(discarded), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err) ||
+		    protocol_json_copy(e->uci, sizeof e->uci, o, "premove", false, what, err) ||
+		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err))
+			return -1;
+		e->ply = protocol_json_int(o, "ply");
+		return 0;
+	case FOLD_EV_ENDED:
+		if (protocol_json_check(o, ended, N_FIELDS(ended), false, what, err) ||
+		    color_member(o, "color", true, &e->color, what, err) ||
+		    protocol_json_copy(e->result, sizeof e->result, o, "result", false, what, err) ||
+		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err))
+			return -1;
+		return 0;
+	case FOLD_EV_CLOCK_RESUMED:
+		if (protocol_json_check(o, resumed, N_FIELDS(resumed), false, what, err))
+			return -1;
+		e->paused_ms = protocol_json_int(o, "paused_ms");
+		return 0;
+	case FOLD_EV_OTHER:
+		return 0;
+	}
+	return -1;
+}
+
+int fold_event_decode(const char *type, const char *data, struct fold_event *out, struct protocol_error *err)
+{
+	enum fold_event_kind kind = FOLD_EV_OTHER;
+	for (int k = 0; k < FOLD_EV_OTHER; k++) {
+		if (!strcmp(type, type_names[k]))
+			kind = (enum fold_event_kind)k;
+	}
+	fold_event_init(out, kind);
+	if (kind == FOLD_EV_OTHER)
+		return 0;
+	const char *what = type_names[kind];
+	cJSON *o = protocol_json_parse(data ? data : "{}", data ? strlen(data) : 2, what, err);
+	if (!o)
+		return -1;
+	int rc = data_from_json(o, out, what, err);
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clock");
+	if (!rc && c) {
+		rc = clock_from_json(c, &out->clock, err);
+		out->has_clock = true;
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
+/* ---- the fold ---- */
+
+void fold_view_init(struct game_view *v)
+{
+	memset(v, 0, sizeof *v);
+	premove_queue_init(&v->premoves[WHITE]);
+	premove_queue_init(&v->premoves[BLACK]);
+}
+
+void fold_view_fini(struct game_view *v)
+{
+	if (v->created)
+		game_fini(&v->game);
+	free(v->plies);
+	memset(v, 0, sizeof *v);
+}
+
+void fold_view_copy(struct game_view *dst, const struct game_view *src)
+{
+	*dst = *src;
+	dst->plies = NULL;
+	dst->plies_cap = 0;
+	if (src->created && game_copy(&dst->game, &src->game, NULL) != TCHESS_OK)
+		xalloc_die(); /* game_copy fails only when memory runs out */
+	if (src->game.n_plies) {
+		dst->plies_cap = src->game.n_plies;
+		dst->plies = xmalloc(dst->plies_cap * sizeof *dst->plies);
+		memcpy(dst->plies, src->plies, src->game.n_plies * sizeof *dst->plies);
+	}
+}
+
+/* An event that contradicts the state: bad_request with the message. */
+__attribute__((format(printf, 2, 3))) static int bad(struct protocol_error *err, const char *fmt, ...)
+{
+	if (err) {
+		va_list ap;
+		err->code = PROTOCOL_ERR_BAD_REQUEST;
+		err->seq = 0;
+		va_start(ap, fmt);
+		vsnprintf(err->message, sizeof err->message, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+bool fold_running(const struct game_view *v)
+{
+	return v->created && v->started && !game_is_over(&v->game);
+}
+
+const char *fold_status(const struct game_view *v)
+{
+	if (v->created && game_is_over(&v->game))
+		return "over";
+	if (!v->created || v->seats[WHITE].kind == FOLD_SEAT_EMPTY || v->seats[BLACK].kind == FOLD_SEAT_EMPTY)
+		return "open";
+	return "playing";
+}
+
+int fold_seat_of(const struct game_view *v, int64_t player)
+{
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (player && v->seats[c].kind == FOLD_SEAT_HUMAN && v->seats[c].player == player)
+			return c;
+	}
+	return -1;
+}
+
+void fold_clock_read(const struct game_view *v, int64_t now_ms, struct fold_clock_reading *out)
+{
+	if (now_ms < v->last_t_ms)
+		now_ms = v->last_t_ms;
+	const struct clock *c = &v->clock;
+	out->ms[WHITE] = clock_remaining(c, WHITE, now_ms, NULL);
+	out->ms[BLACK] = clock_remaining(c, BLACK, now_ms, NULL);
+	out->running = c->running;
+	out->turn_used_ms = c->turn_used_ms;
+	if (c->running != CLOCK_NOBODY && !c->paused && now_ms > c->since_ms)
+		out->turn_used_ms += now_ms - c->since_ms;
+}
+
+static void queues_clear(struct game_view *v)
+{
+	premove_queue_clear(&v->premoves[WHITE]);
+	premove_queue_clear(&v->premoves[BLACK]);
+}
+
+static int apply_created(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	struct ruleset rules;
+	struct position start;
+	struct tchess_error terr;
+	if (v->created)
+		return bad(err, "%s: the game exists already", "game-created");
+	if (!ruleset_preset(&rules, e->ruleset))
+		return bad(err, "game-created: unknown ruleset \"%s\"", e->ruleset);
+	if (time_control_parse(&v->clock.tc, e->tc, &terr) != TCHESS_OK)
+		return bad(err, "game-created: bad time control: %s", terr.message);
+	if (fen_parse(&start, e->fen, &terr) != TCHESS_OK)
+		return bad(err, "game-created: bad fen: %s", terr.message);
+	if (strcmp(e->opponent, "open") && strcmp(e->opponent, "invite") && strcmp(e->opponent, "engine"))
+		return bad(err, "game-created: unknown opponent \"%s\"", e->opponent);
+	if (game_init(&v->game, &start, &rules, &terr) != TCHESS_OK) {
+		game_fini(&v->game);
+		return bad(err, "game-created: %s", terr.message);
+	}
+	struct time_control tc = v->clock.tc;
+	clock_init(&v->clock, &tc);
+	snprintf(v->tc, sizeof v->tc, "%s", e->tc);
+	snprintf(v->opponent, sizeof v->opponent, "%s", e->opponent);
+	v->seats[WHITE] = e->seats[WHITE];
+	v->seats[BLACK] = e->seats[BLACK];
+	v->created = true;
+	v->created_ms = t_ms;
+	return 0;
+}
+
+static void plies_push(struct game_view *v, int64_t seq, const struct fold_event *e)
+{
+	if (v->game.n_plies > v->plies_cap) {
+		v->plies_cap = v->plies_cap ? 2 * v->plies_cap : 64;
+		if (v->plies_cap < v->game.n_plies)
+			v->plies_cap = v->game.n_plies;
+		v->plies = xrealloc(v->plies, v->plies_cap * sizeof *v->plies);
+	}
+	struct fold_ply *p = &v->plies[v->game.n_plies - 1];
+	p->seq = seq;
+	p->think_ms = e->think_ms;
+	p->premove = e->premove;
+}
+
+static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+		      struct protocol_error *err)
+{
+	struct tchess_error terr;
+	if (!fold_running(v))
+		return bad(err, "%s: the game is not running", "move");
+	if (e->color != (int)game_side_to_move(&v->game))
+		return bad(err, "%s: not that side's move", "move");
+	if (e->ply != (int64_t)v->game.n_plies)
+		return bad(err, "%s: wrong ply", "move");
+	move m;
+	if (uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
+		return bad(err, "move: %s", terr.message);
+	char san[SAN_MAX];
+	san_write(&v->game.pos, m, san);
+	if (strcmp(san, e->san))
+		return bad(err, "move: SAN %s does not match the move", e->san);
+	/* Press on a copy: a move the game refuses must leave the clock as it was. */
+	struct clock c = v->clock;
+	bool flagged = false;
+	if (clock_press(&c, (enum color)e->color, t_ms, NULL, &flagged) || flagged)
+		return bad(err, "%s: the mover's time had run out", "move");
+	if (game_play(&v->game, (enum color)e->color, m, t_ms, c.remaining_ms[e->color], &terr) != TCHESS_OK)
+		return bad(err, "move: %s", terr.message);
+	v->clock = c;
+	plies_push(v, seq, e);
+	struct premove_queue *q = &v->premoves[e->color];
+	if (e->premove && q->n > 0) {
+		memmove(&q->items[0], &q->items[1], (size_t)(q->n - 1) * sizeof q->items[0]);
+		q->n--;
+	}
+	if (game_is_over(&v->game)) {
+		clock_stop(&v->clock, t_ms, NULL);
+		queues_clear(v);
+	}
+	return 0;
+}
+
+static int apply_premoves(struct game_view *v, const struct fold_event *e, struct protocol_error *err)
+{
+	struct tchess_error terr;
+	if (!fold_running(v))
+		return bad(err, "%s: the game is not running", "premoves");
+	if (e->ply != (int64_t)v->game.n_plies || e->color == (int)game_side_to_move(&v->game))
+		return bad(err, "%s: not the opponent's move at that ply", "premoves");
+	struct premove_queue q;
+	premove_queue_init(&q);
+	for (int i = 0; i < e->n_moves; i++) {
+		struct premove pm;
+		if (premove_parse_uci(e->moves[i], strlen(e->moves[i]), &pm, &terr) != TCHESS_OK ||
+		    premove_queue_push(&q, &v->game.pos, (enum color)e->color, pm, &v->game.rules, &terr) !=
+			    TCHESS_OK)
+			return bad(err, "premoves: %s", terr.message);
+	}
+	v->premoves[e->color] = q;
+	return 0;
+}
+
+static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	struct tchess_error terr;
+	enum game_termination term;
+	if (!v->created)
+		return bad(err, "%s: no game", "game-ended");
+	if (!game_termination_parse(e->termination, &term))
+		return bad(err, "game-ended: unknown termination \"%s\"", e->termination);
+	if (!game_is_over(&v->game)) {
+		enum tchess_err rc;
+		struct clock c = v->clock;
+		switch (term) {
+		case GAME_TERM_RESIGNATION:
+			if (e->color < 0)
+				return bad(err, "%s: who resigned?", "game-ended");
+			rc = game_resign(&v->game, (enum color)e->color, &terr);
+			clock_stop(&c, t_ms, NULL);
+			break;
+		case GAME_TERM_TIMEOUT:
+		case GAME_TERM_TIMEOUT_VS_INSUFFICIENT:
+			if (e->color < 0 || c.running != e->color || clock_check_flag(&c, t_ms, NULL) != e->color)
+				return bad(err, "%s: no flag has fallen", "game-ended");
+			rc = game_flag(&v->game, (enum color)e->color, &terr);
+			break;
+		default:
+			return bad(err, "game-ended: %s cannot end the game by itself", e->termination);
+		}
+		if (rc != TCHESS_OK)
+			return bad(err, "game-ended: %s", terr.message);
+		v->clock = c;
+		queues_clear(v);
+	}
+	/* The server fills result and termination from the fold itself; on the
+	 * wire they are always there and must agree. */
+	if (e->result[0] && (strcmp(game_result_str(v->game.result), e->result) ||
+			     strcmp(game_termination_str(v->game.termination), e->termination)))
+		return bad(err, "game-ended: the result is %s", game_result_str(v->game.result));
+	return 0;
+}
+
+int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+		     struct protocol_error *err)
+{
+	if (seq <= v->seq)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "event %lld: seq not after %lld",
+					  (long long)seq, (long long)v->seq);
+	if (e->kind != FOLD_EV_CREATED && e->kind != FOLD_EV_OTHER && !v->created)
+		return bad(err, "%s: the game has not been created", fold_event_type(e->kind));
+	/* The clock never runs backwards, even if the server's wall clock did. */
+	if (t_ms < v->last_t_ms)
+		t_ms = v->last_t_ms;
+	/* Work on a copy so a refused event changes nothing. */
+	struct game_view w;
+	fold_view_copy(&w, v);
+	int rc = 0;
+	switch (e->kind) {
+	case FOLD_EV_CREATED:
+		rc = apply_created(&w, t_ms, e, err);
+		break;
+	case FOLD_EV_JOINED:
+		if (e->color < 0 || w.seats[e->color].kind != FOLD_SEAT_EMPTY)
+			rc = bad(err, "%s: that seat is taken", "player-joined");
+		else
+			w.seats[e->color] = e->seats[e->color];
+		break;
+	case FOLD_EV_STARTED:
+		if (w.started || w.seats[WHITE].kind == FOLD_SEAT_EMPTY || w.seats[BLACK].kind == FOLD_SEAT_EMPTY)
+			rc = bad(err, "%s: seats are not filled or the game started already", "game-started");
+		else if (!game_is_over(&w.game) && clock_start(&w.clock, game_side_to_move(&w.game), t_ms))
+			rc = bad(err, "%s: the clock cannot start", "game-started");
+		else
+			w.started = true;
+		break;
+	case FOLD_EV_MOVE:
+		rc = apply_move(&w, seq, t_ms, e, err);
+		break;
+	case FOLD_EV_PREMOVES:
+		rc = apply_premoves(&w, e, err);
+		break;
+	case FOLD_EV_PREMOVE_DISCARDED:
+		if (e->color < 0)
+			rc = bad(err, "%s: no color", "premove-discarded");
+		else
+			premove_queue_clear(&w.premoves[e->color]);
+		break;
+	case FOLD_EV_ENDED:
+		rc = apply_ended(&w, t_ms, e, err);
+		break;
+	case FOLD_EV_CLOCK_RESUMED:
+		if (e->paused_ms > t_ms || e->paused_ms < v->last_t_ms) {
+			rc = bad(err, "%s: paused_ms out of order", "clock-resumed");
+		} else {
+			clock_pause(&w.clock, e->paused_ms, NULL);
+			clock_resume(&w.clock, t_ms);
+		}
+		break;
+	case FOLD_EV_OTHER:
+		break;
+	}
+	if (rc) {
+		fold_view_fini(&w);
+		return -1;
+	}
+	w.seq = seq;
+	w.last_t_ms = t_ms;
+	fold_view_fini(v);
+	*v = w;
+	return 0;
+}
+
+int fold_apply(struct game_view *v, const struct protocol_event *ev, struct protocol_error *err)
+{
+	struct fold_event e;
+	if (fold_event_decode(ev->type, ev->data, &e, err))
+		return -1;
+	return fold_apply_event(v, ev->seq, ev->t_ms, &e, err);
+}
+
+/* ---- snapshot and PGN ---- */
+
+char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer)
+{
+	cJSON *o = protocol_json_object();
+	char fen[FEN_MAX];
+	protocol_json_add_string(o, "id", id);
+	protocol_json_add_int(o, "seq", v->seq);
+	protocol_json_add_int(o, "now_ms", now_ms);
+	protocol_json_add_string(o, "status", fold_status(v));
+	protocol_json_add_string(o, "tc", v->tc);
+	protocol_json_add_string(o, "ruleset", v->game.rules.name);
+	protocol_json_add_string(o, "opponent", v->opponent);
+	protocol_json_add_item(o, "white", seat_json(&v->seats[WHITE]));
+	protocol_json_add_item(o, "black", seat_json(&v->seats[BLACK]));
+	fen_write(&v->game.start, fen);
+	protocol_json_add_string(o, "initial_fen", fen);
+	fen_write(&v->game.pos, fen);
+	protocol_json_add_string(o, "fen", fen);
+	protocol_json_add_int(o, "ply", (int64_t)v->game.n_plies);
+	protocol_json_add_string(o, "turn", fold_color_str(game_side_to_move(&v->game)));
+	cJSON *moves = cJSON_CreateArray();
+	if (!moves)
+		xalloc_die();
+	struct position p = v->game.start;
+	for (size_t i = 0; i < v->game.n_plies; i++) {
+		const struct game_ply *gp = &v->game.plies[i];
+		char uci[UCI_MAX], san[SAN_MAX];
+		uci_write(&p, gp->m, uci);
+		san_write(&p, gp->m, san);
+		cJSON *m = protocol_json_object();
+		protocol_json_add_int(m, "ply", (int64_t)i);
+		protocol_json_add_string(m, "color", fold_color_str(p.side));
+		protocol_json_add_string(m, "uci", uci);
+		protocol_json_add_string(m, "san", san);
+		protocol_json_add_int(m, "t_ms", gp->at_ms);
+		protocol_json_add_int(m, "think_ms", v->plies[i].think_ms);
+		protocol_json_add_int(m, "clock_ms", clamp_ms(gp->clock_ms));
+		protocol_json_add_item(m, "premove", cJSON_CreateBool(v->plies[i].premove));
+		protocol_json_add_int(m, "seq", v->plies[i].seq);
+		if (!cJSON_AddItemToArray(moves, m))
+			xalloc_die();
+		struct undo u;
+		position_make(&p, gp->m, &u);
+	}
+	protocol_json_add_item(o, "moves", moves);
+	struct fold_clock_reading c;
+	fold_clock_read(v, now_ms, &c);
+	protocol_json_add_item(o, "clock", clock_json(&c));
+	protocol_json_add_string(o, "result", game_result_str(v->game.result));
+	protocol_json_add_string(o, "termination", game_termination_str(v->game.termination));
+	cJSON *offers = protocol_json_object();
+	protocol_json_add_item(offers, "draw", nullable_string(fold_color_str(v->game.offer_by)));
+	protocol_json_add_item(o, "offers", offers);
+	int mine = fold_seat_of(v, viewer);
+	if (mine >= 0 && v->premoves[mine].n > 0) {
+		cJSON *pm = protocol_json_object();
+		cJSON *a = cJSON_CreateArray();
+		if (!a)
+			xalloc_die();
+		protocol_json_add_string(pm, "color", fold_color_str(mine));
+		for (int i = 0; i < v->premoves[mine].n; i++) {
+			char buf[PREMOVE_TEXT_MAX];
+			premove_write(&v->premoves[mine].items[i], v->game.pos.chess960, buf);
+			cJSON *s = cJSON_CreateString(buf);
+			if (!s || !cJSON_AddItemToArray(a, s))
+				xalloc_die();
+		}
+		protocol_json_add_item(pm, "moves", a);
+		protocol_json_add_item(o, "premoves", pm);
+	}
+	return protocol_json_print(o);
+}
+
+static const char *seat_name(const struct fold_seat *s, char *buf, size_t size)
+{
+	switch (s->kind) {
+	case FOLD_SEAT_HUMAN:
+		return s->name;
+	case FOLD_SEAT_ENGINE:
+		snprintf(buf, size, "engine level %d", s->level);
+		return buf;
+	default:
+		return "?";
+	}
+}
+
+enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct pgn_buf *out,
+			       struct tchess_error *err)
+{
+	struct pgn_game g;
+	char buf[64];
+	enum tchess_err rc = TCHESS_OK;
+	pgn_game_init(&g);
+	g.start = v->game.start;
+	snprintf(g.result, sizeof g.result, "%s", game_result_str(v->game.result));
+	rc = pgn_game_set_tag(&g, "Event", "tchess game");
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "Site", "tchessd");
+	if (!rc && v->created_ms > 0) {
+		/* Days since the epoch to a civil date (proleptic Gregorian),
+		 * without gmtime's locale and time-zone state. */
+		int64_t z = v->created_ms / 86400000 + 719468;
+		int64_t era = z / 146097, doe = z - era * 146097;
+		int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+		int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100), mp = (5 * doy + 2) / 153;
+		int64_t d = doy - (153 * mp + 2) / 5 + 1, m = mp < 10 ? mp + 3 : mp - 9;
+		int64_t y = yoe + era * 400 + (m <= 2);
+		snprintf(buf, sizeof buf, "%04lld.%02lld.%02lld", (long long)y, (long long)m, (long long)d);
+		rc = pgn_game_set_tag(&g, "Date", buf);
+	}
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "Round", "-");
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "White", seat_name(&v->seats[WHITE], buf, sizeof buf));
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "Black", seat_name(&v->seats[BLACK], buf, sizeof buf));
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "Result", g.result);
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "TimeControl", v->tc);
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "Ruleset", v->game.rules.name);
+	if (!rc) {
+		snprintf(buf, sizeof buf, "tchess/%d", PROTOCOL_VERSION);
+		rc = pgn_game_set_tag(&g, "Protocol", buf);
+	}
+	if (!rc)
+		rc = pgn_game_set_tag(&g, "GameId", id);
+	if (!rc && game_is_over(&v->game))
+		rc = pgn_game_set_tag(&g, "Termination", game_termination_str(v->game.termination));
+	for (size_t i = 0; !rc && i < v->game.n_plies; i++) {
+		rc = pgn_game_add_move(&g, v->game.plies[i].m);
+		int64_t ms = v->game.plies[i].clock_ms;
+		if (!rc && ms >= 0 && ms != CLOCK_UNLIMITED)
+			g.moves[i].clock_ms = ms;
+	}
+	if (!rc)
+		rc = pgn_write_game(&g, out, err);
+	else
+		tchess_error_set(err, rc, 0, "%s", tchess_strerror(rc));
+	pgn_game_fini(&g);
+	return rc;
+}

@@ -1,0 +1,72 @@
+/*
+ * The game service: tchessd's authoritative games. Each live game is a
+ * struct game_view built by the shared fold (tchess/fold.h) from its event
+ * log; every command is one transaction that validates against that state,
+ * builds the events, appends them, commits, and only then applies them to
+ * the in-memory game and wakes the game's long-polls. A server timer ends a
+ * game whose running clock expires, whether or not anyone is connected.
+ *
+ * Everything here runs with the server lock held (server.h), including the
+ * flag timer's thread when it acts.
+ */
+#ifndef TCHESS_SERVER_GAME_SERVICE_H
+#define TCHESS_SERVER_GAME_SERVICE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "tchess/fold.h"
+#include "tchess/protocol.h"
+
+struct server;
+struct game_service;
+
+/* What a command answers: an error, or the events it committed that the
+ * caller may see (a COMMAND answer of tchess-protocol(7)). */
+struct game_outcome {
+	struct protocol_error err;  /* err.code meaningful only when failed */
+	bool failed;
+	struct protocol_events events;  /* owned; protocol_events_fini */
+	char *body;                     /* other answers (create, join): JSON text */
+	int status;                     /* HTTP status of a success */
+};
+
+void game_outcome_fini(struct game_outcome *o);
+
+/* The engine seat hook. Called with the server lock held after a move
+ * commits when the side to move is an engine seat: fills uci with the
+ * engine's move for v at level and returns 0, or returns -1 (the game then
+ * waits; the move is asked again after the next restart). TODO: the UCI
+ * engine module (src/server/engine.c, branch "engine") provides this; it
+ * should answer asynchronously rather than think under the lock. */
+typedef int (*game_service_engine_fn)(void *ctx, const struct game_view *v, int level, char uci[UCI_MAX]);
+
+/* Rebuilds every unfinished game from the store through the fold and
+ * resumes their clocks (a clock-resumed event for each running clock), then
+ * starts the flag timer. NULL with *errmsg set on failure. */
+struct game_service *game_service_new(struct server *srv, char **errmsg);
+/* Stops the timer and frees the games (NULL is a no-op). Takes the lock
+ * itself to stop the timer: call without it. */
+void game_service_free(struct game_service *gs);
+void game_service_set_engine(struct game_service *gs, game_service_engine_fn fn, void *ctx);
+
+/* The commands, for player me (0: no token) on game id. */
+void game_service_create(struct game_service *gs, int64_t me, const char *me_name,
+			 const struct protocol_game_create_request *req, struct game_outcome *out);
+void game_service_join(struct game_service *gs, int64_t me, const char *me_name, const char *id,
+		       const struct protocol_join_request *req, struct game_outcome *out);
+void game_service_move(struct game_service *gs, int64_t me, const char *id, const struct protocol_move_request *req,
+		       struct game_outcome *out);
+/* req NULL clears the queue. */
+void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
+			   const struct protocol_premoves_request *req, struct game_outcome *out);
+void game_service_resign(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out);
+/* Appends an event the fold ignores (a note) through the same path. */
+void game_service_note(struct game_service *gs, int64_t me, const char *id, const char *payload,
+		       struct game_outcome *out);
+
+/* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
+void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);
+void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out);
+
+#endif

@@ -1,0 +1,726 @@
+/*
+ * Integration tests of tchessd's game service over loopback: real games
+ * played through the HTTP API against the real binary. Covers a game to
+ * checkmate with its events and final snapshot, idempotent retries, stale
+ * plies, illegal and out-of-turn moves, seats and tokens, premoves played
+ * in the opponent's transaction or discarded privately, flag fall by the
+ * server's timer with nobody connected (a loss, or a draw against a lone
+ * king), kill -9 and restart, and the PGN export read back with pgn.h and
+ * pgn-extract. Waiting is always on an answer with a deadline.
+ */
+#include <check.h>
+#include <cjson/cJSON.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "tchess/fold.h"
+#include "tchess/pgn.h"
+#include "tchess/protocol.h"
+
+struct table {
+	struct tchessd d;
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
+	int64_t a, b, c;
+	char game[PROTOCOL_GAME_ID_MAX + 1];
+};
+
+/* Starts tchessd, registers alice (white), bob (black, joined) and carol
+ * (a spectator), and makes a game with the given extra request members. */
+static void table_open(struct table *t, const char *extra)
+{
+	tchessd_start(&t->d, "poll_timeout_ms = 20000");
+	t->a = register_player(&t->d, "alice", t->alice);
+	t->b = register_player(&t->d, "bob", t->bob);
+	t->c = register_player(&t->d, "carol", t->carol);
+	char req[512];
+	snprintf(req, sizeof req, "{\"color\":\"white\"%s%s}", extra[0] ? "," : "", extra);
+	create_game_with(&t->d, t->alice, req, t->game);
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/join", t->game);
+	ck_assert_int_eq(http_call(&t->d, "POST", path, t->bob, "{}", 2, NULL), 200);
+}
+
+static void table_close(struct table *t)
+{
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t->d)), 0);
+	tchessd_cleanup(&t->d);
+}
+
+/* A command on the game: METHOD /v1/games/ID/what with body; returns the
+ * status and the answer (caller frees). */
+static long command(struct table *t, const char *method, const char *what, const char *token, const char *body,
+		    char **out)
+{
+	char path[160];
+	snprintf(path, sizeof path, "/v1/games/%s/%s", t->game, what);
+	return http_call(&t->d, method, path, token, body, body ? strlen(body) : 0, out);
+}
+
+/* Plays text at ply for token, expecting 200; returns the answer's events. */
+static void move_ok(struct table *t, const char *token, int ply, const char *text, struct protocol_events *evs)
+{
+	char body[96], *out;
+	struct protocol_error err;
+	snprintf(body, sizeof body, "{\"ply\":%d,\"move\":\"%s\"}", ply, text);
+	long status = command(t, "POST", "moves", token, body, &out);
+	ck_assert_msg(status == 200, "move %s at ply %d: %ld %s", text, ply, status, out);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), evs, &err) == 0, "%s", err.message);
+	free(out);
+}
+
+/* Expects an error answer with status and code; returns its seq member. */
+static int64_t expect_error_p(long status, char **bodyp, long want, enum protocol_error_code code,
+			      const char *what, const char *needle)
+{
+	char *body = *bodyp;
+	struct protocol_error e, err;
+	ck_assert_msg(status == want, "%s: status %ld, want %ld (%s)", what, status, want, body);
+	ck_assert_msg(protocol_error_decode(body, strlen(body), &e, &err) == 0, "%s: %s", what, err.message);
+	ck_assert_msg(e.code == code, "%s: code %s", what, protocol_error_name(e.code));
+	if (needle)
+		ck_assert_msg(strstr(e.message, needle), "%s: message \"%s\" lacks \"%s\"", what, e.message, needle);
+	free(body);
+	return e.seq;
+}
+
+/* The call fills the caller's body; the pointer is read after it ran. */
+#define EXPECT_ERROR(call, ...) expect_error_p((call), &body, __VA_ARGS__)
+
+static cJSON *snapshot(struct table *t, const char *token)
+{
+	char path[128], *out;
+	snprintf(path, sizeof path, "/v1/games/%s", t->game);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &out), 200);
+	cJSON *o = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(o);
+	free(out);
+	return o;
+}
+
+static const char *jstr(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	ck_assert_msg(cJSON_IsString(v), "member %s is not a string", name);
+	return v->valuestring;
+}
+
+static int64_t jint(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
+	return (int64_t)v->valuedouble;
+}
+
+static void decode(const struct protocol_event *ev, struct fold_event *fe)
+{
+	struct protocol_error err;
+	ck_assert_msg(fold_event_decode(ev->type, ev->data, fe, &err) == 0, "%s: %s", ev->type, err.message);
+}
+
+static void all_events(struct table *t, const char *token, struct protocol_events *evs)
+{
+	char path[128], *out;
+	struct protocol_error err;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", t->game);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &out), 200);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), evs, &err) == 0, "%s", err.message);
+	free(out);
+}
+
+/* Every event a client can fetch folds, through the shared fold, to the
+ * snapshot's position and result. */
+static void fold_matches_snapshot(struct table *t, const char *token)
+{
+	struct protocol_events evs;
+	struct protocol_error err;
+	struct game_view v;
+	all_events(t, token, &evs);
+	fold_view_init(&v);
+	for (size_t i = 0; i < evs.n; i++)
+		ck_assert_msg(fold_apply(&v, &evs.events[i], &err) == 0, "event %zu: %s", i, err.message);
+	cJSON *s = snapshot(t, token);
+	char fen[FEN_MAX];
+	fen_write(&v.game.pos, fen);
+	ck_assert_str_eq(fen, jstr(s, "fen"));
+	ck_assert_str_eq(game_result_str(v.game.result), jstr(s, "result"));
+	ck_assert_str_eq(fold_status(&v), jstr(s, "status"));
+	cJSON_Delete(s);
+	fold_view_fini(&v);
+	protocol_events_fini(&evs);
+}
+
+START_TEST(test_fools_mate)
+{
+	/* A short game to checkmate: the events, the retries and every bad
+	 * command on the way, and the final snapshot. */
+	struct table t;
+	table_open(&t, "\"tc\":\"5+3\"");
+	struct protocol_events evs;
+	char *body;
+
+	move_ok(&t, t.alice, 0, "f2f3", &evs);
+	ck_assert_uint_eq(evs.n, 1);
+	int64_t first_seq = evs.events[0].seq;
+	struct fold_event fe;
+	decode(&evs.events[0], &fe);
+	ck_assert_str_eq(fe.san, "f3");
+	ck_assert_int_eq(fe.color, WHITE);
+	ck_assert(fe.has_clock);
+	ck_assert_int_eq(fe.clock.running, BLACK);
+	/* 5+3: the increment is added after the move. */
+	ck_assert_int_le(fe.clock.ms[WHITE], 300000 + 3000);
+	ck_assert_int_gt(fe.clock.ms[WHITE], 300000 + 3000 - 5000);
+	ck_assert_int_eq(fe.clock.ms[BLACK], 300000);
+	protocol_events_fini(&evs);
+
+	/* DESIGN.md: "The same move re-sent for the same ply is answered as
+	 * success without a second move". */
+	move_ok(&t, t.alice, 0, "f3", &evs);
+	ck_assert_uint_eq(evs.n, 1);
+	ck_assert_int_eq(evs.events[0].seq, first_seq);
+	ck_assert_int_eq(evs.seq, first_seq);
+	protocol_events_fini(&evs);
+	cJSON *s = snapshot(&t, NULL);
+	ck_assert_int_eq(jint(s, "ply"), 1);
+	cJSON_Delete(s);
+
+	/* "a stale ply gets 409 and the current seq". */
+	const char *stale = "{\"ply\":0,\"move\":\"g2g4\"}";
+	ck_assert_int_eq(EXPECT_ERROR(command(&t, "POST", "moves", t.alice, stale, &body), 409,
+				      PROTOCOL_ERR_CONFLICT, "stale ply", "stale"),
+			 first_seq);
+	/* Out of turn: white at black's ply. */
+	const char *early = "{\"ply\":1,\"move\":\"e2e4\"}";
+	EXPECT_ERROR(command(&t, "POST", "moves", t.alice, early, &body), 409, PROTOCOL_ERR_CONFLICT, "out of turn",
+		     "not your move");
+	/* Illegal: 422 with libtchess's reason. */
+	const char *illegal = "{\"ply\":1,\"move\":\"g8g6\"}";
+	EXPECT_ERROR(command(&t, "POST", "moves", t.bob, illegal, &body), 422, PROTOCOL_ERR_ILLEGAL, "illegal",
+		     "knight");
+	/* Spectators and strangers have no seat; tokens are required. */
+	const char *legal = "{\"ply\":1,\"move\":\"e7e5\"}";
+	EXPECT_ERROR(command(&t, "POST", "moves", t.carol, legal, &body), 403, PROTOCOL_ERR_FORBIDDEN, "spectator",
+		     NULL);
+	EXPECT_ERROR(command(&t, "POST", "moves", NULL, legal, &body), 401, PROTOCOL_ERR_UNAUTHORIZED, "no token",
+		     NULL);
+	EXPECT_ERROR(command(&t, "POST", "moves", "0123456789abcdef", legal, &body), 401,
+		     PROTOCOL_ERR_UNAUTHORIZED, "bad token", NULL);
+	EXPECT_ERROR(command(&t, "POST", "moves", t.bob, "{\"ply\":1}", &body), 400, PROTOCOL_ERR_BAD_REQUEST,
+		     "no move", NULL);
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/moves", "0123456789abcdef0123456789abcdef");
+	EXPECT_ERROR(http_call(&t.d, "POST", path, t.bob, legal, strlen(legal), &body), 404,
+		     PROTOCOL_ERR_NOT_FOUND, "unknown game", NULL);
+	/* None of that changed the game. */
+	s = snapshot(&t, NULL);
+	ck_assert_int_eq(jint(s, "ply"), 1);
+	ck_assert_int_eq(jint(s, "seq"), first_seq);
+	cJSON_Delete(s);
+
+	move_ok(&t, t.bob, 1, "e5", &evs); /* SAN works too */
+	protocol_events_fini(&evs);
+	move_ok(&t, t.alice, 2, "g2g4", &evs);
+	protocol_events_fini(&evs);
+	move_ok(&t, t.bob, 3, "Qh4", &evs);
+	/* The mating move and the end, committed together. */
+	ck_assert_uint_eq(evs.n, 2);
+	decode(&evs.events[0], &fe);
+	ck_assert_str_eq(fe.san, "Qh4#");
+	decode(&evs.events[1], &fe);
+	ck_assert_str_eq(evs.events[1].type, "game-ended");
+	ck_assert_str_eq(fe.result, "0-1");
+	ck_assert_str_eq(fe.termination, "checkmate");
+	ck_assert_int_eq(fe.color, -1);
+	ck_assert_int_eq(fe.clock.running, CLOCK_NOBODY);
+	protocol_events_fini(&evs);
+
+	s = snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "over");
+	ck_assert_str_eq(jstr(s, "result"), "0-1");
+	ck_assert_str_eq(jstr(s, "termination"), "checkmate");
+	ck_assert_str_eq(jstr(s, "initial_fen"), "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	ck_assert_str_eq(jstr(s, "fen"), "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3");
+	ck_assert_int_eq(jint(s, "ply"), 4);
+	const cJSON *moves = cJSON_GetObjectItemCaseSensitive(s, "moves");
+	ck_assert_int_eq(cJSON_GetArraySize(moves), 4);
+	const char *sans[] = { "f3", "e5", "g4", "Qh4#" }, *ucis[] = { "f2f3", "e7e5", "g2g4", "d8h4" };
+	for (int i = 0; i < 4; i++) {
+		const cJSON *m = cJSON_GetArrayItem(moves, i);
+		ck_assert_str_eq(jstr(m, "san"), sans[i]);
+		ck_assert_str_eq(jstr(m, "uci"), ucis[i]);
+		ck_assert_int_eq(jint(m, "ply"), i);
+		ck_assert_int_gt(jint(m, "clock_ms"), 290000);
+	}
+	const cJSON *seat = cJSON_GetObjectItemCaseSensitive(s, "black");
+	ck_assert_str_eq(jstr(seat, "name"), "bob");
+	cJSON_Delete(s);
+	/* After the end nothing more is played. */
+	const char *late = "{\"ply\":4,\"move\":\"e2e4\"}";
+	EXPECT_ERROR(command(&t, "POST", "moves", t.alice, late, &body), 409, PROTOCOL_ERR_CONFLICT, "game over",
+		     "over");
+
+	/* The public log, as a spectator reads it. */
+	all_events(&t, NULL, &evs);
+	const char *types[] = { "game-created", "player-joined", "game-started", "move",
+				"move",         "move",          "move",         "game-ended" };
+	ck_assert_uint_eq(evs.n, 8);
+	for (size_t i = 0; i < evs.n; i++) {
+		ck_assert_str_eq(evs.events[i].type, types[i]);
+		ck_assert_int_eq(evs.events[i].seq, (int64_t)i + 1);
+	}
+	protocol_events_fini(&evs);
+	fold_matches_snapshot(&t, NULL);
+	table_close(&t);
+}
+END_TEST
+
+static bool has_premove_event(const struct protocol_events *evs)
+{
+	for (size_t i = 0; i < evs->n; i++) {
+		if (!strncmp(evs->events[i].type, "premove", 7))
+			return true;
+	}
+	return false;
+}
+
+START_TEST(test_premoves)
+{
+	/* DESIGN.md: premoves, "when the opponent's move commits, checked for
+	 * full legality and played in the same transaction with zero
+	 * thinking time -- or discarded, with an event to their owner". */
+	struct table t;
+	table_open(&t, "\"tc\":\"5+3\"");
+	struct protocol_events evs;
+	struct fold_event fe;
+	char *body;
+
+	move_ok(&t, t.alice, 0, "e2e4", &evs);
+	protocol_events_fini(&evs);
+	/* Entered on one's own move: refused. */
+	EXPECT_ERROR(command(&t, "PUT", "premoves", t.bob, "{\"ply\":1,\"moves\":[\"g8f6\"]}", &body), 409,
+		     PROTOCOL_ERR_CONFLICT, "premove on own move", "your move");
+	/* A bishop never moves like a rook, whatever the ruleset. */
+	EXPECT_ERROR(command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"f1f3\"]}", &body), 422,
+		     PROTOCOL_ERR_ILLEGAL, "bad premove", NULL);
+	EXPECT_ERROR(command(&t, "PUT", "premoves", t.carol, "{\"ply\":1,\"moves\":[\"e4e5\"]}", &body), 403,
+		     PROTOCOL_ERR_FORBIDDEN, "spectator premove", NULL);
+
+	/* e4-e5 is a fine premove now and impossible once black plays e5. */
+	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"e4e5\"]}", &body), 200);
+	ck_assert_int_eq(protocol_events_decode(body, strlen(body), &evs, NULL), 0);
+	free(body);
+	ck_assert_uint_eq(evs.n, 1);
+	ck_assert_str_eq(evs.events[0].type, "premoves");
+	int64_t seq = evs.seq;
+	protocol_events_fini(&evs);
+	cJSON *s = snapshot(&t, t.alice);
+	ck_assert_ptr_nonnull(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
+	cJSON_Delete(s);
+	s = snapshot(&t, t.carol);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
+	cJSON_Delete(s);
+
+	/* A spectator's parked poll sees black's move and nothing private. */
+	struct poll_req p;
+	poll_start(&p, &t.d, t.game, seq, t.carol);
+	poll_wait_parked(&p, &t.d, 1);
+	move_ok(&t, t.bob, 1, "e7e5", &evs);
+	ck_assert_uint_eq(evs.n, 1); /* the discard is alice's, not bob's */
+	protocol_events_fini(&evs);
+	ck_assert(poll_run(&p, 10000));
+	struct protocol_events seen;
+	ck_assert_int_eq(p.status, 200);
+	ck_assert_int_eq(protocol_events_decode(p.body.data, p.body.len, &seen, NULL), 0);
+	ck_assert_uint_ge(seen.n, 1);
+	ck_assert_str_eq(seen.events[0].type, "move");
+	ck_assert(!has_premove_event(&seen));
+	protocol_events_fini(&seen);
+	poll_fini(&p);
+	/* alice got the discard with the reason, right after black's move. */
+	all_events(&t, t.alice, &evs);
+	const struct protocol_event *last = &evs.events[evs.n - 1];
+	ck_assert_str_eq(last->type, "premove-discarded");
+	decode(last, &fe);
+	ck_assert_str_eq(fe.uci, "e4e5");
+	ck_assert_int_eq(fe.color, WHITE);
+	ck_assert_msg(fe.reason[0], "no reason given");
+	protocol_events_fini(&evs);
+	s = snapshot(&t, t.alice);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
+	cJSON_Delete(s);
+
+	/* Played: the premove follows the opponent's move in the same answer,
+	 * at the same instant, with zero thinking time. */
+	move_ok(&t, t.alice, 2, "g1f3", &evs);
+	protocol_events_fini(&evs);
+	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":3,\"moves\":[\"f1c4\"]}", NULL), 200);
+	move_ok(&t, t.bob, 3, "b8c6", &evs);
+	ck_assert_uint_eq(evs.n, 2);
+	ck_assert_int_eq(evs.events[1].seq, evs.events[0].seq + 1);
+	ck_assert_int_eq(evs.events[1].t_ms, evs.events[0].t_ms);
+	decode(&evs.events[1], &fe);
+	ck_assert_str_eq(fe.uci, "f1c4");
+	ck_assert_str_eq(fe.san, "Bc4");
+	ck_assert_int_eq(fe.color, WHITE);
+	ck_assert(fe.premove);
+	ck_assert_int_eq(fe.think_ms, 0);
+	ck_assert_int_eq(fe.clock.running, BLACK);
+	protocol_events_fini(&evs);
+	s = snapshot(&t, NULL);
+	ck_assert_int_eq(jint(s, "ply"), 5);
+	const cJSON *m4 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "moves"), 4);
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m4, "premove")));
+	cJSON_Delete(s);
+
+	/* DELETE clears a queue; spectators never see any of it. */
+	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":5,\"moves\":[\"e1g1\"]}", NULL), 200);
+	ck_assert_int_eq(command(&t, "DELETE", "premoves", t.alice, NULL, NULL), 200);
+	s = snapshot(&t, t.alice);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
+	cJSON_Delete(s);
+	all_events(&t, t.carol, &evs);
+	ck_assert(!has_premove_event(&evs));
+	protocol_events_fini(&evs);
+	all_events(&t, t.bob, &evs);
+	ck_assert(!has_premove_event(&evs));
+	protocol_events_fini(&evs);
+	fold_matches_snapshot(&t, t.alice);
+	fold_matches_snapshot(&t, NULL);
+
+	/* Resigning ends it; the opponent wins. */
+	ck_assert_int_eq(command(&t, "POST", "resign", t.bob, NULL, &body), 200);
+	ck_assert_int_eq(protocol_events_decode(body, strlen(body), &evs, NULL), 0);
+	free(body);
+	decode(&evs.events[0], &fe);
+	ck_assert_str_eq(fe.result, "1-0");
+	ck_assert_str_eq(fe.termination, "resignation");
+	ck_assert_int_eq(fe.color, BLACK);
+	protocol_events_fini(&evs);
+	table_close(&t);
+}
+END_TEST
+
+/* Long-polls the game until a game-ended event arrives (deadline 10 s);
+ * decodes it into fe. Nobody else is connected meanwhile. */
+static void wait_game_ended(struct table *t, struct fold_event *fe)
+{
+	int64_t after = 0, deadline = mono_ms() + 10000;
+	while (mono_ms() < deadline) {
+		struct poll_req p;
+		struct protocol_events evs;
+		poll_start(&p, &t->d, t->game, after, NULL);
+		ck_assert(poll_run(&p, 10000));
+		ck_assert_int_eq(p.status, 200);
+		ck_assert_int_eq(protocol_events_decode(p.body.data, p.body.len, &evs, NULL), 0);
+		poll_fini(&p);
+		after = evs.seq;
+		for (size_t i = 0; i < evs.n; i++) {
+			if (!strcmp(evs.events[i].type, "game-ended")) {
+				decode(&evs.events[i], fe);
+				protocol_events_fini(&evs);
+				return;
+			}
+		}
+		protocol_events_fini(&evs);
+	}
+	ck_abort_msg("no game-ended event within 10 s");
+}
+
+START_TEST(test_flag_fall)
+{
+	/* DESIGN.md: "the server alone decides flag fall, by a timer that
+	 * fires whether or not anyone is connected". White's clock runs from
+	 * the join; nobody moves or polls. */
+	struct table t;
+	table_open(&t, "\"tc\":\"1s+0\"");
+	struct fold_event fe;
+	wait_game_ended(&t, &fe);
+	ck_assert_str_eq(fe.termination, "timeout");
+	ck_assert_str_eq(fe.result, "0-1");
+	ck_assert_int_eq(fe.color, WHITE);
+	ck_assert_int_eq(fe.clock.ms[WHITE], 0);
+	ck_assert_int_eq(fe.clock.ms[BLACK], 1000);
+	ck_assert_int_eq(fe.clock.running, CLOCK_NOBODY);
+	char *body;
+	EXPECT_ERROR(command(&t, "POST", "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}", &body), 409,
+		     PROTOCOL_ERR_CONFLICT, "move after the flag", "over");
+	cJSON *s = snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "over");
+	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "clock"), "white_ms"), 0);
+	cJSON_Delete(s);
+	fold_matches_snapshot(&t, NULL);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_flag_vs_lone_king)
+{
+	/* FIDE 6.9: "the game is drawn if the position is such that the
+	 * opponent cannot checkmate the player's king by any possible series
+	 * of legal moves". White (king and queen) flags against a lone king. */
+	struct table t;
+	table_open(&t, "\"tc\":\"1s+0\",\"fen\":\"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"");
+	struct fold_event fe;
+	wait_game_ended(&t, &fe);
+	ck_assert_str_eq(fe.termination, "timeout-vs-insufficient-material");
+	ck_assert_str_eq(fe.result, "1/2-1/2");
+	ck_assert_int_eq(fe.color, WHITE);
+	cJSON *s = snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "initial_fen"), "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
+	cJSON_Delete(s);
+	table_close(&t);
+}
+END_TEST
+
+static char *snapshot_text(struct table *t)
+{
+	char path[128], *out;
+	snprintf(path, sizeof path, "/v1/games/%s", t->game);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, NULL, NULL, 0, &out), 200);
+	return out;
+}
+
+START_TEST(test_kill9_restart)
+{
+	/* The issue: "no acknowledged move lost on kill -9"; "after a restart
+	 * clocks resume from the last committed reading". */
+	struct table t;
+	table_open(&t, "\"tc\":\"10+0\"");
+	struct protocol_events evs;
+	move_ok(&t, t.alice, 0, "e4", &evs);
+	protocol_events_fini(&evs);
+	move_ok(&t, t.bob, 1, "e5", &evs);
+	protocol_events_fini(&evs);
+	move_ok(&t, t.alice, 2, "Nf3", &evs);
+	int64_t last_seq = evs.seq;
+	protocol_events_fini(&evs);
+	cJSON *before = snapshot(&t, NULL);
+
+	ck_assert_int_eq(kill(t.d.pid, SIGKILL), 0);
+	int st;
+	ck_assert_int_eq(waitpid(t.d.pid, &st, 0), t.d.pid);
+	tchessd_restart(&t.d);
+
+	cJSON *after = snapshot(&t, NULL);
+	/* Everything but the clock's live reading and the seq (one
+	 * clock-resumed event) is identical. */
+	const char *same[] = { "status", "fen", "initial_fen", "turn", "result", "termination", "tc", "ruleset" };
+	for (size_t i = 0; i < sizeof same / sizeof same[0]; i++)
+		ck_assert_str_eq(jstr(before, same[i]), jstr(after, same[i]));
+	char *m1 = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(before, "moves"));
+	char *m2 = cJSON_PrintUnformatted(cJSON_GetObjectItemCaseSensitive(after, "moves"));
+	ck_assert_str_eq(m1, m2);
+	free(m1);
+	free(m2);
+	ck_assert_int_eq(jint(after, "seq"), last_seq + 1);
+	const cJSON *c1 = cJSON_GetObjectItemCaseSensitive(before, "clock");
+	const cJSON *c2 = cJSON_GetObjectItemCaseSensitive(after, "clock");
+	ck_assert_int_eq(jint(c1, "white_ms"), jint(c2, "white_ms"));
+	ck_assert_str_eq(jstr(c2, "running"), "black");
+	/* Downtime is not charged: black lost at most what ran before the
+	 * crash plus a moment after the restart. */
+	ck_assert_int_le(jint(c2, "black_ms"), 600000);
+	ck_assert_int_gt(jint(c2, "black_ms"), jint(c1, "black_ms") - 2000);
+	cJSON_Delete(before);
+	cJSON_Delete(after);
+	all_events(&t, NULL, &evs);
+	ck_assert_str_eq(evs.events[evs.n - 1].type, "clock-resumed");
+	protocol_events_fini(&evs);
+
+	/* The game goes on, and a second restart replays the resume too. */
+	move_ok(&t, t.bob, 3, "Nc6", &evs);
+	protocol_events_fini(&evs);
+	char *s1 = snapshot_text(&t);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t.d)), 0);
+	tchessd_restart(&t.d);
+	cJSON *a2 = snapshot(&t, NULL);
+	ck_assert_int_eq(jint(a2, "ply"), 4);
+	cJSON *b2 = cJSON_Parse(s1);
+	ck_assert_str_eq(jstr(a2, "fen"), jstr(b2, "fen"));
+	cJSON_Delete(a2);
+	cJSON_Delete(b2);
+	free(s1);
+	fold_matches_snapshot(&t, NULL);
+	table_close(&t);
+}
+END_TEST
+
+static const char *find_pgn_extract(void)
+{
+	static const char *const paths[] = { "/usr/games/pgn-extract", "/usr/bin/pgn-extract",
+					     "/usr/local/bin/pgn-extract" };
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		if (access(paths[i], X_OK) == 0)
+			return paths[i];
+	}
+	return NULL;
+}
+
+START_TEST(test_pgn_export)
+{
+	/* The issue: "PGN download of any game (initial position, full
+	 * history, [%clk], Termination, the ruleset and the protocol version
+	 * as tags". */
+	struct table t;
+	table_open(&t, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	struct protocol_events evs;
+	const char *moves[] = { "f3", "e5", "g4", "Qh4" };
+	for (int i = 0; i < 4; i++) {
+		move_ok(&t, i % 2 ? t.bob : t.alice, i, moves[i], &evs);
+		protocol_events_fini(&evs);
+	}
+	char *text;
+	ck_assert_int_eq(command(&t, "GET", "pgn", NULL, NULL, &text), 200);
+	struct pgn_reader r;
+	struct pgn_game g;
+	struct pgn_error e;
+	pgn_reader_init(&r, text, strlen(text));
+	ck_assert_int_eq(pgn_read_game(&r, &g, &e), PGN_OK);
+	ck_assert_uint_eq(g.n_moves, 4);
+	ck_assert_str_eq(g.moves[3].san, "Qh4#");
+	ck_assert_str_eq(g.result, "0-1");
+	ck_assert_str_eq(pgn_game_tag(&g, "Result"), "0-1");
+	ck_assert_str_eq(pgn_game_tag(&g, "Termination"), "checkmate");
+	ck_assert_str_eq(pgn_game_tag(&g, "Ruleset"), "yourpot");
+	ck_assert_str_eq(pgn_game_tag(&g, "Protocol"), "tchess/1");
+	ck_assert_str_eq(pgn_game_tag(&g, "TimeControl"), "5+3");
+	ck_assert_str_eq(pgn_game_tag(&g, "White"), "alice");
+	ck_assert_str_eq(pgn_game_tag(&g, "GameId"), t.game);
+	for (int i = 0; i < 4; i++)
+		ck_assert_int_gt(g.moves[i].clock_ms, 290000);
+	pgn_game_fini(&g);
+	ck_assert_int_eq(pgn_read_game(&r, &g, &e), PGN_END);
+	pgn_game_fini(&g);
+
+	const char *tool = find_pgn_extract();
+	if (tool) {
+		char dir[] = "/tmp/tchess-pgn-XXXXXX", in[64], log[64], cmd[512];
+		ck_assert_ptr_nonnull(mkdtemp(dir));
+		snprintf(in, sizeof in, "%s/in.pgn", dir);
+		snprintf(log, sizeof log, "%s/log.txt", dir);
+		FILE *f = fopen(in, "w");
+		ck_assert_ptr_nonnull(f);
+		fputs(text, f);
+		fclose(f);
+		snprintf(cmd, sizeof cmd, "'%s' -s -l '%s' -o /dev/null '%s' >/dev/null 2>&1", tool, log, in);
+		ck_assert_int_eq(system(cmd), 0);
+		FILE *l = fopen(log, "r");
+		ck_assert_ptr_nonnull(l);
+		ck_assert_msg(fgetc(l) == EOF, "pgn-extract complained (see %s)", log);
+		fclose(l);
+		unlink(in);
+		unlink(log);
+		rmdir(dir);
+	} else {
+		fprintf(stderr, "skipped: pgn-extract is not installed\n");
+	}
+	free(text);
+
+	/* A finished game is still there after a restart, PGN and all. */
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t.d)), 0);
+	tchessd_restart(&t.d);
+	ck_assert_int_eq(command(&t, "GET", "pgn", NULL, NULL, &text), 200);
+	ck_assert_ptr_nonnull(strstr(text, "Qh4#"));
+	free(text);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_create_and_join_rules)
+{
+	/* Bad create requests are refused with reasons; invite games need
+	 * their code; a full game cannot be joined. */
+	struct tchessd d;
+	tchessd_start(&d, NULL);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1], *body;
+	register_player(&d, "alice", alice);
+	register_player(&d, "bob", bob);
+	register_player(&d, "carol", carol);
+	const char *bad[][2] = {
+		{ "{\"tc\":\"5+x\"}", "tc" },
+		{ "{\"tc\":\"5+3\",\"ruleset\":\"blitzkrieg\"}", "ruleset" },
+		{ "{\"tc\":\"5+3\",\"color\":\"green\"}", "color" },
+		{ "{\"tc\":\"5+3\",\"opponent\":\"bot\"}", "opponent" },
+		{ "{\"tc\":\"5+3\",\"level\":3}", "level" },
+		{ "{\"tc\":\"5+3\",\"opponent\":\"engine\",\"level\":9}", "level" },
+		{ "{\"tc\":\"5+3\",\"fen\":\"8/8/8 w - - 0 1\"}", "fen" },
+		{ "{\"tc\":\"5+3\",\"extra\":1}", "extra" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+		EXPECT_ERROR(http_call(&d, "POST", "/v1/games", alice, bad[i][0], strlen(bad[i][0]), &body), 400,
+			     PROTOCOL_ERR_BAD_REQUEST, bad[i][0], bad[i][1]);
+	EXPECT_ERROR(http_call(&d, "POST", "/v1/games", NULL, "{\"tc\":\"5+3\"}", 12, &body), 401,
+		     PROTOCOL_ERR_UNAUTHORIZED, "anonymous create", NULL);
+
+	const char *inv = "{\"tc\":\"corr:3d/10\",\"opponent\":\"invite\",\"color\":\"black\"}";
+	ck_assert_int_eq(http_call(&d, "POST", "/v1/games", alice, inv, strlen(inv), &body), 201);
+	struct protocol_seat_response r;
+	ck_assert_int_eq(protocol_seat_response_decode(body, strlen(body), &r, NULL), 0);
+	free(body);
+	ck_assert_str_eq(r.color, "black");
+	ck_assert_uint_eq(strlen(r.invite), 32);
+	char path[128], req[128];
+	snprintf(path, sizeof path, "/v1/games/%s/join", r.id);
+	EXPECT_ERROR(http_call(&d, "POST", path, bob, "{}", 2, &body), 403, PROTOCOL_ERR_FORBIDDEN, "no code",
+		     "invite");
+	EXPECT_ERROR(http_call(&d, "POST", path, bob, "{\"invite\":\"00\"}", 15, &body), 403,
+		     PROTOCOL_ERR_FORBIDDEN, "wrong code", NULL);
+	EXPECT_ERROR(http_call(&d, "POST", path, alice, "{}", 2, &body), 409, PROTOCOL_ERR_CONFLICT, "own game",
+		     NULL);
+	snprintf(req, sizeof req, "{\"invite\":\"%s\"}", r.invite);
+	ck_assert_int_eq(http_call(&d, "POST", path, bob, req, strlen(req), &body), 200);
+	struct protocol_seat_response j;
+	ck_assert_int_eq(protocol_seat_response_decode(body, strlen(body), &j, NULL), 0);
+	free(body);
+	ck_assert_str_eq(j.color, "white");
+	EXPECT_ERROR(http_call(&d, "POST", path, carol, req, strlen(req), &body), 409, PROTOCOL_ERR_CONFLICT,
+		     "full game", "seat");
+	snprintf(path, sizeof path, "/v1/games/%s", r.id);
+	ck_assert_int_eq(http_call(&d, "GET", path, NULL, NULL, 0, &body), 200);
+	cJSON *s = cJSON_Parse(body);
+	free(body);
+	ck_assert_str_eq(jstr(s, "tc"), "corr:3d/10");
+	ck_assert_str_eq(jstr(s, "status"), "playing");
+	ck_assert_str_eq(jstr(s, "opponent"), "invite");
+	ck_assert_str_eq(jstr(cJSON_GetObjectItemCaseSensitive(s, "clock"), "running"), "white");
+	cJSON_Delete(s);
+	/* No engine configured: engine games are refused, not faked. */
+	const char *eng = "{\"tc\":\"5+3\",\"opponent\":\"engine\",\"level\":3}";
+	EXPECT_ERROR(http_call(&d, "POST", "/v1/games", alice, eng, strlen(eng), &body), 400,
+		     PROTOCOL_ERR_BAD_REQUEST, "no engine", "engine");
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+static Suite *games_suite(void)
+{
+	Suite *s = suite_create("tchessd games");
+	TCase *tc = tcase_create("games");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_fools_mate);
+	tcase_add_test(tc, test_premoves);
+	tcase_add_test(tc, test_flag_fall);
+	tcase_add_test(tc, test_flag_vs_lone_king);
+	tcase_add_test(tc, test_kill9_restart);
+	tcase_add_test(tc, test_pgn_export);
+	tcase_add_test(tc, test_create_and_join_rules);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	SRunner *sr = srunner_create(games_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	curl_global_cleanup();
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
