@@ -65,6 +65,8 @@
 #define LOAD_SAMPLES_MAX (8u << 20)
 #define LOAD_HEALTH_EVERY_US 250000
 #define LOAD_SETUP_TIMEOUT_US (120 * 1000000LL)
+/* Easy handles per curl multi handle (see struct shard). */
+#define LOAD_SHARD_HANDLES 256
 
 struct load_opts {
 	const char *server;     /* base URL of a running server, or NULL */
@@ -105,10 +107,27 @@ struct load;
 struct slot;
 struct spectator;
 
+/*
+ * A curl multi handle and its timer. One would do, but libcurl 7.88 walks
+ * every connection in a multi handle's cache on each
+ * curl_multi_remove_handle (to close connect-only ones) and every
+ * connection to the same host when it starts a transfer: with ten thousand
+ * connections in one cache this program, not the server, became the
+ * bottleneck. Handles are therefore spread over multi handles of
+ * LOAD_SHARD_HANDLES each, all driven from one epoll set in one thread.
+ */
+struct shard {
+	struct load *ld;
+	int index;
+	CURLM *multi;
+	int64_t deadline_us;     /* curl's timer; -1 none */
+};
+
 /* One reusable easy handle and what its current request is for. */
 struct xfer {
 	CURL *easy;
 	struct curl_slist *headers;
+	struct shard *shard;
 	struct buf resp;
 	char url[192];
 	char body[160];
@@ -182,9 +201,9 @@ struct load {
 	pid_t pid;               /* server to measure, 0 unknown */
 	bool own_server;
 	char dir[256];
-	CURLM *multi;
+	struct shard *shards;
+	int n_shards;
 	int epfd;
-	int64_t curl_deadline_us; /* -1: no timer */
 	uint64_t rng;
 	struct ruleset rules;
 	struct slot *slots;
@@ -210,12 +229,13 @@ struct load {
 	int64_t parked_peak, parked_last;
 	long rss_peak_kb;
 	long premoves_sent, premoves_none, premoves_played, premoves_discarded;
-	long premove_pairs_ok, premove_pairs_bad, premove_charged;
+	long premove_pairs_ok, premove_pairs_bad, premove_charged, premove_vanished;
 	long spec_premove_ok, spec_premove_split;
 	struct err_kind errs[LOAD_ERR_KINDS];
 	int n_errs;
 	long err_total;
 	double srv_cpu0, cli_cpu0, srv_cpu, cli_cpu;
+	double box_busy0, box_all0, box_busy, box_all; /* whole machine, seconds */
 };
 
 static int64_t load_now_us(void)
@@ -466,6 +486,29 @@ static double load_proc_cpu(pid_t pid)
 	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }
 
+/* Busy and total CPU seconds of the whole machine from /proc/stat: other
+ * programs running beside the benchmark show up as busy time that is
+ * neither the server's nor ours. */
+static void load_box_cpu(double *busy, double *all)
+{
+	unsigned long long v[8] = { 0 };
+	*busy = *all = 0;
+	FILE *f = fopen("/proc/stat", "r");
+	if (!f)
+		return;
+	int n = fscanf(f, "cpu %llu %llu %llu %llu %llu %llu %llu %llu", &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
+		       &v[6], &v[7]);
+	fclose(f);
+	if (n != 8)
+		return;
+	double hz = (double)sysconf(_SC_CLK_TCK);
+	unsigned long long total = 0;
+	for (int i = 0; i < 8; i++)
+		total += v[i];
+	*all = (double)total / hz;
+	*busy = (double)(total - v[3] - v[4]) / hz; /* minus idle and iowait */
+}
+
 static double load_self_cpu(void)
 {
 	struct rusage ru;
@@ -480,12 +523,14 @@ static int load_socket_cb(CURL *e, curl_socket_t s, int what, void *userp, void 
 {
 	(void)e;
 	(void)socketp;
-	struct load *ld = userp;
+	struct shard *sh = userp;
+	struct load *ld = sh->ld;
 	if (what == CURL_POLL_REMOVE) {
 		epoll_ctl(ld->epfd, EPOLL_CTL_DEL, s, NULL);
 		return 0;
 	}
-	struct epoll_event ev = { .events = 0, .data.fd = s };
+	/* The shard rides along with the socket in the event's data. */
+	struct epoll_event ev = { .events = 0, .data.u64 = (uint64_t)sh->index << 32 | (uint32_t)s };
 	if (what & CURL_POLL_IN)
 		ev.events |= EPOLLIN;
 	if (what & CURL_POLL_OUT)
@@ -498,8 +543,8 @@ static int load_socket_cb(CURL *e, curl_socket_t s, int what, void *userp, void 
 static int load_timer_cb(CURLM *m, long timeout_ms, void *userp)
 {
 	(void)m;
-	struct load *ld = userp;
-	ld->curl_deadline_us = timeout_ms < 0 ? -1 : load_now_us() + timeout_ms * 1000;
+	struct shard *sh = userp;
+	sh->deadline_us = timeout_ms < 0 ? -1 : load_now_us() + timeout_ms * 1000;
 	return 0;
 }
 
@@ -509,7 +554,7 @@ static size_t load_collect(char *data, size_t size, size_t n, void *arg)
 	return size * n;
 }
 
-static void xfer_init(struct xfer *x)
+static void xfer_init(struct load *ld, struct xfer *x, unsigned n)
 {
 	memset(x, 0, sizeof *x);
 	x->easy = curl_easy_init();
@@ -527,12 +572,13 @@ static void xfer_init(struct xfer *x)
 	x->headers = curl_slist_append(NULL, "Content-Type: application/json");
 	x->headers = curl_slist_append(x->headers, "Expect:");
 	curl_easy_setopt(x->easy, CURLOPT_HTTPHEADER, x->headers);
+	x->shard = &ld->shards[n % (unsigned)ld->n_shards];
 }
 
 static void xfer_fini(struct load *ld, struct xfer *x)
 {
 	if (x->busy)
-		curl_multi_remove_handle(ld->multi, x->easy);
+		curl_multi_remove_handle(x->shard->multi, x->easy);
 	curl_easy_cleanup(x->easy);
 	curl_slist_free_all(x->headers);
 	buf_fini(&x->resp);
@@ -571,7 +617,7 @@ static void xfer_start(struct load *ld, struct xfer *x, enum req_kind kind, cons
 		if (ld->polls_out > ld->polls_out_peak)
 			ld->polls_out_peak = ld->polls_out;
 	}
-	CURLMcode rc = curl_multi_add_handle(ld->multi, x->easy);
+	CURLMcode rc = curl_multi_add_handle(x->shard->multi, x->easy);
 	if (rc != CURLM_OK) {
 		fprintf(stderr, "tchess-load: curl_multi_add_handle: %s\n", curl_multi_strerror(rc));
 		exit(2);
@@ -856,8 +902,13 @@ static void slot_on_move(struct load *ld, struct slot *s, const struct answer *a
 		ld->premoves_played++;
 		played = true;
 	}
-	if (had_premove && !played)
+	if (had_premove && !played) {
+		/* The premove-discarded event is black's alone: white sees it
+		 * only as a seq past the last event it was shown. */
 		ld->premoves_discarded++;
+		if (a->seq <= a->ev[a->n - 1].seq)
+			ld->premove_vanished++;
+	}
 	for (size_t j = i; j < a->n; j++) {
 		if (a->ev[j].is_end) {
 			slot_game_over(ld, s, a->ev[j].termination);
@@ -1123,13 +1174,13 @@ static void load_tick(struct load *ld, int64_t now)
 
 /* ---- the loop ---- */
 
-/* Hands finished transfers to their owners; returns how many were a
- * player's. */
-static int load_drain_messages(struct load *ld)
+/* Hands the shard's finished transfers to their owners; returns how many
+ * were a player's. */
+static int load_drain_shard(struct load *ld, struct shard *sh)
 {
 	CURLMsg *msg;
 	int left, slots = 0;
-	while ((msg = curl_multi_info_read(ld->multi, &left))) {
+	while ((msg = curl_multi_info_read(sh->multi, &left))) {
 		if (msg->msg != CURLMSG_DONE)
 			continue;
 		CURL *e = msg->easy_handle;
@@ -1138,7 +1189,7 @@ static int load_drain_messages(struct load *ld)
 		long status = 0;
 		curl_easy_getinfo(e, CURLINFO_PRIVATE, (char **)&x);
 		curl_easy_getinfo(e, CURLINFO_RESPONSE_CODE, &status);
-		curl_multi_remove_handle(ld->multi, e);
+		curl_multi_remove_handle(sh->multi, e);
 		x->busy = false;
 		int64_t t = load_now_us();
 		if (x->kind == REQ_EVENTS) {
@@ -1150,6 +1201,16 @@ static int load_drain_messages(struct load *ld)
 			slot_done(ld, x, cc, status, t);
 		}
 	}
+	return slots;
+}
+
+/* Hands finished transfers to their owners; returns how many were a
+ * player's. */
+static int load_drain_messages(struct load *ld)
+{
+	int slots = 0;
+	for (int k = 0; k < ld->n_shards; k++)
+		slots += load_drain_shard(ld, &ld->shards[k]);
 	return slots;
 }
 
@@ -1187,6 +1248,7 @@ static void load_loop(struct load *ld)
 			if (ld->pid > 0)
 				ld->srv_cpu0 = load_proc_cpu(ld->pid);
 			ld->cli_cpu0 = load_self_cpu();
+			load_box_cpu(&ld->box_busy0, &ld->box_all0);
 			next_slot = 0;
 		}
 		if (!ld->measuring && (ld->register_failed || now > LOAD_SETUP_TIMEOUT_US + ld->setup_start_us)) {
@@ -1200,6 +1262,9 @@ static void load_loop(struct load *ld)
 			if (ld->pid > 0)
 				ld->srv_cpu = load_proc_cpu(ld->pid) - ld->srv_cpu0;
 			ld->cli_cpu = load_self_cpu() - ld->cli_cpu0;
+			load_box_cpu(&ld->box_busy, &ld->box_all);
+			ld->box_busy -= ld->box_busy0;
+			ld->box_all -= ld->box_all0;
 			return;
 		}
 		load_tick(ld, now);
@@ -1207,8 +1272,11 @@ static void load_loop(struct load *ld)
 			next_slot = load_run_slots(ld, now);
 
 		int64_t wake = ld->next_health_us;
-		if (ld->curl_deadline_us >= 0 && ld->curl_deadline_us < wake)
-			wake = ld->curl_deadline_us;
+		for (int k = 0; k < ld->n_shards; k++) {
+			int64_t d = ld->shards[k].deadline_us;
+			if (d >= 0 && d < wake)
+				wake = d;
+		}
 		if (next_slot >= 0 && next_slot < wake)
 			wake = next_slot;
 		now = load_now_us();
@@ -1223,11 +1291,16 @@ static void load_loop(struct load *ld)
 				flags |= CURL_CSELECT_OUT;
 			if (evs[i].events & EPOLLERR)
 				flags |= CURL_CSELECT_ERR;
-			curl_multi_socket_action(ld->multi, evs[i].data.fd, flags, &running);
+			struct shard *sh = &ld->shards[evs[i].data.u64 >> 32];
+			curl_multi_socket_action(sh->multi, (curl_socket_t)(uint32_t)evs[i].data.u64, flags, &running);
 		}
-		if (ld->curl_deadline_us >= 0 && load_now_us() >= ld->curl_deadline_us) {
-			ld->curl_deadline_us = -1;
-			curl_multi_socket_action(ld->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+		now = load_now_us();
+		for (int k = 0; k < ld->n_shards; k++) {
+			struct shard *sh = &ld->shards[k];
+			if (sh->deadline_us >= 0 && now >= sh->deadline_us) {
+				sh->deadline_us = -1;
+				curl_multi_socket_action(sh->multi, CURL_SOCKET_TIMEOUT, 0, &running);
+			}
 		}
 		/* An answer may have made a slot due: look at them all again. */
 		if (load_drain_messages(ld))
@@ -1285,10 +1358,21 @@ static void load_report(struct load *ld)
 		printf("%-46s %.1f MiB (VmHWM %.1f MiB)\n", "server RSS, peak of samples", ld->rss_peak_kb / 1024.0,
 		       hwm / 1024.0);
 		printf("%-46s %.0f%%\n", "server CPU (of one core)", 100.0 * ld->srv_cpu / secs);
+		if (ld->moves_acked) {
+			double us = 1e6 * ld->srv_cpu / (double)ld->moves_acked;
+			printf("%-46s %.0f us (%.0f moves/s per busy core)\n", "server CPU per acknowledged move", us,
+			       1e6 / us);
+		}
 	} else {
 		printf("%-46s %s\n", "server RSS", "n/a (give --server-pid)");
 	}
 	printf("%-46s %.0f%%\n", "load generator CPU (of one core)", 100.0 * ld->cli_cpu / secs);
+	if (ld->box_all > 0) {
+		long cores = sysconf(_SC_NPROCESSORS_ONLN);
+		double other = ld->box_busy - ld->srv_cpu - ld->cli_cpu;
+		printf("%-46s %.0f%% of %ld cores, other programs %.0f%% of one core\n", "machine busy",
+		       100.0 * ld->box_busy / ld->box_all, cores, other > 0 ? 100.0 * other / secs : 0.0);
+	}
 	if (ld->o.premoves) {
 		printf("%-46s %ld / %ld / %ld (none possible: %ld)\n", "premoves queued / played / discarded",
 		       ld->premoves_sent, ld->premoves_played, ld->premoves_discarded, ld->premoves_none);
@@ -1297,6 +1381,7 @@ static void load_report(struct load *ld)
 		printf("%-46s %ld ok, %ld split\n", "premove in the same spectator batch", ld->spec_premove_ok,
 		       ld->spec_premove_split);
 		printf("%-46s %ld\n", "premoves charged thinking time", ld->premove_charged);
+		printf("%-46s %ld\n", "premoves gone without a discard event", ld->premove_vanished);
 	}
 	printf("%-46s", "game terminations");
 	for (int i = 0; i < ld->n_terms; i++)
@@ -1473,16 +1558,24 @@ int main(int argc, char **argv)
 	fflush(stdout);
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	ld->multi = curl_multi_init();
 	ld->epfd = epoll_create1(EPOLL_CLOEXEC);
-	ld->curl_deadline_us = -1;
-	curl_multi_setopt(ld->multi, CURLMOPT_SOCKETFUNCTION, load_socket_cb);
-	curl_multi_setopt(ld->multi, CURLMOPT_SOCKETDATA, ld);
-	curl_multi_setopt(ld->multi, CURLMOPT_TIMERFUNCTION, load_timer_cb);
-	curl_multi_setopt(ld->multi, CURLMOPT_TIMERDATA, ld);
-	/* One connection per parked poll and per player, all kept alive. */
-	curl_multi_setopt(ld->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)handles);
-	curl_multi_setopt(ld->multi, CURLMOPT_MAXCONNECTS, (long)handles);
+	ld->n_shards = (int)((handles + LOAD_SHARD_HANDLES - 1) / LOAD_SHARD_HANDLES);
+	ld->shards = xcalloc((size_t)ld->n_shards, sizeof *ld->shards);
+	for (int k = 0; k < ld->n_shards; k++) {
+		struct shard *sh = &ld->shards[k];
+		sh->ld = ld;
+		sh->index = k;
+		sh->deadline_us = -1;
+		sh->multi = curl_multi_init();
+		curl_multi_setopt(sh->multi, CURLMOPT_SOCKETFUNCTION, load_socket_cb);
+		curl_multi_setopt(sh->multi, CURLMOPT_SOCKETDATA, sh);
+		curl_multi_setopt(sh->multi, CURLMOPT_TIMERFUNCTION, load_timer_cb);
+		curl_multi_setopt(sh->multi, CURLMOPT_TIMERDATA, sh);
+		/* One connection per parked poll and per player, all kept
+		 * alive. */
+		curl_multi_setopt(sh->multi, CURLMOPT_MAX_HOST_CONNECTIONS, (long)LOAD_SHARD_HANDLES + 16);
+		curl_multi_setopt(sh->multi, CURLMOPT_MAXCONNECTS, (long)LOAD_SHARD_HANDLES + 16);
+	}
 	ld->samples = xcalloc(LOAD_SAMPLES_MAX, sizeof *ld->samples);
 
 	ld->slots = xcalloc((size_t)ld->o.games, sizeof *ld->slots);
@@ -1496,7 +1589,7 @@ int main(int argc, char **argv)
 			struct player *p = &s->pl[side];
 			char body[96];
 			snprintf(p->name, sizeof p->name, "ld%08x%c%d", tag, side ? 'b' : 'w', i);
-			xfer_init(&p->x);
+			xfer_init(ld, &p->x, (unsigned)(2 * i + side));
 			p->x.slot = s;
 			p->x.side = side;
 			snprintf(body, sizeof body, "{\"name\":\"%s\"}", p->name);
@@ -1504,11 +1597,11 @@ int main(int argc, char **argv)
 		}
 		for (int k = 0; k < ld->o.spectators; k++) {
 			s->specs[k].slot = s;
-			xfer_init(&s->specs[k].x);
+			xfer_init(ld, &s->specs[k].x, (unsigned)(2 * ld->o.games + i * ld->o.spectators + k));
 			s->specs[k].x.spec = &s->specs[k];
 		}
 	}
-	xfer_init(&ld->health);
+	xfer_init(ld, &ld->health, 0);
 	ld->setup_start_us = load_now_us();
 	load_loop(ld);
 	ld->stopping = true;
@@ -1517,7 +1610,8 @@ int main(int argc, char **argv)
 		rc = 2;
 	} else {
 		load_report(ld);
-		if (ld->err_total || ld->premove_pairs_bad || ld->spec_premove_split || !ld->moves_acked)
+		if (ld->err_total || ld->premove_pairs_bad || ld->spec_premove_split || ld->premove_charged ||
+		    ld->premove_vanished || !ld->moves_acked)
 			rc = 1;
 	}
 	fflush(stdout);
@@ -1534,7 +1628,9 @@ int main(int argc, char **argv)
 		free(s->early);
 	}
 	xfer_fini(ld, &ld->health);
-	curl_multi_cleanup(ld->multi);
+	for (int k = 0; k < ld->n_shards; k++)
+		curl_multi_cleanup(ld->shards[k].multi);
+	free(ld->shards);
 	curl_global_cleanup();
 	close(ld->epfd);
 	load_stop_server(ld);
