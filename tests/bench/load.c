@@ -228,7 +228,7 @@ struct load {
 	long polls_out, polls_out_peak;
 	int64_t parked_peak, parked_last;
 	long rss_peak_kb;
-	long premoves_sent, premoves_none, premoves_played, premoves_discarded;
+	long premoves_sent, premoves_none, premoves_played, premoves_discarded, premoves_dropped;
 	long premove_pairs_ok, premove_pairs_bad, premove_charged, premove_vanished;
 	long spec_premove_ok, spec_premove_split;
 	struct err_kind errs[LOAD_ERR_KINDS];
@@ -902,18 +902,22 @@ static void slot_on_move(struct load *ld, struct slot *s, const struct answer *a
 		ld->premoves_played++;
 		played = true;
 	}
-	if (had_premove && !played) {
+	const struct ev_lite *end = NULL;
+	for (size_t j = i; j < a->n && !end; j++)
+		end = a->ev[j].is_end ? &a->ev[j] : NULL;
+	if (had_premove && !played && end) {
+		/* game-ended drops the queues without a discard event. */
+		ld->premoves_dropped++;
+	} else if (had_premove && !played) {
 		/* The premove-discarded event is black's alone: white sees it
 		 * only as a seq past the last event it was shown. */
 		ld->premoves_discarded++;
 		if (a->seq <= a->ev[a->n - 1].seq)
 			ld->premove_vanished++;
 	}
-	for (size_t j = i; j < a->n; j++) {
-		if (a->ev[j].is_end) {
-			slot_game_over(ld, s, a->ev[j].termination);
-			return;
-		}
+	if (end) {
+		slot_game_over(ld, s, end->termination);
+		return;
 	}
 	struct move_list list;
 	if (movegen_legal(&s->pos, &list) == 0) {
@@ -1374,8 +1378,9 @@ static void load_report(struct load *ld)
 		       100.0 * ld->box_busy / ld->box_all, cores, other > 0 ? 100.0 * other / secs : 0.0);
 	}
 	if (ld->o.premoves) {
-		printf("%-46s %ld / %ld / %ld (none possible: %ld)\n", "premoves queued / played / discarded",
-		       ld->premoves_sent, ld->premoves_played, ld->premoves_discarded, ld->premoves_none);
+		printf("%-46s %ld / %ld / %ld / %ld\n", "premoves queued/played/discarded/at game end",
+		       ld->premoves_sent, ld->premoves_played, ld->premoves_discarded, ld->premoves_dropped);
+		printf("%-46s %ld\n", "white moves with no premove possible", ld->premoves_none);
 		printf("%-46s %ld ok, %ld not\n", "premove right after the move in its answer", ld->premove_pairs_ok,
 		       ld->premove_pairs_bad);
 		printf("%-46s %ld ok, %ld split\n", "premove in the same spectator batch", ld->spec_premove_ok,
