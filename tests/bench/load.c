@@ -227,6 +227,7 @@ struct load {
 	long before_ack, unmatched;
 	long polls_out, polls_out_peak;
 	int64_t parked_peak, parked_last;
+	long health_answers;
 	long rss_peak_kb;
 	long premoves_sent, premoves_none, premoves_played, premoves_discarded, premoves_dropped;
 	long premove_pairs_ok, premove_pairs_bad, premove_charged, premove_vanished;
@@ -1144,6 +1145,7 @@ static void load_health_done(struct load *ld, CURLcode cc, long status)
 	if (parked < 0)
 		return;
 	ld->parked_last = parked;
+	ld->health_answers++;
 	if (parked > ld->parked_peak)
 		ld->parked_peak = parked;
 }
@@ -1354,7 +1356,8 @@ static void load_report(struct load *ld)
 	       pct_ms(ld->samples, ld->n_samples, 0.50), pct_ms(ld->samples, ld->n_samples, 0.99),
 	       pct_ms(ld->samples, ld->n_samples, 1.0));
 	printf("%-46s %ld\n", "deliveries read before the mover's ack (as 0)", ld->before_ack);
-	printf("%-46s %lld\n", "parked long-polls, peak (GET /v1/health)", (long long)ld->parked_peak);
+	printf("%-46s %lld (%ld health answers)\n", "parked long-polls, peak (GET /v1/health)",
+	       (long long)ld->parked_peak, ld->health_answers);
 	printf("%-46s %lld\n", "parked long-polls, last reading", (long long)ld->parked_last);
 	printf("%-46s %ld (of %d spectators)\n", "spectator polls outstanding, peak (here)", ld->polls_out_peak,
 	       ld->o.games * ld->o.spectators);
@@ -1556,10 +1559,12 @@ int main(int argc, char **argv)
 		load_cleanup_dir(ld);
 		return 2;
 	}
-	if (ld->own_server)
-		printf("tchessd pid %d on %s; config: sync = %s%s%u%s\n", (int)ld->pid, ld->base, ld->o.sync,
-		       ld->o.tune ? ", max_connections = " : "", ld->o.tune ? max_conn : 0,
-		       ld->o.tune ? "" : " (max_connections default)");
+	if (ld->own_server && ld->o.tune)
+		printf("tchessd pid %d on %s; config: sync = %s, max_connections = %u\n", (int)ld->pid, ld->base,
+		       ld->o.sync, max_conn);
+	else if (ld->own_server)
+		printf("tchessd pid %d on %s; config: sync = %s, max_connections left at its default\n",
+		       (int)ld->pid, ld->base, ld->o.sync);
 	fflush(stdout);
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
