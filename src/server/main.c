@@ -103,8 +103,6 @@ int main(int argc, char **argv)
 		config_fini(&cfg);
 		return 2;
 	}
-	if (cfg.engine)
-		log_warn("--engine %s: engine seats are not implemented yet", cfg.engine);
 	if (cfg.tablebases)
 		log_warn("--tablebases %s: tablebase claims are not implemented yet", cfg.tablebases);
 
