@@ -66,6 +66,15 @@ void server_fini(struct server *srv)
 	 * lock (answers already on their way take it, see that the service is
 	 * stopping and drop themselves), then the games. */
 	game_service_stop_engines(srv->games);
+	if (srv->engines) {
+		struct engine_stats st;
+		engine_pool_stats(srv->engines, &st);
+		log_info("engine: %llu requests, %llu answered, %llu failed, %llu withdrawn, %llu processes "
+			 "started, %llu lost",
+			 (unsigned long long)st.requests, (unsigned long long)st.answered,
+			 (unsigned long long)st.failed, (unsigned long long)st.cancelled,
+			 (unsigned long long)st.spawned, (unsigned long long)st.restarts);
+	}
 	engine_pool_free(srv->engines);
 	srv->engines = NULL;
 	game_service_free(srv->games);

@@ -358,9 +358,9 @@ END_TEST
 
 START_TEST(test_restart_engine_to_move)
 {
-	/* tchessd killed while its engine thinks: after the restart the game
-	 * is rebuilt and the engine is asked again (issue 4: "on start, every
-	 * unfinished game is rebuilt from its stored events"). */
+	/* tchessd killed (-9) while its engine thinks: after the restart the
+	 * game is rebuilt and the engine is asked again (issue 4: "on start,
+	 * every unfinished game is rebuilt from its stored events"). */
 	NEED_STOCKFISH();
 	struct eg g;
 	eg_open(&g, "", "white", 8);
@@ -372,11 +372,20 @@ START_TEST(test_restart_engine_to_move)
 	struct fold_event fe;
 	wait_event(&g, "move", 1, &fe);
 	ck_assert_int_eq(fe.color, BLACK);
+	/* SIGTERM while the engine thinks: the request is withdrawn, the
+	 * server exits 0, and the next start asks again. */
 	struct game_view v;
+	char uci[UCI_MAX];
 	current(&g, &v);
 	ck_assert_uint_eq(v.game.n_plies, 2);
 	ck_assert(fold_running(&v));
+	pick_move(&v, uci);
 	fold_view_fini(&v);
+	ck_assert_int_eq(move_cmd(&g, 2, uci), 200);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&g.d)), 0);
+	tchessd_restart(&g.d);
+	wait_event(&g, "move", 3, &fe);
+	ck_assert_int_eq(fe.color, BLACK);
 	eg_close(&g);
 }
 END_TEST
