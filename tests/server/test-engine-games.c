@@ -40,19 +40,19 @@ struct eg {
 	int64_t seen; /* events after this seq not yet read */
 };
 
-static bool have_stockfish(void)
+/* Whether stockfish is there; says the test is skipped if not. */
+static bool have_stockfish(const char *test)
 {
-	if (access("/usr/games/stockfish", X_OK) == 0)
+	if (access("/usr/games/stockfish", X_OK) == 0 || system("command -v stockfish >/dev/null 2>&1") == 0)
 		return true;
-	return system("command -v stockfish >/dev/null 2>&1") == 0;
+	fprintf(stderr, "skipped %s: stockfish is not installed\n", test);
+	return false;
 }
 
-#define NEED_STOCKFISH()                                                                  \
-	do {                                                                              \
-		if (!have_stockfish()) {                                                  \
-			fprintf(stderr, "skipped %s: stockfish is not installed\n", __func__); \
-			return;                                                           \
-		}                                                                         \
+#define NEED_STOCKFISH()                    \
+	do {                                \
+		if (!have_stockfish(__func__)) \
+			return;             \
 	} while (0)
 
 /* Starts tchessd with extra config lines and creates a game against the
