@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "config.h"
+#include "game-service.h"
 #include "http.h"
 #include "server.h"
 #include "util/log.h"
@@ -133,6 +134,10 @@ int main(int argc, char **argv)
 	sigwait(&stop, &sig);
 	log_info("signal %d: shutting down", sig);
 	http_drain(srv.http);
+	/* Engine answers commit from pool threads and wake polls through
+	 * srv.http: withdraw them before the HTTP side goes away. A game left
+	 * with its engine to move is asked again at the next start. */
+	game_service_stop_engines(srv.games);
 	http_stop(srv.http);
 	srv.http = NULL;
 	server_fini(&srv);
