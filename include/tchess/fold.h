@@ -91,7 +91,7 @@ struct fold_event {
 	bool premove;                       /* move */
 	char moves[PREMOVE_DEPTH_MAX][PREMOVE_TEXT_MAX]; /* premoves */
 	int n_moves;
-	char reason[FOLD_REASON_MAX];       /* discarded */
+	char reason[FOLD_REASON_MAX];       /* discarded; ended: why, if given */
 	char result[8];                     /* ended */
 	char termination[FOLD_TERM_MAX];    /* ended */
 	int64_t paused_ms;                  /* clock-resumed */

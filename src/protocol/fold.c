@@ -158,6 +158,8 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "result", e->result);
 		protocol_json_add_string(o, "termination", e->termination);
 		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
+		if (e->reason[0])
+			protocol_json_add_string(o, "reason", e->reason);
 		break;
 	case FOLD_EV_CLOCK_RESUMED:
 		protocol_json_add_int(o, "paused_ms", e->paused_ms);
@@ -291,6 +293,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		{ "termination", PROTOCOL_JSON_STRING, true },
 		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
 		{ "clock", PROTOCOL_JSON_OBJECT, true },
+		{ "reason", PROTOCOL_JSON_STRING, false },
 	};
 	static const struct protocol_json_field resumed[] = {
 		{ "paused_ms", PROTOCOL_JSON_INT, true },
@@ -359,7 +362,8 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		if (protocol_json_check(o, ended, N_FIELDS(ended), false, what, err) ||
 		    color_member(o, "color", true, &e->color, what, err) ||
 		    protocol_json_copy(e->result, sizeof e->result, o, "result", false, what, err) ||
-		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err))
+		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err) ||
+		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err))
 			return -1;
 		return 0;
 	case FOLD_EV_CLOCK_RESUMED:
@@ -609,6 +613,13 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 			if (e->color < 0 || c.running != e->color || clock_check_flag(&c, t_ms, NULL) != e->color)
 				return bad(err, "%s: no flag has fallen", "game-ended");
 			rc = game_flag(&v->game, (enum color)e->color, &terr);
+			break;
+		case GAME_TERM_TECHNICAL_FAILURE:
+			/* A named loser forfeits; without one the game is
+			 * unscored (a failing engine seat, infrastructure). */
+			rc = game_technical_failure(&v->game, e->color >= 0, e->color >= 0 ? (enum color)e->color : WHITE,
+						    &terr);
+			clock_stop(&c, t_ms, NULL);
 			break;
 		default:
 			return bad(err, "game-ended: %s cannot end the game by itself", e->termination);

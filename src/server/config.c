@@ -21,6 +21,7 @@ void config_init(struct server_config *cfg)
 	cfg->drain_timeout_ms = 5000;
 	cfg->sync_full = true;
 	cfg->list_limit = 50;
+	cfg->engine_processes = 2;
 }
 
 void config_fini(struct server_config *cfg)
@@ -90,6 +91,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 600000, &v, errmsg))
 			return -1;
 		cfg->drain_timeout_ms = v;
+	} else if (!strcmp(key, "engine_processes")) {
+		if (parse_num(key, value, 0, 16, &v, errmsg))
+			return -1;
+		cfg->engine_processes = (int)v;
 	} else if (!strcmp(key, "list_limit")) {
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;

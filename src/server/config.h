@@ -13,8 +13,9 @@
 struct server_config {
 	char *listen;     /* "ADDR:PORT" */
 	char *db;         /* SQLite file */
-	char *engine;     /* UCI engine binary (not used yet) */
+	char *engine;     /* UCI engine binary; NULL: engine_find_default() */
 	char *tablebases; /* tablebase folder (not used yet) */
+	int engine_processes;       /* engine pool size; 0: no engine seats */
 	int64_t poll_timeout_ms;    /* how long a long-poll stays parked */
 	unsigned max_connections;   /* MHD connection limit */
 	size_t connection_memory;   /* MHD per-connection memory (headers) */

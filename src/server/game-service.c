@@ -9,6 +9,11 @@
  * encoded and appended. Only after the store commits does the copy replace
  * the live view; on any failure the copy is dropped and the store rolled
  * back, so nothing changes.
+ *
+ * Engine seats hang off the commit: every commit ends by reconciling the
+ * game's engine request with the new state (engine_sync), so no command,
+ * present or future, can leave an engine seat to move without a request or
+ * let a request outlive its position.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +21,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "engine.h"
 #include "game-service.h"
 #include "server.h"
 #include "store.h"
@@ -36,7 +42,18 @@ struct live_game {
 	struct game_view view;
 	char invite_hash[2 * SHA256_DIGEST_SIZE + 1]; /* "" for games without a code */
 	int64_t created_ms;
+	struct engine_ask *ask; /* the engine move asked for, or NULL */
 	struct live_game *next;
+};
+
+/* An engine request in flight. Freed by whoever ends it: the callback, or
+ * engine_sync when engine_cancel() says the callback will never run. */
+struct engine_ask {
+	struct game_service *gs;
+	char id[STORE_GAME_ID_MAX + 1];
+	int64_t ply; /* the position it was asked for */
+	int side;
+	int req;     /* the pool's request id */
 };
 
 struct game_service {
@@ -46,8 +63,7 @@ struct game_service {
 	bool timer_started;
 	bool timer_stop;
 	pthread_cond_t timer_cond; /* waited on with srv->lock; signalled after every commit */
-	game_service_engine_fn engine;
-	void *engine_ctx;
+	bool engines_stopped;      /* game_service_stop_engines ran: ask for nothing more */
 };
 
 struct txn {
@@ -256,6 +272,8 @@ static int txn_add(struct txn *t, struct fold_event *e, int64_t visible_to, int6
 	return txn_add_raw(t, e, fold_event_type(e->kind), NULL, visible_to, t_ms, out);
 }
 
+static void engine_sync(struct game_service *gs, struct live_game *lg);
+
 static void row_of(const struct live_game *lg, const struct game_view *v, struct store_game *g)
 {
 	memset(g, 0, sizeof *g);
@@ -295,6 +313,7 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 	t->n = 0;
 	server_notify_game(srv, t->lg->id);
 	pthread_cond_signal(&t->gs->timer_cond);
+	engine_sync(t->gs, t->lg);
 	return 0;
 }
 
@@ -377,8 +396,6 @@ static int flag_game(struct game_service *gs, struct live_game *lg, int64_t t_ms
 	log_info("game %s: %s flag fell", lg->id, fold_color_str(e.color));
 	return 0;
 }
-
-static void engine_turns(struct game_service *gs, struct live_game *lg);
 
 /* ---- commands ---- */
 
@@ -482,33 +499,140 @@ static void play(struct game_service *gs, struct live_game *lg, int color, int64
 		return;
 	struct fold_event e;
 	move_event(&e, &t.work, m, before.running == color ? before.turn_used_ms : 0, false);
-	if (txn_add(&t, &e, 0, t_ms, out) || end_if_over(&t, t_ms, out) || resolve_premoves(&t, t_ms, out) ||
-	    txn_commit(&t, viewer, out))
+	if (txn_add(&t, &e, 0, t_ms, out) || end_if_over(&t, t_ms, out) || resolve_premoves(&t, t_ms, out))
 		return;
-	engine_turns(gs, lg);
+	txn_commit(&t, viewer, out);
 }
 
-/* While an engine seat is to move, asks the hook and plays its answer
- * through the same path as a human move. */
-static void engine_turns(struct game_service *gs, struct live_game *lg)
+/* ---- engine seats ---- */
+
+static struct live_game *find_live(struct game_service *gs, const char *id)
 {
-	for (int guard = 0; guard < 2 && fold_running(&lg->view); guard++) {
-		int side = game_side_to_move(&lg->view.game);
-		const struct fold_seat *s = &lg->view.seats[side];
-		if (s->kind != FOLD_SEAT_ENGINE || !gs->engine)
-			return;
-		char uci[UCI_MAX];
-		if (gs->engine(gs->engine_ctx, &lg->view, s->level, uci)) {
-			log_warn("game %s: the engine gave no move", lg->id);
-			return;
-		}
-		struct game_outcome o = { 0 };
-		play(gs, lg, side, 0, (int64_t)lg->view.game.n_plies, uci, &o);
-		if (o.failed)
-			log_error("game %s: engine move %s refused: %s", lg->id, uci, o.err.message);
-		game_outcome_fini(&o);
-		return; /* play() calls engine_turns again after its commit */
+	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
+		if (!strcmp(lg->id, id))
+			return lg;
 	}
+	return NULL;
+}
+
+/* Ends the game as an unscored technical failure because its engine seat
+ * could not move; the event's reason says why, for the human and the log. */
+static void engine_failed(struct game_service *gs, struct live_game *lg, int side, const char *why)
+{
+	struct game_outcome o = { 0 };
+	struct txn t;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	snprintf(e.termination, sizeof e.termination, "%s", game_termination_str(GAME_TERM_TECHNICAL_FAILURE));
+	snprintf(e.reason, sizeof e.reason, "the engine (%s, level %d) failed: %.160s", fold_color_str(side),
+		 lg->view.seats[side].level, why);
+	if (txn_begin(&t, gs, lg, &o) || txn_add(&t, &e, 0, instant(&lg->view), &o) || txn_commit(&t, 0, &o))
+		log_error("game %s: cannot end the game after its engine failed: %s", lg->id, o.err.message);
+	else
+		log_warn("game %s: %s; the game ends unscored", lg->id, e.reason);
+	game_outcome_fini(&o);
+}
+
+/* The pool's answer, on a pool thread. Played only if it is still the
+ * game's current request (engine_sync withdraws or forgets a request the
+ * game moved past, so a stale answer finds lg->ask changed). */
+static void engine_done(void *arg, const char *uci, const char *error)
+{
+	struct engine_ask *a = arg;
+	struct game_service *gs = a->gs;
+	pthread_mutex_lock(&gs->srv->lock);
+	struct live_game *lg = gs->engines_stopped ? NULL : find_live(gs, a->id);
+	if (!lg || lg->ask != a) {
+		log_debug("game %s: engine answer for ply %lld is stale: dropped", a->id, (long long)a->ply);
+		goto out;
+	}
+	lg->ask = NULL;
+	if (!fold_running(&lg->view) || (int64_t)lg->view.game.n_plies != a->ply ||
+	    (int)game_side_to_move(&lg->view.game) != a->side) {
+		/* Cannot happen while every commit syncs; asking again is the
+		 * safe answer if it ever does. */
+		log_error("game %s: engine answer for ply %lld does not fit the game", a->id, (long long)a->ply);
+		engine_sync(gs, lg);
+		goto out;
+	}
+	if (error) {
+		engine_failed(gs, lg, a->side, error);
+		goto out;
+	}
+	struct game_outcome o = { 0 };
+	play(gs, lg, a->side, 0, a->ply, uci, &o);
+	/* A move refused because the engine's flag fell has ended the game
+	 * on time; any other refusal is the engine seat's failure. */
+	if (o.failed && fold_running(&lg->view)) {
+		char why[FOLD_REASON_MAX];
+		snprintf(why, sizeof why, "its move %s was refused: %.160s", uci, o.err.message);
+		engine_failed(gs, lg, a->side, why);
+	}
+	game_outcome_fini(&o);
+out:
+	pthread_mutex_unlock(&gs->srv->lock);
+	free(a);
+}
+
+/* After every commit: withdraws a request the game has moved past (a move,
+ * the end), and asks the pool for a move when an engine seat is to move and
+ * no request is out. Never waits for the engine. */
+static void engine_sync(struct game_service *gs, struct live_game *lg)
+{
+	const struct game_view *v = &lg->view;
+	int side = fold_running(v) ? (int)game_side_to_move(&v->game) : -1;
+	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped;
+	struct engine_ask *a = lg->ask;
+	if (a && (!wanted || a->ply != (int64_t)v->game.n_plies || a->side != side)) {
+		/* If the callback has started, it is waiting for the lock we
+		 * hold; it finds lg->ask changed, drops its answer and frees a. */
+		if (engine_cancel(gs->srv->engines, a->req))
+			free(a);
+		lg->ask = NULL;
+	}
+	if (!wanted || lg->ask)
+		return;
+	if (!gs->srv->engines) {
+		log_warn("game %s: the engine seat is to move but this server has no engine: the game waits", lg->id);
+		return;
+	}
+	/* The whole history, not just the position, so the engine knows the
+	 * repetitions. */
+	size_t n = v->game.n_plies;
+	char(*text)[UCI_MAX] = xcalloc(n ? n : 1, sizeof *text);
+	const char **moves = xcalloc(n ? n : 1, sizeof *moves);
+	struct position p = v->game.start;
+	for (size_t i = 0; i < n; i++) {
+		struct undo u;
+		uci_write(&p, v->game.plies[i].m, text[i]);
+		moves[i] = text[i];
+		position_make(&p, v->game.plies[i].m, &u);
+	}
+	char fen[FEN_MAX];
+	fen_write(&v->game.start, fen);
+	a = xcalloc(1, sizeof *a);
+	a->gs = gs;
+	snprintf(a->id, sizeof a->id, "%s", lg->id);
+	a->ply = (int64_t)n;
+	a->side = side;
+	char *err = NULL;
+	/* The callback needs the lock we hold, so it cannot run before
+	 * a->req and lg->ask are set. */
+	a->req = engine_request(gs->srv->engines, fen, moves, n, v->seats[side].level, v->game.start.chess960,
+				engine_done, a, &err);
+	free(text);
+	free(moves);
+	if (a->req < 0) {
+		/* Only a position the engine cannot be asked about gets here
+		 * (the fold has checked every move): say so and let the game
+		 * wait rather than invent a move. */
+		log_error("game %s: cannot ask the engine for ply %zu: %s", lg->id, n, err);
+		free(err);
+		free(a);
+		return;
+	}
+	lg->ask = a;
+	log_debug("game %s: engine request %d for ply %zu (level %d)", lg->id, a->req, n, v->seats[side].level);
 }
 
 void game_service_move(struct game_service *gs, int64_t me, const char *id, const struct protocol_move_request *req,
@@ -674,8 +798,9 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		fail(out, PROTOCOL_ERR_BAD_REQUEST, "level: only engine games have a level");
 		return;
 	}
-	if (engine && !gs->engine) {
-		fail(out, PROTOCOL_ERR_BAD_REQUEST, "opponent: this server has no engine (tchessd --engine)");
+	if (engine && (!gs->srv->engines || gs->engines_stopped)) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST,
+		     "opponent: this server has no engine (see tchessd --engine and engine_processes)");
 		return;
 	}
 	int color;
@@ -746,7 +871,6 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 	}
 	insert(gs, lg);
 	seat_answer(out, 201, lg->id, color, lg->view.seq, invite);
-	engine_turns(gs, lg);
 }
 
 void game_service_join(struct game_service *gs, int64_t me, const char *me_name, const char *id,
@@ -787,7 +911,6 @@ void game_service_join(struct game_service *gs, int64_t me, const char *me_name,
 	    txn_commit(&t, me, out))
 		return;
 	seat_answer(out, 200, lg->id, color, lg->view.seq, NULL);
-	engine_turns(gs, lg);
 }
 
 /* ---- reads ---- */
@@ -932,6 +1055,9 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 		return NULL;
 	}
 	size_t rebuilt = 0;
+	/* The lock keeps engine answers (pool threads) out until every game
+	 * is in place. */
+	pthread_mutex_lock(&srv->lock);
 	for (size_t i = 0; i < l.n; i++) {
 		struct game_outcome o = { 0 };
 		struct live_game *lg = lookup(gs, l.ids[i], &o);
@@ -941,8 +1067,12 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 			continue;
 		}
 		resume_clock(gs, lg);
+		/* resume_clock's commit asks the engine already; a game whose
+		 * clock is not running is asked here. */
+		engine_sync(gs, lg);
 		rebuilt++;
 	}
+	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
 	log_info("game service: %zu unfinished games rebuilt", rebuilt);
 	if (pthread_create(&gs->timer, NULL, timer_main, gs)) {
@@ -954,10 +1084,17 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 	return gs;
 }
 
-void game_service_set_engine(struct game_service *gs, game_service_engine_fn fn, void *ctx)
+void game_service_stop_engines(struct game_service *gs)
 {
-	gs->engine = fn;
-	gs->engine_ctx = ctx;
+	if (!gs)
+		return;
+	pthread_mutex_lock(&gs->srv->lock);
+	gs->engines_stopped = true;
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next)
+			engine_sync(gs, lg);
+	}
+	pthread_mutex_unlock(&gs->srv->lock);
 }
 
 void game_service_free(struct game_service *gs)

@@ -8,6 +8,17 @@
  *
  * Everything here runs with the server lock held (server.h), including the
  * flag timer's thread when it acts.
+ *
+ * Engine seats (engine.h): whenever a commit leaves an engine seat to move
+ * (a move, the start, a rebuild after a restart), the service asks the
+ * server's engine pool for a move and returns at once; the answer comes on a
+ * pool thread, takes the lock, and is played through the same path as a
+ * human move if the game is still running at the same ply (a stale answer
+ * is dropped). A commit that ends the game or moves it on withdraws the
+ * request. An engine that fails (after the pool's own restart and retry)
+ * ends the game as an unscored technical failure whose game-ended event
+ * says why; no move is ever made up. The engine's clock runs while it
+ * thinks, as a human's does.
  */
 #ifndef TCHESS_SERVER_GAME_SERVICE_H
 #define TCHESS_SERVER_GAME_SERVICE_H
@@ -33,22 +44,19 @@ struct game_outcome {
 
 void game_outcome_fini(struct game_outcome *o);
 
-/* The engine seat hook. Called with the server lock held after a move
- * commits when the side to move is an engine seat: fills uci with the
- * engine's move for v at level and returns 0, or returns -1 (the game then
- * waits; the move is asked again after the next restart). TODO: the UCI
- * engine module (src/server/engine.c, branch "engine") provides this; it
- * should answer asynchronously rather than think under the lock. */
-typedef int (*game_service_engine_fn)(void *ctx, const struct game_view *v, int level, char uci[UCI_MAX]);
-
 /* Rebuilds every unfinished game from the store through the fold and
- * resumes their clocks (a clock-resumed event for each running clock), then
- * starts the flag timer. NULL with *errmsg set on failure. */
+ * resumes their clocks (a clock-resumed event for each running clock), asks
+ * srv->engines for the moves of engine seats to move, then starts the flag
+ * timer. NULL with *errmsg set on failure. */
 struct game_service *game_service_new(struct server *srv, char **errmsg);
 /* Stops the timer and frees the games (NULL is a no-op). Takes the lock
  * itself to stop the timer: call without it. */
 void game_service_free(struct game_service *gs);
-void game_service_set_engine(struct game_service *gs, game_service_engine_fn fn, void *ctx);
+/* Withdraws every outstanding engine request and makes later commits ask
+ * for none, so the engine pool can then be freed (without the lock; answers
+ * already under way find the service stopping and are dropped). Takes the
+ * lock itself; NULL is a no-op. */
+void game_service_stop_engines(struct game_service *gs);
 
 /* The commands, for player me (0: no token) on game id. */
 void game_service_create(struct game_service *gs, int64_t me, const char *me_name,

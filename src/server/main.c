@@ -14,6 +14,7 @@
 
 #include "api.h"
 #include "config.h"
+#include "game-service.h"
 #include "http.h"
 #include "server.h"
 #include "util/log.h"
@@ -103,8 +104,6 @@ int main(int argc, char **argv)
 		config_fini(&cfg);
 		return 2;
 	}
-	if (cfg.engine)
-		log_warn("--engine %s: engine seats are not implemented yet", cfg.engine);
 	if (cfg.tablebases)
 		log_warn("--tablebases %s: tablebase claims are not implemented yet", cfg.tablebases);
 
@@ -135,6 +134,10 @@ int main(int argc, char **argv)
 	sigwait(&stop, &sig);
 	log_info("signal %d: shutting down", sig);
 	http_drain(srv.http);
+	/* Engine answers commit from pool threads and wake polls through
+	 * srv.http: withdraw them before the HTTP side goes away. A game left
+	 * with its engine to move is asked again at the next start. */
+	game_service_stop_engines(srv.games);
 	http_stop(srv.http);
 	srv.http = NULL;
 	server_fini(&srv);
