@@ -13,8 +13,8 @@ void config_init(struct server_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->poll_timeout_ms = 25000; /* below the 60 s proxy_read_timeout of nginx */
-	cfg->max_connections = 1000;
-	cfg->connection_memory = 16 * 1024;
+	cfg->max_connections = 16384;
+	cfg->connection_memory = 8 * 1024;
 	cfg->connection_timeout_s = 30;
 	cfg->max_body = 16 * 1024;
 	cfg->per_ip_connections = 0;
