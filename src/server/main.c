@@ -105,8 +105,6 @@ int main(int argc, char **argv)
 	}
 	if (cfg.engine)
 		log_warn("--engine %s: engine seats are not implemented yet", cfg.engine);
-	if (cfg.tablebases)
-		log_warn("--tablebases %s: tablebase claims are not implemented yet", cfg.tablebases);
 
 	/* Block the shutdown signals before any thread starts, so every thread
 	 * inherits the mask and only sigwait below receives them. */
