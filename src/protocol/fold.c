@@ -77,7 +77,7 @@ void fold_command_key(char *buf, size_t size, const struct fold_event *e)
 		snprintf(buf, size, "discard");
 		break;
 	case FOLD_EV_TIME_ADDED:
-		snprintf(buf, size, "claim-%s", e->reason);
+		snprintf(buf, size, "claim-tablebase");
 		break;
 	case FOLD_EV_ENDED:
 		snprintf(buf, size, "end-%s", e->termination);

@@ -99,6 +99,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 525600, &v, errmsg))
 			return -1;
 		cfg->max_game_ms = v * 60000;
+	} else if (!strcmp(key, "max_game_ms")) {
+		if (parse_num(key, value, 0, 525600LL * 60000, &v, errmsg))
+			return -1;
+		cfg->max_game_ms = v;
 	} else if (!strcmp(key, "aborted_retention_ms")) {
 		if (parse_num(key, value, 0, 86400000, &v, errmsg))
 			return -1;

@@ -238,7 +238,8 @@ static int txn_add_raw(struct txn *t, struct fold_event *e, const char *type, co
 	}
 	/* The readings an event carries are the fold's, after the event. */
 	if (e->kind == FOLD_EV_STARTED || e->kind == FOLD_EV_MOVE || e->kind == FOLD_EV_ENDED ||
-	    e->kind == FOLD_EV_CLOCK_RESUMED) {
+	    e->kind == FOLD_EV_CLOCK_RESUMED || e->kind == FOLD_EV_ADJOURNED || e->kind == FOLD_EV_RESUMED ||
+	    e->kind == FOLD_EV_TIME_ADDED) {
 		e->has_clock = true;
 		fold_clock_read(&t->work, t->work.last_t_ms, &e->clock);
 	}
@@ -1019,6 +1020,28 @@ static bool retried(const struct game_view *v, int color, const char *key, int64
 	return v->last_cmd_ply[color] == ply && !strcmp(v->last_cmd[color], key);
 }
 
+/* A request is a retry only while it still stands: one declined since is
+ * made anew by the same command. */
+static bool request_retried(const struct game_view *v, int color, const struct fold_event *e, int64_t ply)
+{
+	char key[FOLD_CMD_MAX];
+	fold_command_key(key, sizeof key, e);
+	if (!retried(v, color, key, ply))
+		return false;
+	if (e->kind != FOLD_EV_REQUEST || e->action != FOLD_REQ_MADE)
+		return true;
+	switch (e->what) {
+	case FOLD_REQ_DRAW:
+		return v->game.offer_by == color;
+	case FOLD_REQ_ABORT:
+		return v->game.abort_request_by == color;
+	case FOLD_REQ_ADJOURN:
+		return v->adjourn_request_by == color;
+	default:
+		return v->resume_request_by == color;
+	}
+}
+
 /* The common start of an action: the game, the caller's seat (403), the
  * caller's presence. */
 static struct live_game *action_begin(struct game_service *gs, int64_t me, const char *id, int *color,
@@ -1137,10 +1160,9 @@ void game_service_draw(struct game_service *gs, int64_t me, const char *id, cons
 	if (a < 0)
 		goto done;
 	struct fold_event e;
-	char key[FOLD_CMD_MAX];
 	request_event(&e, v, color, FOLD_REQ_DRAW, acts[a]);
-	fold_command_key(key, sizeof key, &e);
-	if ((a == 1 && ended_by(v, color, GAME_TERM_AGREEMENT, req->ply)) || (a != 1 && retried(v, color, key, req->ply))) {
+	if ((a == 1 && ended_by(v, color, GAME_TERM_AGREEMENT, req->ply)) ||
+	    (a != 1 && request_retried(v, color, &e, req->ply))) {
 		already_done(out, v);
 		goto done;
 	}
@@ -1170,10 +1192,8 @@ void game_service_abort(struct game_service *gs, int64_t me, const char *id, con
 	if (a < 0)
 		goto done;
 	struct fold_event e;
-	char key[FOLD_CMD_MAX];
 	request_event(&e, v, color, FOLD_REQ_ABORT, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
-	fold_command_key(key, sizeof key, &e);
-	if (ended_by(v, color, GAME_TERM_ABORTED, req->ply) || retried(v, color, key, req->ply)) {
+	if (ended_by(v, color, GAME_TERM_ABORTED, req->ply) || (a != 1 && request_retried(v, color, &e, req->ply))) {
 		already_done(out, v);
 		goto done;
 	}
@@ -1214,7 +1234,6 @@ static void consent(struct game_service *gs, int64_t me, const char *id, const s
 	if (a < 0)
 		goto done;
 	struct fold_event e;
-	char key[FOLD_CMD_MAX];
 	if (a == 1) {
 		fold_event_init(&e, what == FOLD_REQ_ADJOURN ? FOLD_EV_ADJOURNED : FOLD_EV_RESUMED);
 		e.color = color;
@@ -1222,8 +1241,7 @@ static void consent(struct game_service *gs, int64_t me, const char *id, const s
 	} else {
 		request_event(&e, v, color, what, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
 	}
-	fold_command_key(key, sizeof key, &e);
-	if (retried(v, color, key, req->ply)) {
+	if (request_retried(v, color, &e, req->ply)) {
 		already_done(out, v);
 		goto done;
 	}
