@@ -25,6 +25,11 @@ const struct http_route api_routes[] = {
 	{ "DELETE", "/v1/games/:/premoves", api_games_premoves_clear },
 	{ "POST", "/v1/games/:/resign", api_games_resign },
 	{ "POST", "/v1/games/:/notes", api_games_note },
+	{ "POST", "/v1/games/:/draw", api_games_draw },
+	{ "POST", "/v1/games/:/abort", api_games_abort },
+	{ "POST", "/v1/games/:/adjourn", api_games_adjourn },
+	{ "POST", "/v1/games/:/resume", api_games_resume },
+	{ "POST", "/v1/games/:/claim", api_games_claim },
 	{ "GET", "/v1/games/:/events", api_games_events },
 	{ NULL, NULL, NULL },
 };

@@ -22,6 +22,7 @@ void config_init(struct server_config *cfg)
 	cfg->sync_full = true;
 	cfg->list_limit = 50;
 	cfg->engine_processes = 2;
+	cfg->aborted_retention_ms = 60000;
 }
 
 void config_fini(struct server_config *cfg)
@@ -99,6 +100,26 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;
 		cfg->list_limit = (int)v;
+	} else if (!strcmp(key, "max_game_minutes")) {
+		if (parse_num(key, value, 0, 525600, &v, errmsg))
+			return -1;
+		cfg->max_game_ms = v * 60000;
+	} else if (!strcmp(key, "max_game_ms")) {
+		if (parse_num(key, value, 0, 525600LL * 60000, &v, errmsg))
+			return -1;
+		cfg->max_game_ms = v;
+	} else if (!strcmp(key, "aborted_retention_ms")) {
+		if (parse_num(key, value, 0, 86400000, &v, errmsg))
+			return -1;
+		cfg->aborted_retention_ms = v;
+	} else if (!strcmp(key, "disconnect_grace_ms")) {
+		if (parse_num(key, value, 0, 3600000, &v, errmsg))
+			return -1;
+		cfg->grace_ms = v;
+	} else if (!strcmp(key, "first_move_timeout_ms")) {
+		if (parse_num(key, value, 0, 86400000, &v, errmsg))
+			return -1;
+		cfg->first_move_ms = v;
 	} else if (!strcmp(key, "sync")) {
 		if (!strcmp(value, "full"))
 			cfg->sync_full = true;

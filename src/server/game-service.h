@@ -73,6 +73,32 @@ void game_service_resign(struct game_service *gs, int64_t me, const char *id, st
 void game_service_note(struct game_service *gs, int64_t me, const char *id, const char *payload,
 		       struct game_outcome *out);
 
+/* The game actions of tchess-protocol(7): each names the ply it is meant
+ * for; a retry of an applied command succeeds without a second effect.
+ * draw: action offer, accept, decline, withdraw. abort, adjourn, resume:
+ * action request (the default), accept, decline. claim: claim threefold or
+ * fifty-moves (with an optional intended move), tablebase, discard, win. */
+void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out);
+void game_service_abort(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out);
+void game_service_adjourn(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out);
+void game_service_resume(struct game_service *gs, int64_t me, const char *id,
+			 const struct protocol_action_request *req, struct game_outcome *out);
+void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out);
+
+/* Presence: player me made a request on game id (a no-op unless seated);
+ * parked_delta is +1 when a long-poll of theirs parks, -1 when one comes
+ * back, else 0. A parked poll counts as presence. */
+void game_service_touch(struct game_service *gs, int64_t me, const char *id, int parked_delta);
+/* A request of me's for game id that failed before reaching the game
+ * service (a malformed body): counted among the seat's invalid commands. */
+void game_service_invalid(struct game_service *gs, int64_t me, const char *id, const struct protocol_error *err);
+/* Whether id is an aborted game erased lately (answer 410, not 404). */
+bool game_service_erased(const struct game_service *gs, const char *id);
+
 /* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out);

@@ -127,8 +127,6 @@ int main(int argc, char **argv)
 		config_fini(&cfg);
 		return 2;
 	}
-	if (cfg.tablebases)
-		log_warn("--tablebases %s: tablebase claims are not implemented yet", cfg.tablebases);
 
 	raise_fd_limit(&cfg);
 
