@@ -350,7 +350,7 @@ START_TEST(test_fold_technical_failure)
 	fold_event_init(&e, FOLD_EV_ENDED);
 	strcpy(e.result, "*");
 	strcpy(e.termination, "technical-failure");
-	strcpy(e.reason, "the engine (black, level 4) failed: engine failed twice");
+	strcpy(e.reason, "engine failed (black, level 4): engine failed twice");
 	e.has_clock = true;
 	e.clock = (struct fold_clock_reading){ .ms = { 300000, 298500 }, .running = CLOCK_NOBODY };
 	char *json = fold_event_encode(&e);
@@ -374,6 +374,7 @@ START_TEST(test_fold_technical_failure)
 	engine_game(&v);
 	fold_event_init(&e, FOLD_EV_ENDED);
 	strcpy(e.termination, "technical-failure");
+	strcpy(e.reason, "invalid-commands");
 	e.color = BLACK;
 	ck_assert_msg(fold_apply_event(&v, 4, 4500, &e, &err) == 0, "%s", err.message);
 	ck_assert_str_eq(game_result_str(v.game.result), "1-0");
