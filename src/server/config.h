@@ -23,7 +23,14 @@ struct server_config {
 	unsigned per_ip_connections; /* 0: no per-address limit */
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
 	bool sync_full;             /* fsync every commit */
+	bool read_only;             /* open the database read-only: reads only */
 	int list_limit;             /* games in GET /v1/games */
+	size_t max_url;             /* longer request paths get 414 */
+	int64_t rate_ip_per_s;      /* per-address token bucket; 0: no limit */
+	int64_t rate_ip_burst;
+	char *rate_exempt;          /* addresses (space-separated) free of the per-address limit */
+	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
+	int64_t rate_token_burst;
 };
 
 /* Fills cfg with the defaults (strings NULL). */

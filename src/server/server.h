@@ -22,12 +22,15 @@
 
 struct http;
 struct game_service;
+struct ratelimit;
 
 struct server {
 	struct server_config cfg;
 	struct store *store;
 	struct http *http;
 	struct game_service *games;
+	struct ratelimit *rate_ip;    /* per client address (http.c charges them) */
+	struct ratelimit *rate_token; /* per bearer token, commands only */
 	pthread_mutex_t lock;
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;
