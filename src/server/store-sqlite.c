@@ -280,9 +280,17 @@ enum store_result store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
-	if (!st->in_tx && sqlite3_get_autocommit(st->db))
+	/* SQLite rolls back by itself after some errors (an I/O error at
+	 * commit): then there is nothing left to do. */
+	if (sqlite3_get_autocommit(st->db)) {
+		st->in_tx = false;
 		return;
+	}
+	/* The failure that made the caller roll back is the one to report. */
+	int why = st->last_fail;
 	run(st, stmt(st, S_ROLLBACK), "rollback");
+	if (why)
+		st->last_fail = why;
 	st->in_tx = false;
 }
 
