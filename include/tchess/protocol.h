@@ -32,10 +32,11 @@
 	X(PROTOCOL_ERR_CONFLICT, "conflict", 409, "conflicts with the current state")          \
 	X(PROTOCOL_ERR_GONE, "gone", 410, "erased (an aborted game)")                          \
 	X(PROTOCOL_ERR_TOO_LARGE, "too_large", 413, "request body too large")                  \
+	X(PROTOCOL_ERR_URI_TOO_LONG, "uri_too_long", 414, "request URL too long")              \
 	X(PROTOCOL_ERR_ILLEGAL, "illegal", 422, "not allowed by the rules")                    \
 	X(PROTOCOL_ERR_RATE_LIMITED, "rate_limited", 429, "too many requests")                 \
 	X(PROTOCOL_ERR_INTERNAL, "internal", 500, "internal server error")                     \
-	X(PROTOCOL_ERR_UNAVAILABLE, "unavailable", 503, "server is shutting down")
+	X(PROTOCOL_ERR_UNAVAILABLE, "unavailable", 503, "server unavailable (shutting down, storage full or read-only)")
 
 enum protocol_error_code {
 #define PROTOCOL_ERR_ENUM(code, name, status, msg) code,

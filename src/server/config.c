@@ -23,6 +23,17 @@ void config_init(struct server_config *cfg)
 	cfg->list_limit = 50;
 	cfg->engine_processes = 2;
 	cfg->aborted_retention_ms = 60000;
+	cfg->max_url = 1024;
+	/* Generous for people and their clients (a few requests a second),
+	 * tight enough that one address cannot flood the single request
+	 * thread; tests and benchmarks raise or disable them. */
+	cfg->rate_ip_per_s = 50;
+	cfg->rate_ip_burst = 200;
+	cfg->rate_token_per_s = 10;
+	cfg->rate_token_burst = 30;
+	/* Loopback is the reverse proxy (whose own limits apply per client)
+	 * or a local benchmark. */
+	cfg->rate_exempt = xstrdup("127.0.0.1 ::1");
 }
 
 void config_fini(struct server_config *cfg)
@@ -31,6 +42,7 @@ void config_fini(struct server_config *cfg)
 	free(cfg->db);
 	free(cfg->engine);
 	free(cfg->tablebases);
+	free(cfg->rate_exempt);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -120,6 +132,37 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 86400000, &v, errmsg))
 			return -1;
 		cfg->first_move_ms = v;
+	} else if (!strcmp(key, "max_url")) {
+		if (parse_num(key, value, 64, 65536, &v, errmsg))
+			return -1;
+		cfg->max_url = (size_t)v;
+	} else if (!strcmp(key, "rate_ip_per_s")) {
+		if (parse_num(key, value, 0, 1000000, &v, errmsg))
+			return -1;
+		cfg->rate_ip_per_s = v;
+	} else if (!strcmp(key, "rate_ip_burst")) {
+		if (parse_num(key, value, 1, 1000000, &v, errmsg))
+			return -1;
+		cfg->rate_ip_burst = v;
+	} else if (!strcmp(key, "rate_token_per_s")) {
+		if (parse_num(key, value, 0, 1000000, &v, errmsg))
+			return -1;
+		cfg->rate_token_per_s = v;
+	} else if (!strcmp(key, "rate_token_burst")) {
+		if (parse_num(key, value, 1, 1000000, &v, errmsg))
+			return -1;
+		cfg->rate_token_burst = v;
+	} else if (!strcmp(key, "rate_exempt")) {
+		set_str(&cfg->rate_exempt, value);
+	} else if (!strcmp(key, "read_only")) {
+		if (!strcmp(value, "true") || !strcmp(value, "yes") || !strcmp(value, "1"))
+			cfg->read_only = true;
+		else if (!strcmp(value, "false") || !strcmp(value, "no") || !strcmp(value, "0"))
+			cfg->read_only = false;
+		else {
+			*errmsg = xasprintf("read_only: expected true or false, got \"%s\"", value);
+			return -1;
+		}
 	} else if (!strcmp(key, "sync")) {
 		if (!strcmp(value, "full"))
 			cfg->sync_full = true;

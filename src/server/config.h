@@ -24,12 +24,19 @@ struct server_config {
 	unsigned per_ip_connections; /* 0: no per-address limit */
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
 	bool sync_full;             /* fsync every commit */
+	bool read_only;             /* open the database read-only: reads only */
 	int list_limit;             /* games in GET /v1/games */
 	/* Game actions (tchessd(8)): */
 	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */
 	int64_t aborted_retention_ms; /* how long an aborted game stays before it is erased */
 	int64_t grace_ms;             /* disconnect_grace_ms: overrides the ruleset's; 0 keeps it */
 	int64_t first_move_ms;        /* first_move_timeout_ms: overrides the ruleset's; 0 keeps it */
+	size_t max_url;             /* longer request paths get 414 */
+	int64_t rate_ip_per_s;      /* per-address token bucket; 0: no limit */
+	int64_t rate_ip_burst;
+	char *rate_exempt;          /* addresses (space-separated) free of the per-address limit */
+	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
+	int64_t rate_token_burst;
 };
 
 /* Fills cfg with the defaults (strings NULL). */

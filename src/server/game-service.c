@@ -1785,8 +1785,14 @@ static int64_t flag_due(struct game_service *gs)
 			int64_t t = instant(&lg->view);
 			if (expiry <= t) {
 				struct game_outcome o = { 0 };
-				if (flag_game(gs, lg, t, &o))
+				/* A store that cannot write (disk full) must not
+				 * leave the flag unfallen until the next commit:
+				 * try again in a second. */
+				if (flag_game(gs, lg, t, &o)) {
 					log_error("game %s: cannot end on time: %s", lg->id, o.err.message);
+					if (t + 1000 < next)
+						next = t + 1000;
+				}
 				game_outcome_fini(&o);
 			} else if (expiry < next) {
 				next = expiry;

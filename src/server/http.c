@@ -22,9 +22,11 @@
 #include <unistd.h>
 
 #include "http.h"
+#include "ratelimit.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/now.h"
+#include "util/sha256.h"
 #include "util/xalloc.h"
 
 struct http {
@@ -60,12 +62,18 @@ struct http_conn {
 
 const char *http_request_header(const struct http_request *req, const char *name)
 {
-	return MHD_lookup_connection_value(req->conn, MHD_HEADER_KIND, name);
+	return req->lookup ? req->lookup(req->lookup_ctx, HTTP_VALUE_HEADER, name) : NULL;
 }
 
 const char *http_request_query(const struct http_request *req, const char *name)
 {
-	return MHD_lookup_connection_value(req->conn, MHD_GET_ARGUMENT_KIND, name);
+	return req->lookup ? req->lookup(req->lookup_ctx, HTTP_VALUE_QUERY, name) : NULL;
+}
+
+static const char *mhd_lookup(void *ctx, enum http_value_kind kind, const char *name)
+{
+	return MHD_lookup_connection_value(ctx, kind == HTTP_VALUE_HEADER ? MHD_HEADER_KIND : MHD_GET_ARGUMENT_KIND,
+					   name);
 }
 
 void http_reply_json(struct http_reply *reply, int status, char *body)
@@ -105,7 +113,8 @@ void http_reply_park(struct http_reply *reply, const char *game_id)
 	snprintf(reply->park_game, sizeof reply->park_game, "%s", game_id);
 }
 
-static enum MHD_Result queue_typed(struct http_conn *c, int status, char *body, bool closing, const char *type)
+static enum MHD_Result queue_typed(struct http_conn *c, int status, char *body, bool closing, const char *type,
+				   int retry_after_s)
 {
 	struct MHD_Response *r = MHD_create_response_from_buffer(strlen(body), body, MHD_RESPMEM_MUST_FREE);
 	if (!r) {
@@ -114,6 +123,11 @@ static enum MHD_Result queue_typed(struct http_conn *c, int status, char *body, 
 	}
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE, type ? type : "application/json");
 	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+	if (retry_after_s > 0) {
+		char secs[24];
+		snprintf(secs, sizeof secs, "%d", retry_after_s);
+		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, secs);
+	}
 	if (closing)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_CONNECTION, "close");
 	enum MHD_Result ret = MHD_queue_response(c->conn, (unsigned)status, r);
@@ -127,7 +141,7 @@ static enum MHD_Result queue_typed(struct http_conn *c, int status, char *body, 
 
 static enum MHD_Result queue(struct http_conn *c, int status, char *body, bool closing)
 {
-	return queue_typed(c, status, body, closing, NULL);
+	return queue_typed(c, status, body, closing, NULL, 0);
 }
 
 static enum MHD_Result queue_error(struct http_conn *c, enum protocol_error_code code, const char *msg)
@@ -167,24 +181,75 @@ static void wake_conn(void *arg, struct waiter *w, enum waiter_wake why)
 	MHD_resume_connection(c->conn);
 }
 
-static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
+/* A storage failure the operator can fix (disk full, database read-only,
+ * I/O error, lock held elsewhere) is 503: the command did not happen and
+ * the same request may succeed later. */
+static void unavailable_if_storage(struct server *srv, struct http_reply *reply)
 {
-	struct server *srv = h->srv;
-	struct http_request req = {
-		.method = c->method,
-		.path = c->url,
-		.body = c->body.data,
-		.body_len = c->body.len,
-		.wake = c->wake,
-		.conn = c->conn,
-	};
-	struct http_reply reply = { 0 };
+	if (reply->status != 500 || !srv->store || !store_failure_transient(srv->store))
+		return;
+	http_reply_error(reply, PROTOCOL_ERR_UNAVAILABLE, "storage unavailable (full or read-only); retry later");
+	reply->retry_after_s = 5;
+}
+
+/* Whether peer is one of the space-separated addresses of list. */
+static bool exempt(const char *list, const char *peer)
+{
+	size_t n = strlen(peer);
+	for (const char *p = list ? list : ""; *p;) {
+		size_t len = strcspn(p, " \t");
+		if (len && len == n && !memcmp(p, peer, n))
+			return true;
+		p += len;
+		p += strspn(p, " \t");
+	}
+	return false;
+}
+
+/* Charges the rate limits; false after replying 429. Every request costs
+ * one token of its address's bucket; a command (any method but GET) that
+ * carries a token also costs one of that token's bucket. A long-poll pays
+ * once when it arrives, nothing while parked or when it runs again. */
+static bool rate_ok(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	int64_t now = now_mono_ms();
+	const char *peer = req->peer ? req->peer : "";
+	int64_t wait = exempt(srv->cfg.rate_exempt, peer) ? 0 : ratelimit_take(srv->rate_ip, peer, strlen(peer), now);
+	const char *what = "this address";
+	if (!wait && strcmp(req->method, "GET")) {
+		const char *auth = http_request_header(req, "Authorization");
+		if (auth) {
+			/* Keyed by the token's hash: the table holds no secret. */
+			uint8_t key[SHA256_DIGEST_SIZE];
+			sha256(auth, strlen(auth), key);
+			wait = ratelimit_take(srv->rate_token, key, sizeof key, now);
+			what = "this token";
+		}
+	}
+	if (!wait)
+		return true;
+	http_reply_error(reply, PROTOCOL_ERR_RATE_LIMITED, "too many requests from %s; retry in %lld ms", what,
+			 (long long)wait);
+	reply->retry_after_s = (int)((wait + 999) / 1000);
+	log_debug("%s %s: rate limited (%s)", req->method, req->path, what);
+	return false;
+}
+
+void http_dispatch(struct server *srv, const struct http_route *routes, struct http_request *req,
+		   struct http_reply *reply)
+{
+	if (strlen(req->path) > srv->cfg.max_url) {
+		http_reply_error(reply, PROTOCOL_ERR_URI_TOO_LONG, "the URL is longer than %zu bytes", srv->cfg.max_url);
+		return;
+	}
+	if (req->wake == WAITER_NONE && !rate_ok(srv, req, reply))
+		return;
 	const struct http_route *route = NULL;
 	bool path_known = false;
-	for (const struct http_route *r = h->routes; r->method; r++) {
-		if (route_match(r->pattern, c->url, req.params)) {
+	for (const struct http_route *r = routes; r->method; r++) {
+		if (route_match(r->pattern, req->path, req->params)) {
 			path_known = true;
-			if (!strcmp(r->method, c->method)) {
+			if (!strcmp(r->method, req->method)) {
 				route = r;
 				break;
 			}
@@ -192,14 +257,51 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 	}
 	if (!route) {
 		if (path_known)
-			return queue_error(c, PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method not allowed on this path");
-		return queue_error(c, PROTOCOL_ERR_NOT_FOUND, "no such path");
+			http_reply_error(reply, PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method not allowed on this path");
+		else
+			http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such path");
+		return;
 	}
+	route->handler(srv, req, reply);
+	if (!reply->body && !reply->park_game[0]) {
+		log_error("%s %s: handler gave no reply", req->method, req->path);
+		http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "no reply");
+	}
+	unavailable_if_storage(srv, reply);
+}
 
+static void conn_peer(struct MHD_Connection *conn, char *out, size_t size)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	out[0] = '\0';
+	if (!ci || !ci->client_addr)
+		return;
+	socklen_t len = ci->client_addr->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6)
+							       : sizeof(struct sockaddr_in);
+	if (getnameinfo(ci->client_addr, len, out, (socklen_t)size, NULL, 0, NI_NUMERICHOST))
+		out[0] = '\0';
+}
+
+static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
+{
+	struct server *srv = h->srv;
+	char peer[NI_MAXHOST];
+	conn_peer(c->conn, peer, sizeof peer);
+	struct http_request req = {
+		.method = c->method,
+		.path = c->url,
+		.body = c->body.data,
+		.body_len = c->body.len,
+		.wake = c->wake,
+		.peer = peer,
+		.lookup = mhd_lookup,
+		.lookup_ctx = c->conn,
+	};
+	struct http_reply reply = { 0 };
 	pthread_mutex_lock(&srv->lock);
-	route->handler(srv, &req, &reply);
+	http_dispatch(srv, h->routes, &req, &reply);
 	bool closing = srv->draining;
-	if (!reply.body && reply.park_game[0]) {
+	if (!reply.body) {
 		if (!c->deadline_set) {
 			c->waiter.deadline_ms = now_mono_ms() + srv->cfg.poll_timeout_ms;
 			c->deadline_set = true;
@@ -215,11 +317,8 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		return MHD_YES;
 	}
 	pthread_mutex_unlock(&srv->lock);
-	if (!reply.body) {
-		log_error("%s %s: handler gave no reply", c->method, c->url);
-		return queue_error(c, PROTOCOL_ERR_INTERNAL, "no reply");
-	}
-	return queue_typed(c, reply.status ? reply.status : 200, reply.body, closing, reply.content_type);
+	return queue_typed(c, reply.status ? reply.status : 200, reply.body, closing, reply.content_type,
+			   reply.retry_after_s);
 }
 
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -331,7 +430,7 @@ void http_wake_game(struct http *h, const char *game_id)
 
 size_t http_parked(const struct http *h)
 {
-	return h->waiters.count;
+	return h ? h->waiters.count : 0;
 }
 
 /* Binds "ADDR:PORT" ("[v6]:PORT" too); returns the socket or -1. */

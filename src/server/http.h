@@ -8,6 +8,11 @@
  * request is suspended until an event on G, its deadline
  * (cfg.poll_timeout_ms, counted from when it first parked) or shutdown, and
  * then its handler runs again with req->wake saying which.
+ *
+ * http_dispatch is the whole of request handling without sockets: limits,
+ * rate limits, routing and the handler. The libmicrohttpd glue fills a
+ * struct http_request from a connection and calls it; the request fuzzer
+ * (tests/fuzz/fuzz-request.c) calls it with requests made from bytes.
  */
 #ifndef TCHESS_SERVER_HTTP_H
 #define TCHESS_SERVER_HTTP_H
@@ -22,6 +27,15 @@
 
 #define HTTP_MAX_PARAMS 2
 
+enum http_value_kind {
+	HTTP_VALUE_HEADER,
+	HTTP_VALUE_QUERY,
+};
+
+/* Looks up a request header (case-insensitively) or query argument; NULL
+ * when absent. */
+typedef const char *(*http_lookup_fn)(void *ctx, enum http_value_kind kind, const char *name);
+
 struct http_request {
 	const char *method;
 	const char *path;
@@ -30,7 +44,9 @@ struct http_request {
 	const char *body; /* NUL-terminated; NULL when there is none */
 	size_t body_len;
 	enum waiter_wake wake; /* WAITER_NONE on the first run */
-	void *conn;            /* the connection, for http_request_header/query */
+	const char *peer;      /* the client's address (per-address limits); NULL: none */
+	http_lookup_fn lookup; /* headers and query arguments; NULL: none */
+	void *lookup_ctx;
 };
 
 struct http_reply {
@@ -38,6 +54,7 @@ struct http_reply {
 	char *body; /* JSON text, malloc'd; NULL with status 0 means "park" */
 	const char *content_type; /* static; NULL: application/json */
 	char park_game[STORE_GAME_ID_MAX + 1];
+	int retry_after_s; /* > 0: a Retry-After header (429, 503) */
 };
 
 typedef void (*http_handler_fn)(struct server *srv, struct http_request *req, struct http_reply *reply);
@@ -64,12 +81,22 @@ void http_reply_from_error(struct http_reply *reply, const struct protocol_error
 /* Parks the request on game_id (see above). */
 void http_reply_park(struct http_reply *reply, const char *game_id);
 
+/* Handles req with the server lock held (the caller takes it, so that a
+ * parking request can be suspended before anyone can wake it): checks the
+ * URL length and the rate limits (only on the first run, not when a parked
+ * request runs again), routes to a handler of routes (404, 405) and runs
+ * it. reply starts zeroed; afterwards it holds a status and body, or a
+ * park (status 0, body NULL, park_game set). A storage failure caused by
+ * a full or read-only disk becomes 503 with Retry-After. */
+void http_dispatch(struct server *srv, const struct http_route *routes, struct http_request *req,
+		   struct http_reply *reply);
+
 /* Binds cfg.listen, starts the daemon and the poll timer, and prints
  * "listening on ADDR:PORT" to stdout. routes ends with a NULL method. */
 struct http *http_start(struct server *srv, const struct http_route *routes, char **errmsg);
 /* With the server lock held: wakes the parked polls of game_id. */
 void http_wake_game(struct http *h, const char *game_id);
-/* Parked polls right now (with the server lock held). */
+/* Parked polls right now (with the server lock held); 0 for NULL. */
 size_t http_parked(const struct http *h);
 /* Shutdown, part one: stop accepting, answer every parked poll, and wait up
  * to cfg.drain_timeout_ms for requests in flight. Takes the lock itself. */

@@ -138,6 +138,9 @@ int main(int argc, char **argv)
 	sigaddset(&stop, SIGINT);
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
+	/* A file size limit (ulimit -f) must fail the command that hits it
+	 * (EFBIG, answered 503), not kill the server. */
+	signal(SIGXFSZ, SIG_IGN);
 
 	struct server srv;
 	if (server_init(&srv, &cfg, &err)) {

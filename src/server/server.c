@@ -8,6 +8,7 @@
 #include "engine.h"
 #include "game-service.h"
 #include "http.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -47,7 +48,10 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	memset(cfg, 0, sizeof *cfg);
 	srv->started_ms = now_wall_ms();
 	pthread_mutex_init(&srv->lock, NULL);
-	struct store_options opts = { .sync_full = srv->cfg.sync_full };
+	/* 64k buckets of 32 bytes: 2 MiB each, whatever the number of clients. */
+	srv->rate_ip = ratelimit_new(srv->cfg.rate_ip_per_s, srv->cfg.rate_ip_burst, 65536);
+	srv->rate_token = ratelimit_new(srv->cfg.rate_token_per_s, srv->cfg.rate_token_burst, 65536);
+	struct store_options opts = { .sync_full = srv->cfg.sync_full, .read_only = srv->cfg.read_only };
 	srv->store = store_open(srv->cfg.db, &opts, errmsg);
 	if (!srv->store)
 		return -1;
@@ -81,6 +85,9 @@ void server_fini(struct server *srv)
 	srv->games = NULL;
 	store_close(srv->store);
 	srv->store = NULL;
+	ratelimit_free(srv->rate_ip);
+	ratelimit_free(srv->rate_token);
+	srv->rate_ip = srv->rate_token = NULL;
 	pthread_mutex_destroy(&srv->lock);
 	config_fini(&srv->cfg);
 }

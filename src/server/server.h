@@ -29,6 +29,7 @@
 struct http;
 struct game_service;
 struct engine_pool;
+struct ratelimit;
 
 struct server {
 	struct server_config cfg;
@@ -36,6 +37,8 @@ struct server {
 	struct http *http;
 	struct game_service *games;
 	struct engine_pool *engines; /* NULL: engine games are refused */
+	struct ratelimit *rate_ip;    /* per client address (http.c charges them) */
+	struct ratelimit *rate_token; /* per bearer token, commands only */
 	pthread_mutex_t lock;
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;

@@ -97,10 +97,12 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S_COUNT];
 	bool in_tx;
+	int last_fail; /* primary result code of the last failure, 0 if none */
 };
 
 static enum store_result fail(struct store *st, const char *what, int rc)
 {
+	st->last_fail = rc & 0xff;
 	log_error("store: %s: %s", what, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
 	return STORE_ERROR;
 }
@@ -139,9 +141,9 @@ static int exec(struct store *st, const char *sql, char **errmsg)
 	return 0;
 }
 
-static int migrate(struct store *st, char **errmsg)
+static int migrate(struct store *st, bool read_only, char **errmsg)
 {
-	if (exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", errmsg))
+	if (!read_only && exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", errmsg))
 		return -1;
 	sqlite3_stmt *q;
 	if (sqlite3_prepare_v2(st->db, "SELECT MAX(version) FROM schema_version", -1, &q, NULL) != SQLITE_OK) {
@@ -152,6 +154,11 @@ static int migrate(struct store *st, char **errmsg)
 	if (sqlite3_step(q) == SQLITE_ROW)
 		version = sqlite3_column_int(q, 0);
 	sqlite3_finalize(q);
+	if (read_only && version != N_MIGRATIONS) {
+		*errmsg = xasprintf("read-only database has schema version %d, this tchessd needs %d", version,
+				    N_MIGRATIONS);
+		return -1;
+	}
 	if (version > N_MIGRATIONS) {
 		*errmsg = xasprintf("database schema version %d is newer than this tchessd's (%d)", version,
 				    N_MIGRATIONS);
@@ -181,7 +188,10 @@ struct store *store_open(const char *path, const struct store_options *opts, cha
 {
 	struct store *st = xcalloc(1, sizeof *st);
 	*errmsg = NULL;
-	int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	bool ro = opts && opts->read_only;
+	int rc = sqlite3_open_v2(path, &st->db,
+				 (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
+					 SQLITE_OPEN_NOMUTEX,
 				 NULL);
 	if (rc != SQLITE_OK) {
 		*errmsg = xasprintf("%s: %s", path, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
@@ -191,10 +201,10 @@ struct store *store_open(const char *path, const struct store_options *opts, cha
 	/* Another process (a backup, an operator's sqlite3 shell) may hold the
 	 * lock briefly; wait rather than fail the command. */
 	sqlite3_busy_timeout(st->db, 5000);
-	if (exec(st, "PRAGMA journal_mode = WAL", errmsg) || exec(st, "PRAGMA foreign_keys = ON", errmsg) ||
+	if ((!ro && exec(st, "PRAGMA journal_mode = WAL", errmsg)) || exec(st, "PRAGMA foreign_keys = ON", errmsg) ||
 	    exec(st, opts && opts->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", errmsg))
 		goto fail;
-	if (migrate(st, errmsg))
+	if (migrate(st, ro, errmsg))
 		goto fail;
 	for (int i = 0; i < S_COUNT; i++) {
 		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
@@ -235,8 +245,24 @@ static enum store_result run(struct store *st, sqlite3_stmt *q, const char *what
 	return fail(st, what, rc);
 }
 
+bool store_failure_transient(const struct store *st)
+{
+	switch (st->last_fail) {
+	case SQLITE_FULL:
+	case SQLITE_READONLY:
+	case SQLITE_IOERR:
+	case SQLITE_BUSY:
+	case SQLITE_LOCKED:
+	case SQLITE_CANTOPEN:
+		return true;
+	default:
+		return false;
+	}
+}
+
 enum store_result store_begin(struct store *st)
 {
+	st->last_fail = 0;
 	enum store_result r = run(st, stmt(st, S_BEGIN), "begin");
 	st->in_tx = r == STORE_OK;
 	return r;
@@ -254,9 +280,17 @@ enum store_result store_commit(struct store *st)
 
 void store_rollback(struct store *st)
 {
-	if (!st->in_tx && sqlite3_get_autocommit(st->db))
+	/* SQLite rolls back by itself after some errors (an I/O error at
+	 * commit): then there is nothing left to do. */
+	if (sqlite3_get_autocommit(st->db)) {
+		st->in_tx = false;
 		return;
+	}
+	/* The failure that made the caller roll back is the one to report. */
+	int why = st->last_fail;
 	run(st, stmt(st, S_ROLLBACK), "rollback");
+	if (why)
+		st->last_fail = why;
 	st->in_tx = false;
 }
 

@@ -36,6 +36,10 @@ struct store_options {
 	/* fsync at every commit (SQLite synchronous=FULL): an acknowledged
 	 * command survives power loss, not only a crash of tchessd. */
 	bool sync_full;
+	/* Open the file read-only (an archive, or a disk that is): reads
+	 * work, every write fails with STORE_ERROR and store_failure_transient
+	 * says so. The schema must already be current. */
+	bool read_only;
 };
 
 struct store_player {
@@ -82,6 +86,11 @@ enum store_result store_begin(struct store *st);
 enum store_result store_commit(struct store *st);
 /* Safe to call when no transaction is open. */
 void store_rollback(struct store *st);
+/* Whether the last STORE_ERROR came from a condition outside tchessd that
+ * may pass (disk full, database read-only, I/O error, a lock held by
+ * another process) rather than from a bug or a corrupt file. Cleared by
+ * store_begin. */
+bool store_failure_transient(const struct store *st);
 
 /* Inserts a player; STORE_CONFLICT if the name is taken (ignoring ASCII case)
  * or the token hash already exists. */

@@ -46,6 +46,16 @@ static void spawn(struct tchessd *d)
 		char db[300], conf[300];
 		snprintf(db, sizeof db, "%s/t.db", d->dir);
 		snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
+		if (d->log_file) {
+			char log[300];
+			snprintf(log, sizeof log, "%s/tchessd.log", d->dir);
+			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
+			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
+				_exit(126);
+			close(fd);
+		}
+		if (d->level[0])
+			level = d->level;
 		execl(bin, bin, "--listen", "127.0.0.1:0", "--db", db, "--config", conf, "--log-level",
 		      level ? level : "warn", (char *)NULL);
 		_exit(127);
@@ -73,9 +83,11 @@ static void spawn(struct tchessd *d)
 	snprintf(d->base, sizeof d->base, "http://127.0.0.1:%d", port);
 }
 
-void tchessd_start(struct tchessd *d, const char *config)
+static void start(struct tchessd *d, const char *config, const char *level, bool log_file)
 {
 	memset(d, 0, sizeof *d);
+	snprintf(d->level, sizeof d->level, "%s", level ? level : "");
+	d->log_file = log_file;
 	const char *tmp = getenv("TMPDIR");
 	snprintf(d->dir, sizeof d->dir, "%s/tchessd-test-XXXXXX", tmp && *tmp ? tmp : "/tmp");
 	ck_assert_ptr_nonnull(mkdtemp(d->dir));
@@ -90,6 +102,16 @@ void tchessd_start(struct tchessd *d, const char *config)
 	fprintf(f, "sync = normal\nengine_processes = 0\n%s\n", config ? config : "");
 	fclose(f);
 	spawn(d);
+}
+
+void tchessd_start(struct tchessd *d, const char *config)
+{
+	start(d, config, NULL, false);
+}
+
+void tchessd_start_logged(struct tchessd *d, const char *config, const char *level)
+{
+	start(d, config, level, true);
 }
 
 void tchessd_restart(struct tchessd *d)
@@ -116,7 +138,7 @@ int tchessd_stop(struct tchessd *d)
 
 void tchessd_cleanup(struct tchessd *d)
 {
-	const char *names[] = { "t.db", "t.db-wal", "t.db-shm", "tchessd.conf" };
+	const char *names[] = { "t.db", "t.db-wal", "t.db-shm", "tchessd.conf", "tchessd.log" };
 	char path[300];
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", d->dir, names[i]);

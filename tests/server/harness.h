@@ -19,6 +19,8 @@ struct tchessd {
 	int port;
 	char dir[256];   /* temporary folder holding the db and config */
 	char base[64];   /* "http://127.0.0.1:PORT" */
+	char level[16];  /* --log-level; "" for $TCHESSD_LOG_LEVEL or warn */
+	bool log_file;   /* stderr goes to DIR/tchessd.log (appended) */
 };
 
 /* Creates the temporary folder and writes config (may be NULL) as the
@@ -26,6 +28,9 @@ struct tchessd {
  * engine seats); then starts tchessd. Fails the test if it does not come up
  * within 10 s. */
 void tchessd_start(struct tchessd *d, const char *config);
+/* The same at log level (e.g. "debug"), with tchessd's standard error
+ * appended to DIR/tchessd.log for the test to read. */
+void tchessd_start_logged(struct tchessd *d, const char *config, const char *level);
 /* Starts tchessd again on the same folder (db and config). */
 void tchessd_restart(struct tchessd *d);
 /* Sends SIGTERM and returns the exit status (as waitpid's), failing the test

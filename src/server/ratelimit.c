@@ -1,0 +1,101 @@
+/*
+ * Token buckets in a fixed table; see ratelimit.h. Tokens are counted in
+ * thousandths so refilling needs no floating point: per_s tokens a second
+ * is per_s thousandths a millisecond.
+ */
+#include <stdbool.h>
+#include <stdlib.h>
+
+#include "ratelimit.h"
+#include "util/token.h"
+#include "util/xalloc.h"
+
+#define PROBE 8
+#define MILLI 1000
+
+struct bucket {
+	uint64_t key;
+	int64_t milli;   /* tokens x 1000 at last_ms */
+	int64_t last_ms;
+	bool used;
+};
+
+struct ratelimit {
+	int64_t per_s;
+	int64_t cap;     /* burst x 1000 */
+	uint64_t seed;
+	size_t n;
+	struct bucket *slots;
+};
+
+struct ratelimit *ratelimit_new(int64_t per_s, int64_t burst, size_t slots)
+{
+	struct ratelimit *rl = xcalloc(1, sizeof *rl);
+	rl->per_s = per_s > 0 ? per_s : 0;
+	rl->cap = (burst > 1 ? burst : 1) * MILLI;
+	rl->n = slots > PROBE ? slots : PROBE;
+	rl->slots = xcalloc(rl->n, sizeof *rl->slots);
+	/* Without randomness the seed is fixed, which costs only the
+	 * resistance to aimed collisions. */
+	if (token_random(&rl->seed, sizeof rl->seed))
+		rl->seed = 0x9e3779b97f4a7c15u;
+	return rl;
+}
+
+void ratelimit_free(struct ratelimit *rl)
+{
+	if (!rl)
+		return;
+	free(rl->slots);
+	free(rl);
+}
+
+/* FNV-1a over the seed and the key, then a final mix so that nearby keys
+ * spread over the table. */
+static uint64_t hash_key(uint64_t seed, const void *key, size_t len)
+{
+	uint64_t h = 14695981039346656037u ^ seed;
+	const unsigned char *p = key;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ p[i]) * 1099511628211u;
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdu;
+	h ^= h >> 33;
+	return h;
+}
+
+int64_t ratelimit_take(struct ratelimit *rl, const void *key, size_t key_len, int64_t now_ms)
+{
+	if (!rl || !rl->per_s)
+		return 0;
+	uint64_t h = hash_key(rl->seed, key, key_len);
+	size_t start = (size_t)(h % rl->n);
+	struct bucket *b = NULL, *victim = NULL;
+	for (size_t i = 0; i < PROBE; i++) {
+		struct bucket *s = &rl->slots[(start + i) % rl->n];
+		if (s->used && s->key == h) {
+			b = s;
+			break;
+		}
+		if (!victim || !s->used || (victim->used && s->last_ms < victim->last_ms))
+			victim = s;
+	}
+	if (!b) {
+		b = victim;
+		b->used = true;
+		b->key = h;
+		b->milli = rl->cap;
+		b->last_ms = now_ms;
+	}
+	if (now_ms > b->last_ms) {
+		int64_t gained = (now_ms - b->last_ms) * rl->per_s;
+		/* Guard the multiplication's range and the cap at once. */
+		b->milli = gained >= rl->cap - b->milli ? rl->cap : b->milli + gained;
+		b->last_ms = now_ms;
+	}
+	if (b->milli >= MILLI) {
+		b->milli -= MILLI;
+		return 0;
+	}
+	return (MILLI - b->milli + rl->per_s - 1) / rl->per_s;
+}

@@ -1,0 +1,84 @@
+/*
+ * The token buckets of ratelimit.c, with time passed in: burst, refill,
+ * the wait it reports, separate keys, the off switch, and a table too
+ * small for its keys (dropped buckets come back full, never refusing).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ratelimit.h"
+
+START_TEST(test_burst_then_refill)
+{
+	/* tchessd(8): "a bucket holds up to burst tokens and refills at
+	 * per_s tokens a second". */
+	struct ratelimit *rl = ratelimit_new(2, 5, 64);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1000), 0);
+	/* Empty: one token comes back after 500 ms at 2/s. */
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1000), 500);
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1499), 1);
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1500), 0);
+	ck_assert_int_gt(ratelimit_take(rl, "a", 1, 1500), 0);
+	/* A long pause refills to the burst, not beyond. */
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1000000), 0);
+	ck_assert_int_gt(ratelimit_take(rl, "a", 1, 1000000), 0);
+	/* A clock that steps back refills nothing. */
+	ck_assert_int_gt(ratelimit_take(rl, "a", 1, 5), 0);
+	ratelimit_free(rl);
+}
+END_TEST
+
+START_TEST(test_keys_are_separate)
+{
+	struct ratelimit *rl = ratelimit_new(1, 1, 64);
+	ck_assert_int_eq(ratelimit_take(rl, "10.0.0.1", 8, 0), 0);
+	ck_assert_int_eq(ratelimit_take(rl, "10.0.0.1", 8, 0), 1000);
+	ck_assert_int_eq(ratelimit_take(rl, "10.0.0.2", 8, 0), 0);
+	ratelimit_free(rl);
+	/* per_s 0: no limit. */
+	rl = ratelimit_new(0, 1, 64);
+	for (int i = 0; i < 1000; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "x", 1, 0), 0);
+	ratelimit_free(rl);
+	ck_assert_int_eq(ratelimit_take(NULL, "x", 1, 0), 0);
+	ratelimit_free(NULL);
+}
+END_TEST
+
+START_TEST(test_small_table)
+{
+	/* 10000 keys through 16 slots: memory stays fixed; a key seen once
+	 * is never refused (its bucket starts full), and a key hammered in a
+	 * row is refused after its burst. */
+	struct ratelimit *rl = ratelimit_new(1, 3, 16);
+	char key[32];
+	for (int i = 0; i < 10000; i++) {
+		snprintf(key, sizeof key, "k%d", i);
+		ck_assert_int_eq(ratelimit_take(rl, key, strlen(key), 0), 0);
+	}
+	int refused = 0;
+	for (int i = 0; i < 10; i++)
+		refused += ratelimit_take(rl, "hot", 3, 0) > 0;
+	ck_assert_int_eq(refused, 7);
+	ratelimit_free(rl);
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("ratelimit");
+	TCase *tc = tcase_create("ratelimit");
+	tcase_add_test(tc, test_burst_then_refill);
+	tcase_add_test(tc, test_keys_are_separate);
+	tcase_add_test(tc, test_small_table);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
