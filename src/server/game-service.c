@@ -1424,7 +1424,7 @@ static void claim_tablebase(struct game_service *gs, struct live_game *lg, int64
 		fold_event_init(&e, FOLD_EV_TIME_ADDED);
 		e.color = !color;
 		e.ms = v->game.rules.tablebase_penalty_ms[time_control_speed(&v->clock.tc)];
-		snprintf(e.reason, sizeof e.reason, "tablebase: %s", why);
+		snprintf(e.reason, sizeof e.reason, "tablebase: %.*s", (int)sizeof e.reason - 12, why);
 	}
 	action_commit(gs, lg, me, &e, NULL, out);
 }
