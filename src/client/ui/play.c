@@ -318,8 +318,11 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "%s%.8s | %s | %s%s", s->me < 0 ? "watching " : "game ", s->game_id, req,
 			 conn[s->conn], rtt);
 	else
-		snprintf(line, sizeof line, "%s%.8s | %s | %s%s | / move  = draw  R resign  ? help  q quit",
-			 s->me < 0 ? "watching " : "game ", s->game_id, turn, conn[s->conn], rtt);
+		snprintf(line, sizeof line, "%s%.8s | %s | %s%s | %s", s->me < 0 ? "watching " : "game ", s->game_id,
+			 turn, conn[s->conn], rtt,
+			 session_over(s) ? "s save PGN  n notes  ? help  q quit"
+			 : s->me < 0	 ? "f flip  ? help  q quit"
+					 : "/ move  = draw  R resign  ? help  q quit");
 	ui_play_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
