@@ -180,6 +180,18 @@ char *protocol_note_request_encode(const struct protocol_note_request *req);
 int protocol_note_request_decode(const char *json, size_t len, struct protocol_note_request *out,
 				 struct protocol_error *err);
 
+/* The data of a "notes-revealed" event: {"notes": [{"seq", "t_ms",
+ * "player", "text"}...]}, every note of a game, public once it is over.
+ * *out is malloc'd (the caller frees it), *n its length. */
+struct protocol_revealed_note {
+	int64_t seq;
+	int64_t t_ms;
+	int64_t player;
+	char text[PROTOCOL_NOTE_MAX + 1];
+};
+int protocol_notes_revealed_decode(const char *json, size_t len, struct protocol_revealed_note **out, size_t *n,
+				   struct protocol_error *err);
+
 /* POST /v1/games request: {"tc": TC, "ruleset"?, "color"?, "opponent"?,
  * "level"?, "fen"?}; absent members are "" (level 0). Values are checked
  * by the game service, shapes here. */

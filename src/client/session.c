@@ -1,8 +1,10 @@
 /*
  * The play model: the mirror of a game (the shared fold over the server's
  * events), local move checking before anything is sent, premoves shown
- * until the server's verdict, clocks counted down from the last reading,
- * and the keyboard and mouse input states. See session.h.
+ * until the server's verdict, the game actions (draw offers, claims,
+ * abort, adjournment, notes) checked by libtchess before they are sent,
+ * clocks counted down from the last reading, and the keyboard and mouse
+ * input states. See session.h.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -32,7 +34,16 @@ void session_init(struct session *s, const char *game_id, int me)
 	s->selected = SQ_NONE;
 	s->flipped = me == BLACK;
 	s->reading.running = CLOCK_NOBODY;
+	s->end_color = -1;
 	session_layout_compute(&s->layout, 80, 24);
+}
+
+static void session_notes_clear(struct session *s)
+{
+	for (size_t i = 0; i < s->n_notes; i++)
+		free(s->notes[i].text);
+	s->n_notes = 0;
+	s->notes_revealed = false;
 }
 
 void session_fini(struct session *s)
@@ -40,6 +51,10 @@ void session_fini(struct session *s)
 	fold_view_fini(&s->view);
 	free(s->san);
 	s->san = NULL;
+	session_notes_clear(s);
+	free(s->notes);
+	s->notes = NULL;
+	s->notes_cap = 0;
 }
 
 void session_reset(struct session *s)
@@ -50,6 +65,9 @@ void session_reset(struct session *s)
 	s->pending = false;
 	s->have_reading = false;
 	s->resync = false;
+	s->end_color = -1;
+	/* The note events come again with the rest of the log. */
+	session_notes_clear(s);
 }
 
 static void session_say(struct session *s, bool error, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -119,6 +137,33 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 		*method = "GET";
 		snprintf(path, size, "/v1/games/%s/pgn", s->game_id);
 		break;
+	case SESSION_REQ_DRAW:
+	case SESSION_REQ_ABORT:
+	case SESSION_REQ_ADJOURN:
+	case SESSION_REQ_RESUME:
+	case SESSION_REQ_CLAIM: {
+		static const char *const endpoint[] = {
+			[SESSION_REQ_DRAW] = "draw",       [SESSION_REQ_ABORT] = "abort",
+			[SESSION_REQ_ADJOURN] = "adjourn", [SESSION_REQ_RESUME] = "resume",
+			[SESSION_REQ_CLAIM] = "claim",
+		};
+		struct protocol_action_request a = { .ply = req->ply };
+		snprintf(a.action, sizeof a.action, "%s", req->action);
+		snprintf(a.claim, sizeof a.claim, "%s", req->claim);
+		snprintf(a.move, sizeof a.move, "%s", req->moves[0]);
+		*method = "POST";
+		snprintf(path, size, "/v1/games/%s/%s", s->game_id, endpoint[req->kind]);
+		*body = protocol_action_request_encode(&a);
+		break;
+	}
+	case SESSION_REQ_NOTE: {
+		struct protocol_note_request nr;
+		snprintf(nr.text, sizeof nr.text, "%s", req->text);
+		*method = "POST";
+		snprintf(path, size, "/v1/games/%s/notes", s->game_id);
+		*body = protocol_note_request_encode(&nr);
+		break;
+	}
 	}
 }
 
@@ -159,7 +204,8 @@ static size_t session_plies(const struct session *s)
 
 bool session_my_turn(const struct session *s)
 {
-	return s->me >= 0 && fold_running(&s->view) && !s->pending && s->view.game.pos.side == s->me;
+	return s->me >= 0 && fold_running(&s->view) && !fold_adjourned(&s->view) && !s->pending &&
+	       s->view.game.pos.side == s->me;
 }
 
 static void session_relayout_moves(struct session *s)
@@ -191,6 +237,94 @@ static void session_fix_selection(struct session *s)
 		enum piece pc = (enum piece)p.board[s->selected];
 		if (pc == NO_PIECE || (int)piece_color(pc) != s->me)
 			s->selected = SQ_NONE;
+	}
+}
+
+static const char *session_side(int c)
+{
+	return c == WHITE ? "White" : c == BLACK ? "Black" : "nobody";
+}
+
+/* "you" for me, else the side's name. */
+static const char *session_who(const struct session *s, int c)
+{
+	return c == s->me ? "you" : session_side(c);
+}
+
+static void session_note_add(struct session *s, int64_t seq, int color, const char *text)
+{
+	if (s->n_notes == s->notes_cap) {
+		s->notes_cap = s->notes_cap * 2 + 8;
+		s->notes = xrealloc(s->notes, s->notes_cap * sizeof *s->notes);
+	}
+	struct session_note *n = &s->notes[s->n_notes++];
+	n->seq = seq;
+	n->color = color;
+	n->text = xstrdup(text);
+}
+
+/* The notes' events, which the fold passes over: a private "note" (mine
+ * while the game runs; anyone's, without author, after it) and the
+ * "notes-revealed" list that replaces them at the end. */
+static void session_on_note_event(struct session *s, const struct protocol_event *ev)
+{
+	struct protocol_error err;
+	const char *data = ev->data ? ev->data : "{}";
+	if (!strcmp(ev->type, "note")) {
+		struct protocol_note_request n;
+		if (protocol_note_request_decode(data, strlen(data), &n, &err) == 0)
+			session_note_add(s, ev->seq, s->notes_revealed || session_over(s) ? -1 : s->me, n.text);
+	} else if (!strcmp(ev->type, "notes-revealed")) {
+		struct protocol_revealed_note *list;
+		size_t n;
+		if (protocol_notes_revealed_decode(data, strlen(data), &list, &n, &err) < 0)
+			return;
+		session_notes_clear(s);
+		for (size_t i = 0; i < n; i++)
+			session_note_add(s, list[i].seq, fold_seat_of(&s->view, list[i].player), list[i].text);
+		free(list);
+		s->notes_revealed = true;
+		if (n)
+			session_say(s, false, "%zu note%s revealed: n shows them", n, n == 1 ? "" : "s");
+	}
+}
+
+/* What the players see of the actions' events besides the status line. */
+static void session_on_action_event(struct session *s, const struct fold_event *fe)
+{
+	static const char *const what[] = { "draw offer", "abort request", "adjourn request", "resume request" };
+	bool mine = fe->color == s->me;
+	switch (fe->kind) {
+	case FOLD_EV_REQUEST:
+		if (fe->action == FOLD_REQ_DECLINED)
+			session_say(s, !mine, "%s declined %s %s", mine ? "you" : session_side(fe->color),
+				    mine ? "the" : s->me >= 0 ? "your" : "the", what[fe->what]);
+		else if (fe->action == FOLD_REQ_WITHDRAWN)
+			session_say(s, false, "%s withdrew the draw offer", session_who(s, fe->color));
+		else if (mine)
+			session_say(s, false, "%s sent: waiting for %s", what[fe->what], session_side(!s->me));
+		break;
+	case FOLD_EV_ADJOURNED:
+		session_say(s, false, "the game is adjourned%s: the clocks stop%s",
+			    fe->color < 0 ? " (a player is gone)" : "", s->me >= 0 ? "; P asks to resume" : "");
+		break;
+	case FOLD_EV_RESUMED:
+		session_say(s, false, "the game is resumed");
+		break;
+	case FOLD_EV_PRESENCE:
+		if (fe->color != s->me)
+			session_say(s, !fe->present, "%s is %s", session_side(fe->color), fe->present ? "back" : "gone");
+		break;
+	case FOLD_EV_TIME_ADDED:
+		session_say(s, false, "%lld s added to %s's clock (%s)", (long long)(fe->ms / 1000),
+			    session_side(fe->color), fe->reason);
+		break;
+	case FOLD_EV_DISCARD:
+		session_say(s, false, "%s claimed that %s discards resuming (%lld charged)", session_who(s, fe->color),
+			    session_side(!fe->color), (long long)fe->count);
+		break;
+	default:
+		break;
 	}
 }
 
@@ -229,6 +363,18 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 			break;
 		case FOLD_EV_ENDED:
 			s->pending = false;
+			s->end_color = fe.color;
+			break;
+		case FOLD_EV_REQUEST:
+		case FOLD_EV_ADJOURNED:
+		case FOLD_EV_RESUMED:
+		case FOLD_EV_PRESENCE:
+		case FOLD_EV_TIME_ADDED:
+		case FOLD_EV_DISCARD:
+			session_on_action_event(s, &fe);
+			break;
+		case FOLD_EV_OTHER:
+			session_on_note_event(s, ev);
 			break;
 		default:
 			break;
@@ -252,7 +398,7 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		s->confirm = SESSION_CONFIRM_NONE;
 		premove_queue_clear(&s->premoves);
 		session_result_text(s, res, sizeof res);
-		session_say(s, false, "game over: %s   s save PGN, q quit", res);
+		session_say(s, false, "game over: %s   s save PGN,%s q quit", res, s->n_notes ? " n notes," : "");
 		dirty |= SESSION_DIRTY_STATUS | SESSION_DIRTY_INFO;
 	}
 	if (dirty & SESSION_DIRTY_MOVES) {
@@ -287,6 +433,23 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_PGN:
 		session_say(s, true, "cannot fetch the PGN: %s", why);
+		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_DRAW:
+		session_say(s, true, "draw %s refused: %s", req->action, why);
+		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_ABORT:
+	case SESSION_REQ_ADJOURN:
+	case SESSION_REQ_RESUME: {
+		static const char *const what[] = { [SESSION_REQ_ABORT] = "abort", [SESSION_REQ_ADJOURN] = "adjourn",
+						    [SESSION_REQ_RESUME] = "resume" };
+		session_say(s, true, "%s %s refused: %s", what[req->kind], req->action, why);
+		return SESSION_DIRTY_STATUS;
+	}
+	case SESSION_REQ_CLAIM:
+		session_say(s, true, "%s claim refused: %s", req->claim, why);
+		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_NOTE:
+		session_say(s, true, "note refused: %s", why);
 		return SESSION_DIRTY_STATUS;
 	}
 	return 0;
@@ -484,6 +647,10 @@ static unsigned session_try(struct session *s, int from, int to, int promo)
 		session_say(s, true, "the game has not started: waiting for an opponent");
 		return SESSION_DIRTY_STATUS;
 	}
+	if (fold_adjourned(&s->view)) {
+		session_say(s, true, "the game is adjourned: P asks to resume");
+		return SESSION_DIRTY_STATUS;
+	}
 	if (session_my_turn(s)) {
 		int n;
 		move m = session_find_move(&p, from, to, promo, &n);
@@ -549,9 +716,9 @@ static unsigned session_submit_text(struct session *s, const char *text)
 	struct tchess_error err = { 0 };
 	size_t len = strlen(text);
 	session_position(s, &p);
-	if (session_over(s) || !fold_running(&s->view) || session_my_turn(s)) {
+	if (session_over(s) || !fold_running(&s->view) || fold_adjourned(&s->view) || session_my_turn(s)) {
 		move m;
-		if (!fold_running(&s->view))
+		if (!fold_running(&s->view) || fold_adjourned(&s->view))
 			return session_try(s, 0, 0, 0);
 		if (notation_parse_move(&p, text, len, &m, &err) != TCHESS_OK) {
 			session_say(s, true, "illegal: %s", err.message);
@@ -626,6 +793,448 @@ int session_complete(struct session *s, char *buf, size_t size)
 	return n;
 }
 
+/* ---- game actions ---- */
+
+/* The ply an action is meant for: after my move still on its way, the
+ * next one (the outbox sends in order, so the move lands first). */
+static int64_t session_action_ply(const struct session *s)
+{
+	return (int64_t)session_plies(s) + (s->pending ? 1 : 0);
+}
+
+/* Asks libtchess whether I may do fn now, on a copy of the mirror with my
+ * pending move played: the same rules the server applies, with the same
+ * words, and no request when they say no. */
+static bool session_rules_allow(const struct session *s,
+				enum tchess_err (*fn)(struct game *g, enum color who, struct tchess_error *err),
+				struct tchess_error *err)
+{
+	struct game g;
+	if (game_copy(&g, &s->view.game, err) != TCHESS_OK)
+		return false;
+	enum tchess_err e = TCHESS_OK;
+	if (s->pending)
+		e = game_play(&g, (enum color)s->me, s->pending_move, 0, 0, err);
+	if (e == TCHESS_OK)
+		e = fn(&g, (enum color)s->me, err);
+	game_fini(&g);
+	return e == TCHESS_OK;
+}
+
+static void session_push_action(struct session *s, enum session_req_kind kind, const char *action)
+{
+	struct session_req r = { .kind = kind, .ply = session_action_ply(s) };
+	snprintf(r.action, sizeof r.action, "%s", action);
+	session_push(s, &r);
+}
+
+/* Refuses (true, with a message) when the game does not run. */
+static bool session_not_running(struct session *s)
+{
+	if (session_over(s)) {
+		session_say(s, true, "the game is over");
+		return true;
+	}
+	if (!s->view.created || !s->view.started) {
+		session_say(s, true, "the game has not started: waiting for an opponent");
+		return true;
+	}
+	return false;
+}
+
+/* The first standing request (resume, adjourn, abort, then draw) made by
+ * side by (-1: by either side); -1 if none. *who gets its maker. */
+static int session_standing(const struct session *s, int by, int *who)
+{
+	const struct game_view *v = &s->view;
+	int makers[FOLD_REQ_COUNT];
+	static const int order[] = { FOLD_REQ_RESUME, FOLD_REQ_ADJOURN, FOLD_REQ_ABORT, FOLD_REQ_DRAW };
+	if (!v->created || session_over(s))
+		return -1;
+	makers[FOLD_REQ_DRAW] = v->game.offer_by;
+	makers[FOLD_REQ_ABORT] = v->game.abort_request_by;
+	makers[FOLD_REQ_ADJOURN] = v->adjourn_request_by;
+	makers[FOLD_REQ_RESUME] = v->resume_request_by;
+	for (size_t i = 0; i < sizeof order / sizeof order[0]; i++) {
+		int m = makers[order[i]];
+		if (m >= 0 && (by < 0 || m == by)) {
+			*who = m;
+			return order[i];
+		}
+	}
+	return -1;
+}
+
+static const enum session_req_kind session_req_of_what[FOLD_REQ_COUNT] = {
+	[FOLD_REQ_DRAW] = SESSION_REQ_DRAW,
+	[FOLD_REQ_ABORT] = SESSION_REQ_ABORT,
+	[FOLD_REQ_ADJOURN] = SESSION_REQ_ADJOURN,
+	[FOLD_REQ_RESUME] = SESSION_REQ_RESUME,
+};
+
+static unsigned session_draw_offer(struct session *s)
+{
+	struct tchess_error err = { 0 };
+	if (session_not_running(s))
+		return SESSION_DIRTY_STATUS;
+	if (!session_rules_allow(s, game_offer_draw, &err)) {
+		session_say(s, true, "no draw offer: %s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	session_push_action(s, SESSION_REQ_DRAW, "offer");
+	session_say(s, false, "offering a draw...");
+	return SESSION_DIRTY_STATUS;
+}
+
+static unsigned session_draw_withdraw(struct session *s)
+{
+	struct tchess_error err = { 0 };
+	if (session_not_running(s))
+		return SESSION_DIRTY_STATUS;
+	if (!session_rules_allow(s, game_withdraw_draw, &err)) {
+		session_say(s, true, "nothing withdrawn: %s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	session_push_action(s, SESSION_REQ_DRAW, "withdraw");
+	session_say(s, false, "withdrawing the draw offer...");
+	return SESSION_DIRTY_STATUS;
+}
+
+/* A and D: answer the opponent's standing offer or request. */
+static unsigned session_answer(struct session *s, bool accept)
+{
+	int who, what;
+	if (session_over(s)) {
+		session_say(s, true, "the game is over");
+		return SESSION_DIRTY_STATUS;
+	}
+	what = session_standing(s, !s->me, &who);
+	if (what < 0) {
+		session_say(s, true, "nothing to %s: no offer or request from %s", accept ? "accept" : "decline",
+			    session_side(!s->me));
+		return SESSION_DIRTY_STATUS;
+	}
+	if (what == FOLD_REQ_DRAW) {
+		struct tchess_error err = { 0 };
+		if (!session_rules_allow(s, accept ? game_accept_draw : game_decline_draw, &err)) {
+			session_say(s, true, "draw offer: %s", err.message);
+			return SESSION_DIRTY_STATUS;
+		}
+	}
+	session_push_action(s, session_req_of_what[what], accept ? "accept" : "decline");
+	session_say(s, false, "%s the %s...", accept ? "accepting" : "declining",
+		    what == FOLD_REQ_DRAW ? "draw offer" : fold_request_what_str((enum fold_request_what)what));
+	return SESSION_DIRTY_STATUS;
+}
+
+/* C: threefold or fifty moves, whichever holds, with the move typed at the
+ * prompt (text, may be "") as the intended move. */
+static unsigned session_claim_draw(struct session *s, const char *text)
+{
+	struct tchess_error e3 = { 0 }, e50 = { 0 };
+	move m = MOVE_NONE;
+	if (session_not_running(s))
+		return SESSION_DIRTY_STATUS;
+	if (!session_my_turn(s)) {
+		session_say(s, true, "claim refused: only the player to move may claim");
+		return SESSION_DIRTY_STATUS;
+	}
+	if (text[0] && notation_parse_move(&s->view.game.pos, text, strlen(text), &m, &e3) != TCHESS_OK) {
+		session_say(s, true, "claim refused: %s", e3.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	const char *claim = NULL;
+	if (game_check_claim(&s->view.game, GAME_CLAIM_THREEFOLD, m, &e3) == TCHESS_OK)
+		claim = "threefold";
+	else if (game_check_claim(&s->view.game, GAME_CLAIM_FIFTY_MOVES, m, &e50) == TCHESS_OK)
+		claim = "fifty-moves";
+	if (!claim) {
+		session_say(s, true, "claim refused: %s; %s", e3.message, e50.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s) };
+	snprintf(r.claim, sizeof r.claim, "%s", claim);
+	if (m != MOVE_NONE)
+		uci_write(&s->view.game.pos, m, r.moves[0]);
+	session_push(s, &r);
+	session_say(s, false, "claiming a draw (%s%s%s)...", claim, m != MOVE_NONE ? " with " : "", text);
+	return SESSION_DIRTY_STATUS;
+}
+
+static unsigned session_claim_tablebase(struct session *s)
+{
+	struct tchess_error err = { 0 };
+	if (session_not_running(s))
+		return SESSION_DIRTY_STATUS;
+	if (game_check_tablebase_claim(&s->view.game, &err) != TCHESS_OK) {
+		session_say(s, true, "tablebase claim refused: %s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s) };
+	snprintf(r.claim, sizeof r.claim, "tablebase");
+	session_push(s, &r);
+	session_say(s, false, "claiming a tablebase draw...");
+	return SESSION_DIRTY_STATUS;
+}
+
+/* X: alone (asks first, it ends the game), or a request by consent. */
+static unsigned session_abort(struct session *s)
+{
+	struct tchess_error err = { 0 };
+	if (session_over(s) || !s->view.created) {
+		session_say(s, true, "the game is over");
+		return SESSION_DIRTY_STATUS;
+	}
+	if (s->view.game.abort_request_by == s->me) {
+		session_say(s, true, "you asked to abort already: waiting for %s", session_side(!s->me));
+		return SESSION_DIRTY_STATUS;
+	}
+	if (session_action_ply(s) < s->view.game.rules.abort_alone_max_plies) {
+		s->confirm = SESSION_CONFIRM_ABORT;
+		session_say(s, false, "abort this game? it ends unscored (y/n)");
+		return SESSION_DIRTY_STATUS;
+	}
+	if (!session_rules_allow(s, game_request_abort, &err)) {
+		session_say(s, true, "no abort: %s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	session_push_action(s, SESSION_REQ_ABORT, "request");
+	session_say(s, false, "asking %s to agree to abort...", session_side(!s->me));
+	return SESSION_DIRTY_STATUS;
+}
+
+/* P: ask to adjourn a running game, or to resume an adjourned one. */
+static unsigned session_adjourn(struct session *s)
+{
+	if (session_not_running(s))
+		return SESSION_DIRTY_STATUS;
+	bool adjourned = fold_adjourned(&s->view);
+	int by = adjourned ? s->view.resume_request_by : s->view.adjourn_request_by;
+	const char *what = adjourned ? "resume" : "adjourn";
+	if (by == s->me) {
+		session_say(s, true, "you asked to %s already: waiting for %s", what, session_side(!s->me));
+		return SESSION_DIRTY_STATUS;
+	}
+	if (by == !s->me) {
+		session_say(s, true, "%s asks to %s: A accepts, D declines", session_side(by), what);
+		return SESSION_DIRTY_STATUS;
+	}
+	session_push_action(s, adjourned ? SESSION_REQ_RESUME : SESSION_REQ_ADJOURN, "request");
+	session_say(s, false, "asking %s to %s...", session_side(!s->me), what);
+	return SESSION_DIRTY_STATUS;
+}
+
+/* What G claims now: "win", "discard" or NULL (why in *why). */
+static const char *session_gone_claim(const struct session *s, const char **why)
+{
+	const struct game_view *v = &s->view;
+	*why = "your opponent is present";
+	if (!v->created || !v->started || session_over(s)) {
+		*why = "the game is not running";
+		return NULL;
+	}
+	if (fold_adjourned(v)) {
+		if (v->game.rules.discard_claims_per_day <= 0) {
+			*why = "these rules have no discard claims";
+			return NULL;
+		}
+		if (v->resume_request_by != s->me) {
+			*why = "a discard is claimed while your resume request stands: P asks to resume";
+			return NULL;
+		}
+		return "discard";
+	}
+	if (v->game.rules.disconnect != DISCONNECT_CLAIM_WIN) {
+		*why = "these rules give no win for a disconnect";
+		return NULL;
+	}
+	return v->absent[!s->me] ? "win" : NULL;
+}
+
+static unsigned session_gone(struct session *s)
+{
+	const char *why;
+	const char *claim = session_gone_claim(s, &why);
+	if (!claim) {
+		session_say(s, true, "nothing to claim: %s", why);
+		return SESSION_DIRTY_STATUS;
+	}
+	if (!strcmp(claim, "win")) {
+		s->confirm = SESSION_CONFIRM_CLAIM_WIN;
+		session_say(s, false, "%s is gone: claim the win? (y/n)", session_side(!s->me));
+	} else {
+		s->confirm = SESSION_CONFIRM_DISCARD;
+		session_say(s, false, "claim that %s discards resuming? (y/n)", session_side(!s->me));
+	}
+	return SESSION_DIRTY_STATUS;
+}
+
+static void session_push_claim(struct session *s, const char *claim)
+{
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s) };
+	snprintf(r.claim, sizeof r.claim, "%s", claim);
+	session_push(s, &r);
+}
+
+static unsigned session_note_submit(struct session *s)
+{
+	if (!s->note_text[0])
+		return 0;
+	struct session_req r = { .kind = SESSION_REQ_NOTE, .ply = session_action_ply(s) };
+	snprintf(r.text, sizeof r.text, "%s", s->note_text);
+	session_push(s, &r);
+	s->note_text[0] = '\0';
+	session_say(s, false, "note sent%s", session_over(s) ? "" : " (only you see it until the game ends)");
+	return SESSION_DIRTY_STATUS | SESSION_DIRTY_NOTES;
+}
+
+/* Appends the character c (a code point) to the note as UTF-8. */
+static void session_note_input(struct session *s, long c)
+{
+	char u[4];
+	size_t n = 0, len = strlen(s->note_text);
+	if (c < 0x80) {
+		u[n++] = (char)c;
+	} else if (c < 0x800) {
+		u[n++] = (char)(0xC0 | (c >> 6));
+		u[n++] = (char)(0x80 | (c & 0x3F));
+	} else if (c < 0x10000) {
+		u[n++] = (char)(0xE0 | (c >> 12));
+		u[n++] = (char)(0x80 | ((c >> 6) & 0x3F));
+		u[n++] = (char)(0x80 | (c & 0x3F));
+	} else {
+		u[n++] = (char)(0xF0 | (c >> 18));
+		u[n++] = (char)(0x80 | ((c >> 12) & 0x3F));
+		u[n++] = (char)(0x80 | ((c >> 6) & 0x3F));
+		u[n++] = (char)(0x80 | (c & 0x3F));
+	}
+	if (len + n < sizeof s->note_text) {
+		memcpy(s->note_text + len, u, n);
+		s->note_text[len + n] = '\0';
+	}
+}
+
+static void session_note_erase(struct session *s)
+{
+	size_t len = strlen(s->note_text);
+	/* A whole UTF-8 character. */
+	while (len && (s->note_text[len - 1] & 0xC0) == 0x80)
+		len--;
+	if (len)
+		len--;
+	s->note_text[len] = '\0';
+}
+
+void session_end_text(const struct session *s, char *buf, size_t size)
+{
+	const struct game *g = &s->view.game;
+	const char *by = session_side(s->end_color), *other = session_side(!s->end_color);
+	const char *reason = s->view.end_reason;
+	bool has_color = s->end_color == WHITE || s->end_color == BLACK;
+	buf[0] = '\0';
+	if (!session_over(s))
+		return;
+	switch (g->termination) {
+	case GAME_TERM_RESIGNATION:
+		snprintf(buf, size, "%s resigned", by);
+		break;
+	case GAME_TERM_AGREEMENT:
+		snprintf(buf, size, "%s accepted %s's draw offer", by, other);
+		break;
+	case GAME_TERM_TIMEOUT:
+	case GAME_TERM_TIMEOUT_VS_INSUFFICIENT:
+		snprintf(buf, size, "%s's time ran out%s", has_color ? by : "a side",
+			 g->termination == GAME_TERM_TIMEOUT_VS_INSUFFICIENT ? "; the opponent cannot mate" : "");
+		break;
+	case GAME_TERM_ABORTED:
+		if (!strcmp(reason, "first-move-timeout"))
+			snprintf(buf, size, "%s did not make a first move in time", by);
+		else if (has_color)
+			snprintf(buf, size, "aborted by %s", by);
+		else
+			snprintf(buf, size, "aborted");
+		break;
+	case GAME_TERM_THREEFOLD:
+	case GAME_TERM_FIFTY_MOVES:
+		if (has_color && g->claim_move != MOVE_NONE) {
+			/* The intended move is read in the position it was claimed in. */
+			char san[SAN_MAX];
+			san_write(&g->pos, g->claim_move, san);
+			snprintf(buf, size, "claimed by %s with %s (not played)", by, san);
+		} else if (has_color) {
+			snprintf(buf, size, "claimed by %s", by);
+		}
+		break;
+	case GAME_TERM_TABLEBASE:
+		snprintf(buf, size, "claimed by %s: %s", by, reason[0] ? reason : "the tables say drawn");
+		break;
+	case GAME_TERM_TECHNICAL_FAILURE:
+		if (!strcmp(reason, "disconnect"))
+			snprintf(buf, size, "%s disconnected (unscored)", by);
+		else if (!strcmp(reason, "abandoned"))
+			snprintf(buf, size, "%s abandoned the game; %s claimed the win", by, other);
+		else if (!strcmp(reason, "invalid-commands"))
+			snprintf(buf, size, "%s sent too many invalid commands", by);
+		else if (!strcmp(reason, "discards"))
+			snprintf(buf, size, "%s discarded resuming too often", by);
+		else if (!strcmp(reason, "max-duration"))
+			snprintf(buf, size, "the game reached the server's time limit (unscored)");
+		else
+			snprintf(buf, size, "%s", reason);
+		break;
+	default:
+		if (reason[0])
+			snprintf(buf, size, "%s", reason);
+		break;
+	}
+}
+
+bool session_request_text(const struct session *s, char *buf, size_t size)
+{
+	static const char *const made[] = { "offers a draw", "asks to abort", "asks to adjourn", "asks to resume" };
+	const char *dash = s->ascii ? "-" : "\u2014";
+	const struct game_view *v = &s->view;
+	int who, what;
+	buf[0] = '\0';
+	if (!v->created || session_over(s))
+		return false;
+	what = session_standing(s, -1, &who);
+	if (what >= 0 && (who != s->me || s->me < 0)) {
+		snprintf(buf, size, "%s %s", session_side(who), made[what]);
+		if (s->me >= 0)
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s A accept, D decline", dash);
+		return true;
+	}
+	if (what >= 0) {
+		static const char *const mine[] = { "you offered a draw", "you asked to abort", "you asked to adjourn",
+						    "you asked to resume" };
+		const char *why;
+		snprintf(buf, size, "%s", mine[what]);
+		if (what == FOLD_REQ_DRAW && v->game.rules.offer_lifetime == OFFER_UNTIL_WITHDRAWN)
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s W withdraw", dash);
+		else if (what == FOLD_REQ_RESUME && session_gone_claim(s, &why))
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s G claim %s discards", dash,
+				 session_side(!s->me));
+		return true;
+	}
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (!v->absent[c] || c == s->me)
+			continue;
+		const char *why;
+		snprintf(buf, size, "%s is gone", session_side(c));
+		if (s->me >= 0 && session_gone_claim(s, &why) && !strcmp(session_gone_claim(s, &why), "win"))
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s G claim the win", dash);
+		return true;
+	}
+	if (fold_adjourned(v)) {
+		snprintf(buf, size, "adjourned");
+		if (s->me >= 0)
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s P asks to resume", dash);
+		return true;
+	}
+	return false;
+}
+
 /* ---- keys and commands ---- */
 
 static struct session_cmd session_cmd(enum session_cmd_kind kind, long arg, long arg2)
@@ -643,11 +1252,31 @@ struct session_cmd session_key(const struct session *s, int key)
 			return session_cmd(SESSION_CMD_CONFIRM_YES, 0, 0);
 		return session_cmd(SESSION_CMD_CONFIRM_NO, 0, 0);
 	}
+	if (s->notes_open) {
+		switch (key) {
+		case KEYS_ENTER:
+		case '\r':
+			return session_cmd(SESSION_CMD_NOTES_SUBMIT, 0, 0);
+		case KEYS_ESC:
+			return session_cmd(SESSION_CMD_NOTES_CLOSE, 0, 0);
+		case KEYS_BACKSPACE:
+		case '\b':
+			return session_cmd(SESSION_CMD_NOTES_ERASE, 0, 0);
+		default:
+			/* Spectators read the notes; only players write them. */
+			if (s->me >= 0 && ((key >= ' ' && key < 127) || (key >= 0xA0 && key < 0x110000)))
+				return session_cmd(SESSION_CMD_NOTES_INPUT, key, 0);
+			return session_cmd(SESSION_CMD_NONE, 0, 0);
+		}
+	}
 	if (s->prompt) {
 		switch (key) {
 		case KEYS_ENTER:
 		case '\r':
 			return session_cmd(SESSION_CMD_PROMPT_SUBMIT, 0, 0);
+		case 'C':
+			/* No SAN or UCI move has a C: claim with the typed move. */
+			return session_cmd(SESSION_CMD_CLAIM_DRAW, 0, 0);
 		case KEYS_ESC:
 			return session_cmd(SESSION_CMD_PROMPT_CANCEL, 0, 0);
 		case KEYS_BACKSPACE:
@@ -705,6 +1334,26 @@ struct session_cmd session_key(const struct session *s, int key)
 		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_RESIGN, 0, 0);
 	case 's':
 		return session_cmd(SESSION_CMD_SAVE_PGN, 0, 0);
+	case '=':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_DRAW_OFFER, 0, 0);
+	case 'W':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_DRAW_WITHDRAW, 0, 0);
+	case 'A':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_ACCEPT, 0, 0);
+	case 'D':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_DECLINE, 0, 0);
+	case 'C':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_CLAIM_DRAW, 0, 0);
+	case 'T':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_CLAIM_TABLEBASE, 0, 0);
+	case 'X':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_ABORT, 0, 0);
+	case 'P':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_ADJOURN, 0, 0);
+	case 'G':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_GONE_CLAIM, 0, 0);
+	case 'n':
+		return session_cmd(SESSION_CMD_NOTES_OPEN, 0, 0);
 	case KEYS_PGUP:
 		return session_cmd(SESSION_CMD_SCROLL, -(s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1), 0);
 	case KEYS_PGDN:
@@ -867,9 +1516,71 @@ unsigned session_apply(struct session *s, const struct session_cmd *c)
 			session_say(s, false, "resigning...");
 		} else if (what == SESSION_CONFIRM_QUIT) {
 			s->quit = true;
+		} else if (what == SESSION_CONFIRM_ABORT) {
+			session_push_action(s, SESSION_REQ_ABORT, "request");
+			session_say(s, false, "aborting...");
+		} else if (what == SESSION_CONFIRM_CLAIM_WIN || what == SESSION_CONFIRM_DISCARD) {
+			session_push_claim(s, what == SESSION_CONFIRM_CLAIM_WIN ? "win" : "discard");
+			session_say(s, false, "claiming...");
 		}
 		break;
 	}
+	case SESSION_CMD_DRAW_OFFER:
+		dirty |= session_draw_offer(s);
+		break;
+	case SESSION_CMD_DRAW_WITHDRAW:
+		dirty |= session_draw_withdraw(s);
+		break;
+	case SESSION_CMD_ACCEPT:
+	case SESSION_CMD_DECLINE:
+		dirty |= session_answer(s, c->kind == SESSION_CMD_ACCEPT);
+		break;
+	case SESSION_CMD_CLAIM_DRAW: {
+		char text[SESSION_PROMPT_MAX] = "";
+		if (s->prompt) {
+			snprintf(text, sizeof text, "%s", s->prompt_text);
+			s->prompt = false;
+			s->prompt_text[0] = '\0';
+		}
+		dirty |= SESSION_DIRTY_STATUS | session_claim_draw(s, text);
+		break;
+	}
+	case SESSION_CMD_CLAIM_TABLEBASE:
+		dirty |= session_claim_tablebase(s);
+		break;
+	case SESSION_CMD_ABORT:
+		dirty |= session_abort(s);
+		break;
+	case SESSION_CMD_ADJOURN:
+		dirty |= session_adjourn(s);
+		break;
+	case SESSION_CMD_GONE_CLAIM:
+		dirty |= session_gone(s);
+		break;
+	case SESSION_CMD_NOTES_OPEN:
+		if (s->me < 0 && !s->n_notes) {
+			session_say(s, true, "spectating: the players' notes show after the game");
+			dirty |= SESSION_DIRTY_STATUS;
+			break;
+		}
+		s->notes_open = !s->notes_open;
+		dirty |= s->notes_open ? SESSION_DIRTY_NOTES | SESSION_DIRTY_STATUS : SESSION_DIRTY_ALL;
+		break;
+	case SESSION_CMD_NOTES_INPUT:
+		session_note_input(s, c->arg);
+		dirty |= SESSION_DIRTY_NOTES;
+		break;
+	case SESSION_CMD_NOTES_ERASE:
+		session_note_erase(s);
+		dirty |= SESSION_DIRTY_NOTES;
+		break;
+	case SESSION_CMD_NOTES_SUBMIT:
+		dirty |= session_note_submit(s);
+		break;
+	case SESSION_CMD_NOTES_CLOSE:
+		s->notes_open = false;
+		dirty |= SESSION_DIRTY_ALL;
+		break;
 	case SESSION_CMD_CONFIRM_NO:
 		s->confirm = SESSION_CONFIRM_NONE;
 		dirty |= SESSION_DIRTY_STATUS;

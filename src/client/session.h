@@ -12,10 +12,16 @@
  * Both return the dirty bits of the panes to redraw.
  *
  * The model never talks to the network. What it wants sent (a move, the
- * premove queue, a resignation) it appends to its outbox; the loop hands
+ * premove queue, a resignation, a draw offer or answer, a claim, an abort,
+ * adjourn or resume request, a note) it appends to its outbox; the loop hands
  * the outbox to net.c and reports the answers back with
  * session_on_answer(). Every move is checked against the rules here first:
- * an illegal one is refused with the reason and nothing is queued.
+ * an illegal one is refused with the reason and nothing is queued. The
+ * game actions are checked the same way where libtchess can decide (a
+ * claim with no repetition, an offer off one's move where the ruleset
+ * forbids it): refused at once, with libtchess's reason, and no request.
+ * Every action names the ply it is meant for, so a retry after a dropped
+ * connection has no second effect on the server.
  *
  * Times: mono_ms is the client's monotonic clock in milliseconds, passed in
  * by the caller, so the tests need no sleeping.
@@ -44,14 +50,27 @@ enum session_req_kind {
 	SESSION_REQ_PREMOVES,      /* PUT premoves {ply, moves} */
 	SESSION_REQ_PREMOVES_CLEAR,/* DELETE premoves */
 	SESSION_REQ_RESIGN,        /* POST resign */
-	SESSION_REQ_PGN            /* GET pgn (to save it) */
+	SESSION_REQ_PGN,           /* GET pgn (to save it) */
+	SESSION_REQ_DRAW,          /* POST draw {ply, action} */
+	SESSION_REQ_ABORT,         /* POST abort {ply, action} */
+	SESSION_REQ_ADJOURN,       /* POST adjourn {ply, action} */
+	SESSION_REQ_RESUME,        /* POST resume {ply, action} */
+	SESSION_REQ_CLAIM,         /* POST claim {ply, claim, move?} */
+	SESSION_REQ_NOTE           /* POST notes {text} */
 };
+
+/* A note's text as the editor takes it (the server takes up to
+ * PROTOCOL_NOTE_MAX bytes; a request must fit in net.h's NET_DATA_MAX). */
+#define SESSION_NOTE_MAX 200
 
 struct session_req {
 	enum session_req_kind kind;
 	int64_t ply;
 	int n;                                              /* premoves */
-	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX]; /* move: [0] */
+	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX]; /* move, a claim's move: [0] */
+	char action[PROTOCOL_WORD_MAX];                     /* draw, abort, adjourn, resume */
+	char claim[PROTOCOL_WORD_MAX];                      /* claim */
+	char text[SESSION_NOTE_MAX];                        /* note */
 };
 
 #define SESSION_OUTBOX_MAX 16
@@ -77,6 +96,20 @@ enum session_cmd_kind {
 	SESSION_CMD_PROMOTE,        /* arg: KNIGHT..QUEEN */
 	SESSION_CMD_PREMOVES_CLEAR,
 	SESSION_CMD_RESIGN,         /* asks first */
+	SESSION_CMD_DRAW_OFFER,
+	SESSION_CMD_DRAW_WITHDRAW,
+	SESSION_CMD_ACCEPT,         /* the opponent's standing offer or request */
+	SESSION_CMD_DECLINE,
+	SESSION_CMD_CLAIM_DRAW,     /* threefold or fifty; at the prompt with the typed move */
+	SESSION_CMD_CLAIM_TABLEBASE,
+	SESSION_CMD_ABORT,          /* asks first when it aborts at once */
+	SESSION_CMD_ADJOURN,        /* adjourn, or resume an adjourned game */
+	SESSION_CMD_GONE_CLAIM,     /* the opponent is gone: what the ruleset gives (asks first) */
+	SESSION_CMD_NOTES_OPEN,     /* the notes pane (toggles) */
+	SESSION_CMD_NOTES_INPUT,    /* arg: the character */
+	SESSION_CMD_NOTES_ERASE,
+	SESSION_CMD_NOTES_SUBMIT,
+	SESSION_CMD_NOTES_CLOSE,
 	SESSION_CMD_CONFIRM_YES,
 	SESSION_CMD_CONFIRM_NO,
 	SESSION_CMD_SAVE_PGN,       /* after the game */
@@ -94,7 +127,20 @@ struct session_cmd {
 enum session_confirm {
 	SESSION_CONFIRM_NONE = 0,
 	SESSION_CONFIRM_RESIGN,
-	SESSION_CONFIRM_QUIT
+	SESSION_CONFIRM_QUIT,
+	SESSION_CONFIRM_ABORT,      /* an abort that ends the game at once */
+	SESSION_CONFIRM_CLAIM_WIN,
+	SESSION_CONFIRM_DISCARD
+};
+
+/* A note of the game: mine while it runs (private), everyone's once the
+ * notes-revealed event made them public. color is the author's side, -1
+ * when unknown (a note written after the end reaches everyone without its
+ * author). */
+struct session_note {
+	int64_t seq;
+	int color;
+	char *text;                /* malloc'd */
 };
 
 /* Panes, as dirty bits. */
@@ -106,7 +152,8 @@ enum {
 	SESSION_DIRTY_STATUS = 1 << 4,  /* message/prompt line and status line */
 	SESSION_DIRTY_HELP = 1 << 5,
 	SESSION_DIRTY_CLEAR = 1 << 6,
-	SESSION_DIRTY_ALL = (1 << 7) - 1
+	SESSION_DIRTY_NOTES = 1 << 7,   /* the notes pane */
+	SESSION_DIRTY_ALL = (1 << 8) - 1
 };
 
 #define SESSION_MIN_WIDTH 60
@@ -164,6 +211,12 @@ struct session {
 	int ml_top;
 	struct movelist ml;
 	bool over_seen;            /* the game-over message was given */
+	int end_color;             /* the game-ended event's color (-1 none) */
+	struct session_note *notes;
+	size_t n_notes, notes_cap;
+	bool notes_revealed;       /* the notes are everyone's (after the game) */
+	bool notes_open;           /* the notes pane and its editor */
+	char note_text[SESSION_NOTE_MAX];
 	bool saved;
 	char save_dir[256];        /* where s saves the PGN ("" = current) */
 	char note[160];            /* shown while waiting ("tchess join ...") */
@@ -220,6 +273,14 @@ int64_t session_next_tick(const struct session *s, int64_t mono_ms);
 /* Whether the game is over; the "1-0 checkmate" line into buf. */
 bool session_over(const struct session *s);
 void session_result_text(const struct session *s, char *buf, size_t size);
+/* Why the game ended, in words ("White resigned", "Black accepted White's
+ * draw offer", "claimed by White with Nf3"), with the game-ended event's
+ * reason where it has one; "" while the game goes on. */
+void session_end_text(const struct session *s, char *buf, size_t size);
+/* The standing offer or request, or the absent opponent, as the status line
+ * shows it ("Black offers a draw - A accept, D decline"), with the keys
+ * that answer it when they are mine to press. False (buf "") if none. */
+bool session_request_text(const struct session *s, char *buf, size_t size);
 /* The position shown: the mirror's, with a pending move made. */
 void session_position(const struct session *s, struct position *out);
 /* The board pane's view model. */

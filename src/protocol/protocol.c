@@ -342,6 +342,55 @@ int protocol_note_request_decode(const char *json, size_t len, struct protocol_n
 	return rc;
 }
 
+static int revealed_from_json(const cJSON *o, struct protocol_revealed_note *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "seq", PROTOCOL_JSON_INT, true },
+		{ "t_ms", PROTOCOL_JSON_INT, true },
+		{ "player", PROTOCOL_JSON_INT, true },
+		{ "text", PROTOCOL_JSON_STRING, true },
+	};
+	const char *what = "notes-revealed: note";
+	if (!cJSON_IsObject(o))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", what);
+	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
+	    protocol_json_copy(out->text, sizeof out->text, o, "text", false, what, err))
+		return -1;
+	out->seq = protocol_json_int(o, "seq");
+	out->t_ms = protocol_json_int(o, "t_ms");
+	out->player = protocol_json_int(o, "player");
+	return 0;
+}
+
+int protocol_notes_revealed_decode(const char *json, size_t len, struct protocol_revealed_note **out, size_t *n,
+				   struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "notes", PROTOCOL_JSON_ARRAY, true },
+	};
+	const char *what = "notes-revealed";
+	*out = NULL;
+	*n = 0;
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	if (!rc) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "notes");
+		size_t count = (size_t)cJSON_GetArraySize(a);
+		*out = xcalloc(count ? count : 1, sizeof **out);
+		for (const cJSON *x = a->child; x && !rc; x = x->next)
+			rc = revealed_from_json(x, &(*out)[(*n)++], err);
+		if (rc) {
+			free(*out);
+			*out = NULL;
+			*n = 0;
+		}
+	}
+	cJSON_Delete(o);
+	return rc;
+}
+
 char *protocol_game_create_request_encode(const struct protocol_game_create_request *req)
 {
 	cJSON *o = protocol_json_object();

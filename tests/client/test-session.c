@@ -2,7 +2,9 @@
  * The play model without a terminal or a network: server events folded
  * into the mirror, moves refused locally before any request, premoves
  * shown and resolved, clocks read from the server's readings, keys turned
- * into commands, and the requests the model asks for.
+ * into commands, and the requests the model asks for; the game actions
+ * (offers, claims, abort, adjournment, absence, notes) with their local
+ * refusals that send nothing.
  */
 #include <check.h>
 #include <stdio.h>
@@ -522,6 +524,431 @@ START_TEST(test_game_over)
 }
 END_TEST
 
+/* ---- game actions ---- */
+
+/* A started game under ruleset with s playing me. */
+static void started_rules(struct session *s, struct evbuf *b, int me, const char *ruleset)
+{
+	struct fold_event e;
+	session_init(s, ID, me);
+	evbuf_init(b, 0);
+	start_events(b);
+	/* start_events wrote fide into game-created: rewrite its ruleset. */
+	fold_event_decode("game-created", b->evs.events[0].data, &e, NULL);
+	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
+	free(b->evs.events[0].data);
+	b->evs.events[0].data = fold_event_encode(&e);
+	evbuf_fold(b, s, 5000);
+	ck_assert_str_eq(s->view.game.rules.name, ruleset);
+}
+
+static void request_event(struct evbuf *b, int color, enum fold_request_what what, enum fold_request_action action,
+			  int64_t ply)
+{
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_REQUEST);
+	e.color = color;
+	e.what = what;
+	e.action = action;
+	e.ply = ply;
+	evbuf_add(b, T0 + 500, &e);
+}
+
+/* Plays the moves (UCI) as events from ply 0. */
+static void play_moves(struct session *s, struct evbuf *b, const char *const *moves, int n)
+{
+	for (int i = 0; i < n; i++) {
+		struct position p;
+		session_position(s, &p);
+		move_event(b, s, &p, (int64_t)s->view.game.n_plies, moves[i], T0 + 1000 * (i + 1), false);
+		evbuf_fold(b, s, 6000 + i);
+	}
+}
+
+static void press(struct session *s, int key)
+{
+	struct session_cmd c = session_key(s, key);
+	session_apply(s, &c);
+}
+
+/* The request at the head of the outbox as method, path and body. */
+static void take_http(struct session *s, const char *method, const char *path, const char *body)
+{
+	struct session_req r;
+	const char *m;
+	char p[160], *bd;
+	ck_assert(session_take_request(s, &r));
+	session_req_http(s, &r, &m, p, sizeof p, &bd);
+	ck_assert_str_eq(m, method);
+	ck_assert_str_eq(p, path);
+	ck_assert_str_eq(bd, body);
+	free(bd);
+}
+
+START_TEST(test_draw_offer_and_answer)
+{
+	struct session w, bl;
+	struct evbuf b, b2;
+	started(&w, &b, WHITE);
+	/* The keys name the commands; the keys themselves change nothing. */
+	ck_assert_int_eq(session_key(&w, '=').kind, SESSION_CMD_DRAW_OFFER);
+	ck_assert_int_eq(session_key(&w, 'A').kind, SESSION_CMD_ACCEPT);
+	ck_assert_int_eq(session_key(&w, 'D').kind, SESSION_CMD_DECLINE);
+	ck_assert_int_eq(session_key(&w, 'W').kind, SESSION_CMD_DRAW_WITHDRAW);
+	ck_assert_int_eq(session_key(&w, 'C').kind, SESSION_CMD_CLAIM_DRAW);
+	ck_assert_int_eq(session_key(&w, 'T').kind, SESSION_CMD_CLAIM_TABLEBASE);
+	ck_assert_int_eq(session_key(&w, 'X').kind, SESSION_CMD_ABORT);
+	ck_assert_int_eq(session_key(&w, 'P').kind, SESSION_CMD_ADJOURN);
+	ck_assert_int_eq(session_key(&w, 'G').kind, SESSION_CMD_GONE_CLAIM);
+	ck_assert_int_eq(session_key(&w, 'n').kind, SESSION_CMD_NOTES_OPEN);
+	ck_assert_int_eq(w.n_out, 0);
+	press(&w, '=');
+	ck_assert_int_eq(w.n_out, 1);
+	take_http(&w, "POST", "/v1/games/" ID "/draw", "{\"ply\":0,\"action\":\"offer\"}");
+	/* Nothing to answer yet: refused here, no request. */
+	press(&w, 'A');
+	ck_assert_int_eq(w.n_out, 0);
+	ck_assert_str_eq(w.message, "nothing to accept: no offer or request from Black");
+
+	/* Black sees White's offer in the status line and accepts it. */
+	started(&bl, &b2, BLACK);
+	request_event(&b2, WHITE, FOLD_REQ_DRAW, FOLD_REQ_MADE, 0);
+	evbuf_fold(&b2, &bl, 6000);
+	char text[160];
+	ck_assert(session_request_text(&bl, text, sizeof text));
+	ck_assert_str_eq(text, "White offers a draw \u2014 A accept, D decline");
+	bl.ascii = true;
+	session_request_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "White offers a draw - A accept, D decline");
+	press(&bl, 'A');
+	take_http(&bl, "POST", "/v1/games/" ID "/draw", "{\"ply\":0,\"action\":\"accept\"}");
+	press(&bl, 'D');
+	take_http(&bl, "POST", "/v1/games/" ID "/draw", "{\"ply\":0,\"action\":\"decline\"}");
+	/* fide offers lapse, they cannot be withdrawn: refused locally. */
+	request_event(&b, WHITE, FOLD_REQ_DRAW, FOLD_REQ_MADE, 0);
+	evbuf_fold(&b, &w, 6000);
+	session_request_text(&w, text, sizeof text);
+	ck_assert_str_eq(text, "you offered a draw");
+	press(&w, 'W');
+	ck_assert_int_eq(w.n_out, 0);
+	ck_assert_str_eq(w.message, "nothing withdrawn: under the fide rules a draw offer cannot be withdrawn");
+	/* A second offer while one stands: libtchess's words. */
+	press(&w, '=');
+	ck_assert_int_eq(w.n_out, 0);
+	ck_assert_str_eq(w.message, "no draw offer: White's draw offer already stands");
+
+	/* The accept ends the game: result and reason. */
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = BLACK;
+	snprintf(e.result, sizeof e.result, "1/2-1/2");
+	snprintf(e.termination, sizeof e.termination, "agreement");
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b2, T0 + 2000, &e);
+	evbuf_fold(&b2, &bl, 7000);
+	ck_assert(session_over(&bl));
+	session_result_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "1/2-1/2 agreement");
+	session_end_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "Black accepted White's draw offer");
+	ck_assert(!session_request_text(&bl, text, sizeof text));
+	/* After the end every action is refused without a request. */
+	int keys[] = { '=', 'A', 'D', 'C', 'X', 'P', 'G', 'T' };
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		press(&bl, keys[i]);
+	ck_assert_int_eq(bl.n_out, 0);
+	session_fini(&w);
+	session_fini(&bl);
+}
+END_TEST
+
+/* yourpot: "draw offers only on one's own move" (ruleset.h, from the
+ * Yourpot document), and its offers stand until withdrawn. */
+START_TEST(test_offer_rules_by_ruleset)
+{
+	struct session s;
+	struct evbuf b;
+	started_rules(&s, &b, BLACK, "yourpot");
+	press(&s, '=');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "no draw offer: Black may offer a draw only on their own move");
+	static const char *const m[] = { "e2e4" };
+	play_moves(&s, &b, m, 1);
+	press(&s, '=');
+	take_http(&s, "POST", "/v1/games/" ID "/draw", "{\"ply\":1,\"action\":\"offer\"}");
+	request_event(&b, BLACK, FOLD_REQ_DRAW, FOLD_REQ_MADE, 1);
+	evbuf_fold(&b, &s, 7000);
+	char text[160];
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "you offered a draw \u2014 W withdraw");
+	press(&s, 'W');
+	take_http(&s, "POST", "/v1/games/" ID "/draw", "{\"ply\":1,\"action\":\"withdraw\"}");
+	session_fini(&s);
+
+	/* fide: offers at any time, even right after my own move still on
+	 * its way: then it is meant for the next ply. */
+	started(&s, &b, WHITE);
+	press(&s, 'e');
+	press(&s, '4');
+	press(&s, KEYS_ENTER);
+	ck_assert(s.pending);
+	press(&s, '=');
+	ck_assert_int_eq(s.n_out, 2);
+	take_http(&s, "POST", "/v1/games/" ID "/moves", "{\"ply\":0,\"move\":\"e2e4\"}");
+	take_http(&s, "POST", "/v1/games/" ID "/draw", "{\"ply\":1,\"action\":\"offer\"}");
+	session_fini(&s);
+}
+END_TEST
+
+/* fide: "threefold and fifty-move by claim" (ruleset.h); the claim may
+ * name the move that would make the repetition. */
+START_TEST(test_claims)
+{
+	struct session s;
+	struct evbuf b;
+	started(&s, &b, BLACK);
+	/* Not my move: refused here. */
+	press(&s, 'C');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "claim refused: only the player to move may claim");
+	static const char *const shuffle[] = { "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1" };
+	play_moves(&s, &b, shuffle, 1);
+	/* Black to move, no repetition. */
+	press(&s, 'C');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "claim refused: no threefold repetition: this position has occurred 1 time; "
+				    "no fifty-move draw: 1 plies without a capture or pawn move, 100 needed");
+	play_moves(&s, &b, shuffle + 1, 6);
+	/* After 7 plies the position has occurred twice: still no claim... */
+	press(&s, 'C');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_ptr_nonnull(strstr(s.message, "this position has occurred 2 times"));
+	/* ...but Ng8, typed at the prompt, makes the start position's third
+	 * occurrence: C there claims with it, and the move is not played. */
+	press(&s, 'N');
+	press(&s, 'g');
+	press(&s, '8');
+	ck_assert_int_eq(session_key(&s, 'C').kind, SESSION_CMD_CLAIM_DRAW);
+	press(&s, 'C');
+	ck_assert(!s.prompt);
+	ck_assert(!s.pending);
+	take_http(&s, "POST", "/v1/games/" ID "/claim", "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"f6g8\"}");
+	/* A typed move that is illegal is refused with the reason. */
+	press(&s, 'N');
+	press(&s, 'e');
+	press(&s, '4');
+	press(&s, 'C');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_ptr_nonnull(strstr(s.message, "claim refused: "));
+	/* A server refusal is shown with its message. */
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = 7 };
+	snprintf(r.claim, sizeof r.claim, "threefold");
+	struct protocol_error err = { .code = PROTOCOL_ERR_ILLEGAL };
+	snprintf(err.message, sizeof err.message, "no threefold repetition");
+	session_on_answer(&s, &r, 422, &err);
+	ck_assert_str_eq(s.message, "threefold claim refused: no threefold repetition");
+	/* Tablebase claims: none under fide, refused here. */
+	press(&s, 'T');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "tablebase claim refused: the fide rules allow no tablebase claims");
+	session_fini(&s);
+}
+END_TEST
+
+/* "abort alone before 2 plies and by consent after" (ruleset.h). */
+START_TEST(test_abort)
+{
+	struct session s;
+	struct evbuf b;
+	started(&s, &b, WHITE);
+	press(&s, 'X');
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_ABORT);
+	ck_assert_int_eq(s.n_out, 0);
+	press(&s, 'n');
+	ck_assert_int_eq(s.n_out, 0);
+	press(&s, 'X');
+	press(&s, 'y');
+	take_http(&s, "POST", "/v1/games/" ID "/abort", "{\"ply\":0,\"action\":\"request\"}");
+	static const char *const m[] = { "e2e4", "e7e5" };
+	play_moves(&s, &b, m, 2);
+	/* After two plies it is a request, without asking. */
+	press(&s, 'X');
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_NONE);
+	take_http(&s, "POST", "/v1/games/" ID "/abort", "{\"ply\":2,\"action\":\"request\"}");
+	request_event(&b, WHITE, FOLD_REQ_ABORT, FOLD_REQ_MADE, 2);
+	evbuf_fold(&b, &s, 8000);
+	press(&s, 'X');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "you asked to abort already: waiting for Black");
+	char text[160];
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "you asked to abort");
+	/* Black declines: said so. */
+	request_event(&b, BLACK, FOLD_REQ_ABORT, FOLD_REQ_DECLINED, 2);
+	evbuf_fold(&b, &s, 8100);
+	ck_assert_str_eq(s.message, "Black declined your abort request");
+	/* Black asks; A accepts it. */
+	request_event(&b, BLACK, FOLD_REQ_ABORT, FOLD_REQ_MADE, 2);
+	evbuf_fold(&b, &s, 8200);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "Black asks to abort \u2014 A accept, D decline");
+	press(&s, 'A');
+	take_http(&s, "POST", "/v1/games/" ID "/abort", "{\"ply\":2,\"action\":\"accept\"}");
+	session_fini(&s);
+}
+END_TEST
+
+START_TEST(test_adjourn_and_absence)
+{
+	struct session s;
+	struct evbuf b;
+	struct fold_event e;
+	char text[160];
+	started_rules(&s, &b, WHITE, "yourpot");
+	press(&s, 'P');
+	take_http(&s, "POST", "/v1/games/" ID "/adjourn", "{\"ply\":0,\"action\":\"request\"}");
+	/* Black is gone: yourpot adjourns. */
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = BLACK;
+	e.present = false;
+	evbuf_add(&b, T0 + 20000, &e);
+	fold_event_init(&e, FOLD_EV_ADJOURNED);
+	e.color = -1;
+	snprintf(e.reason, sizeof e.reason, "disconnect");
+	clock_reading(&e, 280000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b, T0 + 20000, &e);
+	evbuf_fold(&b, &s, 30000);
+	ck_assert(fold_adjourned(&s.view));
+	ck_assert(session_request_text(&s, text, sizeof text));
+	ck_assert_str_eq(text, "Black is gone");
+	/* Moves wait for the resumption. */
+	press(&s, 'e');
+	press(&s, '4');
+	press(&s, KEYS_ENTER);
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "the game is adjourned: P asks to resume");
+	/* A discard is claimed while my resume request stands. */
+	press(&s, 'G');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_ptr_nonnull(strstr(s.message, "nothing to claim: a discard is claimed while your resume request"));
+	press(&s, 'P');
+	take_http(&s, "POST", "/v1/games/" ID "/resume", "{\"ply\":0,\"action\":\"request\"}");
+	request_event(&b, WHITE, FOLD_REQ_RESUME, FOLD_REQ_MADE, 0);
+	evbuf_fold(&b, &s, 31000);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "you asked to resume \u2014 G claim Black discards");
+	press(&s, 'G');
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_DISCARD);
+	press(&s, 'y');
+	take_http(&s, "POST", "/v1/games/" ID "/claim", "{\"ply\":0,\"claim\":\"discard\"}");
+	session_fini(&s);
+
+	/* chessgamble: "the present player may claim the win" (ruleset.h). */
+	started_rules(&s, &b, WHITE, "chessgamble");
+	press(&s, 'G');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "nothing to claim: your opponent is present");
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = BLACK;
+	e.present = false;
+	evbuf_add(&b, T0 + 20000, &e);
+	evbuf_fold(&b, &s, 30000);
+	ck_assert_str_eq(s.message, "Black is gone");
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "Black is gone \u2014 G claim the win");
+	press(&s, 'G');
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_CLAIM_WIN);
+	press(&s, 'y');
+	take_http(&s, "POST", "/v1/games/" ID "/claim", "{\"ply\":0,\"claim\":\"win\"}");
+	session_fini(&s);
+
+	/* fide: a disconnect ends the game, nothing to claim. */
+	started(&s, &b, WHITE);
+	press(&s, 'G');
+	ck_assert_str_eq(s.message, "nothing to claim: these rules give no win for a disconnect");
+	ck_assert_int_eq(s.n_out, 0);
+	session_fini(&s);
+}
+END_TEST
+
+static void raw_event(struct evbuf *b, const char *type, const char *data)
+{
+	b->evs.events = realloc(b->evs.events, (b->evs.n + 1) * sizeof *b->evs.events);
+	struct protocol_event *ev = &b->evs.events[b->evs.n++];
+	memset(ev, 0, sizeof *ev);
+	ev->seq = ++b->seq;
+	snprintf(ev->type, sizeof ev->type, "%s", type);
+	ev->t_ms = T0 + 3000;
+	ev->data = strdup(data);
+	b->evs.seq = b->seq;
+	b->evs.now_ms = T0 + 3000;
+}
+
+/* Notes: "edited during play, revealed after". */
+START_TEST(test_notes)
+{
+	struct session s;
+	struct evbuf b;
+	started(&s, &b, WHITE);
+	press(&s, 'n');
+	ck_assert(s.notes_open);
+	/* In the editor, letters are text, not moves or actions. */
+	ck_assert_int_eq(session_key(&s, 'e').kind, SESSION_CMD_NOTES_INPUT);
+	ck_assert_int_eq(session_key(&s, 'R').kind, SESSION_CMD_NOTES_INPUT);
+	const char *t = "sac on h7?";
+	for (const char *p = t; *p; p++)
+		press(&s, *p);
+	press(&s, 'x');
+	press(&s, KEYS_BACKSPACE);
+	ck_assert_str_eq(s.note_text, t);
+	press(&s, KEYS_ENTER);
+	ck_assert_str_eq(s.note_text, "");
+	take_http(&s, "POST", "/v1/games/" ID "/notes", "{\"text\":\"sac on h7?\"}");
+	/* The private note event comes back: mine. */
+	raw_event(&b, "note", "{\"text\":\"sac on h7?\"}");
+	evbuf_fold(&b, &s, 9000);
+	ck_assert_int_eq((int)s.n_notes, 1);
+	ck_assert_int_eq(s.notes[0].color, WHITE);
+	ck_assert_str_eq(s.notes[0].text, "sac on h7?");
+	press(&s, KEYS_ESC);
+	ck_assert(!s.notes_open);
+	/* The end reveals both players' notes. */
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = WHITE;
+	snprintf(e.result, sizeof e.result, "0-1");
+	snprintf(e.termination, sizeof e.termination, "resignation");
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b, T0 + 3000, &e);
+	raw_event(&b, "notes-revealed",
+		  "{\"notes\":[{\"seq\":4,\"t_ms\":1,\"player\":1,\"text\":\"sac on h7?\"},"
+		  "{\"seq\":5,\"t_ms\":2,\"player\":2,\"text\":\"he won't dare\"}]}");
+	evbuf_fold(&b, &s, 9500);
+	ck_assert(s.notes_revealed);
+	ck_assert_int_eq((int)s.n_notes, 2);
+	ck_assert_int_eq(s.notes[1].color, BLACK);
+	ck_assert_str_eq(s.notes[1].text, "he won't dare");
+	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, n notes, q quit");
+	char text[160];
+	session_end_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "White resigned");
+	session_fini(&s);
+
+	/* A spectator reads the notes only once they are revealed. */
+	started(&s, &b, -1);
+	press(&s, 'n');
+	ck_assert(!s.notes_open);
+	ck_assert_str_eq(s.message, "spectating: the players' notes show after the game");
+	ck_assert_int_eq(session_key(&s, '=').kind, SESSION_CMD_SPECTATING);
+	ck_assert_int_eq(session_key(&s, 'A').kind, SESSION_CMD_SPECTATING);
+	request_event(&b, WHITE, FOLD_REQ_DRAW, FOLD_REQ_MADE, 0);
+	evbuf_fold(&b, &s, 6000);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "White offers a draw");
+	session_fini(&s);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -535,6 +962,14 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_spectator);
 	tcase_add_test(tc, test_completion);
 	tcase_add_test(tc, test_game_over);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("actions");
+	tcase_add_test(tc, test_draw_offer_and_answer);
+	tcase_add_test(tc, test_offer_rules_by_ruleset);
+	tcase_add_test(tc, test_claims);
+	tcase_add_test(tc, test_abort);
+	tcase_add_test(tc, test_adjourn_and_absence);
+	tcase_add_test(tc, test_notes);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -252,6 +252,40 @@ START_TEST(test_game_list)
 }
 END_TEST
 
+/* "notes-revealed {"notes": [{"seq", "t_ms", "player", "text"}...]}: at
+ * the end of the game, every note, now public." (tchess-protocol(7)) */
+START_TEST(test_notes_revealed)
+{
+	struct protocol_error err;
+	struct protocol_revealed_note *notes;
+	size_t n;
+	const char *ok = "{\"notes\":[{\"seq\":4,\"t_ms\":10,\"player\":1,\"text\":\"h7?\"},"
+			 "{\"seq\":9,\"t_ms\":20,\"player\":2,\"text\":\"no\"}]}";
+	ck_assert_int_eq(protocol_notes_revealed_decode(ok, strlen(ok), &notes, &n, &err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_int_eq(notes[1].seq, 9);
+	ck_assert_int_eq(notes[1].player, 2);
+	ck_assert_str_eq(notes[0].text, "h7?");
+	free(notes);
+	const char *empty = "{\"notes\":[]}";
+	ck_assert_int_eq(protocol_notes_revealed_decode(empty, strlen(empty), &notes, &n, &err), 0);
+	ck_assert_uint_eq(n, 0);
+	free(notes);
+	/* A note without its author, or a list that is not one, is refused. */
+	const char *bad[] = {
+		"{\"notes\":[{\"seq\":4,\"t_ms\":10,\"text\":\"x\"}]}",
+		"{\"notes\":[3]}",
+		"{\"notes\":{}}",
+		"[]",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_int_eq(protocol_notes_revealed_decode(bad[i], strlen(bad[i]), &notes, &n, &err), -1);
+		ck_assert_ptr_null(notes);
+		ck_assert_uint_eq(n, 0);
+	}
+}
+END_TEST
+
 START_TEST(test_note_and_create)
 {
 	struct protocol_error err;
@@ -418,6 +452,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_events_batch);
 	tcase_add_test(tc, test_game_list);
 	tcase_add_test(tc, test_note_and_create);
+	tcase_add_test(tc, test_notes_revealed);
 	tcase_add_test(tc, test_fold_technical_failure);
 	suite_add_tcase(s, tc);
 	return s;

@@ -31,6 +31,9 @@
 #include "ui.h"
 #include "util/now.h"
 
+/* A request travels as the net layer's echoed data. */
+_Static_assert(sizeof(struct session_req) <= NET_DATA_MAX, "a session request must fit in a net command's data");
+
 enum ui_play_pane {
 	PANE_BOARD,
 	PANE_INFO,
@@ -233,9 +236,18 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	if (!s->view.created) {
 		snprintf(line, sizeof line, "connecting to the game...");
 	} else if (session_over(s)) {
+		/* The game-over panel: result, why, and what can be done now. */
+		char why[160];
 		session_result_text(s, res, sizeof res);
-		snprintf(line, sizeof line, "%s", res);
+		session_end_text(s, why, sizeof why);
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+		ui_play_put(w, 0, 0, res, width);
+		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+		ui_play_put(w, 1, 0, why, width);
+		snprintf(line, sizeof line, "s save PGN%s   n notes   q quit", s->saved ? " (saved)" : "");
+		ui_play_put(w, 2, 0, line, width);
+		wattrset(w, A_NORMAL);
+		return;
 	} else if (!s->view.started) {
 		snprintf(line, sizeof line, "waiting for an opponent");
 	} else if (s->me < 0) {
@@ -296,38 +308,51 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 		snprintf(rtt, sizeof rtt, ", rtt %lld ms", (long long)s->rtt_ms);
 	const char *turn = !s->view.started ? "not started"
 			   : session_over(s) ? "game over"
+			   : fold_adjourned(&s->view) ? "adjourned"
 			   : session_my_turn(s) ? "your move"
 			   : pos.side == WHITE ? "White to move" : "Black to move";
-	snprintf(line, sizeof line, "%s%.8s | %s | %s%s | / move  x clear  R resign  ? help  q quit",
-		 s->me < 0 ? "watching " : "game ", s->game_id, turn, conn[s->conn], rtt);
+	char req[160];
+	/* A standing offer or request takes the place of the key hints, and
+	 * comes before the connection so it is never cut off. */
+	if (session_request_text(s, req, sizeof req))
+		snprintf(line, sizeof line, "%s%.8s | %s | %s%s", s->me < 0 ? "watching " : "game ", s->game_id, req,
+			 conn[s->conn], rtt);
+	else
+		snprintf(line, sizeof line, "%s%.8s | %s | %s%s | %s", s->me < 0 ? "watching " : "game ", s->game_id,
+			 turn, conn[s->conn], rtt,
+			 session_over(s) ? "s save PGN  n notes  ? help  q quit"
+			 : s->me < 0	 ? "f flip  ? help  q quit"
+					 : "/ move  = draw  R resign  ? help  q quit");
 	ui_play_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
 
 static const char *const ui_play_help_text[] = {
-	"tchess play: keys",
-	"",
+	"tchess play: keys (on the opponent's move, moves are premoves)",
 	"  arrows  h j k l     move the cursor",
-	"  Enter  Space        pick up / put down a piece",
-	"  mouse               click a piece, then its square (or drag)",
+	"  Enter  Space        pick up / put down a piece (or click, drag)",
 	"  /  :  or a letter   type a move (SAN or UCI), Tab completes",
-	"  q r b n             choose the promotion piece",
-	"  Esc                 put the piece back",
+	"  q r b n  Esc        promotion piece / put the piece back",
 	"  x                   clear your premoves",
+	"  =  W                offer a draw / withdraw your offer",
+	"  A  D                accept / decline the opponent's offer or request",
+	"  C                   claim a draw (threefold, fifty moves); at the",
+	"                      move prompt: claim with the typed move",
+	"  T                   claim a draw by the tablebases",
 	"  R                   resign (asks first)",
+	"  X                   abort (asks first; later: asks the opponent)",
+	"  P                   ask to adjourn / to resume",
+	"  G                   opponent gone: claim the win / their discard",
+	"  n                   notes: write (private until the end), read",
 	"  s                   save the PGN (after the game)",
-	"  f                   flip the board",
-	"  PgUp  PgDn          scroll the move list",
-	"  Ctrl-L              redraw",
-	"  q                   quit (asks first during a game)",
-	"",
-	"  On the opponent's move, moves are premoves (numbered).",
+	"  f  PgUp  PgDn       flip the board / scroll the move list",
+	"  Ctrl-L  q           redraw / quit (asks first during a game)",
 };
 
 static void ui_play_draw_help(struct ui_play *p)
 {
 	int n = (int)(sizeof ui_play_help_text / sizeof ui_play_help_text[0]);
-	int w = 66, h = n + 2;
+	int w = 74, h = n + 2;
 	const struct session_layout *l = &p->s->layout;
 	if (w > l->w)
 		w = l->w;
@@ -344,6 +369,61 @@ static void ui_play_draw_help(struct ui_play *p)
 		box_set(win, WACS_VLINE, WACS_HLINE);
 	for (int i = 0; i < n && i + 1 < h - 1; i++)
 		ui_play_put(win, i + 1, 2, ui_play_help_text[i], w - 4);
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+/* The notes pane: the notes so far (mine while the game runs, everyone's
+ * once revealed), newest at the bottom, and the editor line. */
+static void ui_play_draw_notes(struct ui_play *p)
+{
+	const struct session *s = p->s;
+	const struct session_layout *l = &s->layout;
+	int w = l->w > 76 ? 76 : l->w, h = l->h - 4 > 6 ? l->h - 4 : l->h;
+	char line[SESSION_NOTE_MAX + 64];
+	WINDOW *win = newwin(h, w, (l->h - h) / 2, (l->w - w) / 2);
+	if (!win)
+		return;
+	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
+	werase(win);
+	if (s->ascii)
+		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box_set(win, WACS_VLINE, WACS_HLINE);
+	snprintf(line, sizeof line, "notes %s",
+		 s->notes_revealed ? "(revealed: the game is over)"
+		 : s->me < 0	   ? ""
+				   : "(only you see them until the game ends)");
+	ui_play_put(win, 1, 2, line, w - 4);
+	int rows = h - 5; /* border, title, blank, editor */
+	size_t first = s->n_notes > (size_t)(rows > 0 ? rows : 0) ? s->n_notes - (size_t)rows : 0;
+	for (size_t i = first; i < s->n_notes; i++) {
+		const struct session_note *n = &s->notes[i];
+		const char *who = n->color == s->me && s->me >= 0 ? "you"
+				  : n->color == WHITE		  ? "White"
+				  : n->color == BLACK		  ? "Black"
+								  : "note";
+		snprintf(line, sizeof line, "%s: %s", who, n->text);
+		ui_play_put(win, 3 + (int)(i - first), 2, line, w - 4);
+	}
+	if (s->n_notes == 0)
+		ui_play_put(win, 3, 2, "(no notes yet)", w - 4);
+	if (s->me >= 0) {
+		/* The end of a long note stays in view while it is typed. */
+		const char *shown = s->note_text;
+		size_t room = (size_t)(w > 10 ? w - 8 : 2);
+		if (strlen(shown) > room) {
+			shown += strlen(shown) - room;
+			while ((*shown & 0xC0) == 0x80)
+				shown++;
+		}
+		snprintf(line, sizeof line, "> %s_", shown);
+		wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG) | A_BOLD);
+		ui_play_put(win, h - 2, 2, line, w - 4);
+	}
+	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
+	snprintf(line, sizeof line, "%s", s->me >= 0 ? " Enter sends, Esc closes " : " Esc closes ");
+	ui_play_put(win, h - 1, w - 2 - (int)strlen(line), line, (int)strlen(line));
 	wnoutrefresh(win);
 	delwin(win);
 }
@@ -392,6 +472,8 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 	}
 	if (s->help && (dirty & (SESSION_DIRTY_HELP | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
 		ui_play_draw_help(p);
+	if (s->notes_open && (dirty & (SESSION_DIRTY_NOTES | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
+		ui_play_draw_notes(p);
 }
 
 /* A mouse event: a press picks or drops; a release on another square

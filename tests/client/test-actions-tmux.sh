@@ -1,0 +1,219 @@
+#!/usr/bin/env bash
+# End-to-end test of the game actions on the play screen: a real tchessd
+# from the build tree on a loopback port, two players each running tchess
+# in an 80x24 tmux session, one short game per action, read off the
+# screens:
+#   1. White offers a draw (=), Black sees the offer in the status line and
+#      accepts (A): both screens end "1/2-1/2 agreement".
+#   2. White claims threefold (C) at the start: refused at once, locally,
+#      with the reason, and no claim request reaches the server; after a
+#      knight shuffle the same key ends the game "1/2-1/2 threefold".
+#   3. White aborts (X, confirmed) before the first move: "* aborted".
+#   4. The connection drops: the server is killed with SIGKILL, White
+#      moves during the drop (the move waits in the client), the server
+#      comes back on the same port and database, the move is re-sent with
+#      the same ply and played exactly once (the server's snapshot says
+#      so); then Black resigns (R, confirmed): "1-0 resignation".
+#
+# Every wait polls the screen (or the log) with a deadline; nothing sleeps
+# and hopes. Skips (exit 77) without tmux or curl.
+set -u
+
+for tool in tmux curl; do
+	if ! command -v $tool >/dev/null 2>&1; then
+		echo "SKIP: $tool is not installed"
+		exit 77
+	fi
+done
+: "${TCHESS:?TCHESS must name the tchess binary}"
+: "${TCHESSD:?TCHESSD must name the tchessd binary}"
+export LC_ALL=C.UTF-8
+tmp=$(mktemp -d)
+sock="tchess-actions-$$"
+failures=0
+screen=""
+server_pid=""
+
+cleanup() {
+	tmux -L "$sock" kill-server >/dev/null 2>&1
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# start_server ADDR: runs tchessd, sets server_pid and port. A restart on
+# the same port may find it still held for a moment: try again until the
+# deadline.
+start_server() {
+	local deadline=$((SECONDS + 20))
+	while :; do
+		: >"$tmp/out"
+		"$TCHESSD" --listen "$1" --db "$tmp/db" >"$tmp/out" 2>>"$tmp/log" &
+		server_pid=$!
+		until grep -q "listening on" "$tmp/out" || ! kill -0 "$server_pid" 2>/dev/null; do
+			[ $SECONDS -ge $deadline ] && break
+			tmux -L "$sock" wait-for -S never 2>/dev/null || true
+		done
+		grep -q "listening on" "$tmp/out" && break
+		wait "$server_pid" 2>/dev/null
+		if [ $SECONDS -ge $deadline ]; then
+			echo "not ok - tchessd did not start"; tail -5 "$tmp/log"; exit 1
+		fi
+	done
+	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/out")
+}
+
+start_server 127.0.0.1:0
+url="http://127.0.0.1:$port"
+
+mkdir -p "$tmp/white" "$tmp/black"
+for who in white black; do
+	if ! XDG_CONFIG_HOME="$tmp/$who" "$TCHESS" register "${who}_p" --server "$url" >/dev/null; then
+		echo "not ok - register $who"; exit 1
+	fi
+done
+
+# run NAME CONFIG ARGS...: a detached 80x24 session running tchess ARGS.
+run() {
+	local name=$1 cfg=$2; shift 2
+	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
+		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
+		XDG_CONFIG_HOME="$tmp/$cfg" XDG_STATE_HOME="$tmp/state-$cfg" \
+		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" \
+		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
+}
+
+capture() { screen=$(tmux -L "$sock" capture-pane -p -t "$1" 2>/dev/null); }
+
+# wait_for SESSION TEXT [SECONDS]: polls the screen until TEXT shows.
+wait_for() {
+	local deadline=$((SECONDS + ${3:-10}))
+	while :; do
+		capture "$1"
+		case "$screen" in *"$2"*) return 0 ;; esac
+		[ $SECONDS -ge $deadline ] && return 1
+		tmux -L "$sock" wait-for -S never 2>/dev/null
+	done
+}
+
+check() { # check NAME SESSION TEXT [SECONDS]
+	if wait_for "$2" "$3" "${4:-10}"; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1: '$3' not on the $2 screen:"
+		printf '%s\n' "$screen" | sed 's/^/    |/'
+		failures=$((failures + 1))
+	fi
+}
+
+keys() { local s=$1; shift; tmux -L "$sock" send-keys -t "$s" "$@"; }
+posted() { grep -c "POST /v1/games/.*/$1 " "$tmp/log"; }
+
+# new_game N: White (session wN) opens a seek, Black (bN) joins; sets id.
+new_game() {
+	local before
+	before=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games --server "$url" | awk 'NR > 1 && $2 == "open" { print $1 }')
+	run "w$1" white play --vs open --color white --tc 5+3 --server "$url"
+	check "game $1: white waits" "w$1" "waiting for an opponent" 20
+	id=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games --server "$url" |
+		awk -v old="$before" 'NR > 1 && $2 == "open" && index(old, $1) == 0 { print $1; exit }')
+	if [ -z "$id" ]; then echo "not ok - game $1: no open game listed"; exit 1; fi
+	run "b$1" black join "$id" --server "$url"
+	check "game $1: white to move" "w$1" "your move" 20
+	check "game $1: black sees White to move" "b$1" "White to move" 20
+}
+
+# 1. A draw offered by White and accepted by Black.
+new_game 1
+keys w1 =
+check "white is told the offer stands" w1 "you offered a draw" 10
+check "black sees the offer in the status line" b1 "White offers a draw — A accept, D decline" 10
+keys b1 A
+check "white's screen ends in agreement" w1 "1/2-1/2 agreement" 10
+check "black's screen ends in agreement" b1 "1/2-1/2 agreement" 10
+check "the reason is given" w1 "Black accepted White's draw offer"
+check "PGN save offered" b1 "s save PGN"
+keys w1 q
+keys b1 q
+check "white quits after the game" w1 "tchess-exit-0"
+
+# 2. Threefold: refused locally, then claimed after a knight shuffle.
+new_game 2
+claims=$(posted claim)
+keys w2 C
+check "threefold refused at once, with the reason" w2 \
+	"claim refused: no threefold repetition: this position has occurred 1 time"
+if [ "$(posted claim)" -eq "$claims" ]; then
+	echo "ok - the refused claim sent no request"
+else
+	echo "not ok - a claim request reached the server"; failures=$((failures + 1))
+fi
+n=0
+for mv in Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8; do
+	if [ $((n % 2)) -eq 0 ]; then s=w2; o=b2; else s=b2; o=w2; fi
+	check "ply $n: $mv to play" "$s" "your move" 10
+	keys "$s" / $mv Enter
+	n=$((n + 1))
+	# The opponent's turn comes when the move arrived.
+	[ $n -lt 8 ] && check "ply $n: move arrived" "$o" "your move" 10
+done
+check "white's move after the shuffle" w2 "your move" 10
+keys w2 C
+check "white's threefold claim ends the game" w2 "1/2-1/2 threefold" 10
+check "black sees the threefold" b2 "1/2-1/2 threefold" 10
+check "the claimant is named" b2 "claimed by White"
+keys w2 q
+keys b2 q
+
+# 3. Abort before the first move, with confirmation.
+new_game 3
+keys w3 X
+check "abort asks first" w3 "abort this game? it ends unscored (y/n)"
+keys w3 y
+check "white's game is aborted" w3 "* aborted" 10
+check "black's game is aborted" b3 "* aborted" 10
+check "who aborted" b3 "aborted by White"
+keys w3 q
+keys b3 q
+
+# 4. The connection drops while White moves; then Black resigns.
+new_game 4
+keys w4 / e4 Enter
+check "e4 reaches black" b4 "your move" 10
+keys b4 / e5 Enter
+check "e5 reaches white" w4 "your move" 10
+moves=$(posted moves)
+kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null
+server_pid=""
+keys w4 / Nf3 Enter
+check "white shows reconnecting" w4 "reconnecting" 10
+check "the move waits on white's board" w4 "Nf3" 5
+start_server "127.0.0.1:$port"
+check "black sees the move after the restart" b4 "Nf3" 20
+check "black to move" b4 "your move" 10
+snap=$(curl -s "$url/v1/games/$id")
+ply=$(printf '%s' "$snap" | grep -o '"ply":[0-9]*,"turn"' | grep -o '[0-9]*')
+nf3=$(printf '%s' "$snap" | grep -o '"uci":"g1f3"' | wc -l)
+nmoves=$(printf '%s' "$snap" | grep -o '"uci":"[a-h1-8]*"' | wc -l)
+if [ "$ply" = 3 ] && [ "$nf3" -eq 1 ] && [ "$nmoves" -eq 3 ]; then
+	echo "ok - the move sent during the drop was played exactly once (ply 3, moves $nmoves)"
+else
+	echo "not ok - snapshot after the drop: ply '$ply', g1f3 $nf3 times, $nmoves moves"
+	failures=$((failures + 1))
+fi
+echo "# move requests that reached the server: $(( $(posted moves) - moves ))"
+keys b4 R
+check "resign asks first" b4 "resign this game? (y/n)"
+keys b4 n
+keys b4 R
+keys b4 y
+check "black's screen: resigned" b4 "1-0 resignation" 10
+check "white's screen: resigned" w4 "1-0 resignation" 10
+check "the reason is given" w4 "Black resigned"
+
+if [ $failures -gt 0 ]; then
+	echo "$failures failure(s); server log:"
+	tail -20 "$tmp/log"
+	exit 1
+fi
+echo "all action checks passed"
