@@ -14,6 +14,11 @@
  * moves, the move is legal, its SAN matches) and refuses one that is not,
  * changing nothing.
  *
+ * Undo games (takeback.h) and rematch series (series.h) are folded too:
+ * a provisional move and its take-back are events, "done" is the move
+ * event of the provisional move, and a rematch is a request event whose
+ * acceptance names the series' next game.
+ *
  * A client sees only public events and its own private ones, so a view may
  * skip seq numbers; it holds the premove queue of a side only if it saw
  * that side's private premove events.

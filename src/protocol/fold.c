@@ -1526,8 +1526,14 @@ enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct
 		snprintf(buf, sizeof buf, "%04lld.%02lld.%02lld", (long long)y, (long long)m, (long long)d);
 		rc = pgn_game_set_tag(&g, "Date", buf);
 	}
-	if (!rc)
+	/* A series game's Round is its number in the series. */
+	struct fold_series series;
+	if (!rc && fold_series_after(v, id, &series)) {
+		snprintf(buf, sizeof buf, "%d", series.game);
+		rc = pgn_game_set_tag(&g, "Round", buf);
+	} else if (!rc) {
 		rc = pgn_game_set_tag(&g, "Round", "-");
+	}
 	if (!rc)
 		rc = pgn_game_set_tag(&g, "White", seat_name(&v->seats[WHITE], buf, sizeof buf));
 	if (!rc)

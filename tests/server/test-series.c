@@ -387,6 +387,11 @@ START_TEST(test_rematch_series)
 	ck_assert_double_eq(jnum(jobj(se, "score"), "black"), 0);
 	ck_assert_int_eq(jnum(se, "games"), 1);
 	cJSON_Delete(s);
+	char path[128], *pgn;
+	snprintf(path, sizeof path, "/v1/games/%s/pgn", g2);
+	ck_assert_int_eq(http_call(&t.d, "GET", path, NULL, NULL, 0, &pgn), 200);
+	ck_assert_msg(strstr(pgn, "[Round \"2\"]") && strstr(pgn, "[White \"bob\"]"), "%s", pgn);
+	free(pgn);
 	/* A draw: bob 1.5, alice 0.5. */
 	ck_assert_int_eq(ok(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
 	ck_assert_int_eq(ok(&t, "draw", t.alice, "{\"ply\":0,\"action\":\"accept\"}"), 1);
