@@ -14,6 +14,11 @@
  * moves, the move is legal, its SAN matches) and refuses one that is not,
  * changing nothing.
  *
+ * Undo games (takeback.h) and rematch series (series.h) are folded too:
+ * a provisional move and its take-back are events, "done" is the move
+ * event of the provisional move, and a rematch is a request event whose
+ * acceptance names the series' next game.
+ *
  * A client sees only public events and its own private ones, so a view may
  * skip seq numbers; it holds the premove queue of a side only if it saw
  * that side's private premove events.
@@ -33,6 +38,8 @@
 #include "tchess/premove.h"
 #include "tchess/protocol.h"
 #include "tchess/ruleset.h"
+#include "tchess/series.h"
+#include "tchess/takeback.h"
 
 #define FOLD_OPPONENT_MAX 8    /* "open", "invite", "engine" */
 #define FOLD_REASON_MAX 200
@@ -48,13 +55,15 @@ enum fold_request_what {
 	FOLD_REQ_ABORT,
 	FOLD_REQ_ADJOURN,
 	FOLD_REQ_RESUME,
+	FOLD_REQ_REMATCH, /* a new game after this one ended, colours swapped */
 	FOLD_REQ_COUNT
 };
 
 enum fold_request_action {
 	FOLD_REQ_MADE = 0, /* "made": offered or requested */
 	FOLD_REQ_DECLINED, /* "declined" by the other side */
-	FOLD_REQ_WITHDRAWN /* "withdrawn" by its maker (draw offers only) */
+	FOLD_REQ_WITHDRAWN, /* "withdrawn" by its maker (draw and rematch offers) */
+	FOLD_REQ_ACCEPTED   /* "accepted" (rematch offers: the event names the new game) */
 };
 
 enum fold_seat_kind {
@@ -94,7 +103,21 @@ enum fold_event_kind {
 	FOLD_EV_DISCARD,           /* "discard-claimed" */
 	FOLD_EV_PRESENCE,          /* "presence": a seat gone or back */
 	FOLD_EV_TIME_ADDED,        /* "time-added" */
+	FOLD_EV_PROVISIONAL,       /* "provisional-move": an undo game's move before "done" */
+	FOLD_EV_TAKEN_BACK,        /* "move-taken-back": the provisional move withdrawn */
 	FOLD_EV_OTHER              /* any other type (notes, later additions): ignored */
+};
+
+/* A game's place in a rematch series, as its game-created event says:
+ * the series' id (its first game's id), the game's number in it (2, 3,
+ * ...), the game before and the score before this game, seen with this
+ * game's colours. The first game of a series has no series member: it
+ * joins the series when its rematch is accepted (id then is its own id). */
+struct fold_series {
+	char id[PROTOCOL_GAME_ID_MAX + 1];       /* "" none */
+	int game;
+	char previous[PROTOCOL_GAME_ID_MAX + 1];
+	struct series_score score;
 };
 
 /* The data of one game event, decoded; which members are meaningful
@@ -106,12 +129,16 @@ struct fold_event {
 	char ruleset[RULESET_NAME_MAX];     /* created */
 	char fen[FEN_MAX];                  /* created: the start; move: the position after */
 	char opponent[FOLD_OPPONENT_MAX];   /* created */
+	bool undo;                          /* created: an undo game (rule 14) */
+	struct fold_series series;          /* created: its series, if any */
+	char game[PROTOCOL_GAME_ID_MAX + 1]; /* request (rematch accepted): the new game */
 	struct fold_seat seats[2];          /* created: both; joined: seats[color] */
 	int color;                          /* joined, move, premoves, discarded, ended, request, adjourned,
 					     * resumed, discard, presence, time-added */
-	int64_t ply;                        /* move, premoves, discarded */
-	char uci[UCI_MAX];                  /* move; discarded: the premove; ended: a claim's intended move ("" none) */
-	char san[SAN_MAX];                  /* move */
+	int64_t ply;                        /* move, premoves, discarded, provisional, taken back */
+	char uci[UCI_MAX];                  /* move, provisional, taken back; discarded: the premove;
+					     * ended: a claim's intended move ("" none) */
+	char san[SAN_MAX];                  /* move, provisional */
 	int64_t think_ms;                   /* move */
 	bool premove;                       /* move */
 	char moves[PREMOVE_DEPTH_MAX][PREMOVE_TEXT_MAX]; /* premoves */
@@ -169,6 +196,11 @@ struct game_view {
 	int64_t discard_day[2];    /* each side's last discard claim: days since the epoch, -1 none */
 	int discard_day_claims[2]; /* claims on that day */
 	char end_reason[FOLD_REASON_MAX]; /* the game-ended event's reason */
+	bool undo;                 /* an undo game: moves are provisional until "done" */
+	struct takeback_turn turn; /* undo games: the mover's provisional move */
+	int rematch_by;            /* over: the side whose rematch offer stands, or -1 */
+	char next_game[PROTOCOL_GAME_ID_MAX + 1]; /* the rematch's game, once accepted ("" none) */
+	struct fold_series series; /* from game-created */
 	/* Each seat's last command, as a key ("draw-made", "end-agreement")
 	 * and the ply it came at: a command repeated for the same ply is a
 	 * retry, answered without a second effect. */
@@ -215,6 +247,17 @@ void fold_command_key(char *buf, size_t size, const struct fold_event *e);
 const char *fold_color_str(int color);
 /* Parses "white"/"black"; false otherwise. */
 bool fold_color_parse(const char *s, int *out);
+
+/* The series the game with this id belongs to, as it stands after this
+ * game (its result counted once it is over): false if it is in none (not a
+ * rematch, and no rematch of it accepted). */
+bool fold_series_after(const struct game_view *v, const char *id, struct fold_series *out);
+/* The series member of the game-created event of this game's rematch:
+ * the same series (this game's id if it starts one), the next number, this
+ * game as the previous one and the score after it with colours swapped. */
+void fold_series_next(const struct game_view *v, const char *id, struct fold_series *out);
+/* The board to show: the position with an undo game's provisional move. */
+void fold_board(const struct game_view *v, struct position *out);
 
 /* The snapshot of GET /v1/games/ID (tchess-protocol(7)) at now_ms; viewer
  * is the asking player's id (0 for none): a seated viewer sees its own

@@ -193,7 +193,7 @@ int protocol_notes_revealed_decode(const char *json, size_t len, struct protocol
 				   struct protocol_error *err);
 
 /* POST /v1/games request: {"tc": TC, "ruleset"?, "color"?, "opponent"?,
- * "level"?, "fen"?}; absent members are "" (level 0). Values are checked
+ * "level"?, "fen"?, "undo"?}; absent members are "" (level 0). Values are checked
  * by the game service, shapes here. */
 #define PROTOCOL_TC_MAX 128
 #define PROTOCOL_FEN_MAX 96
@@ -205,6 +205,7 @@ struct protocol_game_create_request {
 	char opponent[PROTOCOL_WORD_MAX];
 	int64_t level;
 	char fen[PROTOCOL_FEN_MAX];
+	bool undo; /* "undo": true makes an undo game (absent: false) */
 };
 char *protocol_game_create_request_encode(const struct protocol_game_create_request *req);
 int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,

@@ -32,6 +32,8 @@ static const char *const type_names[] = {
 	[FOLD_EV_DISCARD] = "discard-claimed",
 	[FOLD_EV_PRESENCE] = "presence",
 	[FOLD_EV_TIME_ADDED] = "time-added",
+	[FOLD_EV_PROVISIONAL] = "provisional-move",
+	[FOLD_EV_TAKEN_BACK] = "move-taken-back",
 	[FOLD_EV_OTHER] = "",
 };
 
@@ -48,8 +50,8 @@ void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
 	e->clock.running = CLOCK_NOBODY;
 }
 
-static const char *const what_names[FOLD_REQ_COUNT] = { "draw", "abort", "adjourn", "resume" };
-static const char *const action_names[] = { "made", "declined", "withdrawn" };
+static const char *const what_names[FOLD_REQ_COUNT] = { "draw", "abort", "adjourn", "resume", "rematch" };
+static const char *const action_names[] = { "made", "declined", "withdrawn", "accepted" };
 
 const char *fold_request_what_str(enum fold_request_what w)
 {
@@ -58,7 +60,7 @@ const char *fold_request_what_str(enum fold_request_what w)
 
 const char *fold_request_action_str(enum fold_request_action a)
 {
-	return (unsigned)a <= FOLD_REQ_WITHDRAWN ? action_names[a] : "";
+	return (unsigned)a <= FOLD_REQ_ACCEPTED ? action_names[a] : "";
 }
 
 void fold_command_key(char *buf, size_t size, const struct fold_event *e)
@@ -152,6 +154,19 @@ static cJSON *seat_json(const struct fold_seat *s)
 	}
 }
 
+/* A game-created event's series member (half-points are integers). */
+static cJSON *series_json(const struct fold_series *s)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "id", s->id);
+	protocol_json_add_int(o, "game", s->game);
+	protocol_json_add_string(o, "previous", s->previous);
+	protocol_json_add_int(o, "white_half_points", s->score.half[WHITE]);
+	protocol_json_add_int(o, "black_half_points", s->score.half[BLACK]);
+	protocol_json_add_int(o, "scored", s->score.scored);
+	return o;
+}
+
 static cJSON *event_data_json(const struct fold_event *e)
 {
 	cJSON *o = protocol_json_object();
@@ -163,6 +178,12 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "opponent", e->opponent);
 		protocol_json_add_item(o, "white", seat_json(&e->seats[WHITE]));
 		protocol_json_add_item(o, "black", seat_json(&e->seats[BLACK]));
+		/* Optional members, absent in ordinary games, so logs from
+		 * before undo games and series read as they were. */
+		if (e->undo)
+			protocol_json_add_item(o, "undo", cJSON_CreateBool(true));
+		if (e->series.id[0])
+			protocol_json_add_item(o, "series", series_json(&e->series));
 		break;
 	case FOLD_EV_JOINED:
 		protocol_json_add_string(o, "color", fold_color_str(e->color));
@@ -217,6 +238,20 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "what", fold_request_what_str(e->what));
 		protocol_json_add_string(o, "action", fold_request_action_str(e->action));
 		protocol_json_add_int(o, "ply", e->ply);
+		if (e->game[0])
+			protocol_json_add_string(o, "game", e->game);
+		break;
+	case FOLD_EV_PROVISIONAL:
+		protocol_json_add_int(o, "ply", e->ply);
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_string(o, "uci", e->uci);
+		protocol_json_add_string(o, "san", e->san);
+		protocol_json_add_string(o, "fen", e->fen);
+		break;
+	case FOLD_EV_TAKEN_BACK:
+		protocol_json_add_int(o, "ply", e->ply);
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_string(o, "uci", e->uci);
 		break;
 	case FOLD_EV_ADJOURNED:
 		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
@@ -330,12 +365,42 @@ static int seat_from_json(const cJSON *v, struct fold_seat *out, struct protocol
 	return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: unknown kind");
 }
 
+static int series_from_json(const cJSON *o, struct fold_series *out, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "id", PROTOCOL_JSON_STRING, true },
+		{ "game", PROTOCOL_JSON_INT, true },
+		{ "previous", PROTOCOL_JSON_STRING, true },
+		{ "white_half_points", PROTOCOL_JSON_INT, true },
+		{ "black_half_points", PROTOCOL_JSON_INT, true },
+		{ "scored", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "series";
+	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
+	    protocol_json_copy(out->id, sizeof out->id, o, "id", false, what, err) ||
+	    protocol_json_copy(out->previous, sizeof out->previous, o, "previous", false, what, err))
+		return -1;
+	int64_t game = protocol_json_int(o, "game"), w = protocol_json_int(o, "white_half_points");
+	int64_t b = protocol_json_int(o, "black_half_points"), scored = protocol_json_int(o, "scored");
+	/* Every game gives at most 2 half-points to its two players together. */
+	if (!protocol_game_id_valid(out->id) || !protocol_game_id_valid(out->previous) || game < 2 ||
+	    game > 1000000 || scored < 0 || scored >= game || w < 0 || b < 0 || w + b != 2 * scored)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "series: inconsistent members");
+	out->game = (int)game;
+	out->score.half[WHITE] = (int)w;
+	out->score.half[BLACK] = (int)b;
+	out->score.scored = (int)scored;
+	out->score.games = (int)game - 1;
+	return 0;
+}
+
 static int data_from_json(const cJSON *o, struct fold_event *e, const char *what, struct protocol_error *err)
 {
 	static const struct protocol_json_field created[] = {
 		{ "tc", PROTOCOL_JSON_STRING, true },       { "ruleset", PROTOCOL_JSON_STRING, true },
 		{ "fen", PROTOCOL_JSON_STRING, true },      { "opponent", PROTOCOL_JSON_STRING, true },
 		{ "white", PROTOCOL_JSON_OBJECT_OR_NULL, true }, { "black", PROTOCOL_JSON_OBJECT_OR_NULL, true },
+		{ "undo", PROTOCOL_JSON_BOOL, false },      { "series", PROTOCOL_JSON_OBJECT, false },
 	};
 	static const struct protocol_json_field joined[] = {
 		{ "color", PROTOCOL_JSON_STRING, true },
@@ -375,6 +440,17 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		{ "what", PROTOCOL_JSON_STRING, true },
 		{ "action", PROTOCOL_JSON_STRING, true },
 		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "game", PROTOCOL_JSON_STRING, false },
+	};
+	static const struct protocol_json_field provisional[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },    { "color", PROTOCOL_JSON_STRING, true },
+		{ "uci", PROTOCOL_JSON_STRING, true }, { "san", PROTOCOL_JSON_STRING, true },
+		{ "fen", PROTOCOL_JSON_STRING, true },
+	};
+	static const struct protocol_json_field taken_back[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "uci", PROTOCOL_JSON_STRING, true },
 	};
 	static const struct protocol_json_field adjourned[] = {
 		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
@@ -413,6 +489,9 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		    seat_from_json(cJSON_GetObjectItemCaseSensitive(o, "white"), &e->seats[WHITE], err) ||
 		    seat_from_json(cJSON_GetObjectItemCaseSensitive(o, "black"), &e->seats[BLACK], err))
 			return -1;
+		e->undo = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "undo"));
+		if (cJSON_GetObjectItemCaseSensitive(o, "series"))
+			return series_from_json(cJSON_GetObjectItemCaseSensitive(o, "series"), &e->series, err);
 		return 0;
 	case FOLD_EV_JOINED:
 		if (protocol_json_check(o, joined, N_FIELDS(joined), false, what, err) ||
@@ -481,15 +560,31 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		int wi = -1, ai = -1;
 		for (int i = 0; i < FOLD_REQ_COUNT; i++)
 			wi = strcmp(w, what_names[i]) ? wi : i;
-		for (int i = 0; i <= FOLD_REQ_WITHDRAWN; i++)
+		for (int i = 0; i <= FOLD_REQ_ACCEPTED; i++)
 			ai = strcmp(a, action_names[i]) ? ai : i;
 		if (wi < 0 || ai < 0)
 			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: unknown what or action", what);
 		e->what = (enum fold_request_what)wi;
 		e->action = (enum fold_request_action)ai;
 		e->ply = protocol_json_int(o, "ply");
-		return 0;
+		return protocol_json_copy(e->game, sizeof e->game, o, "game", true, what, err);
 	}
+	case FOLD_EV_PROVISIONAL:
+		if (protocol_json_check(o, provisional, N_FIELDS(provisional), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err) ||
+		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err) ||
+		    protocol_json_copy(e->san, sizeof e->san, o, "san", false, what, err) ||
+		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err))
+			return -1;
+		e->ply = protocol_json_int(o, "ply");
+		return 0;
+	case FOLD_EV_TAKEN_BACK:
+		if (protocol_json_check(o, taken_back, N_FIELDS(taken_back), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err) ||
+		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err))
+			return -1;
+		e->ply = protocol_json_int(o, "ply");
+		return 0;
 	case FOLD_EV_ADJOURNED:
 		if (protocol_json_check(o, adjourned, N_FIELDS(adjourned), false, what, err) ||
 		    color_member(o, "color", true, &e->color, what, err) ||
@@ -565,6 +660,8 @@ void fold_view_init(struct game_view *v)
 	v->adjourn_request_by = v->resume_request_by = -1;
 	v->discard_day[WHITE] = v->discard_day[BLACK] = -1;
 	v->last_cmd_ply[WHITE] = v->last_cmd_ply[BLACK] = -1;
+	v->rematch_by = -1;
+	takeback_init(&v->turn);
 }
 
 void fold_view_fini(struct game_view *v)
@@ -677,6 +774,8 @@ static int apply_created(struct game_view *v, int64_t t_ms, const struct fold_ev
 	snprintf(v->opponent, sizeof v->opponent, "%s", e->opponent);
 	v->seats[WHITE] = e->seats[WHITE];
 	v->seats[BLACK] = e->seats[BLACK];
+	v->undo = e->undo;
+	v->series = e->series;
 	v->created = true;
 	v->created_ms = t_ms;
 	return 0;
@@ -713,12 +812,22 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 	san_write(&v->game.pos, m, san);
 	if (strcmp(san, e->san))
 		return bad(err, "move: SAN %s does not match the move", e->san);
+	/* Undo games: a human's move is the provisional move committed by
+	 * "done"; premoves and engine seats commit at once. */
+	bool done = v->undo && takeback_pending(&v->turn);
+	if (done && (e->premove || v->turn.pending != m))
+		return bad(err, "%s: not the provisional move", "move");
+	if (v->undo && !done && !e->premove && v->seats[e->color].kind == FOLD_SEAT_HUMAN)
+		return bad(err, "%s: an undo game's move is made provisionally and committed with done", "move");
 	/* Press on a copy: a move the game refuses must leave the clock as it was. */
 	struct clock c = v->clock;
 	bool flagged = false;
 	if (clock_press(&c, (enum color)e->color, t_ms, NULL, &flagged) || flagged)
 		return bad(err, "%s: the mover's time had run out", "move");
-	if (game_play(&v->game, (enum color)e->color, m, t_ms, c.remaining_ms[e->color], &terr) != TCHESS_OK)
+	enum tchess_err rc = done ? takeback_done(&v->turn, &v->game, (enum color)e->color, t_ms,
+						  c.remaining_ms[e->color], &terr)
+				  : game_play(&v->game, (enum color)e->color, m, t_ms, c.remaining_ms[e->color], &terr);
+	if (rc != TCHESS_OK)
 		return bad(err, "move: %s", terr.message);
 	v->clock = c;
 	plies_push(v, seq, e);
@@ -730,6 +839,84 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 	if (game_is_over(&v->game)) {
 		clock_stop(&v->clock, t_ms, NULL);
 		queues_clear(v);
+	}
+	takeback_clear(&v->turn);
+	return 0;
+}
+
+/* Undo games: the mover's provisional move (its SAN checked like a
+ * move's), and its take-back. The clock runs on: neither presses it. */
+static int apply_provisional(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	struct tchess_error terr;
+	if (!fold_running(v) || !v->undo)
+		return bad(err, "%s: not a running undo game", fold_event_type(e->kind));
+	if (e->color < 0 || e->ply != (int64_t)v->game.n_plies)
+		return bad(err, "%s: no color or wrong ply", fold_event_type(e->kind));
+	if (e->kind == FOLD_EV_TAKEN_BACK) {
+		char uci[UCI_MAX] = "";
+		if (takeback_pending(&v->turn))
+			uci_write(&v->game.pos, v->turn.pending, uci);
+		if (strcmp(uci, e->uci))
+			return bad(err, "%s: %s is not the provisional move", "move-taken-back", e->uci);
+		if (takeback_take_back(&v->turn, &v->game, (enum color)e->color, &terr) != TCHESS_OK)
+			return bad(err, "%s", terr.message);
+		return 0;
+	}
+	if (clock_expiry(&v->clock, NULL) <= t_ms)
+		return bad(err, "%s: the mover's time had run out", "provisional-move");
+	move m;
+	if (uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
+		return bad(err, "provisional-move: %s", terr.message);
+	char san[SAN_MAX];
+	san_write(&v->game.pos, m, san);
+	if (strcmp(san, e->san))
+		return bad(err, "provisional-move: SAN %s does not match the move", e->san);
+	if (takeback_move(&v->turn, &v->game, (enum color)e->color, m, t_ms, &terr) != TCHESS_OK)
+		return bad(err, "%s", terr.message);
+	return 0;
+}
+
+/* Rematch offers, once the game is over: made, declined, withdrawn, or
+ * accepted with the new game's id. Only between two human seats, and not
+ * after an abort (the aborted game is erased). */
+static int apply_rematch(struct game_view *v, const struct fold_event *e, struct protocol_error *err)
+{
+	if (!game_is_over(&v->game) || v->game.termination == GAME_TERM_ABORTED)
+		return bad(err, "%s: a rematch follows a finished game", "request");
+	if (e->color < 0 || e->ply != (int64_t)v->game.n_plies)
+		return bad(err, "%s: no color or wrong ply", "request");
+	if (v->seats[WHITE].kind != FOLD_SEAT_HUMAN || v->seats[BLACK].kind != FOLD_SEAT_HUMAN)
+		return bad(err, "a rematch is between two human players");
+	int who = e->color;
+	if (v->next_game[0])
+		return bad(err, "the rematch was accepted already (game %s)", v->next_game);
+	switch (e->action) {
+	case FOLD_REQ_MADE:
+		if (v->rematch_by == who)
+			return bad(err, "your rematch offer already stands");
+		if (v->rematch_by == !who)
+			return bad(err, "%s's rematch offer stands: accept or decline it", fold_color_str(!who));
+		if (v->absent[!who])
+			return bad(err, "your opponent has left");
+		v->rematch_by = who;
+		break;
+	case FOLD_REQ_DECLINED:
+	case FOLD_REQ_ACCEPTED:
+		if (v->rematch_by != !who)
+			return bad(err, "there is no rematch offer to answer");
+		if (e->action == FOLD_REQ_ACCEPTED) {
+			if (!protocol_game_id_valid(e->game))
+				return bad(err, "%s: the accepted rematch names no game", "request");
+			snprintf(v->next_game, sizeof v->next_game, "%s", e->game);
+		}
+		v->rematch_by = -1;
+		break;
+	case FOLD_REQ_WITHDRAWN:
+		if (v->rematch_by != who)
+			return bad(err, "there is no rematch offer of yours to withdraw");
+		v->rematch_by = -1;
+		break;
 	}
 	return 0;
 }
@@ -780,6 +967,10 @@ static int apply_request(struct game_view *v, const struct fold_event *e, struct
 {
 	struct tchess_error terr;
 	enum tchess_err rc = TCHESS_OK;
+	if (e->what == FOLD_REQ_REMATCH)
+		return apply_rematch(v, e, err);
+	if (e->action == FOLD_REQ_ACCEPTED || e->game[0])
+		return bad(err, "%s: only a rematch is accepted by this event", "request");
 	if (!fold_running(v))
 		return bad(err, "%s: the game is not running", "request");
 	if (e->color < 0 || e->ply != (int64_t)v->game.n_plies)
@@ -979,6 +1170,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 			return bad(err, "%s", terr.message);
 		v->clock = c;
 		queues_clear(v);
+		takeback_clear(&v->turn);
 		v->adjourn_request_by = v->resume_request_by = -1;
 		snprintf(v->end_reason, sizeof v->end_reason, "%s", e->reason);
 	}
@@ -1067,6 +1259,13 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 			rc = bad(err, "%s: no color", "presence");
 		else
 			w.absent[e->color] = !e->present;
+		/* A rematch offer lapses when either player leaves. */
+		if (!rc && !e->present)
+			w.rematch_by = -1;
+		break;
+	case FOLD_EV_PROVISIONAL:
+	case FOLD_EV_TAKEN_BACK:
+		rc = apply_provisional(&w, t_ms, e, err);
 		break;
 	case FOLD_EV_TIME_ADDED:
 		if (!fold_running(&w) || e->color < 0 || e->ms < 0 ||
@@ -1082,7 +1281,8 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 		int actor = e->kind == FOLD_EV_TIME_ADDED && e->color >= 0 ? !e->color : e->color;
 		bool command = e->kind == FOLD_EV_REQUEST || e->kind == FOLD_EV_ADJOURNED ||
 			       e->kind == FOLD_EV_RESUMED || e->kind == FOLD_EV_DISCARD ||
-			       e->kind == FOLD_EV_TIME_ADDED || e->kind == FOLD_EV_ENDED || e->kind == FOLD_EV_MOVE;
+			       e->kind == FOLD_EV_TIME_ADDED || e->kind == FOLD_EV_ENDED || e->kind == FOLD_EV_MOVE ||
+			       e->kind == FOLD_EV_PROVISIONAL || e->kind == FOLD_EV_TAKEN_BACK;
 		if (command && actor >= 0 && w.created) {
 			fold_command_key(w.last_cmd[actor], sizeof w.last_cmd[actor], e);
 			w.last_cmd_ply[actor] = (int64_t)v->game.n_plies;
@@ -1108,6 +1308,98 @@ int fold_apply(struct game_view *v, const struct protocol_event *ev, struct prot
 }
 
 /* ---- snapshot and PGN ---- */
+
+/* The series after this game, whether or not it is in one yet. */
+static void series_after(const struct game_view *v, const char *id, struct fold_series *out)
+{
+	*out = v->series;
+	if (!out->id[0]) {
+		/* The first game: its rematch made the series, named after it. */
+		snprintf(out->id, sizeof out->id, "%s", id);
+		out->game = 1;
+		series_score_init(&out->score);
+	}
+	if (game_is_over(&v->game))
+		series_score_add(&out->score, v->game.result);
+}
+
+bool fold_series_after(const struct game_view *v, const char *id, struct fold_series *out)
+{
+	memset(out, 0, sizeof *out);
+	if (!v->created || (!v->series.id[0] && !v->next_game[0]))
+		return false;
+	series_after(v, id, out);
+	return true;
+}
+
+void fold_series_next(const struct game_view *v, const char *id, struct fold_series *out)
+{
+	struct fold_series now;
+	series_after(v, id, &now);
+	memset(out, 0, sizeof *out);
+	snprintf(out->id, sizeof out->id, "%s", now.id);
+	out->game = now.game + 1;
+	snprintf(out->previous, sizeof out->previous, "%s", id);
+	series_score_next(&now.score, &out->score);
+}
+
+void fold_board(const struct game_view *v, struct position *out)
+{
+	takeback_position(&v->turn, &v->game, out);
+}
+
+static cJSON *nullable_id(const char *id)
+{
+	return nullable_string(id[0] ? id : NULL);
+}
+
+/* The snapshot's series member: the score after this game, by this game's
+ * colours, in points (halves as .5). */
+static cJSON *series_snapshot(const struct game_view *v, const char *id)
+{
+	struct fold_series s;
+	if (!fold_series_after(v, id, &s)) {
+		cJSON *n = cJSON_CreateNull();
+		if (!n)
+			xalloc_die();
+		return n;
+	}
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "id", s.id);
+	protocol_json_add_int(o, "game", s.game);
+	protocol_json_add_item(o, "previous", nullable_id(s.previous));
+	protocol_json_add_item(o, "next", nullable_id(v->next_game));
+	cJSON *score = protocol_json_object();
+	if (!cJSON_AddNumberToObject(score, "white", s.score.half[WHITE] / 2.0) ||
+	    !cJSON_AddNumberToObject(score, "black", s.score.half[BLACK] / 2.0))
+		xalloc_die();
+	protocol_json_add_item(o, "score", score);
+	protocol_json_add_int(o, "games", s.score.games);
+	protocol_json_add_int(o, "scored", s.score.scored);
+	return o;
+}
+
+static cJSON *provisional_snapshot(const struct game_view *v)
+{
+	if (!takeback_pending(&v->turn)) {
+		cJSON *n = cJSON_CreateNull();
+		if (!n)
+			xalloc_die();
+		return n;
+	}
+	char uci[UCI_MAX], san[SAN_MAX], fen[FEN_MAX];
+	struct position p;
+	uci_write(&v->game.pos, v->turn.pending, uci);
+	san_write(&v->game.pos, v->turn.pending, san);
+	fold_board(v, &p);
+	fen_write(&p, fen);
+	cJSON *o = protocol_json_object();
+	protocol_json_add_string(o, "color", fold_color_str(v->turn.color));
+	protocol_json_add_string(o, "uci", uci);
+	protocol_json_add_string(o, "san", san);
+	protocol_json_add_string(o, "fen", fen);
+	return o;
+}
 
 char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer)
 {
@@ -1163,7 +1455,11 @@ char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t no
 	protocol_json_add_item(offers, "abort", nullable_string(fold_color_str(v->game.abort_request_by)));
 	protocol_json_add_item(offers, "adjourn", nullable_string(fold_color_str(v->adjourn_request_by)));
 	protocol_json_add_item(offers, "resume", nullable_string(fold_color_str(v->resume_request_by)));
+	protocol_json_add_item(offers, "rematch", nullable_string(fold_color_str(v->rematch_by)));
 	protocol_json_add_item(o, "offers", offers);
+	protocol_json_add_item(o, "undo", cJSON_CreateBool(v->undo));
+	protocol_json_add_item(o, "provisional", provisional_snapshot(v));
+	protocol_json_add_item(o, "series", series_snapshot(v, id));
 	protocol_json_add_string(o, "reason", v->end_reason);
 	cJSON *absent = protocol_json_object();
 	protocol_json_add_item(absent, "white", cJSON_CreateBool(v->absent[WHITE]));
@@ -1230,8 +1526,14 @@ enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct
 		snprintf(buf, sizeof buf, "%04lld.%02lld.%02lld", (long long)y, (long long)m, (long long)d);
 		rc = pgn_game_set_tag(&g, "Date", buf);
 	}
-	if (!rc)
+	/* A series game's Round is its number in the series. */
+	struct fold_series series;
+	if (!rc && fold_series_after(v, id, &series)) {
+		snprintf(buf, sizeof buf, "%d", series.game);
+		rc = pgn_game_set_tag(&g, "Round", buf);
+	} else if (!rc) {
 		rc = pgn_game_set_tag(&g, "Round", "-");
+	}
 	if (!rc)
 		rc = pgn_game_set_tag(&g, "White", seat_name(&v->seats[WHITE], buf, sizeof buf));
 	if (!rc)

@@ -405,6 +405,8 @@ char *protocol_game_create_request_encode(const struct protocol_game_create_requ
 		protocol_json_add_int(o, "level", req->level);
 	if (req->fen[0])
 		protocol_json_add_string(o, "fen", req->fen);
+	if (req->undo)
+		protocol_json_add_item(o, "undo", cJSON_CreateBool(true));
 	return protocol_json_print(o);
 }
 
@@ -415,6 +417,7 @@ int protocol_game_create_request_decode(const char *json, size_t len, struct pro
 		{ "tc", PROTOCOL_JSON_STRING, true },        { "ruleset", PROTOCOL_JSON_STRING, false },
 		{ "color", PROTOCOL_JSON_STRING, false },    { "opponent", PROTOCOL_JSON_STRING, false },
 		{ "level", PROTOCOL_JSON_INT, false },       { "fen", PROTOCOL_JSON_STRING, false },
+		{ "undo", PROTOCOL_JSON_BOOL, false },
 	};
 	const char *what = "create game";
 	memset(out, 0, sizeof *out);
@@ -433,6 +436,7 @@ int protocol_game_create_request_decode(const char *json, size_t len, struct pro
 	if (!rc)
 		rc = protocol_json_copy(out->fen, sizeof out->fen, o, "fen", true, what, err);
 	out->level = protocol_json_int(o, "level");
+	out->undo = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "undo"));
 	cJSON_Delete(o);
 	return rc;
 }

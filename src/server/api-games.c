@@ -259,6 +259,21 @@ void api_games_claim(struct server *srv, struct http_request *req, struct http_r
 	game_action(srv, req, reply, game_service_claim);
 }
 
+void api_games_takeback(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_takeback);
+}
+
+void api_games_done(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_done);
+}
+
+void api_games_rematch(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_rematch);
+}
+
 struct event_batch {
 	struct protocol_event *events;
 	size_t n;

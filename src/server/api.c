@@ -30,6 +30,9 @@ const struct http_route api_routes[] = {
 	{ "POST", "/v1/games/:/adjourn", api_games_adjourn },
 	{ "POST", "/v1/games/:/resume", api_games_resume },
 	{ "POST", "/v1/games/:/claim", api_games_claim },
+	{ "POST", "/v1/games/:/takeback", api_games_takeback },
+	{ "POST", "/v1/games/:/done", api_games_done },
+	{ "POST", "/v1/games/:/rematch", api_games_rematch },
 	{ "GET", "/v1/games/:/events", api_games_events },
 	{ NULL, NULL, NULL },
 };

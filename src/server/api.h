@@ -38,6 +38,9 @@ void api_games_abort(struct server *srv, struct http_request *req, struct http_r
 void api_games_adjourn(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_resume(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_claim(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_takeback(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_done(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_rematch(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply);
 
 #endif

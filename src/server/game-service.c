@@ -668,6 +668,9 @@ static void engine_sync(struct game_service *gs, struct live_game *lg)
 	log_debug("game %s: engine request %d for ply %zu (level %d)", lg->id, a->req, n, v->seats[side].level);
 }
 
+static void provisional(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
+			const char *text, struct game_outcome *out);
+
 void game_service_move(struct game_service *gs, int64_t me, const char *id, const struct protocol_move_request *req,
 		       struct game_outcome *out)
 {
@@ -678,7 +681,10 @@ void game_service_move(struct game_service *gs, int64_t me, const char *id, cons
 	if (color < 0)
 		return;
 	seen(gs, lg, color);
-	play(gs, lg, color, me, req->ply, req->move, out);
+	if (lg->view.undo)
+		provisional(gs, lg, color, me, req->ply, req->move, out);
+	else
+		play(gs, lg, color, me, req->ply, req->move, out);
 	account(gs, lg, color, out);
 }
 
@@ -875,6 +881,7 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		position_init_start(&start);
 	}
 	fen_write(&start, e.fen);
+	e.undo = req->undo;
 	e.seats[color].kind = FOLD_SEAT_HUMAN;
 	e.seats[color].player = me;
 	snprintf(e.seats[color].name, sizeof e.seats[color].name, "%s", me_name);
@@ -1059,7 +1066,10 @@ static int server_event(struct game_service *gs, struct live_game *lg, struct fo
 static void seen(struct game_service *gs, struct live_game *lg, int color)
 {
 	lg->last_seen[color] = now_wall_ms();
-	if (lg->view.absent[color] && lg->view.created && !game_is_over(&lg->view.game)) {
+	/* After the end too (a player back in time for a rematch), but not in
+	 * an aborted game, which is about to be erased. */
+	if (lg->view.absent[color] && lg->view.created &&
+	    (!game_is_over(&lg->view.game) || lg->view.game.termination != GAME_TERM_ABORTED)) {
 		struct fold_event e;
 		fold_event_init(&e, FOLD_EV_PRESENCE);
 		e.color = color;
@@ -1160,6 +1170,8 @@ static bool request_retried(const struct game_view *v, int color, const struct f
 		return v->game.abort_request_by == color;
 	case FOLD_REQ_ADJOURN:
 		return v->adjourn_request_by == color;
+	case FOLD_REQ_REMATCH:
+		return v->rematch_by == color;
 	default:
 		return v->resume_request_by == color;
 	}
@@ -1526,6 +1538,288 @@ done:
 	account(gs, lg, color, out);
 }
 
+/* ---- undo games: provisional moves, take-backs, "done" ---- */
+
+/* The common checks of an undo-game command for ply: 409 (or a stale ply)
+ * unless the game runs and it is color's turn at ply; 422 if not an undo
+ * game. */
+static bool undo_turn_or_fail(const struct game_view *v, int color, int64_t ply, struct game_outcome *out)
+{
+	if (!v->undo) {
+		fail(out, PROTOCOL_ERR_ILLEGAL, "not an undo game: moves are final");
+		return false;
+	}
+	if (!running_or_conflict(v, out) || !ply_or_stale(v, ply, out))
+		return false;
+	if (color != (int)game_side_to_move(&v->game)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "it is not your move");
+		return false;
+	}
+	return true;
+}
+
+/* The mover's time ran out before this command: the game ends on time
+ * (as for a late move) and the command is refused. Returns true then. */
+static bool flagged_first(struct game_service *gs, struct live_game *lg, int64_t t_ms, struct game_outcome *out)
+{
+	if (clock_expiry(&lg->view.clock, NULL) > t_ms)
+		return false;
+	if (flag_game(gs, lg, t_ms, out))
+		return true;
+	protocol_events_fini(&out->events);
+	fail(out, PROTOCOL_ERR_CONFLICT, "your time ran out: the game is over (%s)",
+	     game_termination_str(lg->view.game.termination));
+	return true;
+}
+
+/* POST moves in an undo game: a human's move is provisional (a public
+ * provisional-move event); the clock runs on. The same move re-sent while
+ * it stands is a retry; a move already committed is answered as play()
+ * answers it. */
+static void provisional(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
+			const char *text, struct game_outcome *out)
+{
+	struct game_view *v = &lg->view;
+	if (v->started && ply < (int64_t)v->game.n_plies) {
+		retry_or_stale(gs, lg, color, viewer, ply, text, out);
+		return;
+	}
+	if (!undo_turn_or_fail(v, color, ply, out))
+		return;
+	move m;
+	struct tchess_error terr;
+	if (notation_parse_move(&v->game.pos, text, strlen(text), &m, &terr) != TCHESS_OK) {
+		fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
+		return;
+	}
+	if (takeback_pending(&v->turn)) {
+		if (v->turn.pending == m && retried(v, color, "provisional-move", ply))
+			already_done(out, v);
+		else
+			fail(out, PROTOCOL_ERR_CONFLICT, "a provisional move stands: take it back or press done");
+		return;
+	}
+	int64_t t_ms = instant(v);
+	if (flagged_first(gs, lg, t_ms, out))
+		return;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_PROVISIONAL);
+	e.color = color;
+	e.ply = ply;
+	uci_write(&v->game.pos, m, e.uci);
+	san_write(&v->game.pos, m, e.san);
+	struct position p = v->game.pos;
+	struct undo u;
+	position_make(&p, m, &u);
+	fen_write(&p, e.fen);
+	action_commit(gs, lg, viewer, &e, NULL, out);
+}
+
+/* Takes only ply: the undo-game commands and the like. */
+static bool only_ply(const struct protocol_action_request *req, const char *endpoint, struct game_outcome *out)
+{
+	if (req->action[0] || req->claim[0] || req->move[0]) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply", endpoint);
+		return false;
+	}
+	return true;
+}
+
+void game_service_takeback(struct game_service *gs, int64_t me, const char *id,
+			   const struct protocol_action_request *req, struct game_outcome *out)
+{
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	if (!only_ply(req, "takeback", out))
+		goto done;
+	if (!takeback_pending(&v->turn) && retried(v, color, "move-taken-back", req->ply) &&
+	    req->ply == (int64_t)v->game.n_plies) {
+		already_done(out, v);
+		goto done;
+	}
+	if (!undo_turn_or_fail(v, color, req->ply, out))
+		goto done;
+	if (!takeback_pending(&v->turn)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "you have no provisional move to take back");
+		goto done;
+	}
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_TAKEN_BACK);
+	e.color = color;
+	e.ply = req->ply;
+	uci_write(&v->game.pos, v->turn.pending, e.uci);
+	action_commit(gs, lg, me, &e, NULL, out);
+done:
+	account(gs, lg, color, out);
+}
+
+/* "done": the provisional move is committed as the turn's move (a public
+ * move event whose think_ms is the whole turn), the clock pressed, and the
+ * opponent's premoves resolved, all in one transaction, as play() does
+ * for an ordinary move. */
+void game_service_done(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	if (!only_ply(req, "done", out))
+		goto done;
+	/* A retry: the move for that ply is committed, and it was ours. */
+	if (v->undo && req->ply >= 0 && req->ply < (int64_t)v->game.n_plies) {
+		struct position p;
+		if (!game_position_at(&v->game, (size_t)req->ply, &p, NULL) && p.side == color) {
+			already_done(out, v);
+			goto done;
+		}
+	}
+	if (!undo_turn_or_fail(v, color, req->ply, out))
+		goto done;
+	if (!takeback_pending(&v->turn)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "you have no provisional move: make one first");
+		goto done;
+	}
+	int64_t t_ms = instant(v);
+	if (flagged_first(gs, lg, t_ms, out))
+		goto done;
+	struct fold_clock_reading before;
+	fold_clock_read(v, t_ms, &before);
+	struct txn t;
+	if (txn_begin(&t, gs, lg, out))
+		goto done;
+	struct fold_event e;
+	move_event(&e, &t.work, v->turn.pending, before.running == color ? before.turn_used_ms : 0, false);
+	if (txn_add(&t, &e, 0, t_ms, out) || end_if_over(&t, t_ms, out) || resolve_premoves(&t, t_ms, out))
+		goto done;
+	txn_commit(&t, me, out);
+done:
+	account(gs, lg, color, out);
+}
+
+/* ---- rematch series ---- */
+
+/* Accepting a rematch: the new game (colours swapped, the same time
+ * control, ruleset, start position and undo option, a fresh clock: rule
+ * 13) is created and started, and the old game's accepted event names it,
+ * in one store transaction, so neither exists without the other. */
+static void rematch_accept(struct game_service *gs, struct live_game *lg, int64_t me, int color,
+			   struct game_outcome *out)
+{
+	const struct game_view *v = &lg->view;
+	struct fold_event c, e;
+	fold_event_init(&c, FOLD_EV_CREATED);
+	snprintf(c.tc, sizeof c.tc, "%s", v->tc);
+	snprintf(c.ruleset, sizeof c.ruleset, "%s", v->game.rules.name);
+	fen_write(&v->game.start, c.fen);
+	snprintf(c.opponent, sizeof c.opponent, "%s", v->opponent);
+	c.undo = v->undo;
+	c.seats[WHITE] = v->seats[BLACK];
+	c.seats[BLACK] = v->seats[WHITE];
+	fold_series_next(v, lg->id, &c.series);
+
+	struct live_game *ng = xcalloc(1, sizeof *ng);
+	fold_view_init(&ng->view);
+	ng->created_ms = now_wall_ms();
+	if (token_random_hex(ng->id, TOKEN_ID_BYTES)) {
+		live_free(ng);
+		fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
+		return;
+	}
+	int64_t t_ms = instant(v);
+	struct txn t, nt;
+	if (txn_begin(&t, gs, lg, out)) {
+		live_free(ng);
+		return;
+	}
+	/* The new game's transaction rides on the old game's store
+	 * transaction (no store_begin of its own). */
+	memset(&nt, 0, sizeof nt);
+	nt.gs = gs;
+	nt.lg = ng;
+	fold_view_copy(&nt.work, &ng->view);
+	struct store_game row = { .created_ms = ng->created_ms, .params = "{}" };
+	snprintf(row.id, sizeof row.id, "%s", ng->id);
+	snprintf(row.status, sizeof row.status, "open");
+	request_event(&e, v, color, FOLD_REQ_REMATCH, FOLD_REQ_ACCEPTED);
+	snprintf(e.game, sizeof e.game, "%s", ng->id);
+	if (store_game_create(gs->srv->store, &row)) {
+		store_failed(gs, out);
+		goto fail;
+	}
+	if (txn_add(&nt, &c, 0, ng->created_ms, out) || start_if_full(&nt, ng->created_ms, out) ||
+	    txn_add(&t, &e, 0, t_ms, out)) {
+		if (out->err.code == PROTOCOL_ERR_BAD_REQUEST)
+			out->err.code = PROTOCOL_ERR_ILLEGAL;
+		goto fail;
+	}
+	row_of(ng, &nt.work, &row);
+	row.params = "{}";
+	if (store_game_update(gs->srv->store, &row)) {
+		store_failed(gs, out);
+		goto fail;
+	}
+	if (txn_commit(&t, me, out))
+		goto fail;
+	/* Committed: the new game goes live. */
+	fold_view_fini(&ng->view);
+	ng->view = nt.work;
+	for (size_t i = 0; i < nt.n; i++)
+		protocol_event_fini(&nt.ev[i]);
+	insert(gs, ng);
+	server_notify_game(gs->srv, ng->id);
+	pthread_cond_signal(&gs->timer_cond);
+	log_info("game %s: rematch accepted: game %s (series %s, game %d)", lg->id, ng->id, c.series.id,
+		 c.series.game);
+	return;
+fail:
+	txn_abort(&nt);
+	txn_abort(&t);
+	live_free(ng);
+}
+
+void game_service_rematch(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out)
+{
+	static const char *const names[] = { "offer", "accept", "decline", "withdraw" };
+	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_ACCEPTED, FOLD_REQ_DECLINED,
+							 FOLD_REQ_WITHDRAWN };
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = action_of(req->action, names, 4, NULL, "rematch", out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "rematch: takes only ply and action");
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	request_event(&e, v, color, FOLD_REQ_REMATCH, acts[a]);
+	if (request_retried(v, color, &e, req->ply)) {
+		already_done(out, v);
+		goto done;
+	}
+	if (!v->created || !game_is_over(&v->game)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is not over: a rematch follows a finished game");
+		goto done;
+	}
+	if (!ply_or_stale(v, req->ply, out))
+		goto done;
+	if (a == 1 && v->rematch_by == !color && !v->next_game[0])
+		rematch_accept(gs, lg, me, color, out);
+	else
+		action_commit(gs, lg, me, &e, NULL, out);
+done:
+	account(gs, lg, color, out);
+}
+
 /* ---- the timer's chores besides flags ---- */
 
 /* Erases an aborted game: its row, its events and its memory. Parked polls
@@ -1559,6 +1853,30 @@ static void earliest(int64_t *next, int64_t t)
 		*next = t;
 }
 
+/* A rematch offer lapses when either player leaves: a seat with no
+ * request and no parked poll for the grace is gone (a presence event,
+ * which the fold makes end the offer). Only while an offer stands, so a
+ * finished game gets no presence events otherwise. */
+static void rematch_chores(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
+{
+	struct game_view *v = &lg->view;
+	for (int c = WHITE; c <= BLACK && v->rematch_by >= 0; c++) {
+		if (v->seats[c].kind != FOLD_SEAT_HUMAN || v->absent[c] || lg->parked[c] > 0)
+			continue;
+		int64_t at = lg->last_seen[c] + grace_ms(gs, v);
+		if (at > now) {
+			earliest(next, at);
+			continue;
+		}
+		struct fold_event e;
+		fold_event_init(&e, FOLD_EV_PRESENCE);
+		e.color = c;
+		e.present = false;
+		log_info("game %s: %s is gone; the rematch offer lapses", lg->id, fold_color_str(c));
+		server_event(gs, lg, &e, NULL);
+	}
+}
+
 /* The game's deadlines other than its flag: acts on those past (which may
  * free lg: returns true then) and lowers *next to the earliest ahead. */
 static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
@@ -1567,8 +1885,10 @@ static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, i
 	if (!v->created)
 		return false;
 	if (game_is_over(&v->game)) {
-		if (v->game.termination != GAME_TERM_ABORTED)
+		if (v->game.termination != GAME_TERM_ABORTED) {
+			rematch_chores(gs, lg, now, next);
 			return false;
+		}
 		int64_t at = v->last_t_ms + gs->srv->cfg.aborted_retention_ms;
 		if (at <= now) {
 			erase_game(gs, lg);

@@ -89,6 +89,18 @@ void game_service_resume(struct game_service *gs, int64_t me, const char *id,
 void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
 			struct game_outcome *out);
 
+/* Undo games (tchess-protocol(7)): in an undo game, game_service_move
+ * makes the mover's move provisionally; takeback withdraws it and done
+ * commits it as the turn's move. Both take only ply. */
+void game_service_takeback(struct game_service *gs, int64_t me, const char *id,
+			   const struct protocol_action_request *req, struct game_outcome *out);
+void game_service_done(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out);
+/* Rematch offers after the end: action offer, accept, decline, withdraw.
+ * Accepting creates the series' next game (its id in the accepted event). */
+void game_service_rematch(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out);
+
 /* Presence: player me made a request on game id (a no-op unless seated);
  * parked_delta is +1 when a long-poll of theirs parks, -1 when one comes
  * back, else 0. A parked poll counts as presence. */
