@@ -928,7 +928,7 @@ START_TEST(test_notes)
 	ck_assert_int_eq((int)s.n_notes, 2);
 	ck_assert_int_eq(s.notes[1].color, BLACK);
 	ck_assert_str_eq(s.notes[1].text, "he won't dare");
-	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, n notes, q quit");
+	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, r rematch, n notes, q quit");
 	char text[160];
 	session_end_text(&s, text, sizeof text);
 	ck_assert_str_eq(text, "White resigned");
