@@ -230,6 +230,13 @@ static void session_rules_position(const struct session *s, struct position *out
 	}
 }
 
+int session_turn(const struct session *s)
+{
+	if (!s->view.created)
+		return WHITE;
+	return session_pending_commits(s) ? !s->view.game.pos.side : s->view.game.pos.side;
+}
+
 bool session_provisional_mine(const struct session *s)
 {
 	if (s->me < 0 || !s->view.created || !s->view.undo)

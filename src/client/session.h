@@ -338,6 +338,9 @@ void session_end_text(const struct session *s, char *buf, size_t size);
 bool session_request_text(const struct session *s, char *buf, size_t size);
 /* The position shown: the mirror's, with a pending move made. */
 void session_position(const struct session *s, struct position *out);
+/* The side whose turn it is: the shown position's, except that an undo
+ * game's provisional move does not pass the turn (done does). */
+int session_turn(const struct session *s);
 /* The board pane's view model. */
 void session_board_view(const struct session *s, struct board_view *v);
 /* The side to move in the shown position may be moved by me now. */

@@ -259,7 +259,7 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	} else if (!s->view.started) {
 		snprintf(line, sizeof line, "waiting for an opponent");
 	} else if (s->me < 0) {
-		snprintf(line, sizeof line, "spectating: %s to move%s", pos.side == WHITE ? "White" : "Black",
+		snprintf(line, sizeof line, "spectating: %s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 position_in_check(&pos) ? ", check" : "");
 	} else if (session_my_turn(s)) {
 		snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
@@ -268,7 +268,7 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "your move (provisional): d when done, u takes back");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 	} else {
-		snprintf(line, sizeof line, "%s to move%s", pos.side == WHITE ? "White" : "Black",
+		snprintf(line, sizeof line, "%s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 s->premoves.n ? "" : " (moves you make now are premoves)");
 	}
 	ui_play_put(w, 0, 0, line, width);
@@ -323,7 +323,7 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 			   : session_over(s) ? "game over"
 			   : fold_adjourned(&s->view) ? "adjourned"
 			   : session_my_turn(s) ? "your move"
-			   : pos.side == WHITE ? "White to move" : "Black to move";
+			   : session_turn(s) == WHITE ? "White to move" : "Black to move";
 	char req[160];
 	const char *no_rematch;
 	/* A standing offer or request takes the place of the key hints, and
