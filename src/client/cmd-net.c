@@ -215,6 +215,8 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	struct session s;
 	session_init(&s, id, me);
 	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.bell = c->cfg.bell;
+	s.low_time_cfg_ms = c->cfg.low_time_ms;
 	if (note)
 		snprintf(s.note, sizeof s.note, "%s", note);
 	struct ui ui;
@@ -226,11 +228,13 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	ui_play_run(&ui, &s, c->net);
 	ui_stop(&ui);
 	char res[64];
+	/* A rematch may have moved the screen on to the series' next game. */
 	session_result_text(&s, res, sizeof res);
 	if (session_over(&s))
-		printf("game %s: %s\n", id, res);
+		printf("game %s: %s\n", s.game_id, res);
 	else
-		printf("left game %s (tchess %s %s to come back)\n", id, me < 0 ? "watch" : "join", id);
+		printf("left game %s (tchess %s %s to come back)\n", s.game_id, s.me < 0 ? "watch" : "join",
+		       s.game_id);
 	session_fini(&s);
 	return 0;
 }
@@ -307,7 +311,7 @@ int cmd_register(int argc, char **argv)
 static int play_usage(void)
 {
 	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"
-			"                   [--vs engine[:LEVEL]|open|invite] [--theme NAME] [--ascii|--unicode]\n");
+			"                   [--vs engine[:LEVEL]|open|invite] [--undo] [--theme NAME] [--ascii|--unicode]\n");
 	return 2;
 }
 
@@ -329,6 +333,11 @@ int cmd_play(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			play_usage();
 			return 0;
+		}
+		if (!strcmp(a, "--undo")) {
+			/* Moves are provisional until done (rule 14). */
+			req.undo = true;
+			continue;
 		}
 		if (i + 1 >= argc || (strcmp(a, "--tc") && strcmp(a, "--ruleset") && strcmp(a, "--color") &&
 				      strcmp(a, "--vs"))) {

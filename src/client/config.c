@@ -17,6 +17,7 @@ void config_init(struct config *c)
 	memset(c, 0, sizeof *c);
 	c->ascii = -1;
 	c->bell = false;
+	c->low_time_ms = -1;
 }
 
 static char *config_trim(char *s)
@@ -102,9 +103,20 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				tmp.ascii = b;
 			else
 				tmp.bell = b;
+		} else if (!strcmp(key, "low_time_ms")) {
+			char *end;
+			errno = 0;
+			long long ms = strtoll(value, &end, 10);
+			/* A day is more warning than any clock needs. */
+			if (end == value || *end || errno || ms < 0 || ms > 86400000LL) {
+				snprintf(err, errsize, "line %d: low_time_ms is milliseconds from 0 to 86400000, not '%.60s'",
+					 line, value);
+				return -1;
+			}
+			tmp.low_time_ms = ms;
 		} else {
-			snprintf(err, errsize, "line %d: unknown key '%.60s' (known: theme, ascii, server, bell)",
-				 line, key);
+			snprintf(err, errsize,
+				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms)", line, key);
 			return -1;
 		}
 	}

@@ -5,7 +5,8 @@
  *	theme = high-contrast      # a theme name or a path to a .theme file
  *	ascii = no                 # yes: letters instead of chess glyphs
  *	server = http://host:port  # for the network commands
- *	bell = yes                 # ring under the low-time threshold
+ *	bell = yes                 # ring once when my clock goes under low time
+ *	low_time_ms = 30000        # the low-time threshold (0: no warning)
  *
  * Command-line options override the file.
  */
@@ -20,6 +21,7 @@ struct config {
 	int ascii;         /* -1 not set, 0 no, 1 yes */
 	char server[256];  /* "" when not set */
 	bool bell;
+	long long low_time_ms; /* -1 not set: a tenth of the base time, 10 s to 60 s */
 };
 
 /* Sets every field to "not set". */

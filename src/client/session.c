@@ -3,8 +3,9 @@
  * events), local move checking before anything is sent, premoves shown
  * until the server's verdict, the game actions (draw offers, claims,
  * abort, adjournment, notes) checked by libtchess before they are sent,
- * clocks counted down from the last reading, and the keyboard and mouse
- * input states. See session.h.
+ * undo games' provisional moves, rematches and the switch to the series'
+ * next game, clocks counted down from the last reading with the low-time
+ * warning, and the keyboard and mouse input states. See session.h.
  */
 #include <errno.h>
 #include <stdarg.h>
@@ -35,6 +36,8 @@ void session_init(struct session *s, const char *game_id, int me)
 	s->flipped = me == BLACK;
 	s->reading.running = CLOCK_NOBODY;
 	s->end_color = -1;
+	s->low_time_cfg_ms = -1;
+	s->low_state[WHITE] = s->low_state[BLACK] = -1;
 	session_layout_compute(&s->layout, 80, 24);
 }
 
@@ -66,6 +69,8 @@ void session_reset(struct session *s)
 	s->have_reading = false;
 	s->resync = false;
 	s->end_color = -1;
+	/* A new mirror is no crossing: the first reading sets the state. */
+	s->low_state[WHITE] = s->low_state[BLACK] = -1;
 	/* The note events come again with the rest of the log. */
 	session_notes_clear(s);
 }
@@ -141,11 +146,15 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 	case SESSION_REQ_ABORT:
 	case SESSION_REQ_ADJOURN:
 	case SESSION_REQ_RESUME:
-	case SESSION_REQ_CLAIM: {
+	case SESSION_REQ_CLAIM:
+	case SESSION_REQ_TAKEBACK:
+	case SESSION_REQ_DONE:
+	case SESSION_REQ_REMATCH: {
 		static const char *const endpoint[] = {
-			[SESSION_REQ_DRAW] = "draw",       [SESSION_REQ_ABORT] = "abort",
-			[SESSION_REQ_ADJOURN] = "adjourn", [SESSION_REQ_RESUME] = "resume",
-			[SESSION_REQ_CLAIM] = "claim",
+			[SESSION_REQ_DRAW] = "draw",         [SESSION_REQ_ABORT] = "abort",
+			[SESSION_REQ_ADJOURN] = "adjourn",   [SESSION_REQ_RESUME] = "resume",
+			[SESSION_REQ_CLAIM] = "claim",       [SESSION_REQ_TAKEBACK] = "takeback",
+			[SESSION_REQ_DONE] = "done",         [SESSION_REQ_REMATCH] = "rematch",
 		};
 		struct protocol_action_request a = { .ply = req->ply };
 		snprintf(a.action, sizeof a.action, "%s", req->action);
@@ -184,17 +193,74 @@ void session_result_text(const struct session *s, char *buf, size_t size)
 		 game_termination_str(s->view.game.termination));
 }
 
+/* My move on its way will be a committed move (in an undo game it will be
+ * a provisional one, and the ply does not advance until done). */
+static bool session_pending_commits(const struct session *s)
+{
+	return s->pending && !s->view.undo;
+}
+
 void session_position(const struct session *s, struct position *out)
 {
 	if (!s->view.created) {
 		position_init_start(out);
 		return;
 	}
-	*out = s->view.game.pos;
+	/* Undo games: the provisional move is on the board for everyone. */
+	fold_board(&s->view, out);
 	if (s->pending) {
 		struct undo u;
 		position_make(out, s->pending_move, &u);
 	}
+}
+
+/* The position the rules judge my premoves in: the committed one, with my
+ * committed move on its way; never an opponent's provisional move, which
+ * the server does not judge premoves by either. */
+static void session_rules_position(const struct session *s, struct position *out)
+{
+	if (!s->view.created) {
+		position_init_start(out);
+		return;
+	}
+	*out = s->view.game.pos;
+	if (session_pending_commits(s)) {
+		struct undo u;
+		position_make(out, s->pending_move, &u);
+	}
+}
+
+int session_turn(const struct session *s)
+{
+	if (!s->view.created)
+		return WHITE;
+	return session_pending_commits(s) ? !s->view.game.pos.side : s->view.game.pos.side;
+}
+
+bool session_provisional_mine(const struct session *s)
+{
+	if (s->me < 0 || !s->view.created || !s->view.undo)
+		return false;
+	return s->pending || (takeback_pending(&s->view.turn) && s->view.turn.color == s->me);
+}
+
+bool session_extra_move(const struct session *s, char *san, size_t size)
+{
+	char t[SAN_MAX];
+	san[0] = '\0';
+	if (!s->view.created)
+		return false;
+	if (s->pending) {
+		san_write(&s->view.game.pos, s->pending_move, t);
+		snprintf(san, size, s->view.undo ? "(%s)" : "%s", t);
+		return true;
+	}
+	if (s->view.undo && takeback_pending(&s->view.turn)) {
+		san_write(&s->view.game.pos, s->view.turn.pending, t);
+		snprintf(san, size, "(%s)", t);
+		return true;
+	}
+	return false;
 }
 
 static size_t session_plies(const struct session *s)
@@ -205,14 +271,15 @@ static size_t session_plies(const struct session *s)
 bool session_my_turn(const struct session *s)
 {
 	return s->me >= 0 && fold_running(&s->view) && !fold_adjourned(&s->view) && !s->pending &&
-	       s->view.game.pos.side == s->me;
+	       s->view.game.pos.side == s->me && !session_provisional_mine(s);
 }
 
 static void session_relayout_moves(struct session *s)
 {
 	enum color first = s->view.created ? (enum color)s->view.game.start.side : WHITE;
 	int number = s->view.created ? s->view.game.start.fullmove : 1;
-	size_t n = session_plies(s) + (s->pending ? 1 : 0);
+	char extra[SAN_MAX + 2];
+	size_t n = session_plies(s) + (session_extra_move(s, extra, sizeof extra) ? 1 : 0);
 	movelist_init(&s->ml, n, number, first, s->layout.side_w);
 	int target = n ? movelist_row_of(&s->ml, n - 1) : 0;
 	s->ml_top = movelist_scroll(s->ml_top, s->layout.moves_h, target, s->ml.rows);
@@ -328,6 +395,90 @@ static void session_on_action_event(struct session *s, const struct fold_event *
 	}
 }
 
+/* Undo games: a provisional move, its take-back, and the done that
+ * commits it, as the players see them. */
+static void session_on_undo_event(struct session *s, const struct fold_event *fe)
+{
+	bool mine = fe->color == s->me;
+	switch (fe->kind) {
+	case FOLD_EV_PROVISIONAL:
+		if (s->pending && fe->ply == s->pending_ply && mine)
+			s->pending = false;
+		if (mine)
+			session_say(s, false, "%s is provisional: d when done, u takes it back", fe->san);
+		else
+			session_say(s, false, "%s tries %s (not done yet)", session_side(fe->color), fe->san);
+		break;
+	case FOLD_EV_TAKEN_BACK:
+		if (mine)
+			session_say(s, false, "taken back: make another move");
+		else
+			session_say(s, false, "%s took a move back", session_side(fe->color));
+		break;
+	case FOLD_EV_MOVE:
+		/* The take-backs' messages are stale now: the turn is over. */
+		if (!fe->premove && s->view.seats[fe->color].kind == FOLD_SEAT_HUMAN)
+			session_say(s, false, "%s pressed done: %s", mine ? "you" : session_side(fe->color), fe->san);
+		break;
+	default:
+		break;
+	}
+}
+
+/* Rematch offers and their answers. True when the accepted rematch names
+ * the next game to follow. */
+static bool session_on_rematch_event(struct session *s, const struct fold_event *fe)
+{
+	bool mine = fe->color == s->me;
+	switch (fe->action) {
+	case FOLD_REQ_MADE:
+		if (mine)
+			session_say(s, false, "rematch offered: waiting for %s   W withdraws", session_side(!s->me));
+		else
+			session_say(s, false, "%s offers a rematch%s", session_side(fe->color),
+				    s->me >= 0 ? ": r accepts, D declines" : "");
+		break;
+	case FOLD_REQ_DECLINED:
+		session_say(s, !mine, "%s declined the rematch", session_who(s, fe->color));
+		break;
+	case FOLD_REQ_WITHDRAWN:
+		session_say(s, false, "%s withdrew the rematch offer", session_who(s, fe->color));
+		break;
+	case FOLD_REQ_ACCEPTED:
+		return s->view.next_game[0] != '\0';
+	}
+	return false;
+}
+
+/* Follows the series to its next game: the same players with colours
+ * swapped, so the board turns with them; its log is polled from seq 0. */
+static void session_switch(struct session *s, const char *next)
+{
+	int side = s->me >= 0 ? !s->me : -1;
+	snprintf(s->game_id, sizeof s->game_id, "%s", next);
+	session_reset(s);
+	s->me = side;
+	s->flipped = !s->flipped;
+	s->over_seen = false;
+	s->saved = false;
+	s->selected = SQ_NONE;
+	s->cursor = SQ_NONE;
+	s->promo = false;
+	s->prompt = false;
+	s->prompt_text[0] = '\0';
+	s->confirm = SESSION_CONFIRM_NONE;
+	s->notes_open = false;
+	s->note_text[0] = '\0';
+	s->ml_top = 0;
+	premove_queue_clear(&s->premoves);
+	s->games_followed++;
+	if (side >= 0)
+		session_say(s, false, "rematch accepted: the next game starts, you play %s", session_side(side));
+	else
+		session_say(s, false, "rematch accepted: following the next game");
+	session_relayout_moves(s);
+}
+
 unsigned session_on_events(struct session *s, const struct protocol_events *evs, int64_t mono_ms)
 {
 	unsigned dirty = 0;
@@ -349,15 +500,24 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 			session_san_append(s, fe.san);
 			if (s->pending && fe.ply == s->pending_ply)
 				s->pending = false;
+			if (s->view.undo && s->me >= 0)
+				session_on_undo_event(s, &fe);
 			if (fe.premove && fe.color == s->me)
 				session_say(s, false, "premove played: %s", fe.san);
+			break;
+		case FOLD_EV_PROVISIONAL:
+		case FOLD_EV_TAKEN_BACK:
+			session_on_undo_event(s, &fe);
 			break;
 		case FOLD_EV_PREMOVE_DISCARDED:
 			if (fe.color == s->me)
 				session_say(s, true, "premove %s discarded: %s", fe.uci, fe.reason);
 			break;
 		case FOLD_EV_STARTED:
-			if (s->me >= 0)
+			if (s->me >= 0 && s->view.series.id[0])
+				session_say(s, false, "game %d of the series has started: you play %s",
+					    s->view.series.game, session_side(s->me));
+			else if (s->me >= 0)
 				session_say(s, false, "the game has started: you play %s",
 					    s->me == WHITE ? "White" : "Black");
 			break;
@@ -366,6 +526,19 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 			s->end_color = fe.color;
 			break;
 		case FOLD_EV_REQUEST:
+			if (fe.what == FOLD_REQ_REMATCH) {
+				if (session_on_rematch_event(s, &fe)) {
+					/* What follows in this answer is the old
+					 * game's; the new one is polled from 0. */
+					char next[sizeof s->game_id];
+					snprintf(next, sizeof next, "%s", s->view.next_game);
+					session_switch(s, next);
+					return SESSION_DIRTY_ALL;
+				}
+				break;
+			}
+			session_on_action_event(s, &fe);
+			break;
 		case FOLD_EV_ADJOURNED:
 		case FOLD_EV_RESUMED:
 		case FOLD_EV_PRESENCE:
@@ -398,7 +571,9 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		s->confirm = SESSION_CONFIRM_NONE;
 		premove_queue_clear(&s->premoves);
 		session_result_text(s, res, sizeof res);
-		session_say(s, false, "game over: %s   s save PGN,%s q quit", res, s->n_notes ? " n notes," : "");
+		const char *why;
+		session_say(s, false, "game over: %s   s save PGN,%s%s q quit", res,
+			    session_rematch_possible(s, &why) ? " r rematch," : "", s->n_notes ? " n notes," : "");
 		dirty |= SESSION_DIRTY_STATUS | SESSION_DIRTY_INFO;
 	}
 	if (dirty & SESSION_DIRTY_MOVES) {
@@ -450,6 +625,15 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_NOTE:
 		session_say(s, true, "note refused: %s", why);
+		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_TAKEBACK:
+		session_say(s, true, "take-back refused: %s", why);
+		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_DONE:
+		session_say(s, true, "done refused: %s", why);
+		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_REMATCH:
+		session_say(s, true, "rematch %s refused: %s", req->action, why);
 		return SESSION_DIRTY_STATUS;
 	}
 	return 0;
@@ -519,7 +703,59 @@ int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 	/* At zero the text stops changing; the server decides the flag. */
 	if (ms <= 0 || ms >= SESSION_UNLIMITED_MS)
 		return -1;
-	return clock_text_next_change(ms);
+	int64_t next = clock_text_next_change(ms);
+	/* A threshold that is no whole second (or tenth) falls between two
+	 * changes of the text: wake for it too. */
+	int64_t low = session_low_threshold_ms(s);
+	if (low > 0 && ms >= low && ms - low + 1 < next)
+		next = ms - low + 1;
+	return next;
+}
+
+int64_t session_low_threshold_ms(const struct session *s)
+{
+	if (s->low_time_cfg_ms >= 0)
+		return s->low_time_cfg_ms;
+	if (!s->view.created)
+		return 0;
+	const struct time_control *tc = &s->view.clock.tc;
+	if (tc->kind == TC_UNLIMITED || tc->n_periods < 1)
+		return 0;
+	int64_t t = tc->periods[0].base_ms / 10;
+	if (t < SESSION_LOW_TIME_MIN_MS)
+		t = SESSION_LOW_TIME_MIN_MS;
+	if (t > SESSION_LOW_TIME_MAX_MS)
+		t = SESSION_LOW_TIME_MAX_MS;
+	return t;
+}
+
+bool session_clock_low(const struct session *s, int c, int64_t mono_ms)
+{
+	int64_t low = session_low_threshold_ms(s);
+	if (low <= 0 || !s->have_reading || !fold_running(&s->view))
+		return false;
+	int64_t ms = session_clock_ms(s, c, mono_ms);
+	return ms < low && ms < SESSION_UNLIMITED_MS;
+}
+
+unsigned session_tick(struct session *s, int64_t mono_ms)
+{
+	unsigned dirty = 0;
+	if (!s->have_reading)
+		return 0;
+	for (int c = WHITE; c <= BLACK; c++) {
+		int low = session_clock_low(s, c, mono_ms) ? 1 : 0;
+		if (low == s->low_state[c])
+			continue;
+		/* Only a crossing seen happening rings: not the state found in
+		 * the first reading (joining, reconnecting), not an increment
+		 * lifting the clock back over. */
+		if (s->low_state[c] == 0 && low && c == s->me && s->bell && session_clock_running(s, c))
+			dirty |= SESSION_DIRTY_BELL;
+		s->low_state[c] = low;
+		dirty |= SESSION_DIRTY_CLOCKS;
+	}
+	return dirty;
 }
 
 /* ---- moves and premoves ---- */
@@ -554,7 +790,7 @@ static bitboard session_destinations(const struct session *s, int from)
 {
 	struct position p;
 	bitboard bb = 0;
-	session_position(s, &p);
+	session_rules_position(s, &p);
 	if (session_my_turn(s)) {
 		struct move_list ml;
 		movegen_legal(&p, &ml);
@@ -601,7 +837,7 @@ static unsigned session_send_move(struct session *s, move m)
 static unsigned session_send_premoves(struct session *s)
 {
 	struct session_req r = { .kind = SESSION_REQ_PREMOVES };
-	r.ply = (int64_t)session_plies(s) + (s->pending ? 1 : 0);
+	r.ply = (int64_t)session_plies(s) + (session_pending_commits(s) ? 1 : 0);
 	r.n = s->premoves.n;
 	for (int i = 0; i < s->premoves.n && i < PROTOCOL_PREMOVES_MAX; i++)
 		premove_write(&s->premoves.items[i], s->view.game.start.chess960, r.moves[i]);
@@ -615,7 +851,7 @@ static unsigned session_add_premove(struct session *s, struct premove pm)
 	struct tchess_error err = { 0 };
 	struct premove_queue q = s->premoves;
 	char text[PREMOVE_TEXT_MAX];
-	session_position(s, &p);
+	session_rules_position(s, &p);
 	if (premove_queue_push(&q, &p, (enum color)s->me, pm, &s->view.game.rules, &err) != TCHESS_OK) {
 		session_say(s, true, "premove refused: %s", err.message);
 		return SESSION_DIRTY_STATUS;
@@ -638,7 +874,7 @@ static bool session_is_promotion(const struct position *p, int from, int to)
 static unsigned session_try(struct session *s, int from, int to, int promo)
 {
 	struct position p;
-	session_position(s, &p);
+	session_rules_position(s, &p);
 	if (session_over(s)) {
 		session_say(s, true, "the game is over");
 		return SESSION_DIRTY_STATUS;
@@ -650,6 +886,13 @@ static unsigned session_try(struct session *s, int from, int to, int promo)
 	if (fold_adjourned(&s->view)) {
 		session_say(s, true, "the game is adjourned: P asks to resume");
 		return SESSION_DIRTY_STATUS;
+	}
+	if (session_provisional_mine(s)) {
+		/* One provisional move a turn (the server answers 409 to a
+		 * second), and no premove before the turn is done. */
+		s->selected = SQ_NONE;
+		session_say(s, true, "your move is provisional: u takes it back, d when done");
+		return SESSION_DIRTY_STATUS | SESSION_DIRTY_BOARD;
 	}
 	if (session_my_turn(s)) {
 		int n;
@@ -715,10 +958,11 @@ static unsigned session_submit_text(struct session *s, const char *text)
 	struct position p;
 	struct tchess_error err = { 0 };
 	size_t len = strlen(text);
-	session_position(s, &p);
-	if (session_over(s) || !fold_running(&s->view) || fold_adjourned(&s->view) || session_my_turn(s)) {
+	session_rules_position(s, &p);
+	if (session_over(s) || !fold_running(&s->view) || fold_adjourned(&s->view) || session_my_turn(s) ||
+	    session_provisional_mine(s)) {
 		move m;
-		if (!fold_running(&s->view) || fold_adjourned(&s->view))
+		if (!fold_running(&s->view) || fold_adjourned(&s->view) || session_provisional_mine(s))
 			return session_try(s, 0, 0, 0);
 		if (notation_parse_move(&p, text, len, &m, &err) != TCHESS_OK) {
 			session_say(s, true, "illegal: %s", err.message);
@@ -799,7 +1043,7 @@ int session_complete(struct session *s, char *buf, size_t size)
  * next one (the outbox sends in order, so the move lands first). */
 static int64_t session_action_ply(const struct session *s)
 {
-	return (int64_t)session_plies(s) + (s->pending ? 1 : 0);
+	return (int64_t)session_plies(s) + (session_pending_commits(s) ? 1 : 0);
 }
 
 /* Asks libtchess whether I may do fn now, on a copy of the mirror with my
@@ -813,7 +1057,7 @@ static bool session_rules_allow(const struct session *s,
 	if (game_copy(&g, &s->view.game, err) != TCHESS_OK)
 		return false;
 	enum tchess_err e = TCHESS_OK;
-	if (s->pending)
+	if (session_pending_commits(s))
 		e = game_play(&g, (enum color)s->me, s->pending_move, 0, 0, err);
 	if (e == TCHESS_OK)
 		e = fn(&g, (enum color)s->me, err);
@@ -872,6 +1116,124 @@ static const enum session_req_kind session_req_of_what[FOLD_REQ_COUNT] = {
 	[FOLD_REQ_RESUME] = SESSION_REQ_RESUME,
 };
 
+/* A rematch request, for the finished game's last ply. */
+static void session_push_rematch(struct session *s, const char *action)
+{
+	struct session_req r = { .kind = SESSION_REQ_REMATCH, .ply = (int64_t)session_plies(s) };
+	snprintf(r.action, sizeof r.action, "%s", action);
+	session_push(s, &r);
+}
+
+bool session_rematch_possible(const struct session *s, const char **why)
+{
+	const struct game_view *v = &s->view;
+	*why = NULL;
+	if (s->me < 0)
+		*why = "spectating: only the players play a rematch";
+	else if (!session_over(s))
+		*why = "a rematch is offered after the game";
+	else if (v->game.termination == GAME_TERM_ABORTED)
+		*why = "no rematch after an aborted game";
+	else if (v->seats[WHITE].kind != FOLD_SEAT_HUMAN || v->seats[BLACK].kind != FOLD_SEAT_HUMAN)
+		*why = "a rematch is between two human players";
+	else if (v->next_game[0])
+		*why = "the rematch was accepted already";
+	else if (v->absent[!s->me] && v->rematch_by != !s->me)
+		*why = "your opponent has left";
+	return *why == NULL;
+}
+
+/* r: offer a rematch, or accept the opponent's offer. */
+static unsigned session_rematch(struct session *s)
+{
+	const char *why;
+	if (!session_rematch_possible(s, &why)) {
+		session_say(s, true, "no rematch: %s", why);
+		return SESSION_DIRTY_STATUS;
+	}
+	if (s->view.rematch_by == s->me) {
+		session_say(s, true, "your rematch offer stands: waiting for %s (W withdraws)", session_side(!s->me));
+		return SESSION_DIRTY_STATUS;
+	}
+	bool accept = s->view.rematch_by == !s->me;
+	session_push_rematch(s, accept ? "accept" : "offer");
+	session_say(s, false, accept ? "accepting the rematch..." : "offering a rematch...");
+	return SESSION_DIRTY_STATUS;
+}
+
+/* u and d in undo games: the take-back and the done of my provisional
+ * move, for the turn's ply (the committed plies: the provisional move is
+ * not one of them). A move still on its way goes first (the outbox sends
+ * in order), so u or d right after a move act on it. */
+static unsigned session_undo_action(struct session *s, bool done)
+{
+	char san[SAN_MAX + 2];
+	if (!s->view.created || !s->view.undo) {
+		session_say(s, true, "not an undo game: moves are final%s", done ? ", there is nothing to press" : "");
+		return SESSION_DIRTY_STATUS;
+	}
+	if (session_not_running(s))
+		return SESSION_DIRTY_STATUS;
+	if (!session_provisional_mine(s)) {
+		session_say(s, true, done ? "nothing to commit: make a move first, then press d"
+					  : "nothing to take back: you have no provisional move");
+		return SESSION_DIRTY_STATUS;
+	}
+	struct session_req r = { .kind = done ? SESSION_REQ_DONE : SESSION_REQ_TAKEBACK,
+				 .ply = (int64_t)session_plies(s) };
+	session_push(s, &r);
+	session_extra_move(s, san, sizeof san);
+	if (done)
+		session_say(s, false, "done: %s is played, the turn passes...", san);
+	else
+		session_say(s, false, "taking %s back...", san);
+	return SESSION_DIRTY_STATUS;
+}
+
+bool session_undo_text(const struct session *s, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (s->me < 0 || !s->view.created || !s->view.undo || !fold_running(&s->view))
+		return false;
+	if (session_provisional_mine(s))
+		snprintf(buf, size, "undo game: press d when done, u takes back");
+	else if (session_my_turn(s))
+		snprintf(buf, size, "undo game: move, then press d when done");
+	else
+		return false;
+	return true;
+}
+
+/* Half-points as a score: "1½", "½", "0" ("1.5" in ASCII). */
+static void session_points(int half, bool ascii, char *buf, size_t size)
+{
+	int whole = half / 2;
+	bool h = half % 2 != 0;
+	if (!h)
+		snprintf(buf, size, "%d", whole);
+	else if (ascii)
+		snprintf(buf, size, "%d.5", whole);
+	else if (whole)
+		snprintf(buf, size, "%d\u00bd", whole);
+	else
+		snprintf(buf, size, "\u00bd");
+}
+
+bool session_series_text(const struct session *s, char *buf, size_t size)
+{
+	struct fold_series fs;
+	char a[16], b[16];
+	buf[0] = '\0';
+	if (!fold_series_after(&s->view, s->game_id, &fs))
+		return false;
+	int first = s->me >= 0 ? s->me : WHITE;
+	session_points(fs.score.half[first], s->ascii, a, sizeof a);
+	session_points(fs.score.half[!first], s->ascii, b, sizeof b);
+	snprintf(buf, size, "series game %d: %s %s%s%s %s", fs.game, s->me >= 0 ? "you" : s->view.seats[WHITE].name,
+		 a, s->ascii ? "-" : "\u2013", b, s->view.seats[!first].name);
+	return true;
+}
+
 static unsigned session_draw_offer(struct session *s)
 {
 	struct tchess_error err = { 0 };
@@ -889,6 +1251,11 @@ static unsigned session_draw_offer(struct session *s)
 static unsigned session_draw_withdraw(struct session *s)
 {
 	struct tchess_error err = { 0 };
+	if (session_over(s) && s->view.rematch_by == s->me) {
+		session_push_rematch(s, "withdraw");
+		session_say(s, false, "withdrawing the rematch offer...");
+		return SESSION_DIRTY_STATUS;
+	}
 	if (session_not_running(s))
 		return SESSION_DIRTY_STATUS;
 	if (!session_rules_allow(s, game_withdraw_draw, &err)) {
@@ -904,6 +1271,11 @@ static unsigned session_draw_withdraw(struct session *s)
 static unsigned session_answer(struct session *s, bool accept)
 {
 	int who, what;
+	if (session_over(s) && s->view.rematch_by == !s->me) {
+		session_push_rematch(s, accept ? "accept" : "decline");
+		session_say(s, false, "%s the rematch...", accept ? "accepting" : "declining");
+		return SESSION_DIRTY_STATUS;
+	}
 	if (session_over(s)) {
 		session_say(s, true, "the game is over");
 		return SESSION_DIRTY_STATUS;
@@ -1196,6 +1568,16 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 	const struct game_view *v = &s->view;
 	int who, what;
 	buf[0] = '\0';
+	if (v->created && session_over(s) && v->rematch_by >= 0) {
+		if (v->rematch_by == s->me)
+			snprintf(buf, size, "you offered a rematch %s W withdraw", dash);
+		else if (s->me >= 0)
+			snprintf(buf, size, "%s offers a rematch %s r accept, D decline", session_side(v->rematch_by),
+				 dash);
+		else
+			snprintf(buf, size, "%s offers a rematch", session_side(v->rematch_by));
+		return true;
+	}
 	if (!v->created || session_over(s))
 		return false;
 	what = session_standing(s, -1, &who);
@@ -1302,6 +1684,10 @@ struct session_cmd session_key(const struct session *s, int key)
 		}
 	}
 	bool watching = s->me < 0;
+	/* d is a file letter that starts a typed move, except while my
+	 * provisional move stands: no move can be typed then. */
+	if (key == 'd' && !watching && session_provisional_mine(s))
+		return session_cmd(SESSION_CMD_DONE, 0, 0);
 	switch (key) {
 	case 'q':
 		return session_cmd(SESSION_CMD_QUIT, 0, 0);
@@ -1354,6 +1740,10 @@ struct session_cmd session_key(const struct session *s, int key)
 		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_GONE_CLAIM, 0, 0);
 	case 'n':
 		return session_cmd(SESSION_CMD_NOTES_OPEN, 0, 0);
+	case 'u':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_TAKEBACK, 0, 0);
+	case 'r':
+		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_REMATCH, 0, 0);
 	case KEYS_PGUP:
 		return session_cmd(SESSION_CMD_SCROLL, -(s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1), 0);
 	case KEYS_PGDN:
@@ -1620,6 +2010,13 @@ unsigned session_apply(struct session *s, const struct session_cmd *c)
 		session_say(s, true, "spectating: you cannot move in this game");
 		dirty |= SESSION_DIRTY_STATUS;
 		break;
+	case SESSION_CMD_TAKEBACK:
+	case SESSION_CMD_DONE:
+		dirty |= session_undo_action(s, c->kind == SESSION_CMD_DONE);
+		break;
+	case SESSION_CMD_REMATCH:
+		dirty |= session_rematch(s);
+		break;
 	}
 	return dirty;
 }
@@ -1636,6 +2033,8 @@ void session_board_view(const struct session *s, struct board_view *v)
 	move last = MOVE_NONE;
 	if (s->pending)
 		last = s->pending_move;
+	else if (s->view.created && s->view.undo && takeback_pending(&s->view.turn))
+		last = s->view.turn.pending;
 	else if (s->view.created && s->view.game.n_plies)
 		last = s->view.game.plies[s->view.game.n_plies - 1].m;
 	board_view_set(v, &p, last);

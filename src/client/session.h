@@ -23,6 +23,16 @@
  * Every action names the ply it is meant for, so a retry after a dropped
  * connection has no second effect on the server.
  *
+ * Undo games (takeback.h): the mover's move is provisional and shown on
+ * every board until "done" commits it; u takes it back, d commits it.
+ * Rematch series (series.h): after the game r offers a rematch or accepts
+ * the opponent's; when the accepted event names the next game, the model
+ * switches to it (colours swapped, board turned) and polls it from seq 0.
+ *
+ * The passing of time is the third source of change: session_tick()
+ * follows each clock across the low-time threshold and asks for the bell
+ * (SESSION_DIRTY_BELL) when the player's own clock crosses it.
+ *
  * Times: mono_ms is the client's monotonic clock in milliseconds, passed in
  * by the caller, so the tests need no sleeping.
  */
@@ -56,7 +66,10 @@ enum session_req_kind {
 	SESSION_REQ_ADJOURN,       /* POST adjourn {ply, action} */
 	SESSION_REQ_RESUME,        /* POST resume {ply, action} */
 	SESSION_REQ_CLAIM,         /* POST claim {ply, claim, move?} */
-	SESSION_REQ_NOTE           /* POST notes {text} */
+	SESSION_REQ_NOTE,          /* POST notes {text} */
+	SESSION_REQ_TAKEBACK,      /* POST takeback {ply} (undo games) */
+	SESSION_REQ_DONE,          /* POST done {ply} (undo games) */
+	SESSION_REQ_REMATCH        /* POST rematch {ply, action} (after the game) */
 };
 
 /* A note's text as the editor takes it (the server takes up to
@@ -68,13 +81,17 @@ struct session_req {
 	int64_t ply;
 	int n;                                              /* premoves */
 	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX]; /* move, a claim's move: [0] */
-	char action[PROTOCOL_WORD_MAX];                     /* draw, abort, adjourn, resume */
+	char action[PROTOCOL_WORD_MAX];                     /* draw, abort, adjourn, resume, rematch */
 	char claim[PROTOCOL_WORD_MAX];                      /* claim */
 	char text[SESSION_NOTE_MAX];                        /* note */
 };
 
 #define SESSION_OUTBOX_MAX 16
-#define SESSION_LOW_TIME_MS 20000
+/* The low-time threshold when the config sets none: a tenth of the first
+ * period's base time, but no less than LOW_MIN and no more than LOW_MAX
+ * (a minute is warning enough in a long game). */
+#define SESSION_LOW_TIME_MIN_MS 10000
+#define SESSION_LOW_TIME_MAX_MS 60000
 #define SESSION_PROMPT_MAX 16
 #define SESSION_MESSAGE_MAX 240
 
@@ -116,7 +133,10 @@ enum session_cmd_kind {
 	SESSION_CMD_SCROLL,         /* arg: rows of the move list */
 	SESSION_CMD_RESIZE,         /* arg: width, arg2: height */
 	SESSION_CMD_REDRAW,
-	SESSION_CMD_SPECTATING      /* a move input while watching */
+	SESSION_CMD_SPECTATING,     /* a move input while watching */
+	SESSION_CMD_TAKEBACK,       /* undo games: take the provisional move back */
+	SESSION_CMD_DONE,           /* undo games: commit the provisional move */
+	SESSION_CMD_REMATCH         /* after the game: offer, or accept the offer */
 };
 
 struct session_cmd {
@@ -153,7 +173,10 @@ enum {
 	SESSION_DIRTY_HELP = 1 << 5,
 	SESSION_DIRTY_CLEAR = 1 << 6,
 	SESSION_DIRTY_NOTES = 1 << 7,   /* the notes pane */
-	SESSION_DIRTY_ALL = (1 << 8) - 1
+	SESSION_DIRTY_ALL = (1 << 8) - 1,
+	/* Not a pane: ring the terminal bell once (outside ALL on purpose,
+	 * so a full redraw never rings). */
+	SESSION_DIRTY_BELL = 1 << 8
 };
 
 #define SESSION_MIN_WIDTH 60
@@ -221,6 +244,13 @@ struct session {
 	char save_dir[256];        /* where s saves the PGN ("" = current) */
 	char note[160];            /* shown while waiting ("tchess join ...") */
 
+	/* Low time: the config's threshold (-1: the default, 0: never), the
+	 * bell, and each clock's last state (-1 not known yet: no bell). */
+	int64_t low_time_cfg_ms;
+	bool bell;
+	int low_state[2];
+	int games_followed;        /* rematches switched to */
+
 	struct session_req outbox[SESSION_OUTBOX_MAX];
 	int n_out;
 
@@ -270,6 +300,31 @@ bool session_clock_running(const struct session *s, int c);
 /* Milliseconds until a clock's text changes, or -1 when none runs. */
 int64_t session_next_tick(const struct session *s, int64_t mono_ms);
 
+/* The passing of time at mono_ms: CLOCKS when a clock crossed the
+ * low-time threshold either way, with BELL when it was my own clock going
+ * under it, running, and the bell is on. */
+unsigned session_tick(struct session *s, int64_t mono_ms);
+/* The low-time threshold in milliseconds (0: none). */
+int64_t session_low_threshold_ms(const struct session *s);
+/* Whether c's clock is under the threshold at mono_ms in a running game. */
+bool session_clock_low(const struct session *s, int c, int64_t mono_ms);
+
+/* Undo games: whether my provisional move stands (or my move is on its
+ * way, which the server will make provisional). */
+bool session_provisional_mine(const struct session *s);
+/* The move shown after the committed ones: my move on its way, or the
+ * provisional move of an undo game ("(Nf3)"). False (san "") if none. */
+bool session_extra_move(const struct session *s, char *san, size_t size);
+/* The undo game's hint for the status line ("undo game: press d when
+ * done, u takes back"); false (buf "") when there is none to give. */
+bool session_undo_text(const struct session *s, char *buf, size_t size);
+/* The series score for the info pane ("series: you 1½–½ bob, game 2");
+ * players see their own points first, spectators White's game's order.
+ * False (buf "") when the game is in no series. */
+bool session_series_text(const struct session *s, char *buf, size_t size);
+/* Whether r may offer (or accept) a rematch now; *why when not. */
+bool session_rematch_possible(const struct session *s, const char **why);
+
 /* Whether the game is over; the "1-0 checkmate" line into buf. */
 bool session_over(const struct session *s);
 void session_result_text(const struct session *s, char *buf, size_t size);
@@ -283,6 +338,9 @@ void session_end_text(const struct session *s, char *buf, size_t size);
 bool session_request_text(const struct session *s, char *buf, size_t size);
 /* The position shown: the mirror's, with a pending move made. */
 void session_position(const struct session *s, struct position *out);
+/* The side whose turn it is: the shown position's, except that an undo
+ * game's provisional move does not pass the turn (done does). */
+int session_turn(const struct session *s);
 /* The board pane's view model. */
 void session_board_view(const struct session *s, struct board_view *v);
 /* The side to move in the shown position may be moved by me now. */

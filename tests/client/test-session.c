@@ -4,7 +4,9 @@
  * shown and resolved, clocks read from the server's readings, keys turned
  * into commands, and the requests the model asks for; the game actions
  * (offers, claims, abort, adjournment, absence, notes) with their local
- * refusals that send nothing.
+ * refusals that send nothing; undo games' take-back and done, rematches
+ * and the switch to the series' next game, the series score, and the
+ * low-time warning at exact milliseconds.
  */
 #include <check.h>
 #include <stdio.h>
@@ -928,7 +930,7 @@ START_TEST(test_notes)
 	ck_assert_int_eq((int)s.n_notes, 2);
 	ck_assert_int_eq(s.notes[1].color, BLACK);
 	ck_assert_str_eq(s.notes[1].text, "he won't dare");
-	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, n notes, q quit");
+	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, r rematch, n notes, q quit");
 	char text[160];
 	session_end_text(&s, text, sizeof text);
 	ck_assert_str_eq(text, "White resigned");
@@ -945,6 +947,390 @@ START_TEST(test_notes)
 	evbuf_fold(&b, &s, 6000);
 	session_request_text(&s, text, sizeof text);
 	ck_assert_str_eq(text, "White offers a draw");
+	session_fini(&s);
+}
+END_TEST
+
+
+/* ---- undo games, rematch series, low time ---- */
+
+#define ID2 "fedcba9876543210fedcba9876543210"
+
+/* A started game with tc, as an undo game or not, s playing me. */
+static void started_tc(struct session *s, struct evbuf *b, int me, const char *tc, bool undo)
+{
+	struct fold_event e;
+	session_init(s, ID, me);
+	evbuf_init(b, 0);
+	start_events(b);
+	fold_event_decode("game-created", b->evs.events[0].data, &e, NULL);
+	snprintf(e.tc, sizeof e.tc, "%s", tc);
+	e.undo = undo;
+	free(b->evs.events[0].data);
+	b->evs.events[0].data = fold_event_encode(&e);
+	evbuf_fold(b, s, 5000);
+	ck_assert(s->view.undo == undo);
+}
+
+/* A provisional-move (or, with back, move-taken-back) event of color's
+ * uci in the committed position of s. */
+static void provisional_event(struct evbuf *b, const struct session *s, int color, const char *uci, bool back)
+{
+	struct fold_event e;
+	const struct position *p = &s->view.game.pos;
+	move m;
+	ck_assert_int_eq(uci_parse(p, uci, strlen(uci), &m, NULL), TCHESS_OK);
+	fold_event_init(&e, back ? FOLD_EV_TAKEN_BACK : FOLD_EV_PROVISIONAL);
+	e.ply = (int64_t)s->view.game.n_plies;
+	e.color = color;
+	snprintf(e.uci, sizeof e.uci, "%s", uci);
+	if (!back) {
+		struct position after = *p;
+		struct undo u;
+		san_write(p, m, e.san);
+		position_make(&after, m, &u);
+		fen_write(&after, e.fen);
+	}
+	evbuf_add(b, T0 + 2000, &e);
+}
+
+/* Folds the same events into two sessions (the players' screens). */
+static void fold_both(struct evbuf *b, struct session *x, struct session *y, int64_t mono)
+{
+	struct evbuf copy = *b;
+	copy.evs.events = malloc(b->evs.n * sizeof *b->evs.events);
+	for (size_t i = 0; i < b->evs.n; i++) {
+		copy.evs.events[i] = b->evs.events[i];
+		copy.evs.events[i].data = strdup(b->evs.events[i].data);
+	}
+	evbuf_fold(b, x, mono);
+	evbuf_fold(&copy, y, mono);
+}
+
+/* Rule 14: "While playing under the "Enable undo" game, each player has to
+ * stop the clock after every move by clicking on the "done" button." */
+START_TEST(test_undo_game)
+{
+	struct session w, bl;
+	struct evbuf b, b2;
+	char text[160];
+	started_tc(&w, &b, WHITE, "5+3", true);
+	started_tc(&bl, &b2, BLACK, "5+3", true);
+	protocol_events_fini(&b2.evs);
+	ck_assert_int_eq(session_key(&w, 'u').kind, SESSION_CMD_TAKEBACK);
+	/* d starts a typed move (d4) until a provisional move stands. */
+	ck_assert_int_eq(session_key(&w, 'd').kind, SESSION_CMD_PROMPT_INPUT);
+	ck_assert(session_undo_text(&w, text, sizeof text));
+	ck_assert_str_eq(text, "undo game: move, then press d when done");
+	ck_assert(!session_undo_text(&bl, text, sizeof text));
+	/* Nothing to take back or commit: refused here, nothing sent. */
+	press(&w, 'u');
+	ck_assert_str_eq(w.message, "nothing to take back: you have no provisional move");
+	apply(&w, SESSION_CMD_DONE, 0);
+	ck_assert_str_eq(w.message, "nothing to commit: make a move first, then press d");
+	ck_assert_int_eq(w.n_out, 0);
+
+	/* e4, provisionally: the request is an ordinary move for ply 0. */
+	type(&w, "e4");
+	take_http(&w, "POST", "/v1/games/" ID "/moves", "{\"ply\":0,\"move\":\"e2e4\"}");
+	ck_assert(session_provisional_mine(&w));
+	ck_assert_int_eq(session_key(&w, 'd').kind, SESSION_CMD_DONE);
+	provisional_event(&b, &w, WHITE, "e2e4", false);
+	fold_both(&b, &w, &bl, 6000);
+	ck_assert(!w.pending);
+	ck_assert(session_provisional_mine(&w));
+	ck_assert(!session_my_turn(&w));
+	ck_assert_str_eq(w.message, "e4 is provisional: d when done, u takes it back");
+	ck_assert(session_undo_text(&w, text, sizeof text));
+	ck_assert_str_eq(text, "undo game: press d when done, u takes back");
+	/* Both boards show it; the turn has not passed; no ply is committed. */
+	struct position p;
+	session_position(&bl, &p);
+	ck_assert_int_eq(p.board[make_sq(4, 3)], W_PAWN);
+	ck_assert_int_eq(session_turn(&bl), WHITE);
+	ck_assert_int_eq(session_turn(&w), WHITE);
+	ck_assert_int_eq((int)bl.view.game.n_plies, 0);
+	ck_assert(session_extra_move(&bl, text, sizeof text));
+	ck_assert_str_eq(text, "(e4)");
+	ck_assert_str_eq(bl.message, "White tries e4 (not done yet)");
+	ck_assert(!session_my_turn(&bl));
+	/* A second move while it stands is refused locally. */
+	type(&w, "d4");
+	ck_assert_str_eq(w.message, "your move is provisional: u takes it back, d when done");
+	ck_assert_int_eq(w.n_out, 0);
+
+	/* u takes it back, for the turn's ply. */
+	press(&w, 'u');
+	ck_assert_str_eq(w.message, "taking (e4) back...");
+	take_http(&w, "POST", "/v1/games/" ID "/takeback", "{\"ply\":0}");
+	provisional_event(&b, &w, WHITE, "e2e4", true);
+	fold_both(&b, &w, &bl, 6500);
+	ck_assert(session_my_turn(&w));
+	ck_assert(!session_extra_move(&bl, text, sizeof text));
+	ck_assert_str_eq(bl.message, "White took a move back");
+	session_position(&bl, &p);
+	ck_assert_int_eq(p.board[make_sq(4, 1)], W_PAWN);
+
+	/* d4, then done: only then is the move played and the turn passed. */
+	type(&w, "d4");
+	take_http(&w, "POST", "/v1/games/" ID "/moves", "{\"ply\":0,\"move\":\"d2d4\"}");
+	provisional_event(&b, &w, WHITE, "d2d4", false);
+	fold_both(&b, &w, &bl, 7000);
+	press(&w, 'd');
+	ck_assert_str_eq(w.message, "done: (d4) is played, the turn passes...");
+	take_http(&w, "POST", "/v1/games/" ID "/done", "{\"ply\":0}");
+	move_event(&b, &w, &w.view.game.pos, 0, "d2d4", T0 + 3000, false);
+	fold_both(&b, &w, &bl, 8000);
+	ck_assert_int_eq((int)bl.view.game.n_plies, 1);
+	ck_assert_str_eq(bl.san[0], "d4");
+	ck_assert(!session_extra_move(&bl, text, sizeof text));
+	ck_assert_str_eq(bl.message, "White pressed done: d4");
+	ck_assert_str_eq(w.message, "you pressed done: d4");
+	ck_assert(session_my_turn(&bl));
+	ck_assert_int_eq(session_turn(&w), BLACK);
+	session_fini(&w);
+	session_fini(&bl);
+
+	/* Not an undo game: u is refused, d types a move. */
+	started(&w, &b, WHITE);
+	press(&w, 'u');
+	ck_assert_str_eq(w.message, "not an undo game: moves are final");
+	ck_assert_int_eq(session_key(&w, 'd').kind, SESSION_CMD_PROMPT_INPUT);
+	ck_assert_int_eq(w.n_out, 0);
+	session_fini(&w);
+	/* Spectators press nothing. */
+	started_tc(&w, &b, -1, "5+3", true);
+	ck_assert_int_eq(session_key(&w, 'u').kind, SESSION_CMD_SPECTATING);
+	ck_assert_int_eq(session_key(&w, 'r').kind, SESSION_CMD_SPECTATING);
+	session_fini(&w);
+}
+END_TEST
+
+/* A game-ended event: color is the side that acted (resigned, accepted). */
+static void ended_event(struct evbuf *b, int color, const char *result, const char *term)
+{
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = color;
+	snprintf(e.result, sizeof e.result, "%s", result);
+	snprintf(e.termination, sizeof e.termination, "%s", term);
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(b, T0 + 3000, &e);
+}
+
+/* The series' second game: alice (player 1) now Black, bob White, with the
+ * score before it (half-points by this game's colours). */
+static void series_game_events(struct evbuf *b, int white_half, int black_half)
+{
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_CREATED);
+	snprintf(e.tc, sizeof e.tc, "5+3");
+	snprintf(e.ruleset, sizeof e.ruleset, "fide");
+	snprintf(e.fen, sizeof e.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	snprintf(e.opponent, sizeof e.opponent, "open");
+	e.seats[WHITE].kind = e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
+	e.seats[WHITE].player = 2;
+	snprintf(e.seats[WHITE].name, sizeof e.seats[WHITE].name, "bob");
+	e.seats[BLACK].player = 1;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "alice");
+	snprintf(e.series.id, sizeof e.series.id, "%s", ID);
+	e.series.game = 2;
+	snprintf(e.series.previous, sizeof e.series.previous, "%s", ID);
+	e.series.score.half[WHITE] = white_half;
+	e.series.score.half[BLACK] = black_half;
+	e.series.score.games = 1;
+	e.series.score.scored = 1;
+	evbuf_add(b, T0 + 4000, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 300000, 300000, WHITE);
+	evbuf_add(b, T0 + 4000, &e);
+}
+
+/* Rule 13: "During a series the time isn't saved from the last game, each
+ * game have the same initial time." The client follows the series to the
+ * next game the accepted rematch names, with the colours swapped. */
+START_TEST(test_rematch_series)
+{
+	struct session w, bl, sp;
+	struct evbuf b, b2, b3;
+	char text[160];
+	started(&w, &b, WHITE);
+	started(&bl, &b2, BLACK);
+	started(&sp, &b3, -1);
+	protocol_events_fini(&b2.evs);
+	protocol_events_fini(&b3.evs);
+	ck_assert_int_eq(session_key(&w, 'r').kind, SESSION_CMD_REMATCH);
+	press(&w, 'r');
+	ck_assert_str_eq(w.message, "no rematch: a rematch is offered after the game");
+	ck_assert_int_eq(w.n_out, 0);
+	ck_assert(!session_series_text(&w, text, sizeof text));
+	ck_assert_str_eq(text, "");
+
+	ended_event(&b, BLACK, "1-0", "resignation");
+	fold_both(&b, &w, &bl, 6000);
+	press(&w, 'r');
+	ck_assert_str_eq(w.message, "offering a rematch...");
+	take_http(&w, "POST", "/v1/games/" ID "/rematch", "{\"ply\":0,\"action\":\"offer\"}");
+	request_event(&b, WHITE, FOLD_REQ_REMATCH, FOLD_REQ_MADE, 0);
+	fold_both(&b, &w, &bl, 6500);
+	ck_assert(session_request_text(&w, text, sizeof text));
+	ck_assert_str_eq(text, "you offered a rematch \u2014 W withdraw");
+	ck_assert(session_request_text(&bl, text, sizeof text));
+	ck_assert_str_eq(text, "White offers a rematch \u2014 r accept, D decline");
+	/* Offering twice is refused here. */
+	press(&w, 'r');
+	ck_assert_str_eq(w.message, "your rematch offer stands: waiting for Black (W withdraws)");
+	ck_assert_int_eq(w.n_out, 0);
+	press(&w, 'W');
+	take_http(&w, "POST", "/v1/games/" ID "/rematch", "{\"ply\":0,\"action\":\"withdraw\"}");
+	/* Black answers: D declines, r (or A) accepts. */
+	press(&bl, 'D');
+	take_http(&bl, "POST", "/v1/games/" ID "/rematch", "{\"ply\":0,\"action\":\"decline\"}");
+	press(&bl, 'A');
+	take_http(&bl, "POST", "/v1/games/" ID "/rematch", "{\"ply\":0,\"action\":\"accept\"}");
+	press(&bl, 'r');
+	ck_assert_str_eq(bl.message, "accepting the rematch...");
+	take_http(&bl, "POST", "/v1/games/" ID "/rematch", "{\"ply\":0,\"action\":\"accept\"}");
+
+	/* The accepted event names the next game: both switch to it, with
+	 * the colours swapped and the board turned; what followed the event
+	 * in the same answer is the old game's and is not folded. */
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_REQUEST);
+	e.color = BLACK;
+	e.what = FOLD_REQ_REMATCH;
+	e.action = FOLD_REQ_ACCEPTED;
+	e.ply = 0;
+	snprintf(e.game, sizeof e.game, "%s", ID2);
+	evbuf_add(&b, T0 + 3500, &e);
+	raw_event(&b, "note", "{\"text\":\"old game\"}");
+	fold_both(&b, &w, &bl, 7000);
+	ck_assert_str_eq(w.game_id, ID2);
+	ck_assert_int_eq(w.me, BLACK);
+	ck_assert(w.flipped);
+	ck_assert_int_eq(bl.me, WHITE);
+	ck_assert(!bl.flipped);
+	ck_assert_int_eq((int)w.after, 0);
+	ck_assert(!w.view.created);
+	ck_assert_int_eq((int)w.n_notes, 0);
+	ck_assert_str_eq(w.message, "rematch accepted: the next game starts, you play Black");
+
+	/* The new game's log, from seq 0. alice won game 1: 1-0 for her. */
+	evbuf_init(&b, 0);
+	series_game_events(&b, 0, 2);
+	struct evbuf b4;
+	session_fini(&sp);
+	session_init(&sp, ID2, -1);
+	evbuf_init(&b4, 0);
+	series_game_events(&b4, 0, 2);
+	evbuf_fold(&b4, &sp, 8000);
+	fold_both(&b, &w, &bl, 8000);
+	ck_assert_str_eq(w.message, "game 2 of the series has started: you play Black");
+	ck_assert(session_my_turn(&bl));
+	/* Every clock at the time control's initial time (rule 13). */
+	ck_assert_int_eq(session_clock_ms(&w, WHITE, 8000), 300000);
+	ck_assert_int_eq(session_clock_ms(&w, BLACK, 8000), 300000);
+	ck_assert(session_series_text(&w, text, sizeof text));
+	ck_assert_str_eq(text, "series game 2: you 1\u20130 bob");
+	ck_assert(session_series_text(&bl, text, sizeof text));
+	ck_assert_str_eq(text, "series game 2: you 0\u20131 alice");
+	/* The spectator follows this game's order (White first). */
+	ck_assert(session_series_text(&sp, text, sizeof text));
+	ck_assert_str_eq(text, "series game 2: bob 0\u20131 alice");
+	/* A draw: each gets a half. */
+	request_event(&b, WHITE, FOLD_REQ_DRAW, FOLD_REQ_MADE, 0);
+	ended_event(&b, BLACK, "1/2-1/2", "agreement");
+	fold_both(&b, &w, &bl, 9000);
+	ck_assert(session_over(&w));
+	ck_assert(session_series_text(&w, text, sizeof text));
+	ck_assert_str_eq(text, "series game 2: you 1\u00bd\u2013\u00bd bob");
+	bl.ascii = true;
+	ck_assert(session_series_text(&bl, text, sizeof text));
+	ck_assert_str_eq(text, "series game 2: you 0.5-1.5 alice");
+	session_fini(&w);
+	session_fini(&bl);
+	session_fini(&sp);
+
+	/* No rematch after an abort, nor against the engine. */
+	started(&w, &b, WHITE);
+	ended_event(&b, WHITE, "*", "aborted");
+	evbuf_fold(&b, &w, 6000);
+	press(&w, 'r');
+	ck_assert_str_eq(w.message, "no rematch: no rematch after an aborted game");
+	ck_assert_int_eq(w.n_out, 0);
+	session_fini(&w);
+}
+END_TEST
+
+/* The low-time warning: a clock under the threshold (by default a tenth of
+ * the base time, 10 s to 60 s) is low; the bell rings once, for my own
+ * running clock, when it goes under. */
+START_TEST(test_low_time)
+{
+	struct session s, o;
+	struct evbuf b;
+	/* 5+3: the start events read 300000 for White, running, at mono 5000. */
+	started_tc(&s, &b, WHITE, "5+3", false);
+	s.bell = true;
+	ck_assert_int_eq(session_low_threshold_ms(&s), 30000);
+	int64_t at30001 = 5000 + 300000 - 30001;
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, at30001), 30001);
+	/* The first tick learns the state: no bell. */
+	ck_assert_int_eq(session_tick(&s, at30001), SESSION_DIRTY_CLOCKS);
+	ck_assert(!session_clock_low(&s, WHITE, at30001));
+	ck_assert_int_eq(session_next_tick(&s, at30001), 2);
+	/* 30000 is not under 30000. */
+	ck_assert_int_eq(session_tick(&s, at30001 + 1), 0);
+	ck_assert(!session_clock_low(&s, WHITE, at30001 + 1));
+	/* 29999 is: the colour changes and the bell rings, once. */
+	ck_assert(session_clock_low(&s, WHITE, at30001 + 2));
+	ck_assert_int_eq(session_tick(&s, at30001 + 2), SESSION_DIRTY_CLOCKS | SESSION_DIRTY_BELL);
+	ck_assert_int_eq(session_tick(&s, at30001 + 3), 0);
+	ck_assert_int_eq(session_tick(&s, at30001 + 5000), 0);
+	ck_assert(!session_clock_low(&s, BLACK, at30001 + 5000));
+	/* A threshold off the second: the loop wakes for the crossing. */
+	s.low_time_cfg_ms = 12345;
+	int64_t at12400 = 5000 + 300000 - 12400;
+	ck_assert_int_eq(session_next_tick(&s, at12400), 56);
+	ck_assert_int_eq(session_tick(&s, at12400), SESSION_DIRTY_CLOCKS);
+	ck_assert_int_eq(session_tick(&s, at12400 + 55), 0);
+	ck_assert_int_eq(session_tick(&s, at12400 + 56), SESSION_DIRTY_CLOCKS | SESSION_DIRTY_BELL);
+	/* 0: no warning at all. */
+	s.low_time_cfg_ms = 0;
+	ck_assert(!session_clock_low(&s, WHITE, 5000 + 299000));
+	session_fini(&s);
+
+	/* The opponent's clock colours but never rings; nor does mine with
+	 * the bell off. */
+	started_tc(&o, &b, BLACK, "5+3", false);
+	o.bell = true;
+	ck_assert_int_eq(session_tick(&o, at30001), SESSION_DIRTY_CLOCKS);
+	ck_assert_int_eq(session_tick(&o, at30001 + 2), SESSION_DIRTY_CLOCKS);
+	session_fini(&o);
+	started_tc(&s, &b, WHITE, "5+3", false);
+	ck_assert_int_eq(session_tick(&s, at30001), SESSION_DIRTY_CLOCKS);
+	ck_assert_int_eq(session_tick(&s, at30001 + 2), SESSION_DIRTY_CLOCKS);
+	session_fini(&s);
+
+	/* The default's bounds: 1+0 warns at 10 s, 90+30 at a minute. */
+	started_tc(&s, &b, WHITE, "1+0", false);
+	ck_assert_int_eq(session_low_threshold_ms(&s), 10000);
+	session_fini(&s);
+	started_tc(&s, &b, WHITE, "90+30", false);
+	ck_assert_int_eq(session_low_threshold_ms(&s), 60000);
+	session_fini(&s);
+
+	/* Joining with the clock already low: no crossing seen, no bell. */
+	session_init(&s, ID, WHITE);
+	s.bell = true;
+	evbuf_init(&b, 0);
+	start_events(&b);
+	/* The answer comes 295 s into White's first move. */
+	b.evs.now_ms = T0 + 295000;
+	evbuf_fold(&b, &s, 100);
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 100), 5000);
+	ck_assert(session_clock_low(&s, WHITE, 100));
+	ck_assert_int_eq(session_tick(&s, 100), SESSION_DIRTY_CLOCKS);
 	session_fini(&s);
 }
 END_TEST
@@ -970,6 +1356,11 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_abort);
 	tcase_add_test(tc, test_adjourn_and_absence);
 	tcase_add_test(tc, test_notes);
+	suite_add_tcase(s, tc);
+	tc = tcase_create("undo-series");
+	tcase_add_test(tc, test_undo_game);
+	tcase_add_test(tc, test_rematch_series);
+	tcase_add_test(tc, test_low_time);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -154,6 +154,14 @@ START_TEST(test_config_good)
 	ck_assert_int_eq(c.ascii, 1);
 	ck_assert_str_eq(c.server, "http://h:8080/#x");
 	ck_assert(c.bell);
+	/* The low-time threshold is unset (the default applies) until given. */
+	ck_assert_int_eq(c.low_time_ms, -1);
+	const char *lt = "low_time_ms = 12345\n";
+	ck_assert_int_eq(config_parse(&c, lt, strlen(lt), err, sizeof err), 0);
+	ck_assert_int_eq(c.low_time_ms, 12345);
+	lt = "low_time_ms = 0\n";
+	ck_assert_int_eq(config_parse(&c, lt, strlen(lt), err, sizeof err), 0);
+	ck_assert_int_eq(c.low_time_ms, 0);
 }
 END_TEST
 
@@ -166,6 +174,8 @@ START_TEST(test_config_bad)
 		{ "ascii = perhaps\n", "line 1: ascii is 'yes' or 'no', not 'perhaps'" },
 		{ "theme\n", "line 1: expected 'key = value', got 'theme'" },
 		{ "theme =   \n", "line 1: theme has no value" },
+		{ "low_time_ms = 10s\n", "line 1: low_time_ms is milliseconds from 0 to 86400000, not '10s'" },
+		{ "low_time_ms = -1\n", "line 1: low_time_ms is milliseconds from 0 to 86400000, not '-1'" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;

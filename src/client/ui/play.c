@@ -7,7 +7,9 @@
  * change; fold what the server answered into the session; turn the keys
  * that arrived into commands; hand the session's outbox to the network.
  * With no clock running and nothing arriving, the sleep has no timeout:
- * an idle game costs no CPU.
+ * an idle game costs no CPU. The pass also tells the session the time
+ * (session_tick), which colours a clock under the low-time threshold and
+ * asks for the bell when the player's own clock crosses it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -163,13 +165,15 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		if (mat[0] && right - (int)strlen(mat) - 1 > (int)strlen(line))
 			mvwaddstr(w, row, right - (int)strlen(mat) - 1, mat);
 		int a = ui_attr(p->ui, THEME_TEXT, -1);
-		if (running && ms < SESSION_LOW_TIME_MS)
+		bool low = session_clock_low(s, c, now);
+		if (low)
 			a = ui_attr(p->ui, THEME_CLOCK_LOW, -1) | A_BOLD;
 		if (running)
 			a |= A_REVERSE;
 		wattrset(w, a);
-		/* A '>' marks the running clock without colour, too. */
-		mvwaddstr(w, row, right - 1, running ? ">" : " ");
+		/* A '>' marks the running clock without colour, too; a '!'
+		 * low time, where the theme has no colour to show it. */
+		mvwaddstr(w, row, right - 1, running ? ">" : low && !p->ui->ncolors ? "!" : " ");
 		mvwaddstr(w, row, right, clk);
 	}
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
@@ -187,7 +191,8 @@ static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
 	const struct movelist *ml = &s->ml;
 	int height = getmaxy(w), width = getmaxx(w);
 	size_t n = s->view.created ? s->view.game.n_plies : 0;
-	char num[16], pending_san[SAN_MAX] = "";
+	char num[16], extra_san[SAN_MAX + 2];
+	bool extra = session_extra_move(s, extra_san, sizeof extra_san);
 
 	werase(w);
 	wattrset(w, ui_attr(p->ui, THEME_HEADING, -1));
@@ -195,8 +200,6 @@ static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
 		mvwhline(w, 0, 0, '-', width);
 	else
 		mvwhline_set(w, 0, 0, WACS_HLINE, width);
-	if (s->pending)
-		san_write(&s->view.game.pos, s->pending_move, pending_san);
 	for (int y = 1; y < height; y++) {
 		int row = s->ml_top + y - 1;
 		if (row >= ml->rows)
@@ -212,8 +215,8 @@ static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
 					mvwaddstr(w, y, x, "...");
 				continue;
 			}
-			const char *san = (size_t)ply < n ? s->san[ply] : pending_san;
-			bool last = (size_t)ply + 1 == n + (s->pending ? 1 : 0);
+			const char *san = (size_t)ply < n ? s->san[ply] : extra_san;
+			bool last = (size_t)ply + 1 == n + (extra ? 1 : 0);
 			int a = last ? ui_attr(p->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
 				     : ui_attr(p->ui, THEME_TEXT, -1);
 			wattrset(w, a);
@@ -227,8 +230,9 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 {
 	const struct session *s = p->s;
 	int width = getmaxx(w);
-	char line[200], res[64];
+	char line[200], res[64], series[160];
 	struct position pos;
+	bool in_series = session_series_text(s, series, sizeof series);
 
 	werase(w);
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
@@ -244,20 +248,27 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		ui_play_put(w, 0, 0, res, width);
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 		ui_play_put(w, 1, 0, why, width);
-		snprintf(line, sizeof line, "s save PGN%s   n notes   q quit", s->saved ? " (saved)" : "");
+		const char *no_rematch;
+		snprintf(line, sizeof line, "s save PGN%s   %sn notes   q quit", s->saved ? " (saved)" : "",
+			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "");
 		ui_play_put(w, 2, 0, line, width);
+		if (in_series)
+			ui_play_put(w, 3, 0, series, width);
 		wattrset(w, A_NORMAL);
 		return;
 	} else if (!s->view.started) {
 		snprintf(line, sizeof line, "waiting for an opponent");
 	} else if (s->me < 0) {
-		snprintf(line, sizeof line, "spectating: %s to move%s", pos.side == WHITE ? "White" : "Black",
+		snprintf(line, sizeof line, "spectating: %s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 position_in_check(&pos) ? ", check" : "");
 	} else if (session_my_turn(s)) {
 		snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+	} else if (session_provisional_mine(s)) {
+		snprintf(line, sizeof line, "your move (provisional): d when done, u takes back");
+		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 	} else {
-		snprintf(line, sizeof line, "%s to move%s", pos.side == WHITE ? "White" : "Black",
+		snprintf(line, sizeof line, "%s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 s->premoves.n ? "" : " (moves you make now are premoves)");
 	}
 	ui_play_put(w, 0, 0, line, width);
@@ -271,6 +282,8 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		}
 		ui_play_put(w, 1, 0, line, width);
 	}
+	if (in_series)
+		ui_play_put(w, 2, 0, series, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -310,17 +323,21 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 			   : session_over(s) ? "game over"
 			   : fold_adjourned(&s->view) ? "adjourned"
 			   : session_my_turn(s) ? "your move"
-			   : pos.side == WHITE ? "White to move" : "Black to move";
+			   : session_turn(s) == WHITE ? "White to move" : "Black to move";
 	char req[160];
+	const char *no_rematch;
 	/* A standing offer or request takes the place of the key hints, and
-	 * comes before the connection so it is never cut off. */
-	if (session_request_text(s, req, sizeof req))
+	 * comes before the connection so it is never cut off; so does an
+	 * undo game's reminder to press done. */
+	if (session_request_text(s, req, sizeof req) || session_undo_text(s, req, sizeof req))
 		snprintf(line, sizeof line, "%s%.8s | %s | %s%s", s->me < 0 ? "watching " : "game ", s->game_id, req,
 			 conn[s->conn], rtt);
 	else
 		snprintf(line, sizeof line, "%s%.8s | %s | %s%s | %s", s->me < 0 ? "watching " : "game ", s->game_id,
 			 turn, conn[s->conn], rtt,
-			 session_over(s) ? "s save PGN  n notes  ? help  q quit"
+			 session_over(s) && session_rematch_possible(s, &no_rematch)
+				 ? "r rematch  s save PGN  ? help  q quit"
+			 : session_over(s) ? "s save PGN  n notes  ? help  q quit"
 			 : s->me < 0	 ? "f flip  ? help  q quit"
 					 : "/ move  = draw  R resign  ? help  q quit");
 	ui_play_put(w, 0, 0, line, width);
@@ -343,6 +360,8 @@ static const char *const ui_play_help_text[] = {
 	"  X                   abort (asks first; later: asks the opponent)",
 	"  P                   ask to adjourn / to resume",
 	"  G                   opponent gone: claim the win / their discard",
+	"  u  d                undo games: take back / done (commit the move)",
+	"  r                   after the game: offer / accept a rematch",
 	"  n                   notes: write (private until the end), read",
 	"  s                   save the PGN (after the game)",
 	"  f  PgUp  PgDn       flip the board / scroll the move list",
@@ -603,6 +622,11 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 		dirty |= session_set_conn(s, c, net_rtt(n));
 		if (session_next_tick(s, now_mono_ms()) >= 0 || tick >= 0)
 			dirty |= SESSION_DIRTY_CLOCKS;
+		dirty |= session_tick(s, now_mono_ms());
+		if (dirty & SESSION_DIRTY_BELL) {
+			beep();
+			dirty &= ~(unsigned)SESSION_DIRTY_BELL;
+		}
 
 		int keys = 0;
 		for (;;) {
