@@ -24,6 +24,7 @@ struct server_config {
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
 	bool sync_full;             /* fsync every commit */
 	int list_limit;             /* games in GET /v1/games */
+	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 };
 
 /* Fills cfg with the defaults (strings NULL). */
