@@ -60,7 +60,7 @@ struct protocol_tournament {
 	enum tournament_kind kind;
 	int players;
 	char tc[PROTOCOL_TC_MAX];
-	char ruleset[PROTOCOL_WORD_MAX];
+	char ruleset[2 * PROTOCOL_WORD_MAX];
 	struct tournament_prizes prizes;
 	char status[PROTOCOL_STATUS_MAX + 1]; /* "open", "running", "finished" */
 	int64_t creator;
@@ -87,5 +87,42 @@ enum {
 char *protocol_tournament_encode(const struct protocol_tournament *t, unsigned parts, int64_t games_of);
 /* GET /v1/tournaments: {"tournaments": [summary...]}. */
 char *protocol_tournament_list_encode(const struct protocol_tournament *ts, size_t n);
+
+/* A booking of GET/POST /v1/me/vacations. */
+struct protocol_vacation {
+	int64_t id;
+	char start[PROTOCOL_DATE_MAX]; /* "YYYY-MM-DD" */
+	int64_t days;
+	int64_t start_ms, end_ms;      /* [start_ms, end_ms), 00:00 UTC each */
+	bool active;                   /* running now */
+	bool cancellable;              /* not started yet */
+};
+/* A calendar year's allowance: {"year", "days", "booked", "left"}. */
+struct protocol_allowance {
+	int64_t year, days, booked, left;
+};
+char *protocol_vacation_encode(const struct protocol_vacation *v);
+/* {"vacations": [...], "allowance": [...], "on_vacation": BOOL}. */
+char *protocol_vacations_encode(const struct protocol_vacation *v, size_t n, const struct protocol_allowance *a,
+				size_t n_allowance, bool on_vacation);
+
+/* One of the player's games in GET /v1/me/games. */
+struct protocol_my_game {
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	char status[PROTOCOL_STATUS_MAX + 1];
+	char tc[PROTOCOL_TC_MAX];
+	char color[PROTOCOL_WORD_MAX];                 /* the player's */
+	int64_t opponent;                              /* player id, 0 for an engine or a free seat */
+	char opponent_name[PROTOCOL_NAME_MAX + 1];     /* "" when none */
+	int64_t ply;
+	bool your_move;
+	int64_t deadline_ms;                           /* the running side's flag instant, INT64_MAX: none */
+	char tournament[PROTOCOL_GAME_ID_MAX + 1];     /* "" outside tournaments */
+};
+/* {"games": [...], "now_ms": MS}. */
+char *protocol_my_games_encode(const struct protocol_my_game *g, size_t n, int64_t now_ms);
+
+/* Test-only POST /v1/test/clock: {"advance_ms": N}, N >= 0. */
+int protocol_test_clock_request_decode(const char *json, size_t len, int64_t *advance_ms, struct protocol_error *err);
 
 #endif

@@ -371,3 +371,97 @@ char *protocol_tournament_list_encode(const struct protocol_tournament *ts, size
 	protocol_json_add_item(o, "tournaments", a);
 	return protocol_json_print(o);
 }
+
+/* ---- vacations, the player's games, the test clock ---- */
+
+static cJSON *vacation_json(const struct protocol_vacation *v)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "id", v->id);
+	protocol_json_add_string(o, "start", v->start);
+	protocol_json_add_int(o, "days", v->days);
+	protocol_json_add_int(o, "start_ms", v->start_ms);
+	protocol_json_add_int(o, "end_ms", v->end_ms);
+	protocol_json_add_item(o, "active", cJSON_CreateBool(v->active));
+	protocol_json_add_item(o, "cancellable", cJSON_CreateBool(v->cancellable));
+	return o;
+}
+
+char *protocol_vacation_encode(const struct protocol_vacation *v)
+{
+	return protocol_json_print(vacation_json(v));
+}
+
+char *protocol_vacations_encode(const struct protocol_vacation *v, size_t n, const struct protocol_allowance *a,
+				size_t n_allowance, bool on_vacation)
+{
+	cJSON *o = protocol_json_object();
+	cJSON *list = array();
+	for (size_t i = 0; i < n; i++)
+		push(list, vacation_json(&v[i]));
+	protocol_json_add_item(o, "vacations", list);
+	cJSON *al = array();
+	for (size_t i = 0; i < n_allowance; i++) {
+		cJSON *e = protocol_json_object();
+		protocol_json_add_int(e, "year", a[i].year);
+		protocol_json_add_int(e, "days", a[i].days);
+		protocol_json_add_int(e, "booked", a[i].booked);
+		protocol_json_add_int(e, "left", a[i].left);
+		push(al, e);
+	}
+	protocol_json_add_item(o, "allowance", al);
+	protocol_json_add_item(o, "on_vacation", cJSON_CreateBool(on_vacation));
+	return protocol_json_print(o);
+}
+
+char *protocol_my_games_encode(const struct protocol_my_game *g, size_t n, int64_t now_ms)
+{
+	cJSON *o = protocol_json_object();
+	cJSON *a = array();
+	for (size_t i = 0; i < n; i++) {
+		cJSON *e = protocol_json_object();
+		protocol_json_add_string(e, "id", g[i].id);
+		protocol_json_add_string(e, "status", g[i].status);
+		protocol_json_add_string(e, "tc", g[i].tc);
+		protocol_json_add_string(e, "color", g[i].color);
+		if (g[i].opponent) {
+			cJSON *op = protocol_json_object();
+			protocol_json_add_int(op, "player", g[i].opponent);
+			protocol_json_add_string(op, "name", g[i].opponent_name);
+			protocol_json_add_item(e, "opponent", op);
+		} else {
+			add_null(e, "opponent");
+		}
+		protocol_json_add_int(e, "ply", g[i].ply);
+		protocol_json_add_item(e, "your_move", cJSON_CreateBool(g[i].your_move));
+		if (g[i].deadline_ms == INT64_MAX)
+			add_null(e, "deadline_ms");
+		else
+			protocol_json_add_int(e, "deadline_ms", g[i].deadline_ms);
+		if (g[i].tournament[0])
+			protocol_json_add_string(e, "tournament", g[i].tournament);
+		else
+			add_null(e, "tournament");
+		push(a, e);
+	}
+	protocol_json_add_item(o, "games", a);
+	protocol_json_add_int(o, "now_ms", now_ms);
+	return protocol_json_print(o);
+}
+
+int protocol_test_clock_request_decode(const char *json, size_t len, int64_t *advance_ms, struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "advance_ms", PROTOCOL_JSON_INT, true },
+	};
+	const char *what = "test clock";
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	*advance_ms = protocol_json_int(o, "advance_ms");
+	if (!rc && *advance_ms < 0)
+		rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: advance_ms must not be negative", what);
+	cJSON_Delete(o);
+	return rc;
+}
