@@ -68,6 +68,7 @@ struct protocol_tournament {
 	int n_entrants;                              /* registration order */
 	struct protocol_tournament_entrant entrants[TOURNAMENT_PLAYERS_MAX];
 	const struct tournament *t;                  /* NULL until it starts */
+	uint64_t seed;                               /* the tables' seed, when t */
 	const char (*game_ids)[PROTOCOL_GAME_ID_MAX + 1]; /* t->n_games of them, when t */
 	int64_t viewer;                              /* the asking player, 0: none */
 	int64_t viewer_credits;                      /* their balance, when viewer */

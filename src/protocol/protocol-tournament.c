@@ -213,6 +213,15 @@ static void summary(const struct protocol_tournament *t, cJSON *o)
 	protocol_json_add_int(o, "created_ms", t->created_ms);
 	add_ms(o, "started_ms", t->started_ms);
 	add_ms(o, "finished_ms", t->finished_ms);
+	/* Published once the tables are drawn, so anyone can check them with
+	 * tournament_init(); a decimal string, as JSON numbers stop at 2^53. */
+	if (t->t) {
+		char seed[24];
+		snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);
+		protocol_json_add_string(o, "seed", seed);
+	} else {
+		add_null(o, "seed");
+	}
 	if (t->viewer) {
 		cJSON *you = protocol_json_object();
 		bool in = false;

@@ -97,6 +97,7 @@ static void to_protocol(const struct loaded *l, int64_t viewer, int64_t credits,
 	}
 	if (l->started) {
 		p->t = &l->t;
+		p->seed = l->row.seed;
 		p->game_ids = (const char(*)[PROTOCOL_GAME_ID_MAX + 1])l->ids;
 	}
 	p->viewer = viewer;
