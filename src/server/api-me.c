@@ -103,10 +103,14 @@ static void vacation_out(const struct store_vacation *sv, int64_t now, struct pr
 	out->cancellable = vacation_can_cancel(&sv->v, now);
 }
 
-/* The player's bookings as the vacation rules take them. */
+/* The player's bookings as the vacation rules take them: those that reach
+ * into this calendar year or later, the only ones that count against an
+ * allowance a new booking (from tomorrow on) can use or overlap. */
 static int bookings(struct server *srv, int64_t me, struct store_vacation *sv, struct vacation *v, int *n)
 {
-	if (store_vacations(srv->store, me, sv, VACATIONS_LISTED, n))
+	struct calendar_date today;
+	calendar_date_of(now_wall_ms(), &today);
+	if (store_vacations(srv->store, me, calendar_year_start(today.year), sv, VACATIONS_LISTED, n))
 		return -1;
 	for (int i = 0; i < *n; i++)
 		v[i] = sv[i].v;
@@ -176,6 +180,16 @@ void api_me_vacations_book(struct server *srv, struct http_request *req, struct 
 		return;
 	}
 	int64_t now = now_wall_ms();
+	/* Each game carries the bookings that have not ended (tchess/fold.h
+	 * keeps FOLD_VACATIONS_MAX per side), so that many is the limit. */
+	int pending = 0;
+	for (int i = 0; i < n; i++)
+		pending += v[i].end_ms > now;
+	if (pending >= FOLD_VACATIONS_MAX) {
+		game_service_batch_abort(srv->games);
+		http_reply_error(reply, PROTOCOL_ERR_ILLEGAL, "at most %d bookings may be pending", FOLD_VACATIONS_MAX);
+		return;
+	}
 	struct store_vacation booked = { 0 };
 	struct tchess_error terr;
 	enum tchess_err rc = vacation_book(&booked.v, start_ms, (int)in.days, v, (size_t)n, me.created_ms, now, &terr);

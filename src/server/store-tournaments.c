@@ -324,13 +324,16 @@ enum store_result store_credits_add(struct store *st, int64_t player, int64_t de
 
 /* ---- vacations ---- */
 
-enum store_result store_vacations(struct store *st, int64_t player, struct store_vacation *out, int max, int *n)
+enum store_result store_vacations(struct store *st, int64_t player, int64_t from_ms, struct store_vacation *out,
+				  int max, int *n)
 {
-	sqlite3_stmt *q = prep(st, "SELECT id, start_ms, end_ms FROM vacations WHERE player = ?1 ORDER BY start_ms, id");
+	sqlite3_stmt *q = prep(st, "SELECT id, start_ms, end_ms FROM vacations WHERE player = ?1 AND end_ms > ?2 "
+				   "ORDER BY start_ms, id");
 	*n = 0;
 	if (!q)
 		return STORE_ERROR;
 	sqlite3_bind_int64(q, 1, player);
+	sqlite3_bind_int64(q, 2, from_ms);
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW && *n < max) {
 		struct store_vacation *v = &out[(*n)++];

@@ -132,8 +132,10 @@ enum store_result store_credits_get(struct store *st, int64_t player, int64_t *o
 enum store_result store_credits_add(struct store *st, int64_t player, int64_t delta, const char *reason,
 				    const char *tournament, int64_t ms);
 
-/* Every booking of player, by start, into out (room for max); *n is how many. */
-enum store_result store_vacations(struct store *st, int64_t player, struct store_vacation *out, int max, int *n);
+/* player's bookings that end after from_ms, by start, into out (room for
+ * max); *n is how many. */
+enum store_result store_vacations(struct store *st, int64_t player, int64_t from_ms, struct store_vacation *out,
+				  int max, int *n);
 enum store_result store_vacation_add(struct store *st, int64_t player, const struct vacation *v, int64_t *id_out);
 /* Fills *out with booking id of player; STORE_NOT_FOUND if there is none. */
 enum store_result store_vacation_get(struct store *st, int64_t player, int64_t id, struct store_vacation *out);

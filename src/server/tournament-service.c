@@ -458,16 +458,13 @@ out:
 static int vacations(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max)
 {
 	struct server *srv = ctx;
-	struct store_vacation all[FOLD_VACATIONS_MAX * 2];
+	struct store_vacation all[FOLD_VACATIONS_MAX];
 	int n;
-	if (store_vacations(srv->store, player, all, (int)(sizeof all / sizeof all[0]), &n))
+	if (store_vacations(srv->store, player, now_ms, all, FOLD_VACATIONS_MAX, &n))
 		return -1;
-	size_t k = 0;
-	for (int i = 0; i < n && k < max; i++) {
-		if (all[i].v.end_ms > now_ms)
-			out[k++] = all[i].v;
-	}
-	return (int)k;
+	for (int i = 0; i < n && (size_t)i < max; i++)
+		out[i] = all[i].v;
+	return n < (int)max ? n : (int)max;
 }
 
 void tournament_service_attach(struct server *srv)
