@@ -41,6 +41,24 @@
 /* Vacations a view keeps per side. When full, those that ended before the
  * current turn began are dropped: they can no longer change a reading. */
 #define FOLD_VACATIONS_MAX 64
+#define FOLD_WORD_MAX 16
+/* Room for a seat's last command key ("end-fifty-moves"). */
+#define FOLD_CMD_MAX 48
+
+/* What a "request" event is about, and what happened to it. */
+enum fold_request_what {
+	FOLD_REQ_DRAW = 0, /* a draw offer */
+	FOLD_REQ_ABORT,
+	FOLD_REQ_ADJOURN,
+	FOLD_REQ_RESUME,
+	FOLD_REQ_COUNT
+};
+
+enum fold_request_action {
+	FOLD_REQ_MADE = 0, /* "made": offered or requested */
+	FOLD_REQ_DECLINED, /* "declined" by the other side */
+	FOLD_REQ_WITHDRAWN /* "withdrawn" by its maker (draw offers only) */
+};
 
 enum fold_seat_kind {
 	FOLD_SEAT_EMPTY = 0,
@@ -75,6 +93,12 @@ enum fold_event_kind {
 	FOLD_EV_ENDED,             /* "game-ended" */
 	FOLD_EV_CLOCK_RESUMED,     /* "clock-resumed" */
 	FOLD_EV_VACATION,          /* "vacation": a seat's vacation booked or cancelled */
+	FOLD_EV_REQUEST,           /* "request": a draw offer, abort/adjourn/resume request, or its answer */
+	FOLD_EV_ADJOURNED,         /* "game-adjourned" */
+	FOLD_EV_RESUMED,           /* "game-resumed" */
+	FOLD_EV_DISCARD,           /* "discard-claimed" */
+	FOLD_EV_PRESENCE,          /* "presence": a seat gone or back */
+	FOLD_EV_TIME_ADDED,        /* "time-added" */
 	FOLD_EV_OTHER              /* any other type (notes, later additions): ignored */
 };
 
@@ -88,21 +112,28 @@ struct fold_event {
 	char fen[FEN_MAX];                  /* created: the start; move: the position after */
 	char opponent[FOLD_OPPONENT_MAX];   /* created */
 	struct fold_seat seats[2];          /* created: both; joined: seats[color] */
-	int color;                          /* joined, move, premoves, discarded, ended */
+	int color;                          /* joined, move, premoves, discarded, ended, request, adjourned,
+					     * resumed, discard, presence, time-added */
 	int64_t ply;                        /* move, premoves, discarded */
-	char uci[UCI_MAX];                  /* move; discarded: the premove */
+	char uci[UCI_MAX];                  /* move; discarded: the premove; ended: a claim's intended move ("" none) */
 	char san[SAN_MAX];                  /* move */
 	int64_t think_ms;                   /* move */
 	bool premove;                       /* move */
 	char moves[PREMOVE_DEPTH_MAX][PREMOVE_TEXT_MAX]; /* premoves */
 	int n_moves;
-	char reason[FOLD_REASON_MAX];       /* discarded */
+	char reason[FOLD_REASON_MAX];       /* discarded; ended, adjourned, time-added (may be "") */
+	enum fold_request_what what;        /* request */
+	enum fold_request_action action;    /* request */
+	bool present;                       /* presence */
+	int64_t ms;                         /* time-added: the time given to color */
+	int64_t count;                      /* discard-claimed: discards charged to the other side now */
 	char result[8];                     /* ended */
 	char termination[FOLD_TERM_MAX];    /* ended */
 	int64_t paused_ms;                  /* clock-resumed */
 	struct vacation vacation;           /* vacation: [start_ms, end_ms) */
 	bool cancelled;                     /* vacation: removes that interval */
-	bool has_clock;                     /* started, move, ended, clock-resumed, vacation */
+	bool has_clock;                     /* started, move, ended, clock-resumed, adjourned, resumed,
+					     * time-added, vacation */
 	struct fold_clock_reading clock;
 };
 
@@ -136,6 +167,21 @@ struct game_view {
 	struct premove_queue premoves[2];
 	struct fold_ply *plies;    /* game.n_plies entries */
 	size_t plies_cap;
+	/* Requests standing (a side or -1); draw offers and abort requests
+	 * live in game.offer_by and game.abort_request_by. */
+	int adjourn_request_by;
+	int resume_request_by;
+	bool absent[2];            /* a presence event said the seat is gone */
+	int discards[2];           /* resume discards charged to each side */
+	int64_t discard_day[2];    /* each side's last discard claim: days since the epoch, -1 none */
+	int discard_day_claims[2]; /* claims on that day */
+	char end_reason[FOLD_REASON_MAX]; /* the game-ended event's reason */
+	/* Each seat's last command, as a key ("draw-made", "end-agreement")
+	 * and the ply it came at: a command repeated for the same ply is a
+	 * retry, answered without a second effect. */
+	char last_cmd[2][FOLD_CMD_MAX];
+	int64_t last_cmd_ply[2];
+	int64_t started_ms;        /* t_ms of game-started */
 	int64_t seq;               /* the last event applied */
 	int64_t created_ms;        /* t_ms of game-created */
 	int64_t last_t_ms;         /* t_ms of the last event applied */
@@ -166,13 +212,22 @@ void fold_clock_vacations(const struct game_view *v, struct clock_vacations *out
 /* The instant the running side's flag falls (clock_expiry with the seats'
  * vacations): INT64_MAX when no clock runs. */
 int64_t fold_clock_expiry(const struct game_view *v);
-/* "open" (a seat is free), "playing" (started, or full but not started) or
- * "over". */
+/* "open" (a seat is free), "playing" (started, or full but not started),
+ * "adjourned" or "over". */
 const char *fold_status(const struct game_view *v);
 /* Whether the game is running: started and not over. */
 bool fold_running(const struct game_view *v);
 /* The side whose seat holds player, or -1. */
 int fold_seat_of(const struct game_view *v, int64_t player);
+/* Whether the game is adjourned. */
+bool fold_adjourned(const struct game_view *v);
+/* The wire names of request whats ("draw", "abort", "adjourn", "resume")
+ * and actions ("made", "declined", "withdrawn"). */
+const char *fold_request_what_str(enum fold_request_what w);
+const char *fold_request_action_str(enum fold_request_action a);
+/* The command key a seat's event records in last_cmd (see game_view) for
+ * an event of kind with what/action/termination as given; written to buf. */
+void fold_command_key(char *buf, size_t size, const struct fold_event *e);
 /* "white" / "black" / NULL for -1. */
 const char *fold_color_str(int color);
 /* Parses "white"/"black"; false otherwise. */

@@ -30,6 +30,7 @@
 	X(PROTOCOL_ERR_NOT_FOUND, "not_found", 404, "no such resource")                        \
 	X(PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method_not_allowed", 405, "method not allowed")    \
 	X(PROTOCOL_ERR_CONFLICT, "conflict", 409, "conflicts with the current state")          \
+	X(PROTOCOL_ERR_GONE, "gone", 410, "erased (an aborted game)")                          \
 	X(PROTOCOL_ERR_TOO_LARGE, "too_large", 413, "request body too large")                  \
 	X(PROTOCOL_ERR_ILLEGAL, "illegal", 422, "not allowed by the rules")                    \
 	X(PROTOCOL_ERR_RATE_LIMITED, "rate_limited", 429, "too many requests")                 \
@@ -242,6 +243,20 @@ struct protocol_premoves_request {
 char *protocol_premoves_request_encode(const struct protocol_premoves_request *req);
 int protocol_premoves_request_decode(const char *json, size_t len, struct protocol_premoves_request *out,
 				     struct protocol_error *err);
+
+/* POST /v1/games/{id}/draw, /abort, /adjourn, /resume and /claim request:
+ * {"ply": N, "action"?: WORD, "claim"?: WORD, "move"?: TEXT}; absent
+ * members are "". ply is the ply the command is meant for (its retry
+ * key). Which members an endpoint takes is the game service's check. */
+struct protocol_action_request {
+	int64_t ply;
+	char action[PROTOCOL_WORD_MAX];
+	char claim[PROTOCOL_WORD_MAX];
+	char move[PROTOCOL_MOVE_MAX];
+};
+char *protocol_action_request_encode(const struct protocol_action_request *req);
+int protocol_action_request_decode(const char *json, size_t len, struct protocol_action_request *out,
+				   struct protocol_error *err);
 
 /* A body that must be absent, empty or {} (resign). */
 int protocol_empty_request_decode(const char *json, size_t len, struct protocol_error *err);

@@ -7,6 +7,13 @@
 
 int cmd_perft(int argc, char **argv);
 int cmd_review(int argc, char **argv);
+/* The network commands (cmd-net.c). */
+int cmd_register(int argc, char **argv);
+int cmd_play(int argc, char **argv);
+int cmd_join(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
+int cmd_games(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 /* The non-interactive dump of review --plain (cmd-review-plain.c). */
 int cmd_review_plain(const char *path);
 

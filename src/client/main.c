@@ -21,6 +21,12 @@ static const struct command commands[] = {
 	{ "version", "", "print the version", cmd_version },
 	{ "perft", "[--divide] DEPTH [FEN]", "count the leaf nodes of the legal move tree", cmd_perft },
 	{ "review", "[--plain] FILE.pgn [--game N]", "step through the games of a PGN file (offline)", cmd_review },
+	{ "register", "NAME [--server URL]", "register a player and keep its token", cmd_register },
+	{ "play", "[--vs engine[:N]|open|invite] [--tc TC] ...", "start a game (own local server by default)", cmd_play },
+	{ "join", "GAME[:INVITE]", "take the free seat of a game, or return to yours", cmd_join },
+	{ "watch", "GAME", "follow a game live, read-only", cmd_watch },
+	{ "games", "", "list the live games (* marks your move)", cmd_games },
+	{ "export", "GAME", "write a game's PGN to standard output", cmd_export },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])
@@ -31,9 +37,9 @@ static int cmd_help(int argc, char **argv)
 	(void)argv;
 	printf("usage: tchess COMMAND [ARGS]\n\ncommands:\n");
 	for (size_t i = 0; i < N_COMMANDS; i++) {
-		char head[64];
+		char head[80];
 		snprintf(head, sizeof head, "%s %s", commands[i].name, commands[i].args);
-		printf("  %-34s %s\n", head, commands[i].summary);
+		printf("  %-46s %s\n", head, commands[i].summary);
 	}
 	printf("\nSee tchess(1).\n");
 	return 0;

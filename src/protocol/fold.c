@@ -27,6 +27,12 @@ static const char *const type_names[] = {
 	[FOLD_EV_ENDED] = "game-ended",
 	[FOLD_EV_CLOCK_RESUMED] = "clock-resumed",
 	[FOLD_EV_VACATION] = "vacation",
+	[FOLD_EV_REQUEST] = "request",
+	[FOLD_EV_ADJOURNED] = "game-adjourned",
+	[FOLD_EV_RESUMED] = "game-resumed",
+	[FOLD_EV_DISCARD] = "discard-claimed",
+	[FOLD_EV_PRESENCE] = "presence",
+	[FOLD_EV_TIME_ADDED] = "time-added",
 	[FOLD_EV_OTHER] = "",
 };
 
@@ -41,6 +47,46 @@ void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
 	e->kind = kind;
 	e->color = -1;
 	e->clock.running = CLOCK_NOBODY;
+}
+
+static const char *const what_names[FOLD_REQ_COUNT] = { "draw", "abort", "adjourn", "resume" };
+static const char *const action_names[] = { "made", "declined", "withdrawn" };
+
+const char *fold_request_what_str(enum fold_request_what w)
+{
+	return (unsigned)w < FOLD_REQ_COUNT ? what_names[w] : "";
+}
+
+const char *fold_request_action_str(enum fold_request_action a)
+{
+	return (unsigned)a <= FOLD_REQ_WITHDRAWN ? action_names[a] : "";
+}
+
+void fold_command_key(char *buf, size_t size, const struct fold_event *e)
+{
+	switch (e->kind) {
+	case FOLD_EV_REQUEST:
+		snprintf(buf, size, "%s-%s", fold_request_what_str(e->what), fold_request_action_str(e->action));
+		break;
+	case FOLD_EV_ADJOURNED:
+		snprintf(buf, size, "adjourn-accepted");
+		break;
+	case FOLD_EV_RESUMED:
+		snprintf(buf, size, "resume-accepted");
+		break;
+	case FOLD_EV_DISCARD:
+		snprintf(buf, size, "discard");
+		break;
+	case FOLD_EV_TIME_ADDED:
+		snprintf(buf, size, "claim-tablebase");
+		break;
+	case FOLD_EV_ENDED:
+		snprintf(buf, size, "end-%s", e->termination);
+		break;
+	default:
+		snprintf(buf, size, "%s", fold_event_type(e->kind));
+		break;
+	}
 }
 
 const char *fold_color_str(int color)
@@ -163,6 +209,10 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "result", e->result);
 		protocol_json_add_string(o, "termination", e->termination);
 		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
+		if (e->reason[0])
+			protocol_json_add_string(o, "reason", e->reason);
+		if (e->uci[0])
+			protocol_json_add_string(o, "move", e->uci);
 		break;
 	case FOLD_EV_CLOCK_RESUMED:
 		protocol_json_add_int(o, "paused_ms", e->paused_ms);
@@ -172,6 +222,32 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_int(o, "start_ms", e->vacation.start_ms);
 		protocol_json_add_int(o, "end_ms", e->vacation.end_ms);
 		protocol_json_add_item(o, "cancelled", cJSON_CreateBool(e->cancelled));
+		break;
+	case FOLD_EV_REQUEST:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_string(o, "what", fold_request_what_str(e->what));
+		protocol_json_add_string(o, "action", fold_request_action_str(e->action));
+		protocol_json_add_int(o, "ply", e->ply);
+		break;
+	case FOLD_EV_ADJOURNED:
+		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
+		protocol_json_add_string(o, "reason", e->reason);
+		break;
+	case FOLD_EV_RESUMED:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		break;
+	case FOLD_EV_DISCARD:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_int(o, "count", e->count);
+		break;
+	case FOLD_EV_PRESENCE:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_item(o, "present", cJSON_CreateBool(e->present));
+		break;
+	case FOLD_EV_TIME_ADDED:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_int(o, "ms", e->ms);
+		protocol_json_add_string(o, "reason", e->reason);
 		break;
 	case FOLD_EV_OTHER:
 		break;
@@ -306,6 +382,37 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		{ "termination", PROTOCOL_JSON_STRING, true },
 		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
 		{ "clock", PROTOCOL_JSON_OBJECT, true },
+		{ "reason", PROTOCOL_JSON_STRING, false },
+		{ "move", PROTOCOL_JSON_STRING, false },
+	};
+	static const struct protocol_json_field request[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "what", PROTOCOL_JSON_STRING, true },
+		{ "action", PROTOCOL_JSON_STRING, true },
+		{ "ply", PROTOCOL_JSON_INT, true },
+	};
+	static const struct protocol_json_field adjourned[] = {
+		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
+		{ "reason", PROTOCOL_JSON_STRING, true },
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	static const struct protocol_json_field game_resumed[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	static const struct protocol_json_field discard[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "count", PROTOCOL_JSON_INT, true },
+	};
+	static const struct protocol_json_field presence[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "present", PROTOCOL_JSON_BOOL, true },
+	};
+	static const struct protocol_json_field time_added[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },
+		{ "ms", PROTOCOL_JSON_INT, true },
+		{ "reason", PROTOCOL_JSON_STRING, true },
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
 	};
 	static const struct protocol_json_field resumed[] = {
 		{ "paused_ms", PROTOCOL_JSON_INT, true },
@@ -379,8 +486,59 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		if (protocol_json_check(o, ended, N_FIELDS(ended), false, what, err) ||
 		    color_member(o, "color", true, &e->color, what, err) ||
 		    protocol_json_copy(e->result, sizeof e->result, o, "result", false, what, err) ||
-		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err))
+		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err) ||
+		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err) ||
+		    protocol_json_copy(e->uci, sizeof e->uci, o, "move", true, what, err))
 			return -1;
+		return 0;
+	case FOLD_EV_REQUEST: {
+		char w[FOLD_WORD_MAX], a[FOLD_WORD_MAX];
+		if (protocol_json_check(o, request, N_FIELDS(request), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err) ||
+		    protocol_json_copy(w, sizeof w, o, "what", false, what, err) ||
+		    protocol_json_copy(a, sizeof a, o, "action", false, what, err))
+			return -1;
+		int wi = -1, ai = -1;
+		for (int i = 0; i < FOLD_REQ_COUNT; i++)
+			wi = strcmp(w, what_names[i]) ? wi : i;
+		for (int i = 0; i <= FOLD_REQ_WITHDRAWN; i++)
+			ai = strcmp(a, action_names[i]) ? ai : i;
+		if (wi < 0 || ai < 0)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: unknown what or action", what);
+		e->what = (enum fold_request_what)wi;
+		e->action = (enum fold_request_action)ai;
+		e->ply = protocol_json_int(o, "ply");
+		return 0;
+	}
+	case FOLD_EV_ADJOURNED:
+		if (protocol_json_check(o, adjourned, N_FIELDS(adjourned), false, what, err) ||
+		    color_member(o, "color", true, &e->color, what, err) ||
+		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", false, what, err))
+			return -1;
+		return 0;
+	case FOLD_EV_RESUMED:
+		if (protocol_json_check(o, game_resumed, N_FIELDS(game_resumed), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err))
+			return -1;
+		return 0;
+	case FOLD_EV_DISCARD:
+		if (protocol_json_check(o, discard, N_FIELDS(discard), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err))
+			return -1;
+		e->count = protocol_json_int(o, "count");
+		return 0;
+	case FOLD_EV_PRESENCE:
+		if (protocol_json_check(o, presence, N_FIELDS(presence), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err))
+			return -1;
+		e->present = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "present"));
+		return 0;
+	case FOLD_EV_TIME_ADDED:
+		if (protocol_json_check(o, time_added, N_FIELDS(time_added), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err) ||
+		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", false, what, err))
+			return -1;
+		e->ms = protocol_json_int(o, "ms");
 		return 0;
 	case FOLD_EV_CLOCK_RESUMED:
 		if (protocol_json_check(o, resumed, N_FIELDS(resumed), false, what, err))
@@ -432,6 +590,9 @@ void fold_view_init(struct game_view *v)
 	memset(v, 0, sizeof *v);
 	premove_queue_init(&v->premoves[WHITE]);
 	premove_queue_init(&v->premoves[BLACK]);
+	v->adjourn_request_by = v->resume_request_by = -1;
+	v->discard_day[WHITE] = v->discard_day[BLACK] = -1;
+	v->last_cmd_ply[WHITE] = v->last_cmd_ply[BLACK] = -1;
 }
 
 void fold_view_fini(struct game_view *v)
@@ -475,10 +636,17 @@ bool fold_running(const struct game_view *v)
 	return v->created && v->started && !game_is_over(&v->game);
 }
 
+bool fold_adjourned(const struct game_view *v)
+{
+	return v->created && v->game.status == GAME_ADJOURNED;
+}
+
 const char *fold_status(const struct game_view *v)
 {
 	if (v->created && game_is_over(&v->game))
 		return "over";
+	if (fold_adjourned(v))
+		return "adjourned";
 	if (!v->created || v->seats[WHITE].kind == FOLD_SEAT_EMPTY || v->seats[BLACK].kind == FOLD_SEAT_EMPTY)
 		return "open";
 	return "playing";
@@ -672,6 +840,148 @@ static int apply_premoves(struct game_view *v, const struct fold_event *e, struc
 	return 0;
 }
 
+/* Technical failures by reason: 1 the seat named by color forfeits, 0
+ * unscored, -1 unknown. */
+static int technical_reason(const char *reason)
+{
+	static const char *const unscored[] = { "disconnect", "max-duration" };
+	/* An engine seat that could not move: unscored, the text says why. */
+	if (!strncmp(reason, "engine failed", 13))
+		return 0;
+	static const char *const forfeit[] = { "abandoned", "invalid-commands", "discards" };
+	for (size_t i = 0; i < N_FIELDS(unscored); i++) {
+		if (!strcmp(reason, unscored[i]))
+			return 0;
+	}
+	for (size_t i = 0; i < N_FIELDS(forfeit); i++) {
+		if (!strcmp(reason, forfeit[i]))
+			return 1;
+	}
+	return -1;
+}
+
+/* Draw offers (game.h), abort requests (game.h), and adjourn and resume
+ * requests (here: game.h has the adjourned state, not its consent). */
+static int apply_request(struct game_view *v, const struct fold_event *e, struct protocol_error *err)
+{
+	struct tchess_error terr;
+	enum tchess_err rc = TCHESS_OK;
+	if (!fold_running(v))
+		return bad(err, "%s: the game is not running", "request");
+	if (e->color < 0 || e->ply != (int64_t)v->game.n_plies)
+		return bad(err, "%s: no color or wrong ply", "request");
+	enum color who = (enum color)e->color;
+	switch (e->what) {
+	case FOLD_REQ_DRAW:
+		if (e->action == FOLD_REQ_MADE)
+			rc = game_offer_draw(&v->game, who, &terr);
+		else if (e->action == FOLD_REQ_DECLINED)
+			rc = game_decline_draw(&v->game, who, &terr);
+		else
+			rc = game_withdraw_draw(&v->game, who, &terr);
+		break;
+	case FOLD_REQ_ABORT:
+		if (e->action == FOLD_REQ_MADE) {
+			if (v->game.n_plies < (size_t)v->game.rules.abort_alone_max_plies)
+				return bad(err, "%s: an abort needs no consent yet", "request");
+			rc = game_request_abort(&v->game, who, &terr);
+		} else if (e->action == FOLD_REQ_DECLINED) {
+			rc = game_decline_abort(&v->game, who, &terr);
+		} else {
+			return bad(err, "an abort request cannot be withdrawn");
+		}
+		break;
+	case FOLD_REQ_ADJOURN:
+	case FOLD_REQ_RESUME: {
+		bool resume = e->what == FOLD_REQ_RESUME;
+		int *slot = resume ? &v->resume_request_by : &v->adjourn_request_by;
+		if (!resume && fold_adjourned(v))
+			return bad(err, "the game is adjourned already");
+		if (resume && !fold_adjourned(v))
+			return bad(err, "the game is not adjourned");
+		if (e->action == FOLD_REQ_MADE) {
+			if (*slot == (int)who)
+				return bad(err, "your %s request already stands", fold_request_what_str(e->what));
+			if (*slot == (int)!who)
+				return bad(err, "%s's %s request stands: accept or decline it", fold_color_str(!who),
+					   fold_request_what_str(e->what));
+			*slot = who;
+		} else if (e->action == FOLD_REQ_DECLINED) {
+			if (*slot != (int)!who)
+				return bad(err, "there is no %s request to answer", fold_request_what_str(e->what));
+			*slot = -1;
+		} else {
+			return bad(err, "a %s request cannot be withdrawn", fold_request_what_str(e->what));
+		}
+		break;
+	}
+	default:
+		return bad(err, "%s: unknown request", "request");
+	}
+	if (rc != TCHESS_OK)
+		return bad(err, "%s", terr.message);
+	return 0;
+}
+
+static int apply_adjourned(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	struct tchess_error terr;
+	if (!fold_running(v) || fold_adjourned(v))
+		return bad(err, "%s: the game is not running or adjourned already", "game-adjourned");
+	if (e->color >= 0 && v->adjourn_request_by != !e->color)
+		return bad(err, "there is no adjourn request to accept");
+	if (e->color < 0 && !v->absent[WHITE] && !v->absent[BLACK])
+		return bad(err, "%s: nobody is gone", "game-adjourned");
+	if (game_adjourn(&v->game, &terr) != TCHESS_OK)
+		return bad(err, "%s", terr.message);
+	struct clock_vacations vac;
+	fold_clock_vacations(v, &vac);
+	clock_pause(&v->clock, t_ms, &vac);
+	v->adjourn_request_by = v->resume_request_by = -1;
+	return 0;
+}
+
+static int apply_resumed(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	struct tchess_error terr;
+	if (!fold_adjourned(v))
+		return bad(err, "the game is not adjourned");
+	if (e->color < 0 || v->resume_request_by != !e->color)
+		return bad(err, "there is no resume request to accept");
+	if (v->absent[WHITE] || v->absent[BLACK])
+		return bad(err, "both players must be present to resume");
+	if (game_resume(&v->game, &terr) != TCHESS_OK)
+		return bad(err, "%s", terr.message);
+	clock_resume(&v->clock, t_ms);
+	v->resume_request_by = -1;
+	return 0;
+}
+
+/* Yourpot: "If one of the partners discards to proceed the game, the
+ * player can claim the partner discard, but there can be no more than one
+ * discard per day." The partner discards by leaving the claimant's resume
+ * request unanswered (or declining it). */
+static int apply_discard(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	if (!fold_adjourned(v))
+		return bad(err, "the game is not adjourned");
+	if (e->color < 0 || v->resume_request_by != e->color)
+		return bad(err, "a discard is claimed while one's own resume request stands");
+	int c = e->color;
+	int64_t day = t_ms / 86400000;
+	if (day != v->discard_day[c]) {
+		v->discard_day[c] = day;
+		v->discard_day_claims[c] = 0;
+	}
+	if (v->discard_day_claims[c] >= v->game.rules.discard_claims_per_day)
+		return bad(err, "at most %d discard claim(s) a day", v->game.rules.discard_claims_per_day);
+	v->discard_day_claims[c]++;
+	v->discards[!c]++;
+	if (e->count && e->count != v->discards[!c])
+		return bad(err, "%s: count %lld, the fold has %d", "discard-claimed", (long long)e->count, v->discards[!c]);
+	return 0;
+}
+
 static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
 {
 	struct tchess_error terr;
@@ -698,13 +1008,69 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 				return bad(err, "%s: no flag has fallen", "game-ended");
 			rc = game_flag(&v->game, (enum color)e->color, &terr);
 			break;
+		case GAME_TERM_AGREEMENT:
+			if (e->color < 0)
+				return bad(err, "%s: who accepted?", "game-ended");
+			rc = game_accept_draw(&v->game, (enum color)e->color, &terr);
+			clock_stop(&c, t_ms, &vac);
+			break;
+		case GAME_TERM_THREEFOLD:
+		case GAME_TERM_FIFTY_MOVES: {
+			move m = MOVE_NONE;
+			if (e->color < 0)
+				return bad(err, "%s: who claimed?", "game-ended");
+			if (e->uci[0] && uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
+				return bad(err, "%s", terr.message);
+			rc = game_claim(&v->game, (enum color)e->color,
+					term == GAME_TERM_THREEFOLD ? GAME_CLAIM_THREEFOLD : GAME_CLAIM_FIFTY_MOVES, m, &terr);
+			clock_stop(&c, t_ms, &vac);
+			break;
+		}
+		case GAME_TERM_ABORTED:
+			if (e->color < 0)
+				return bad(err, "%s: who aborted?", "game-ended");
+			if (!strcmp(e->reason, "first-move-timeout"))
+				rc = game_abort_first_move(&v->game, (enum color)e->color, &terr);
+			else if (v->game.abort_request_by == !e->color)
+				rc = game_accept_abort(&v->game, (enum color)e->color, &terr);
+			else
+				rc = game_abort(&v->game, (enum color)e->color, &terr);
+			clock_stop(&c, t_ms, &vac);
+			break;
+		case GAME_TERM_TABLEBASE: {
+			/* The fold cannot probe tables: it takes the server's verdict,
+			 * within what the rules allow. */
+			enum game_result r;
+			if (!game_result_parse(e->result, &r))
+				return bad(err, "%s: a tablebase verdict needs its result", "game-ended");
+			rc = game_adjudicate_tablebase(&v->game, r, &terr);
+			clock_stop(&c, t_ms, &vac);
+			break;
+		}
+		case GAME_TERM_TECHNICAL_FAILURE: {
+			int forfeit = technical_reason(e->reason);
+			if (forfeit < 0)
+				return bad(err, "game-ended: unknown technical failure \"%s\"", e->reason);
+			if (forfeit && e->color < 0)
+				return bad(err, "%s: who forfeits?", "game-ended");
+			if (!strcmp(e->reason, "abandoned") && !v->absent[e->color])
+				return bad(err, "game-ended: %s is present", fold_color_str(e->color));
+			if (!strcmp(e->reason, "discards") && v->discards[e->color] < v->game.rules.discards_to_lose)
+				return bad(err, "game-ended: %s has %d discards", fold_color_str(e->color),
+					   v->discards[e->color]);
+			rc = game_technical_failure(&v->game, forfeit, (enum color)(forfeit ? e->color : 0), &terr);
+			clock_stop(&c, t_ms, &vac);
+			break;
+		}
 		default:
 			return bad(err, "game-ended: %s cannot end the game by itself", e->termination);
 		}
 		if (rc != TCHESS_OK)
-			return bad(err, "game-ended: %s", terr.message);
+			return bad(err, "%s", terr.message);
 		v->clock = c;
 		queues_clear(v);
+		v->adjourn_request_by = v->resume_request_by = -1;
+		snprintf(v->end_reason, sizeof v->end_reason, "%s", e->reason);
 	}
 	/* The server fills result and termination from the fold itself; on the
 	 * wire they are always there and must agree. */
@@ -740,12 +1106,14 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 			w.seats[e->color] = e->seats[e->color];
 		break;
 	case FOLD_EV_STARTED:
-		if (w.started || w.seats[WHITE].kind == FOLD_SEAT_EMPTY || w.seats[BLACK].kind == FOLD_SEAT_EMPTY)
+		if (w.started || w.seats[WHITE].kind == FOLD_SEAT_EMPTY || w.seats[BLACK].kind == FOLD_SEAT_EMPTY) {
 			rc = bad(err, "%s: seats are not filled or the game started already", "game-started");
-		else if (!game_is_over(&w.game) && clock_start(&w.clock, game_side_to_move(&w.game), t_ms))
+		} else if (!game_is_over(&w.game) && clock_start(&w.clock, game_side_to_move(&w.game), t_ms)) {
 			rc = bad(err, "%s: the clock cannot start", "game-started");
-		else
+		} else {
 			w.started = true;
+			w.started_ms = t_ms;
+		}
 		break;
 	case FOLD_EV_MOVE:
 		rc = apply_move(&w, seq, t_ms, e, err);
@@ -763,7 +1131,9 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 		rc = apply_ended(&w, t_ms, e, err);
 		break;
 	case FOLD_EV_CLOCK_RESUMED:
-		if (e->paused_ms > t_ms || e->paused_ms < v->last_t_ms) {
+		if (fold_adjourned(&w)) {
+			rc = bad(err, "%s: the game is adjourned", "clock-resumed");
+		} else if (e->paused_ms > t_ms || e->paused_ms < v->last_t_ms) {
 			rc = bad(err, "%s: paused_ms out of order", "clock-resumed");
 		} else {
 			struct clock_vacations vac;
@@ -775,8 +1145,43 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 	case FOLD_EV_VACATION:
 		rc = apply_vacation(&w, t_ms, e, err);
 		break;
+	case FOLD_EV_REQUEST:
+		rc = apply_request(&w, e, err);
+		break;
+	case FOLD_EV_ADJOURNED:
+		rc = apply_adjourned(&w, t_ms, e, err);
+		break;
+	case FOLD_EV_RESUMED:
+		rc = apply_resumed(&w, t_ms, e, err);
+		break;
+	case FOLD_EV_DISCARD:
+		rc = apply_discard(&w, t_ms, e, err);
+		break;
+	case FOLD_EV_PRESENCE:
+		if (e->color < 0)
+			rc = bad(err, "%s: no color", "presence");
+		else
+			w.absent[e->color] = !e->present;
+		break;
+	case FOLD_EV_TIME_ADDED:
+		if (!fold_running(&w) || e->color < 0 || e->ms < 0 ||
+		    clock_add_time(&w.clock, (enum color)e->color, e->ms))
+			rc = bad(err, "%s: no time can be added", "time-added");
+		break;
 	case FOLD_EV_OTHER:
 		break;
+	}
+	if (!rc) {
+		/* The acting seat's last command (for retries); time-added is
+		 * the other side's claim. */
+		int actor = e->kind == FOLD_EV_TIME_ADDED && e->color >= 0 ? !e->color : e->color;
+		bool command = e->kind == FOLD_EV_REQUEST || e->kind == FOLD_EV_ADJOURNED ||
+			       e->kind == FOLD_EV_RESUMED || e->kind == FOLD_EV_DISCARD ||
+			       e->kind == FOLD_EV_TIME_ADDED || e->kind == FOLD_EV_ENDED || e->kind == FOLD_EV_MOVE;
+		if (command && actor >= 0 && w.created) {
+			fold_command_key(w.last_cmd[actor], sizeof w.last_cmd[actor], e);
+			w.last_cmd_ply[actor] = (int64_t)v->game.n_plies;
+		}
 	}
 	if (rc) {
 		fold_view_fini(&w);
@@ -865,7 +1270,19 @@ char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t no
 	protocol_json_add_item(o, "vacations", vacs);
 	cJSON *offers = protocol_json_object();
 	protocol_json_add_item(offers, "draw", nullable_string(fold_color_str(v->game.offer_by)));
+	protocol_json_add_item(offers, "abort", nullable_string(fold_color_str(v->game.abort_request_by)));
+	protocol_json_add_item(offers, "adjourn", nullable_string(fold_color_str(v->adjourn_request_by)));
+	protocol_json_add_item(offers, "resume", nullable_string(fold_color_str(v->resume_request_by)));
 	protocol_json_add_item(o, "offers", offers);
+	protocol_json_add_string(o, "reason", v->end_reason);
+	cJSON *absent = protocol_json_object();
+	protocol_json_add_item(absent, "white", cJSON_CreateBool(v->absent[WHITE]));
+	protocol_json_add_item(absent, "black", cJSON_CreateBool(v->absent[BLACK]));
+	protocol_json_add_item(o, "absent", absent);
+	cJSON *discards = protocol_json_object();
+	protocol_json_add_int(discards, "white", v->discards[WHITE]);
+	protocol_json_add_int(discards, "black", v->discards[BLACK]);
+	protocol_json_add_item(o, "discards", discards);
 	int mine = fold_seat_of(v, viewer);
 	if (mine >= 0 && v->premoves[mine].n > 0) {
 		cJSON *pm = protocol_json_object();

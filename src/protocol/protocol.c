@@ -508,6 +508,55 @@ int protocol_move_request_decode(const char *json, size_t len, struct protocol_m
 	return rc;
 }
 
+char *protocol_action_request_encode(const struct protocol_action_request *req)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_int(o, "ply", req->ply);
+	if (req->action[0])
+		protocol_json_add_string(o, "action", req->action);
+	if (req->claim[0])
+		protocol_json_add_string(o, "claim", req->claim);
+	if (req->move[0])
+		protocol_json_add_string(o, "move", req->move);
+	return protocol_json_print(o);
+}
+
+int protocol_action_request_decode(const char *json, size_t len, struct protocol_action_request *out,
+				   struct protocol_error *err)
+{
+	static const struct protocol_json_field fields[] = {
+		{ "ply", PROTOCOL_JSON_INT, true },
+		{ "action", PROTOCOL_JSON_STRING, false },
+		{ "claim", PROTOCOL_JSON_STRING, false },
+		{ "move", PROTOCOL_JSON_STRING, false },
+	};
+	const char *what = "request";
+	memset(out, 0, sizeof *out);
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
+	/* Optional members: absent is "", present must not be empty. */
+	struct {
+		char *dst;
+		size_t size;
+		const char *name;
+	} opt[] = {
+		{ out->action, sizeof out->action, "action" },
+		{ out->claim, sizeof out->claim, "claim" },
+		{ out->move, sizeof out->move, "move" },
+	};
+	for (size_t i = 0; !rc && i < N_FIELDS(opt); i++) {
+		if (cJSON_GetObjectItemCaseSensitive(o, opt[i].name))
+			rc = protocol_json_copy(opt[i].dst, opt[i].size, o, opt[i].name, false, what, err);
+	}
+	out->ply = protocol_json_int(o, "ply");
+	if (!rc && out->ply < 0)
+		rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
+	cJSON_Delete(o);
+	return rc;
+}
+
 char *protocol_premoves_request_encode(const struct protocol_premoves_request *req)
 {
 	cJSON *o = protocol_json_object();

@@ -138,6 +138,7 @@ void api_games_move(struct server *srv, struct http_request *req, struct http_re
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_move_request_decode(req->body, req->body_len, &in, &err)) {
+		game_service_invalid(srv->games, me.id, req->params[0], &err);
 		http_reply_from_error(reply, &err);
 		return;
 	}
@@ -211,6 +212,53 @@ void api_games_note(struct server *srv, struct http_request *req, struct http_re
 	reply_outcome(reply, &o);
 }
 
+typedef void (*action_fn)(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out);
+
+/* The game actions share one request shape; a malformed one counts among
+ * the seat's invalid commands. */
+static void game_action(struct server *srv, struct http_request *req, struct http_reply *reply, action_fn fn)
+{
+	struct store_player me;
+	struct protocol_action_request in;
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	if (protocol_action_request_decode(req->body, req->body_len, &in, &err)) {
+		game_service_invalid(srv->games, me.id, req->params[0], &err);
+		http_reply_from_error(reply, &err);
+		return;
+	}
+	struct game_outcome o = { 0 };
+	fn(srv->games, me.id, req->params[0], &in, &o);
+	reply_outcome(reply, &o);
+}
+
+void api_games_draw(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_draw);
+}
+
+void api_games_abort(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_abort);
+}
+
+void api_games_adjourn(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_adjourn);
+}
+
+void api_games_resume(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_resume);
+}
+
+void api_games_claim(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	game_action(srv, req, reply, game_service_claim);
+}
+
 struct event_batch {
 	struct protocol_event *events;
 	size_t n;
@@ -247,6 +295,10 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
 		return;
 	}
+	/* A seated player's poll is presence; a parked one counts until it
+	 * comes back (this run, when req->wake says it was parked). */
+	if (viewer.id)
+		game_service_touch(srv->games, viewer.id, id, req->wake != WAITER_NONE ? -1 : 0);
 	int64_t after = 0;
 	const char *a = http_request_query(req, "after");
 	if (a && !parse_after(a, &after)) {
@@ -258,7 +310,10 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 	case STORE_OK:
 		break;
 	case STORE_NOT_FOUND:
-		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		if (game_service_erased(srv->games, id))
+			http_reply_error(reply, PROTOCOL_ERR_GONE, "the game was aborted and erased");
+		else
+			http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
 		return;
 	default:
 		api_store_failed(srv, reply);
@@ -268,6 +323,8 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 	/* after > last: the client knows a future this server never had (a
 	 * restored database); answering at once with seq lets it resync. */
 	if (last == after && !must_answer) {
+		if (viewer.id)
+			game_service_touch(srv->games, viewer.id, id, +1);
 		http_reply_park(reply, id);
 		return;
 	}

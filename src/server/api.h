@@ -33,6 +33,11 @@ void api_games_premoves_set(struct server *srv, struct http_request *req, struct
 void api_games_premoves_clear(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_draw(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_abort(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_adjourn(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_resume(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_claim(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply);
 /* api-tournaments.c */
 void api_tournaments_list(struct server *srv, struct http_request *req, struct http_reply *reply);

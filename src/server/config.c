@@ -13,14 +13,16 @@ void config_init(struct server_config *cfg)
 {
 	memset(cfg, 0, sizeof *cfg);
 	cfg->poll_timeout_ms = 25000; /* below the 60 s proxy_read_timeout of nginx */
-	cfg->max_connections = 1000;
-	cfg->connection_memory = 16 * 1024;
+	cfg->max_connections = 16384;
+	cfg->connection_memory = 8 * 1024;
 	cfg->connection_timeout_s = 30;
 	cfg->max_body = 16 * 1024;
 	cfg->per_ip_connections = 0;
 	cfg->drain_timeout_ms = 5000;
 	cfg->sync_full = true;
 	cfg->list_limit = 50;
+	cfg->engine_processes = 2;
+	cfg->aborted_retention_ms = 60000;
 }
 
 void config_fini(struct server_config *cfg)
@@ -90,6 +92,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 600000, &v, errmsg))
 			return -1;
 		cfg->drain_timeout_ms = v;
+	} else if (!strcmp(key, "engine_processes")) {
+		if (parse_num(key, value, 0, 16, &v, errmsg))
+			return -1;
+		cfg->engine_processes = (int)v;
 	} else if (!strcmp(key, "list_limit")) {
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;
@@ -105,6 +111,26 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 			*errmsg = xasprintf("test_clock: expected \"on\" or \"off\", got \"%s\"", value);
 			return -1;
 		}
+	} else if (!strcmp(key, "max_game_minutes")) {
+		if (parse_num(key, value, 0, 525600, &v, errmsg))
+			return -1;
+		cfg->max_game_ms = v * 60000;
+	} else if (!strcmp(key, "max_game_ms")) {
+		if (parse_num(key, value, 0, 525600LL * 60000, &v, errmsg))
+			return -1;
+		cfg->max_game_ms = v;
+	} else if (!strcmp(key, "aborted_retention_ms")) {
+		if (parse_num(key, value, 0, 86400000, &v, errmsg))
+			return -1;
+		cfg->aborted_retention_ms = v;
+	} else if (!strcmp(key, "disconnect_grace_ms")) {
+		if (parse_num(key, value, 0, 3600000, &v, errmsg))
+			return -1;
+		cfg->grace_ms = v;
+	} else if (!strcmp(key, "first_move_timeout_ms")) {
+		if (parse_num(key, value, 0, 86400000, &v, errmsg))
+			return -1;
+		cfg->first_move_ms = v;
 	} else if (!strcmp(key, "sync")) {
 		if (!strcmp(value, "full"))
 			cfg->sync_full = true;

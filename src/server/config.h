@@ -13,8 +13,9 @@
 struct server_config {
 	char *listen;     /* "ADDR:PORT" */
 	char *db;         /* SQLite file */
-	char *engine;     /* UCI engine binary (not used yet) */
-	char *tablebases; /* tablebase folder (not used yet) */
+	char *engine;     /* UCI engine binary; NULL: engine_find_default() */
+	char *tablebases; /* tablebase folders ("gaviota:DIR,syzygy:DIR", "DIR", "none"); NULL: Debian's, if present */
+	int engine_processes;       /* engine pool size; 0: no engine seats */
 	int64_t poll_timeout_ms;    /* how long a long-poll stays parked */
 	unsigned max_connections;   /* MHD connection limit */
 	size_t connection_memory;   /* MHD per-connection memory (headers) */
@@ -25,6 +26,11 @@ struct server_config {
 	bool sync_full;             /* fsync every commit */
 	int list_limit;             /* games in GET /v1/games */
 	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
+	/* Game actions (tchessd(8)): */
+	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */
+	int64_t aborted_retention_ms; /* how long an aborted game stays before it is erased */
+	int64_t grace_ms;             /* disconnect_grace_ms: overrides the ruleset's; 0 keeps it */
+	int64_t first_move_ms;        /* first_move_timeout_ms: overrides the ruleset's; 0 keeps it */
 };
 
 /* Fills cfg with the defaults (strings NULL). */

@@ -9,17 +9,26 @@
  * encoded and appended. Only after the store commits does the copy replace
  * the live view; on any failure the copy is dropped and the store rolled
  * back, so nothing changes.
+ *
+ * Engine seats hang off the commit: every commit ends by reconciling the
+ * game's engine request with the new state (engine_sync), so no command,
+ * present or future, can leave an engine seat to move without a request or
+ * let a request outlive its position.
  */
+#include <cjson/cJSON.h>
+#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "engine.h"
 #include "game-service.h"
 #include "server.h"
 #include "store.h"
 #include "tchess/movegen.h"
+#include "tchess/tablebase.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/sha256.h"
@@ -37,6 +46,12 @@ struct live_game {
 	struct game_view view;
 	char invite_hash[2 * SHA256_DIGEST_SIZE + 1]; /* "" for games without a code */
 	int64_t created_ms;
+	struct engine_ask *ask; /* the engine move asked for, or NULL */
+	/* Presence (memory only; a restart counts as everyone seen now): the
+	 * last request of each seat and its long-polls parked right now. */
+	int64_t last_seen[2];
+	int parked[2];
+	int invalid[2]; /* consecutive invalid commands of each seat */
 	struct live_game *next;
 };
 
@@ -46,6 +61,19 @@ struct batch_item {
 	struct game_view view;
 	bool insert; /* a new game */
 };
+
+/* An engine request in flight. Freed by whoever ends it: the callback, or
+ * engine_sync when engine_cancel() says the callback will never run. */
+struct engine_ask {
+	struct game_service *gs;
+	char id[STORE_GAME_ID_MAX + 1];
+	int64_t ply; /* the position it was asked for */
+	int side;
+	int req;     /* the pool's request id */
+};
+
+/* Aborted games erased lately, so their id answers 410 rather than 404. */
+#define GS_TOMBSTONES 256
 
 struct game_service {
 	struct server *srv;
@@ -59,8 +87,10 @@ struct game_service {
 	bool timer_started;
 	bool timer_stop;
 	pthread_cond_t timer_cond; /* waited on with srv->lock; signalled after every commit */
-	game_service_engine_fn engine;
-	void *engine_ctx;
+	bool engines_stopped;      /* game_service_stop_engines ran: ask for nothing more */
+	struct tablebase *tb; /* NULL: no tablebase claims */
+	char tombstones[GS_TOMBSTONES][STORE_GAME_ID_MAX + 1];
+	unsigned n_tombstones;
 };
 
 struct txn {
@@ -165,13 +195,17 @@ static struct live_game *lookup(struct game_service *gs, const char *id, struct 
 	case STORE_OK:
 		break;
 	case STORE_NOT_FOUND:
-		fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		if (game_service_erased(gs, id))
+			fail(out, PROTOCOL_ERR_GONE, "the game was aborted and erased");
+		else
+			fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
 		return NULL;
 	default:
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return NULL;
 	}
 	struct live_game *lg = xcalloc(1, sizeof *lg);
+	lg->last_seen[WHITE] = lg->last_seen[BLACK] = now_wall_ms();
 	snprintf(lg->id, sizeof lg->id, "%s", g.id);
 	lg->created_ms = g.created_ms;
 	fold_view_init(&lg->view);
@@ -244,7 +278,8 @@ static int txn_add_raw(struct txn *t, struct fold_event *e, const char *type, co
 	}
 	/* The readings an event carries are the fold's, after the event. */
 	if (e->kind == FOLD_EV_STARTED || e->kind == FOLD_EV_MOVE || e->kind == FOLD_EV_ENDED ||
-	    e->kind == FOLD_EV_CLOCK_RESUMED || e->kind == FOLD_EV_VACATION) {
+	    e->kind == FOLD_EV_CLOCK_RESUMED || e->kind == FOLD_EV_ADJOURNED || e->kind == FOLD_EV_RESUMED ||
+	    e->kind == FOLD_EV_TIME_ADDED || e->kind == FOLD_EV_VACATION) {
 		e->has_clock = true;
 		fold_clock_read(&t->work, t->work.last_t_ms, &e->clock);
 	}
@@ -280,6 +315,8 @@ static int txn_add(struct txn *t, struct fold_event *e, int64_t visible_to, int6
 	return txn_add_raw(t, e, fold_event_type(e->kind), NULL, visible_to, t_ms, out);
 }
 
+static void engine_sync(struct game_service *gs, struct live_game *lg);
+
 static void row_of(const struct live_game *lg, const struct game_view *v, struct store_game *g)
 {
 	memset(g, 0, sizeof *g);
@@ -288,8 +325,12 @@ static void row_of(const struct live_game *lg, const struct game_view *v, struct
 	g->created_ms = lg->created_ms;
 	g->white = v->seats[WHITE].kind == FOLD_SEAT_HUMAN ? v->seats[WHITE].player : 0;
 	g->black = v->seats[BLACK].kind == FOLD_SEAT_HUMAN ? v->seats[BLACK].player : 0;
-	g->finished = v->created && game_is_over(&v->game);
+	/* An aborted game stays "unfinished" in the store until the timer
+	 * erases it, so a restart in between still finds and erases it. */
+	g->finished = v->created && game_is_over(&v->game) && v->game.termination != GAME_TERM_ABORTED;
 }
+
+static int reveal_notes(struct txn *t, struct game_outcome *out);
 
 /* Writes the game row, commits, makes the work copy live, wakes the polls
  * and the flag timer, and gives the caller (viewer) the events it may see. */
@@ -298,6 +339,9 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 	struct game_service *gs = t->gs;
 	struct server *srv = gs->srv;
 	struct store_game row;
+	if (t->work.created && game_is_over(&t->work.game) && !game_is_over(&t->lg->view.game) &&
+	    reveal_notes(t, out))
+		return -1;
 	row_of(t->lg, &t->work, &row);
 	bool ended = game_is_over(&t->work.game) && !(t->lg->view.created && game_is_over(&t->lg->view.game));
 	if (store_game_update(srv->store, &row) ||
@@ -329,6 +373,7 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 	if (!gs->batch) {
 		server_notify_game(srv, t->lg->id);
 		pthread_cond_signal(&gs->timer_cond);
+		engine_sync(gs, t->lg);
 	}
 	return 0;
 }
@@ -413,9 +458,10 @@ static int flag_game(struct game_service *gs, struct live_game *lg, int64_t t_ms
 	return 0;
 }
 
-static void engine_turns(struct game_service *gs, struct live_game *lg);
-
 /* ---- commands ---- */
+
+static void seen(struct game_service *gs, struct live_game *lg, int color);
+static void account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out);
 
 /* The caller's seat, or -1 after failing with 403. */
 static int seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome *out)
@@ -490,6 +536,10 @@ static void play(struct game_service *gs, struct live_game *lg, int color, int64
 		fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
 		return;
 	}
+	if (fold_adjourned(v)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is adjourned: resume it first");
+		return;
+	}
 	if (color != (int)game_side_to_move(&v->game)) {
 		fail(out, PROTOCOL_ERR_CONFLICT, "it is not your move");
 		return;
@@ -517,33 +567,140 @@ static void play(struct game_service *gs, struct live_game *lg, int color, int64
 		return;
 	struct fold_event e;
 	move_event(&e, &t.work, m, before.running == color ? before.turn_used_ms : 0, false);
-	if (txn_add(&t, &e, 0, t_ms, out) || end_if_over(&t, t_ms, out) || resolve_premoves(&t, t_ms, out) ||
-	    txn_commit(&t, viewer, out))
+	if (txn_add(&t, &e, 0, t_ms, out) || end_if_over(&t, t_ms, out) || resolve_premoves(&t, t_ms, out))
 		return;
-	engine_turns(gs, lg);
+	txn_commit(&t, viewer, out);
 }
 
-/* While an engine seat is to move, asks the hook and plays its answer
- * through the same path as a human move. */
-static void engine_turns(struct game_service *gs, struct live_game *lg)
+/* ---- engine seats ---- */
+
+static struct live_game *find_live(struct game_service *gs, const char *id)
 {
-	for (int guard = 0; guard < 2 && fold_running(&lg->view); guard++) {
-		int side = game_side_to_move(&lg->view.game);
-		const struct fold_seat *s = &lg->view.seats[side];
-		if (s->kind != FOLD_SEAT_ENGINE || !gs->engine)
-			return;
-		char uci[UCI_MAX];
-		if (gs->engine(gs->engine_ctx, &lg->view, s->level, uci)) {
-			log_warn("game %s: the engine gave no move", lg->id);
-			return;
-		}
-		struct game_outcome o = { 0 };
-		play(gs, lg, side, 0, (int64_t)lg->view.game.n_plies, uci, &o);
-		if (o.failed)
-			log_error("game %s: engine move %s refused: %s", lg->id, uci, o.err.message);
-		game_outcome_fini(&o);
-		return; /* play() calls engine_turns again after its commit */
+	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
+		if (!strcmp(lg->id, id))
+			return lg;
 	}
+	return NULL;
+}
+
+/* Ends the game as an unscored technical failure because its engine seat
+ * could not move; the event's reason says why, for the human and the log. */
+static void engine_failed(struct game_service *gs, struct live_game *lg, int side, const char *why)
+{
+	struct game_outcome o = { 0 };
+	struct txn t;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	snprintf(e.termination, sizeof e.termination, "%s", game_termination_str(GAME_TERM_TECHNICAL_FAILURE));
+	snprintf(e.reason, sizeof e.reason, "engine failed (%s, level %d): %.160s", fold_color_str(side),
+		 lg->view.seats[side].level, why);
+	if (txn_begin(&t, gs, lg, &o) || txn_add(&t, &e, 0, instant(&lg->view), &o) || txn_commit(&t, 0, &o))
+		log_error("game %s: cannot end the game after its engine failed: %s", lg->id, o.err.message);
+	else
+		log_warn("game %s: %s; the game ends unscored", lg->id, e.reason);
+	game_outcome_fini(&o);
+}
+
+/* The pool's answer, on a pool thread. Played only if it is still the
+ * game's current request (engine_sync withdraws or forgets a request the
+ * game moved past, so a stale answer finds lg->ask changed). */
+static void engine_done(void *arg, const char *uci, const char *error)
+{
+	struct engine_ask *a = arg;
+	struct game_service *gs = a->gs;
+	pthread_mutex_lock(&gs->srv->lock);
+	struct live_game *lg = gs->engines_stopped ? NULL : find_live(gs, a->id);
+	if (!lg || lg->ask != a) {
+		log_debug("game %s: engine answer for ply %lld is stale: dropped", a->id, (long long)a->ply);
+		goto out;
+	}
+	lg->ask = NULL;
+	if (!fold_running(&lg->view) || (int64_t)lg->view.game.n_plies != a->ply ||
+	    (int)game_side_to_move(&lg->view.game) != a->side) {
+		/* Cannot happen while every commit syncs; asking again is the
+		 * safe answer if it ever does. */
+		log_error("game %s: engine answer for ply %lld does not fit the game", a->id, (long long)a->ply);
+		engine_sync(gs, lg);
+		goto out;
+	}
+	if (error) {
+		engine_failed(gs, lg, a->side, error);
+		goto out;
+	}
+	struct game_outcome o = { 0 };
+	play(gs, lg, a->side, 0, a->ply, uci, &o);
+	/* A move refused because the engine's flag fell has ended the game
+	 * on time; any other refusal is the engine seat's failure. */
+	if (o.failed && fold_running(&lg->view)) {
+		char why[FOLD_REASON_MAX];
+		snprintf(why, sizeof why, "its move %s was refused: %.160s", uci, o.err.message);
+		engine_failed(gs, lg, a->side, why);
+	}
+	game_outcome_fini(&o);
+out:
+	pthread_mutex_unlock(&gs->srv->lock);
+	free(a);
+}
+
+/* After every commit: withdraws a request the game has moved past (a move,
+ * the end), and asks the pool for a move when an engine seat is to move and
+ * no request is out. Never waits for the engine. */
+static void engine_sync(struct game_service *gs, struct live_game *lg)
+{
+	const struct game_view *v = &lg->view;
+	int side = fold_running(v) ? (int)game_side_to_move(&v->game) : -1;
+	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped;
+	struct engine_ask *a = lg->ask;
+	if (a && (!wanted || a->ply != (int64_t)v->game.n_plies || a->side != side)) {
+		/* If the callback has started, it is waiting for the lock we
+		 * hold; it finds lg->ask changed, drops its answer and frees a. */
+		if (engine_cancel(gs->srv->engines, a->req))
+			free(a);
+		lg->ask = NULL;
+	}
+	if (!wanted || lg->ask)
+		return;
+	if (!gs->srv->engines) {
+		log_warn("game %s: the engine seat is to move but this server has no engine: the game waits", lg->id);
+		return;
+	}
+	/* The whole history, not just the position, so the engine knows the
+	 * repetitions. */
+	size_t n = v->game.n_plies;
+	char(*text)[UCI_MAX] = xcalloc(n ? n : 1, sizeof *text);
+	const char **moves = xcalloc(n ? n : 1, sizeof *moves);
+	struct position p = v->game.start;
+	for (size_t i = 0; i < n; i++) {
+		struct undo u;
+		uci_write(&p, v->game.plies[i].m, text[i]);
+		moves[i] = text[i];
+		position_make(&p, v->game.plies[i].m, &u);
+	}
+	char fen[FEN_MAX];
+	fen_write(&v->game.start, fen);
+	a = xcalloc(1, sizeof *a);
+	a->gs = gs;
+	snprintf(a->id, sizeof a->id, "%s", lg->id);
+	a->ply = (int64_t)n;
+	a->side = side;
+	char *err = NULL;
+	/* The callback needs the lock we hold, so it cannot run before
+	 * a->req and lg->ask are set. */
+	a->req = engine_request(gs->srv->engines, fen, moves, n, v->seats[side].level, v->game.start.chess960,
+				engine_done, a, &err);
+	free(text);
+	free(moves);
+	if (a->req < 0) {
+		/* Only a position the engine cannot be asked about gets here
+		 * (the fold has checked every move): say so and let the game
+		 * wait rather than invent a move. */
+		log_error("game %s: cannot ask the engine for ply %zu: %s", lg->id, n, err);
+		free(err);
+		free(a);
+		return;
+	}
+	lg->ask = a;
+	log_debug("game %s: engine request %d for ply %zu (level %d)", lg->id, a->req, n, v->seats[side].level);
 }
 
 void game_service_move(struct game_service *gs, int64_t me, const char *id, const struct protocol_move_request *req,
@@ -555,18 +712,14 @@ void game_service_move(struct game_service *gs, int64_t me, const char *id, cons
 	int color = seat_or_forbidden(lg, me, out);
 	if (color < 0)
 		return;
+	seen(gs, lg, color);
 	play(gs, lg, color, me, req->ply, req->move, out);
+	account(gs, lg, color, out);
 }
 
-void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
-			   const struct protocol_premoves_request *req, struct game_outcome *out)
+static void premoves(struct game_service *gs, struct live_game *lg, int color, int64_t me,
+		     const struct protocol_premoves_request *req, struct game_outcome *out)
 {
-	struct live_game *lg = lookup(gs, id, out);
-	if (!lg)
-		return;
-	int color = seat_or_forbidden(lg, me, out);
-	if (color < 0)
-		return;
 	struct game_view *v = &lg->view;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_PREMOVES);
@@ -615,6 +768,20 @@ void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
 	txn_commit(&t, me, out);
 }
 
+void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
+			   const struct protocol_premoves_request *req, struct game_outcome *out)
+{
+	struct live_game *lg = lookup(gs, id, out);
+	if (!lg)
+		return;
+	int color = seat_or_forbidden(lg, me, out);
+	if (color < 0)
+		return;
+	seen(gs, lg, color);
+	premoves(gs, lg, color, me, req, out);
+	account(gs, lg, color, out);
+}
+
 void game_service_resign(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out)
 {
 	struct live_game *lg = lookup(gs, id, out);
@@ -623,6 +790,7 @@ void game_service_resign(struct game_service *gs, int64_t me, const char *id, st
 	int color = seat_or_forbidden(lg, me, out);
 	if (color < 0)
 		return;
+	seen(gs, lg, color);
 	if (!fold_running(&lg->view)) {
 		fail(out, PROTOCOL_ERR_CONFLICT, "the game is not running");
 		return;
@@ -641,12 +809,17 @@ void game_service_note(struct game_service *gs, int64_t me, const char *id, cons
 		       struct game_outcome *out)
 {
 	struct live_game *lg = lookup(gs, id, out);
-	if (!lg || seat_or_forbidden(lg, me, out) < 0)
+	int color;
+	if (!lg || (color = seat_or_forbidden(lg, me, out)) < 0)
 		return;
+	seen(gs, lg, color);
+	/* Notes are private while the game runs and public once it is over
+	 * (the notes-revealed event shows the earlier ones). */
+	int64_t to = lg->view.created && game_is_over(&lg->view.game) ? 0 : me;
 	struct txn t;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_OTHER);
-	if (txn_begin(&t, gs, lg, out) || txn_add_raw(&t, &e, "note", payload, me, instant(&lg->view), out))
+	if (txn_begin(&t, gs, lg, out) || txn_add_raw(&t, &e, "note", payload, to, instant(&lg->view), out))
 		return;
 	if (!txn_commit(&t, me, out))
 		out->status = 201;
@@ -703,6 +876,7 @@ static int start_if_full(struct txn *t, int64_t t_ms, struct game_outcome *out)
 		return -1;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_STARTED);
+	t->lg->last_seen[WHITE] = t->lg->last_seen[BLACK] = t_ms;
 	return txn_add(t, &e, 0, t_ms, out);
 }
 
@@ -740,8 +914,9 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		fail(out, PROTOCOL_ERR_BAD_REQUEST, "level: only engine games have a level");
 		return;
 	}
-	if (engine && !gs->engine) {
-		fail(out, PROTOCOL_ERR_BAD_REQUEST, "opponent: this server has no engine (tchessd --engine)");
+	if (engine && (!gs->srv->engines || gs->engines_stopped)) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST,
+		     "opponent: this server has no engine (see tchessd --engine and engine_processes)");
 		return;
 	}
 	int color;
@@ -812,7 +987,6 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 	}
 	insert(gs, lg);
 	seat_answer(out, 201, lg->id, color, lg->view.seq, invite);
-	engine_turns(gs, lg);
 }
 
 void game_service_join(struct game_service *gs, int64_t me, const char *me_name, const char *id,
@@ -853,7 +1027,770 @@ void game_service_join(struct game_service *gs, int64_t me, const char *me_name,
 	    txn_commit(&t, me, out))
 		return;
 	seat_answer(out, 200, lg->id, color, lg->view.seq, NULL);
-	engine_turns(gs, lg);
+}
+
+/* ---- game actions: offers, claims, abort, adjournment, presence ---- */
+
+bool game_service_erased(const struct game_service *gs, const char *id)
+{
+	unsigned n = gs->n_tombstones < GS_TOMBSTONES ? gs->n_tombstones : GS_TOMBSTONES;
+	for (unsigned i = 0; i < n; i++) {
+		if (!strcmp(gs->tombstones[i], id))
+			return true;
+	}
+	return false;
+}
+
+/* Every note of the game becomes public in the transaction that ends it:
+ * one "notes-revealed" event listing them in order. */
+static int collect_note(void *arg, const struct store_event *ev)
+{
+	cJSON *list = arg;
+	if (strcmp(ev->type, "note"))
+		return 0;
+	cJSON *n = cJSON_Parse(ev->payload ? ev->payload : "{}");
+	cJSON *text = n ? cJSON_GetObjectItemCaseSensitive(n, "text") : NULL;
+	cJSON *o = cJSON_CreateObject();
+	if (!o || !cJSON_IsString(text)) {
+		cJSON_Delete(n);
+		cJSON_Delete(o);
+		return 0;
+	}
+	cJSON_AddNumberToObject(o, "seq", (double)ev->seq);
+	cJSON_AddNumberToObject(o, "t_ms", (double)ev->created_ms);
+	cJSON_AddNumberToObject(o, "player", (double)ev->visible_to);
+	cJSON_AddStringToObject(o, "text", text->valuestring);
+	cJSON_AddItemToArray(list, o);
+	cJSON_Delete(n);
+	return 0;
+}
+
+static int reveal_notes(struct txn *t, struct game_outcome *out)
+{
+	cJSON *list = cJSON_CreateArray();
+	if (!list)
+		xalloc_die();
+	if (store_events_after(t->gs->srv->store, t->lg->id, 0, STORE_VIEWER_ALL, 0, collect_note, list)) {
+		cJSON_Delete(list);
+		txn_abort(t);
+		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	if (!cJSON_GetArraySize(list)) {
+		cJSON_Delete(list);
+		return 0;
+	}
+	cJSON *o = cJSON_CreateObject();
+	if (!o)
+		xalloc_die();
+	cJSON_AddItemToObject(o, "notes", list);
+	char *payload = cJSON_PrintUnformatted(o);
+	cJSON_Delete(o);
+	if (!payload)
+		xalloc_die();
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_OTHER);
+	int rc = txn_add_raw(t, &e, "notes-revealed", payload, 0, t->work.last_t_ms, out);
+	free(payload);
+	return rc;
+}
+
+/* The ruleset's timings, or the operator's overrides (tchessd(8)). */
+static int64_t grace_ms(const struct game_service *gs, const struct game_view *v)
+{
+	return gs->srv->cfg.grace_ms > 0 ? gs->srv->cfg.grace_ms : v->game.rules.disconnect_grace_ms;
+}
+
+static int64_t first_move_ms(const struct game_service *gs, const struct game_view *v)
+{
+	return gs->srv->cfg.first_move_ms > 0 ? gs->srv->cfg.first_move_ms : v->game.rules.first_move_timeout_ms;
+}
+
+/* A server-made event in its own transaction (the timer's, or presence). */
+static int server_event(struct game_service *gs, struct live_game *lg, struct fold_event *e, struct fold_event *then)
+{
+	struct game_outcome o = { 0 };
+	struct txn t;
+	int64_t t_ms = instant(&lg->view);
+	int rc = txn_begin(&t, gs, lg, &o) || txn_add(&t, e, 0, t_ms, &o) ||
+		 (then && txn_add(&t, then, 0, t_ms, &o)) || txn_commit(&t, 0, &o);
+	if (rc)
+		log_error("game %s: %s refused: %s", lg->id, fold_event_type(e->kind), o.err.message);
+	game_outcome_fini(&o);
+	return rc ? -1 : 0;
+}
+
+/* A request by the seat: it is present; if a presence event said it was
+ * gone, it is back. */
+static void seen(struct game_service *gs, struct live_game *lg, int color)
+{
+	lg->last_seen[color] = now_wall_ms();
+	if (lg->view.absent[color] && lg->view.created && !game_is_over(&lg->view.game)) {
+		struct fold_event e;
+		fold_event_init(&e, FOLD_EV_PRESENCE);
+		e.color = color;
+		e.present = true;
+		server_event(gs, lg, &e, NULL);
+	}
+}
+
+/* Ends the game for a technical failure (reason as in tchess-protocol(7)). */
+static int technical_failure(struct game_service *gs, struct live_game *lg, int color, const char *reason)
+{
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	snprintf(e.termination, sizeof e.termination, "%s", game_termination_str(GAME_TERM_TECHNICAL_FAILURE));
+	snprintf(e.reason, sizeof e.reason, "%s", reason);
+	e.color = color;
+	return server_event(gs, lg, &e, NULL);
+}
+
+/* Consecutive invalid commands: "a broken bot" forfeits after more than
+ * the ruleset's limit. Stale plies (409 with seq) are ordinary races and
+ * do not count; a success resets the count. */
+static void account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out)
+{
+	if (!out->failed) {
+		lg->invalid[color] = 0;
+		return;
+	}
+	enum protocol_error_code c = out->err.code;
+	if (!(c == PROTOCOL_ERR_ILLEGAL || c == PROTOCOL_ERR_BAD_REQUEST ||
+	      (c == PROTOCOL_ERR_CONFLICT && out->err.seq == 0)))
+		return;
+	lg->invalid[color]++;
+	if (lg->invalid[color] > lg->view.game.rules.invalid_command_limit && fold_running(&lg->view)) {
+		log_warn("game %s: %s sent %d invalid commands in a row", lg->id, fold_color_str(color),
+			 lg->invalid[color]);
+		technical_failure(gs, lg, color, "invalid-commands");
+	}
+}
+
+void game_service_invalid(struct game_service *gs, int64_t me, const char *id, const struct protocol_error *err)
+{
+	struct game_outcome o = { 0 };
+	struct live_game *lg = lookup(gs, id, &o);
+	int color = lg ? fold_seat_of(&lg->view, me) : -1;
+	if (color >= 0) {
+		o.failed = true;
+		o.err = *err;
+		seen(gs, lg, color);
+		account(gs, lg, color, &o);
+	}
+	game_outcome_fini(&o);
+}
+
+void game_service_touch(struct game_service *gs, int64_t me, const char *id, int parked_delta)
+{
+	struct game_outcome o = { 0 };
+	struct live_game *lg = lookup(gs, id, &o);
+	int color = lg ? fold_seat_of(&lg->view, me) : -1;
+	game_outcome_fini(&o);
+	if (color < 0)
+		return;
+	lg->parked[color] += parked_delta;
+	if (lg->parked[color] < 0)
+		lg->parked[color] = 0;
+	seen(gs, lg, color);
+	/* The seat's deadline moved: let the timer recompute it. */
+	pthread_cond_signal(&gs->timer_cond);
+}
+
+/* Success without a second effect: the command was applied before. */
+static void already_done(struct game_outcome *out, const struct game_view *v)
+{
+	out->status = 200;
+	out->events.seq = v->seq;
+	out->events.now_ms = now_wall_ms();
+}
+
+static bool retried(const struct game_view *v, int color, const char *key, int64_t ply)
+{
+	return v->last_cmd_ply[color] == ply && !strcmp(v->last_cmd[color], key);
+}
+
+/* A request is a retry only while it still stands: one declined since is
+ * made anew by the same command. */
+static bool request_retried(const struct game_view *v, int color, const struct fold_event *e, int64_t ply)
+{
+	char key[FOLD_CMD_MAX];
+	fold_command_key(key, sizeof key, e);
+	if (!retried(v, color, key, ply))
+		return false;
+	if (e->kind != FOLD_EV_REQUEST || e->action != FOLD_REQ_MADE)
+		return true;
+	switch (e->what) {
+	case FOLD_REQ_DRAW:
+		return v->game.offer_by == color;
+	case FOLD_REQ_ABORT:
+		return v->game.abort_request_by == color;
+	case FOLD_REQ_ADJOURN:
+		return v->adjourn_request_by == color;
+	default:
+		return v->resume_request_by == color;
+	}
+}
+
+/* The common start of an action: the game, the caller's seat (403), the
+ * caller's presence. */
+static struct live_game *action_begin(struct game_service *gs, int64_t me, const char *id, int *color,
+				      struct game_outcome *out)
+{
+	struct live_game *lg = lookup(gs, id, out);
+	if (!lg)
+		return NULL;
+	*color = seat_or_forbidden(lg, me, out);
+	if (*color < 0)
+		return NULL;
+	seen(gs, lg, *color);
+	return lg;
+}
+
+/* One transaction of one or two events; a refusal by the fold is a refusal
+ * by the rules (422 with libtchess's message). */
+static void action_commit(struct game_service *gs, struct live_game *lg, int64_t me, struct fold_event *e,
+			  struct fold_event *then, struct game_outcome *out)
+{
+	struct txn t;
+	int64_t t_ms = instant(&lg->view);
+	if (txn_begin(&t, gs, lg, out))
+		return;
+	if (txn_add(&t, e, 0, t_ms, out) || (then && txn_add(&t, then, 0, t_ms, out))) {
+		if (out->err.code == PROTOCOL_ERR_BAD_REQUEST)
+			out->err.code = PROTOCOL_ERR_ILLEGAL;
+		return;
+	}
+	txn_commit(&t, me, out);
+}
+
+/* 409 unless the game runs (started, not over, not adjourned). */
+static bool running_or_conflict(const struct game_view *v, struct game_outcome *out)
+{
+	if (!v->started) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game has not started: a seat is free");
+		return false;
+	}
+	if (game_is_over(&v->game)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
+		return false;
+	}
+	if (fold_adjourned(v)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is adjourned");
+		return false;
+	}
+	return true;
+}
+
+static bool ply_or_stale(const struct game_view *v, int64_t ply, struct game_outcome *out)
+{
+	if (ply == (int64_t)v->game.n_plies)
+		return true;
+	stale(out, v, ply);
+	return false;
+}
+
+static bool ended_by(const struct game_view *v, int color, enum game_termination term, int64_t ply)
+{
+	char key[FOLD_CMD_MAX];
+	snprintf(key, sizeof key, "end-%s", game_termination_str(term));
+	return game_is_over(&v->game) && v->game.termination == term && retried(v, color, key, ply);
+}
+
+static void request_event(struct fold_event *e, const struct game_view *v, int color, enum fold_request_what what,
+			  enum fold_request_action action)
+{
+	fold_event_init(e, FOLD_EV_REQUEST);
+	e->color = color;
+	e->what = what;
+	e->action = action;
+	e->ply = (int64_t)v->game.n_plies;
+}
+
+static void ended_event(struct fold_event *e, int color, enum game_termination term, const char *reason)
+{
+	fold_event_init(e, FOLD_EV_ENDED);
+	e->color = color;
+	snprintf(e->termination, sizeof e->termination, "%s", game_termination_str(term));
+	snprintf(e->reason, sizeof e->reason, "%s", reason ? reason : "");
+}
+
+/* Parses an action word against names; -1 after a 400. */
+static int action_of(const char *word, const char *const *names, int n, const char *dflt, const char *endpoint,
+		     struct game_outcome *out)
+{
+	const char *w = word[0] ? word : dflt;
+	for (int i = 0; w && i < n; i++) {
+		if (!strcmp(w, names[i]))
+			return i;
+	}
+	char list[128] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: action: expected one of %s", endpoint, list);
+	return -1;
+}
+
+void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	static const char *const names[] = { "offer", "accept", "decline", "withdraw" };
+	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_MADE, FOLD_REQ_DECLINED,
+							 FOLD_REQ_WITHDRAWN };
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = action_of(req->action, names, 4, NULL, "draw", out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "draw: takes only ply and action");
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	request_event(&e, v, color, FOLD_REQ_DRAW, acts[a]);
+	if ((a == 1 && ended_by(v, color, GAME_TERM_AGREEMENT, req->ply)) ||
+	    (a != 1 && request_retried(v, color, &e, req->ply))) {
+		already_done(out, v);
+		goto done;
+	}
+	if (!running_or_conflict(v, out) || !ply_or_stale(v, req->ply, out))
+		goto done;
+	if (a == 1)
+		ended_event(&e, color, GAME_TERM_AGREEMENT, NULL);
+	action_commit(gs, lg, me, &e, NULL, out);
+done:
+	account(gs, lg, color, out);
+}
+
+void game_service_abort(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out)
+{
+	static const char *const names[] = { "request", "accept", "decline" };
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = action_of(req->action, names, 3, "request", "abort", out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "abort: takes only ply and action");
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	request_event(&e, v, color, FOLD_REQ_ABORT, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+	if (ended_by(v, color, GAME_TERM_ABORTED, req->ply) || (a != 1 && request_retried(v, color, &e, req->ply))) {
+		already_done(out, v);
+		goto done;
+	}
+	if (game_is_over(&v->game)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
+		goto done;
+	}
+	if (!ply_or_stale(v, req->ply, out))
+		goto done;
+	/* Alone before the ruleset's plies (an open seek too); after that a
+	 * request the opponent accepts. */
+	bool alone = v->game.n_plies < (size_t)v->game.rules.abort_alone_max_plies;
+	if (a == 1 || (a == 0 && alone))
+		ended_event(&e, color, GAME_TERM_ABORTED, NULL);
+	else if (!running_or_conflict(v, out))
+		goto done;
+	action_commit(gs, lg, me, &e, NULL, out);
+done:
+	account(gs, lg, color, out);
+}
+
+/* Adjourn and resume: both by consent (request, then the other accepts). */
+static void consent(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		    enum fold_request_what what, struct game_outcome *out)
+{
+	static const char *const names[] = { "request", "accept", "decline" };
+	const char *endpoint = fold_request_what_str(what);
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = action_of(req->action, names, 3, "request", endpoint, out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply and action", endpoint);
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	if (a == 1) {
+		fold_event_init(&e, what == FOLD_REQ_ADJOURN ? FOLD_EV_ADJOURNED : FOLD_EV_RESUMED);
+		e.color = color;
+		snprintf(e.reason, sizeof e.reason, "agreement");
+	} else {
+		request_event(&e, v, color, what, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+	}
+	if (request_retried(v, color, &e, req->ply)) {
+		already_done(out, v);
+		goto done;
+	}
+	if (!v->started || game_is_over(&v->game)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is not running");
+		goto done;
+	}
+	if ((what == FOLD_REQ_RESUME) != fold_adjourned(v)) {
+		fail(out, PROTOCOL_ERR_CONFLICT, "the game is %s", fold_adjourned(v) ? "adjourned" : "not adjourned");
+		goto done;
+	}
+	if (!ply_or_stale(v, req->ply, out))
+		goto done;
+	action_commit(gs, lg, me, &e, NULL, out);
+done:
+	account(gs, lg, color, out);
+}
+
+void game_service_adjourn(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out)
+{
+	consent(gs, me, id, req, FOLD_REQ_ADJOURN, out);
+}
+
+void game_service_resume(struct game_service *gs, int64_t me, const char *id,
+			 const struct protocol_action_request *req, struct game_outcome *out)
+{
+	consent(gs, me, id, req, FOLD_REQ_RESUME, out);
+}
+
+/* Tablebase claim: drawn ends the game; not drawn gives the opponent the
+ * ruleset's penalty for the speed class; no table refuses the claim. */
+static void claim_tablebase(struct game_service *gs, struct live_game *lg, int64_t me, int color,
+			    struct game_outcome *out)
+{
+	const struct game_view *v = &lg->view;
+	struct tchess_error terr;
+	if (game_check_tablebase_claim(&v->game, &terr) != TCHESS_OK) {
+		fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
+		return;
+	}
+	if (!gs->tb) {
+		fail(out, PROTOCOL_ERR_ILLEGAL, "this server has no tablebases (tchessd --tablebases)");
+		return;
+	}
+	bool drawn = false;
+	char why[FOLD_REASON_MAX] = "";
+	if (tablebase_judge_claim(gs->tb, &v->game.pos, true, &drawn, why, sizeof why) != TCHESS_OK) {
+		fail(out, PROTOCOL_ERR_ILLEGAL, "claim refused: %s", why[0] ? why : "the tables cannot judge it");
+		return;
+	}
+	struct fold_event e;
+	if (drawn) {
+		ended_event(&e, color, GAME_TERM_TABLEBASE, why);
+		snprintf(e.result, sizeof e.result, "%s", game_result_str(GAME_RESULT_DRAW));
+	} else {
+		fold_event_init(&e, FOLD_EV_TIME_ADDED);
+		e.color = !color;
+		e.ms = v->game.rules.tablebase_penalty_ms[time_control_speed(&v->clock.tc)];
+		snprintf(e.reason, sizeof e.reason, "tablebase: %s", why);
+	}
+	action_commit(gs, lg, me, &e, NULL, out);
+}
+
+void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out)
+{
+	static const char *const names[] = { "threefold", "fifty-moves", "tablebase", "discard", "win" };
+	int color;
+	struct live_game *lg = action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	struct fold_event e, then;
+	int a = -1;
+	for (int i = 0; i < 5; i++)
+		a = strcmp(req->claim, names[i]) ? a : i;
+	if (a < 0) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST,
+		     "claim: expected claim threefold, fifty-moves, tablebase, discard or win");
+		goto done;
+	}
+	if (req->action[0] || (req->move[0] && a > 1)) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "claim: takes ply, claim and (threefold, fifty-moves) move");
+		goto done;
+	}
+	/* Retries. */
+	int64_t today = instant(v) / 86400000;
+	if ((a == 0 && ended_by(v, color, GAME_TERM_THREEFOLD, req->ply)) ||
+	    (a == 1 && ended_by(v, color, GAME_TERM_FIFTY_MOVES, req->ply)) ||
+	    (a == 2 && (ended_by(v, color, GAME_TERM_TABLEBASE, req->ply) ||
+			retried(v, color, "claim-tablebase", req->ply))) ||
+	    (a == 3 && retried(v, color, "discard", req->ply) && v->discard_day[color] == today) ||
+	    (a == 4 && game_is_over(&v->game) && v->game.termination == GAME_TERM_TECHNICAL_FAILURE &&
+	     !strcmp(v->end_reason, "abandoned") &&
+	     v->game.result == (color == WHITE ? GAME_RESULT_WHITE_WINS : GAME_RESULT_BLACK_WINS))) {
+		already_done(out, v);
+		goto done;
+	}
+	if (a == 3) {
+		if (!v->started || game_is_over(&v->game) || !fold_adjourned(v)) {
+			fail(out, PROTOCOL_ERR_CONFLICT, "a discard is claimed in an adjourned game");
+			goto done;
+		}
+	} else if (!running_or_conflict(v, out)) {
+		goto done;
+	}
+	if (!ply_or_stale(v, req->ply, out))
+		goto done;
+	switch (a) {
+	case 0:
+	case 1: {
+		ended_event(&e, color, a == 0 ? GAME_TERM_THREEFOLD : GAME_TERM_FIFTY_MOVES, NULL);
+		if (req->move[0]) {
+			move m;
+			struct tchess_error terr;
+			if (color != (int)game_side_to_move(&v->game)) {
+				fail(out, PROTOCOL_ERR_ILLEGAL, "only the player to move may claim");
+				goto done;
+			}
+			if (notation_parse_move(&v->game.pos, req->move, strlen(req->move), &m, &terr) != TCHESS_OK) {
+				fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
+				goto done;
+			}
+			uci_write(&v->game.pos, m, e.uci);
+		}
+		action_commit(gs, lg, me, &e, NULL, out);
+		break;
+	}
+	case 2:
+		claim_tablebase(gs, lg, me, color, out);
+		break;
+	case 3: {
+		fold_event_init(&e, FOLD_EV_DISCARD);
+		e.color = color;
+		e.count = v->discards[!color] + 1;
+		/* "If the player has discarded to resume the game three times,
+		 * he will be scored a defeat." */
+		bool lost = e.count >= v->game.rules.discards_to_lose;
+		if (lost)
+			ended_event(&then, !color, GAME_TERM_TECHNICAL_FAILURE, "discards");
+		action_commit(gs, lg, me, &e, lost ? &then : NULL, out);
+		break;
+	}
+	case 4:
+		if (v->game.rules.disconnect != DISCONNECT_CLAIM_WIN) {
+			fail(out, PROTOCOL_ERR_ILLEGAL, "the %s rules give no win for a disconnect", v->game.rules.name);
+			goto done;
+		}
+		if (!v->absent[!color]) {
+			fail(out, PROTOCOL_ERR_ILLEGAL, "your opponent is present");
+			goto done;
+		}
+		ended_event(&e, !color, GAME_TERM_TECHNICAL_FAILURE, "abandoned");
+		action_commit(gs, lg, me, &e, NULL, out);
+		break;
+	}
+done:
+	account(gs, lg, color, out);
+}
+
+/* ---- the timer's chores besides flags ---- */
+
+/* Erases an aborted game: its row, its events and its memory. Parked polls
+ * are woken to learn it is gone (410). */
+static void erase_game(struct game_service *gs, struct live_game *lg)
+{
+	struct store *st = gs->srv->store;
+	if (store_begin(st) || store_game_delete(st, lg->id) || store_commit(st)) {
+		store_rollback(st);
+		log_error("game %s: cannot erase the aborted game", lg->id);
+		return;
+	}
+	log_info("game %s: aborted, erased", lg->id);
+	snprintf(gs->tombstones[gs->n_tombstones++ % GS_TOMBSTONES], STORE_GAME_ID_MAX + 1, "%s", lg->id);
+	unsigned b = bucket_of(lg->id);
+	for (struct live_game **p = &gs->bucket[b]; *p; p = &(*p)->next) {
+		if (*p == lg) {
+			*p = lg->next;
+			break;
+		}
+	}
+	char id[STORE_GAME_ID_MAX + 1];
+	snprintf(id, sizeof id, "%s", lg->id);
+	live_free(lg);
+	server_notify_game(gs->srv, id);
+}
+
+static void earliest(int64_t *next, int64_t t)
+{
+	if (t < *next)
+		*next = t;
+}
+
+/* The game's deadlines other than its flag: acts on those past (which may
+ * free lg: returns true then) and lowers *next to the earliest ahead. */
+static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
+{
+	struct game_view *v = &lg->view;
+	if (!v->created)
+		return false;
+	if (game_is_over(&v->game)) {
+		if (v->game.termination != GAME_TERM_ABORTED)
+			return false;
+		int64_t at = v->last_t_ms + gs->srv->cfg.aborted_retention_ms;
+		if (at <= now) {
+			erase_game(gs, lg);
+			return true;
+		}
+		earliest(next, at);
+		return false;
+	}
+	if (!v->started)
+		return false;
+	/* The operator's limit on a game's wall-clock duration. */
+	if (gs->srv->cfg.max_game_ms > 0) {
+		int64_t at = v->started_ms + gs->srv->cfg.max_game_ms;
+		if (at <= now) {
+			technical_failure(gs, lg, -1, "max-duration");
+			return false;
+		}
+		earliest(next, at);
+	}
+	/* A side's first move not made in time aborts the game -- not in a
+	 * correspondence game (days per move) nor a tournament's, whose games
+	 * all start at once and are timed by their clocks alone. */
+	int side = game_side_to_move(&v->game);
+	bool moved = v->game.n_plies >= 2 || (v->game.n_plies == 1 && v->game.start.side == side);
+	bool corr = v->clock.tc.kind == TC_CORRESPONDENCE;
+	if (!moved && !fold_adjourned(v) && !corr && strcmp(v->opponent, "tournament")) {
+		int64_t from = v->game.n_plies ? v->game.plies[0].at_ms : v->started_ms;
+		int64_t at = from + first_move_ms(gs, v);
+		if (at <= now) {
+			struct fold_event e;
+			ended_event(&e, side, GAME_TERM_ABORTED, "first-move-timeout");
+			server_event(gs, lg, &e, NULL);
+			return false;
+		}
+		earliest(next, at);
+	}
+	/* Disconnects: no request and no parked poll for the grace. A
+	 * correspondence player is not expected to stay connected. */
+	for (int c = WHITE; c <= BLACK && !corr; c++) {
+		if (v->seats[c].kind != FOLD_SEAT_HUMAN || v->absent[c] || lg->parked[c] > 0)
+			continue;
+		int64_t at = lg->last_seen[c] + grace_ms(gs, v);
+		if (at > now) {
+			earliest(next, at);
+			continue;
+		}
+		struct fold_event e, then;
+		fold_event_init(&e, FOLD_EV_PRESENCE);
+		e.color = c;
+		e.present = false;
+		bool act = !fold_adjourned(v) && v->game.rules.disconnect != DISCONNECT_CLAIM_WIN;
+		if (act && v->game.rules.disconnect == DISCONNECT_ADJOURN) {
+			fold_event_init(&then, FOLD_EV_ADJOURNED);
+			snprintf(then.reason, sizeof then.reason, "disconnect");
+		} else if (act) {
+			ended_event(&then, c, GAME_TERM_TECHNICAL_FAILURE, "disconnect");
+		}
+		log_info("game %s: %s is gone", lg->id, fold_color_str(c));
+		server_event(gs, lg, &e, act ? &then : NULL);
+		if (game_is_over(&v->game))
+			break;
+	}
+	return false;
+}
+
+/* Runs every game's chores; the earliest deadline ahead, INT64_MAX if none. */
+static int64_t chores_due(struct game_service *gs)
+{
+	int64_t next = INT64_MAX;
+	int64_t now = now_wall_ms();
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		struct live_game *lg = gs->bucket[b];
+		while (lg) {
+			struct live_game *following = lg->next;
+			chores(gs, lg, now, &next);
+			lg = following;
+		}
+	}
+	return next;
+}
+
+/* --tablebases: "gaviota:DIR[:DIR],syzygy:DIR[:DIR]", a bare folder
+ * (its kind told by its files), "none", or nothing (Debian's 3-piece
+ * Gaviota set when installed). */
+static int folder_kind(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int kind = -1;
+	struct dirent *de;
+	while (kind < 0 && (de = readdir(d))) {
+		if (strstr(de->d_name, ".gtb."))
+			kind = 0;
+		else if (strstr(de->d_name, ".rtbw"))
+			kind = 1;
+	}
+	closedir(d);
+	return kind;
+}
+
+static void append_dirs(char **list, const char *dirs, size_t len)
+{
+	char *old = *list;
+	*list = old ? xasprintf("%s:%.*s", old, (int)len, dirs) : xasprintf("%.*s", (int)len, dirs);
+	free(old);
+}
+
+static int open_tablebases(struct game_service *gs, const char *spec, char **errmsg)
+{
+	char *lists[2] = { NULL, NULL };
+	if (!spec) {
+		DIR *d = opendir(TABLEBASE_DEBIAN_GAVIOTA_DIR);
+		if (!d)
+			return 0;
+		closedir(d);
+		spec = TABLEBASE_DEBIAN_GAVIOTA_DIR;
+	}
+	if (!strcmp(spec, "none") || !spec[0])
+		return 0;
+	for (const char *p = spec; *p;) {
+		size_t len = strcspn(p, ",");
+		if (!strncmp(p, "gaviota:", 8) && len > 8) {
+			append_dirs(&lists[0], p + 8, len - 8);
+		} else if (!strncmp(p, "syzygy:", 7) && len > 7) {
+			append_dirs(&lists[1], p + 7, len - 7);
+		} else {
+			char *dir = xasprintf("%.*s", (int)len, p);
+			int kind = folder_kind(dir);
+			if (kind < 0) {
+				*errmsg = xasprintf("--tablebases: %s holds no Gaviota (.gtb.*) or Syzygy (.rtbw) "
+						    "tables", dir);
+				free(dir);
+				free(lists[0]);
+				free(lists[1]);
+				return -1;
+			}
+			append_dirs(&lists[kind], dir, strlen(dir));
+			free(dir);
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	char *err = NULL;
+	gs->tb = tablebase_open(lists[0], lists[1], &err);
+	if (!gs->tb) {
+		*errmsg = xasprintf("--tablebases: %s", err ? err : "cannot open");
+		free(err);
+	} else {
+		log_info("tablebases: gaviota %s, syzygy %s, up to %d pieces", lists[0] ? lists[0] : "-",
+			 lists[1] ? lists[1] : "-", tablebase_max_pieces(gs->tb));
+	}
+	free(lists[0]);
+	free(lists[1]);
+	return gs->tb ? 0 : -1;
 }
 
 /* ---- reads ---- */
@@ -863,6 +1800,9 @@ void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *
 	struct live_game *lg = lookup(gs, id, out);
 	if (!lg)
 		return;
+	int color = fold_seat_of(&lg->view, viewer);
+	if (color >= 0)
+		seen(gs, lg, color);
 	out->body = fold_snapshot_encode(&lg->view, lg->id, now_wall_ms(), viewer);
 	out->status = 200;
 }
@@ -933,6 +1873,9 @@ static void *timer_main(void *arg)
 	pthread_mutex_lock(&srv->lock);
 	while (!gs->timer_stop) {
 		int64_t next = flag_due(gs);
+		int64_t chore = chores_due(gs);
+		if (chore < next)
+			next = chore;
 		if (next == INT64_MAX) {
 			pthread_cond_wait(&gs->timer_cond, &srv->lock);
 		} else {
@@ -966,7 +1909,7 @@ static int collect_id(void *arg, const struct store_game *g)
  * event's instant and resumed now, as an event so every fold agrees. */
 static int resume_clock(struct game_service *gs, struct live_game *lg)
 {
-	if (!fold_running(&lg->view) || lg->view.clock.running == CLOCK_NOBODY)
+	if (!fold_running(&lg->view) || fold_adjourned(&lg->view) || lg->view.clock.running == CLOCK_NOBODY)
 		return 0;
 	struct game_outcome o = { 0 };
 	struct txn t;
@@ -980,16 +1923,22 @@ static int resume_clock(struct game_service *gs, struct live_game *lg)
 	return rc ? -1 : 0;
 }
 
-struct game_service *game_service_new(struct server *srv, char **errmsg)
+struct game_service *game_service_new(struct server *srv, const struct game_service_hooks *hooks, char **errmsg)
 {
 	struct game_service *gs = xcalloc(1, sizeof *gs);
 	gs->srv = srv;
+	if (hooks)
+		gs->hooks = *hooks;
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&gs->timer_cond, &ca);
 	pthread_condattr_destroy(&ca);
 
+	if (open_tablebases(gs, srv->cfg.tablebases, errmsg)) {
+		game_service_free(gs);
+		return NULL;
+	}
 	struct id_list l = { 0 };
 	if (store_games_unfinished(srv->store, collect_id, &l)) {
 		free(l.ids);
@@ -998,6 +1947,9 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 		return NULL;
 	}
 	size_t rebuilt = 0;
+	/* The lock keeps engine answers (pool threads) out until every game
+	 * is in place. */
+	pthread_mutex_lock(&srv->lock);
 	for (size_t i = 0; i < l.n; i++) {
 		struct game_outcome o = { 0 };
 		struct live_game *lg = lookup(gs, l.ids[i], &o);
@@ -1007,8 +1959,12 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 			continue;
 		}
 		resume_clock(gs, lg);
+		/* resume_clock's commit asks the engine already; a game whose
+		 * clock is not running is asked here. */
+		engine_sync(gs, lg);
 		rebuilt++;
 	}
+	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
 	log_info("game service: %zu unfinished games rebuilt", rebuilt);
 	if (pthread_create(&gs->timer, NULL, timer_main, gs)) {
@@ -1020,10 +1976,17 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 	return gs;
 }
 
-void game_service_set_engine(struct game_service *gs, game_service_engine_fn fn, void *ctx)
+void game_service_stop_engines(struct game_service *gs)
 {
-	gs->engine = fn;
-	gs->engine_ctx = ctx;
+	if (!gs)
+		return;
+	pthread_mutex_lock(&gs->srv->lock);
+	gs->engines_stopped = true;
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next)
+			engine_sync(gs, lg);
+	}
+	pthread_mutex_unlock(&gs->srv->lock);
 }
 
 void game_service_free(struct game_service *gs)
@@ -1039,6 +2002,7 @@ void game_service_free(struct game_service *gs)
 	}
 	game_service_batch_abort(gs);
 	pthread_cond_destroy(&gs->timer_cond);
+	tablebase_free(gs->tb);
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		while (gs->bucket[b]) {
 			struct live_game *lg = gs->bucket[b];
@@ -1050,11 +2014,6 @@ void game_service_free(struct game_service *gs)
 }
 
 /* ---- hooks, batches and the services built on them ---- */
-
-void game_service_set_hooks(struct game_service *gs, const struct game_service_hooks *hooks)
-{
-	gs->hooks = *hooks;
-}
 
 int game_service_batch_begin(struct game_service *gs)
 {

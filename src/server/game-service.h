@@ -8,6 +8,17 @@
  *
  * Everything here runs with the server lock held (server.h), including the
  * flag timer's thread when it acts.
+ *
+ * Engine seats (engine.h): whenever a commit leaves an engine seat to move
+ * (a move, the start, a rebuild after a restart), the service asks the
+ * server's engine pool for a move and returns at once; the answer comes on a
+ * pool thread, takes the lock, and is played through the same path as a
+ * human move if the game is still running at the same ply (a stale answer
+ * is dropped). A commit that ends the game or moves it on withdraws the
+ * request. An engine that fails (after the pool's own restart and retry)
+ * ends the game as an unscored technical failure whose game-ended event
+ * says why; no move is ever made up. The engine's clock runs while it
+ * thinks, as a human's does.
  */
 #ifndef TCHESS_SERVER_GAME_SERVICE_H
 #define TCHESS_SERVER_GAME_SERVICE_H
@@ -21,6 +32,7 @@
 
 struct server;
 struct game_service;
+struct game_service_hooks;
 
 /* What a command answers: an error, or the events it committed that the
  * caller may see (a COMMAND answer of tchess-protocol(7)). */
@@ -34,22 +46,20 @@ struct game_outcome {
 
 void game_outcome_fini(struct game_outcome *o);
 
-/* The engine seat hook. Called with the server lock held after a move
- * commits when the side to move is an engine seat: fills uci with the
- * engine's move for v at level and returns 0, or returns -1 (the game then
- * waits; the move is asked again after the next restart). TODO: the UCI
- * engine module (src/server/engine.c, branch "engine") provides this; it
- * should answer asynchronously rather than think under the lock. */
-typedef int (*game_service_engine_fn)(void *ctx, const struct game_view *v, int level, char uci[UCI_MAX]);
-
 /* Rebuilds every unfinished game from the store through the fold and
- * resumes their clocks (a clock-resumed event for each running clock), then
- * starts the flag timer. NULL with *errmsg set on failure. */
-struct game_service *game_service_new(struct server *srv, char **errmsg);
+ * resumes their clocks (a clock-resumed event for each running clock), asks
+ * srv->engines for the moves of engine seats to move, then starts the flag
+ * timer. NULL with *errmsg set on failure. */
+/* hooks (may be NULL; copied) are in place before any game can change. */
+struct game_service *game_service_new(struct server *srv, const struct game_service_hooks *hooks, char **errmsg);
 /* Stops the timer and frees the games (NULL is a no-op). Takes the lock
  * itself to stop the timer: call without it. */
 void game_service_free(struct game_service *gs);
-void game_service_set_engine(struct game_service *gs, game_service_engine_fn fn, void *ctx);
+/* Withdraws every outstanding engine request and makes later commits ask
+ * for none, so the engine pool can then be freed (without the lock; answers
+ * already under way find the service stopping and are dropped). Takes the
+ * lock itself; NULL is a no-op. */
+void game_service_stop_engines(struct game_service *gs);
 
 /* The commands, for player me (0: no token) on game id. */
 void game_service_create(struct game_service *gs, int64_t me, const char *me_name,
@@ -66,11 +76,38 @@ void game_service_resign(struct game_service *gs, int64_t me, const char *id, st
 void game_service_note(struct game_service *gs, int64_t me, const char *id, const char *payload,
 		       struct game_outcome *out);
 
+/* The game actions of tchess-protocol(7): each names the ply it is meant
+ * for; a retry of an applied command succeeds without a second effect.
+ * draw: action offer, accept, decline, withdraw. abort, adjourn, resume:
+ * action request (the default), accept, decline. claim: claim threefold or
+ * fifty-moves (with an optional intended move), tablebase, discard, win. */
+void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out);
+void game_service_abort(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out);
+void game_service_adjourn(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out);
+void game_service_resume(struct game_service *gs, int64_t me, const char *id,
+			 const struct protocol_action_request *req, struct game_outcome *out);
+void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out);
+
+/* Presence: player me made a request on game id (a no-op unless seated);
+ * parked_delta is +1 when a long-poll of theirs parks, -1 when one comes
+ * back, else 0. A parked poll counts as presence. */
+void game_service_touch(struct game_service *gs, int64_t me, const char *id, int parked_delta);
+/* A request of me's for game id that failed before reaching the game
+ * service (a malformed body): counted among the seat's invalid commands. */
+void game_service_invalid(struct game_service *gs, int64_t me, const char *id, const struct protocol_error *err);
+/* Whether id is an aborted game erased lately (answer 410, not 404). */
+bool game_service_erased(const struct game_service *gs, const char *id);
+
 /* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out);
 
-/* Hooks for the services built on games (tournaments, vacations). They run
+/* Hooks for the services built on games (tournaments, vacations), given to
+ * game_service_new. They run
  * with the server lock held, inside the game's transaction before its
  * commit, and may read and write the store; returning -1 rolls the whole
  * command back. */
@@ -82,7 +119,6 @@ struct game_service_hooks {
 	 * max); returns how many, or -1. */
 	int (*vacations)(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max);
 };
-void game_service_set_hooks(struct game_service *gs, const struct game_service_hooks *hooks);
 
 /* Batches: from begin to commit every command shares one store transaction
  * (the caller may write its own rows in it too), and the games it changed

@@ -368,7 +368,7 @@ static int listen_on(const char *spec, char *shown, size_t shown_size, char **er
 		}
 		int one = 1;
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
-		if (bind(fd, a->ai_addr, a->ai_addrlen) || listen(fd, 1024)) {
+		if (bind(fd, a->ai_addr, a->ai_addrlen) || listen(fd, SOMAXCONN)) {
 			saved = errno;
 			close(fd);
 			fd = -1;

@@ -8,12 +8,14 @@
  */
 #include <getopt.h>
 #include <signal.h>
+#include <sys/resource.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "api.h"
 #include "config.h"
+#include "game-service.h"
 #include "http.h"
 #include "server.h"
 #include "util/log.h"
@@ -24,6 +26,28 @@ static void usage(FILE *f)
 	fprintf(f, "usage: tchessd --listen ADDR:PORT --db PATH [--engine PATH] [--tablebases DIR]\n"
 		   "               [--config FILE] [--log-level error|warn|info|debug]\n"
 		   "See tchessd(8).\n");
+}
+
+/* Every connection, parked long-polls included, holds a descriptor: raise
+ * the soft limit towards the hard one so that max_connections can be met,
+ * and lower max_connections (with a warning) where it cannot. */
+static void raise_fd_limit(struct server_config *cfg)
+{
+	struct rlimit rl;
+	if (getrlimit(RLIMIT_NOFILE, &rl))
+		return;
+	rlim_t want = (rlim_t)cfg->max_connections + 256;
+	if (rl.rlim_cur < want) {
+		rl.rlim_cur = rl.rlim_max == RLIM_INFINITY || rl.rlim_max >= want ? want : rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+		getrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (rl.rlim_cur < want) {
+		unsigned fit = rl.rlim_cur > 512 ? (unsigned)(rl.rlim_cur - 256) : 256;
+		log_warn("open-file limit %llu: max_connections lowered from %u to %u",
+			 (unsigned long long)rl.rlim_cur, cfg->max_connections, fit);
+		cfg->max_connections = fit;
+	}
 }
 
 int main(int argc, char **argv)
@@ -103,10 +127,8 @@ int main(int argc, char **argv)
 		config_fini(&cfg);
 		return 2;
 	}
-	if (cfg.engine)
-		log_warn("--engine %s: engine seats are not implemented yet", cfg.engine);
-	if (cfg.tablebases)
-		log_warn("--tablebases %s: tablebase claims are not implemented yet", cfg.tablebases);
+
+	raise_fd_limit(&cfg);
 
 	/* Block the shutdown signals before any thread starts, so every thread
 	 * inherits the mask and only sigwait below receives them. */
@@ -135,6 +157,10 @@ int main(int argc, char **argv)
 	sigwait(&stop, &sig);
 	log_info("signal %d: shutting down", sig);
 	http_drain(srv.http);
+	/* Engine answers commit from pool threads and wake polls through
+	 * srv.http: withdraw them before the HTTP side goes away. A game left
+	 * with its engine to move is asked again at the next start. */
+	game_service_stop_engines(srv.games);
 	http_stop(srv.http);
 	srv.http = NULL;
 	server_fini(&srv);

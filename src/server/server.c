@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "engine.h"
 #include "game-service.h"
 #include "http.h"
 #include "server.h"
@@ -12,6 +13,33 @@
 #include "util/log.h"
 #include "util/now.h"
 #include "util/xalloc.h"
+
+/* The engine pool for engine seats. Only an engine the operator named is
+ * worth refusing to start over; without one, the server serves everything
+ * but engine games and says so once. */
+static int server_engines(struct server *srv, char **errmsg)
+{
+	if (srv->cfg.engine_processes == 0) {
+		log_warn("engine_processes = 0: no engine seats; engine games are refused");
+		return 0;
+	}
+	struct engine_options o;
+	engine_options_init(&o);
+	o.path = srv->cfg.engine;
+	o.max_engines = srv->cfg.engine_processes;
+	char *err = NULL;
+	srv->engines = engine_pool_new(&o, &err);
+	if (srv->engines)
+		return 0;
+	if (srv->cfg.engine) {
+		*errmsg = xasprintf("--engine: %s", err);
+		free(err);
+		return -1;
+	}
+	log_warn("%s; engine games are refused", err);
+	free(err);
+	return 0;
+}
 
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 {
@@ -25,13 +53,13 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	if (!srv->store)
 		return -1;
 	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
-	/* Under the lock, so the flag timer cannot end a game before the
-	 * tournament hooks are in place. */
-	pthread_mutex_lock(&srv->lock);
-	srv->games = game_service_new(srv, errmsg);
-	if (srv->games)
-		tournament_service_attach(srv);
-	pthread_mutex_unlock(&srv->lock);
+	if (server_engines(srv, errmsg))
+		return -1;
+	/* The hooks go in before the timer starts, so no game can end
+	 * unrecorded by its tournament. */
+	struct game_service_hooks hooks;
+	tournament_service_hooks(srv, &hooks);
+	srv->games = game_service_new(srv, &hooks, errmsg);
 	if (!srv->games)
 		return -1;
 	return 0;
@@ -39,6 +67,21 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 
 void server_fini(struct server *srv)
 {
+	/* Withdraw the games' engine requests, then free the pool without the
+	 * lock (answers already on their way take it, see that the service is
+	 * stopping and drop themselves), then the games. */
+	game_service_stop_engines(srv->games);
+	if (srv->engines) {
+		struct engine_stats st;
+		engine_pool_stats(srv->engines, &st);
+		log_info("engine: %llu requests, %llu answered, %llu failed, %llu withdrawn, %llu processes "
+			 "started, %llu lost",
+			 (unsigned long long)st.requests, (unsigned long long)st.answered,
+			 (unsigned long long)st.failed, (unsigned long long)st.cancelled,
+			 (unsigned long long)st.spawned, (unsigned long long)st.restarts);
+	}
+	engine_pool_free(srv->engines);
+	srv->engines = NULL;
 	game_service_free(srv->games);
 	srv->games = NULL;
 	store_close(srv->store);

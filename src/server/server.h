@@ -9,6 +9,12 @@
  * other, which makes "one transaction per command" trivially consistent and
  * costs nothing while one thread does all the work. If handlers ever move to
  * a thread pool, this lock is where per-game locks would go.
+ *
+ * Engine seats add the engine pool's worker threads (engine.h): a game asks
+ * for an engine move with the lock held, the engine thinks with no lock held,
+ * and its answer takes the lock like any request before it is played. The
+ * pool is therefore freed without the lock, after the game service has
+ * withdrawn every request (server_fini).
  */
 #ifndef TCHESS_SERVER_SERVER_H
 #define TCHESS_SERVER_SERVER_H
@@ -22,19 +28,23 @@
 
 struct http;
 struct game_service;
+struct engine_pool;
 
 struct server {
 	struct server_config cfg;
 	struct store *store;
 	struct http *http;
 	struct game_service *games;
+	struct engine_pool *engines; /* NULL: engine games are refused */
 	pthread_mutex_t lock;
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;
 };
 
-/* Opens the store and starts the game service, which rebuilds the
- * unfinished games. cfg is moved into
+/* Opens the store, starts the engine pool (a missing default engine is
+ * logged and leaves engine games refused; an --engine that does not start
+ * is an error) and starts the game service, which rebuilds the unfinished
+ * games. cfg is moved into
  * the server (the caller's copy is cleared). Returns -1 with *errmsg set. */
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg);
 void server_fini(struct server *srv);

@@ -13,13 +13,17 @@ fi
 : "${TCHESS:?TCHESS must name the tchess binary}"
 : "${TCHESS_TEST_DATA:?}"
 export LC_ALL=C.UTF-8
-pgn="$TCHESS_TEST_DATA/review/two-games.pgn"
+# A copy under a short path: messages that quote the path must fit on one
+# screen line wherever the checkout lives.
+scratch=$(mktemp -d /tmp/tchess-review.XXXXXX)
+cp "$TCHESS_TEST_DATA/review/two-games.pgn" "$scratch/two-games.pgn"
+pgn="$scratch/two-games.pgn"
 sock="tchess-test-$$-0"
 runs=0
 failures=0
 screen=""
 
-cleanup() { tmux -L "$sock" kill-server >/dev/null 2>&1; }
+cleanup() { tmux -L "$sock" kill-server >/dev/null 2>&1; rm -rf "$scratch"; }
 trap cleanup EXIT
 
 # start ENV... -- ARGS: a fresh 80x24 session running tchess review ARGS.

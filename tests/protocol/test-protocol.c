@@ -2,12 +2,15 @@
  * Tests of the protocol codec: error bodies and their HTTP statuses, the
  * register and player messages, events with their data beside the envelope,
  * and the strictness of every decoder (malformed JSON, wrong types, unknown
- * and repeated members, out-of-range integers).
+ * and repeated members, out-of-range integers); the fold's technical-failure
+ * ending and its reason.
  */
 #include <check.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "tchess/fold.h"
 #include "tchess/protocol.h"
 
 #define DEC(fn, json, out, err) fn(json, strlen(json), out, err)
@@ -306,6 +309,100 @@ START_TEST(test_note_and_create)
 }
 END_TEST
 
+/* A game human (white) against engine level 4, started and one move in,
+ * through the fold at t = 1000, 1000, 3000. */
+static void engine_game(struct game_view *v)
+{
+	struct protocol_error err;
+	struct fold_event e;
+	fold_view_init(v);
+	fold_event_init(&e, FOLD_EV_CREATED);
+	strcpy(e.tc, "5+0");
+	strcpy(e.ruleset, "fide");
+	strcpy(e.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+	strcpy(e.opponent, "engine");
+	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
+	e.seats[WHITE].player = 1;
+	strcpy(e.seats[WHITE].name, "ann");
+	e.seats[BLACK].kind = FOLD_SEAT_ENGINE;
+	e.seats[BLACK].level = 4;
+	ck_assert_msg(fold_apply_event(v, 1, 1000, &e, &err) == 0, "%s", err.message);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	ck_assert_msg(fold_apply_event(v, 2, 1000, &e, &err) == 0, "%s", err.message);
+	fold_event_init(&e, FOLD_EV_MOVE);
+	e.color = WHITE;
+	e.ply = 0;
+	strcpy(e.uci, "e2e4");
+	strcpy(e.san, "e4");
+	strcpy(e.fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1");
+	ck_assert_msg(fold_apply_event(v, 3, 3000, &e, &err) == 0, "%s", err.message);
+}
+
+START_TEST(test_fold_technical_failure)
+{
+	/* The issue: a failing engine seat ends the game "as technical
+	 * failure (unscored)", and "the bundled engine seat never silently
+	 * falls back to something else": the end says why. */
+	struct protocol_error err;
+	struct game_view v;
+	engine_game(&v);
+	struct fold_event e, back;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	strcpy(e.result, "*");
+	strcpy(e.termination, "technical-failure");
+	strcpy(e.reason, "engine failed (black, level 4): engine failed twice");
+	e.has_clock = true;
+	e.clock = (struct fold_clock_reading){ .ms = { 300000, 298500 }, .running = CLOCK_NOBODY };
+	char *json = fold_event_encode(&e);
+	ck_assert_int_eq(fold_event_decode("game-ended", json, &back, &err), 0);
+	free(json);
+	ck_assert_str_eq(back.reason, e.reason);
+	ck_assert_int_eq(back.color, -1);
+	ck_assert_msg(fold_apply_event(&v, 4, 4500, &back, &err) == 0, "%s", err.message);
+	ck_assert(game_is_over(&v.game));
+	ck_assert_str_eq(game_result_str(v.game.result), "*");
+	ck_assert_str_eq(game_termination_str(v.game.termination), "technical-failure");
+	ck_assert_str_eq(fold_status(&v), "over");
+	/* The engine's clock stopped at the end: 1500 ms of its turn used. */
+	struct fold_clock_reading r;
+	fold_clock_read(&v, 9000, &r);
+	ck_assert_int_eq(r.running, CLOCK_NOBODY);
+	ck_assert_int_eq(r.ms[BLACK], 300000 - 1500);
+	fold_view_fini(&v);
+
+	/* With a named loser it is a forfeit: the other side wins. */
+	engine_game(&v);
+	fold_event_init(&e, FOLD_EV_ENDED);
+	strcpy(e.termination, "technical-failure");
+	strcpy(e.reason, "invalid-commands");
+	e.color = BLACK;
+	ck_assert_msg(fold_apply_event(&v, 4, 4500, &e, &err) == 0, "%s", err.message);
+	ck_assert_str_eq(game_result_str(v.game.result), "1-0");
+	fold_view_fini(&v);
+
+	/* Without a reason the member is left out, and old events decode. */
+	fold_event_init(&e, FOLD_EV_ENDED);
+	strcpy(e.result, "1-0");
+	strcpy(e.termination, "resignation");
+	e.color = BLACK;
+	e.has_clock = true;
+	json = fold_event_encode(&e);
+	ck_assert_ptr_null(strstr(json, "reason"));
+	ck_assert_int_eq(fold_event_decode("game-ended", json, &back, &err), 0);
+	ck_assert_str_eq(back.reason, "");
+	free(json);
+	/* A reason must be text. */
+	const char *bad = "{\"result\":\"*\",\"termination\":\"technical-failure\",\"color\":null,"
+			  "\"clock\":{\"white_ms\":1,\"black_ms\":1,\"running\":null,\"turn_used_ms\":0},";
+	char text[400];
+	snprintf(text, sizeof text, "%s\"reason\":\"gone\"}", bad);
+	ck_assert_msg(fold_event_decode("game-ended", text, &back, &err) == 0, "%s", err.message);
+	snprintf(text, sizeof text, "%s\"reason\":7}", bad);
+	ck_assert_int_ne(fold_event_decode("game-ended", text, &back, &err), 0);
+	ck_assert_msg(strstr(err.message, "reason"), "%s", err.message);
+}
+END_TEST
+
 static Suite *protocol_suite(void)
 {
 	Suite *s = suite_create("protocol");
@@ -321,6 +418,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_events_batch);
 	tcase_add_test(tc, test_game_list);
 	tcase_add_test(tc, test_note_and_create);
+	tcase_add_test(tc, test_fold_technical_failure);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -22,7 +22,8 @@ struct tchessd {
 };
 
 /* Creates the temporary folder and writes config (may be NULL) as the
- * config file; then starts tchessd. Fails the test if it does not come up
+ * config file, after "engine_processes = 0" (so config must set it to have
+ * engine seats); then starts tchessd. Fails the test if it does not come up
  * within 10 s. */
 void tchessd_start(struct tchessd *d, const char *config);
 /* Starts tchessd again on the same folder (db and config). */

@@ -636,7 +636,8 @@ START_TEST(test_create_and_join_rules)
 	/* Bad create requests are refused with reasons; invite games need
 	 * their code; a full game cannot be joined. */
 	struct tchessd d;
-	tchessd_start(&d, NULL);
+	/* No engine seats, so engine games are refused below. */
+	tchessd_start(&d, "engine_processes = 0");
 	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1], *body;
 	register_player(&d, "alice", alice);
 	register_player(&d, "bob", bob);

@@ -107,6 +107,34 @@ int ui_attr(struct ui *ui, int fg_slot, int bg_slot)
 	return (int)COLOR_PAIR(ui_pair(ui, fg, bg));
 }
 
+/* The keys.h code of what wget_wch() read, or KEYS_NONE for a key tchess
+ * has no use for. */
+static int ui_translate(int rc, wint_t ch)
+{
+	if (rc == KEY_CODE_YES) {
+		switch (ch) {
+		case KEY_UP: return KEYS_UP;
+		case KEY_DOWN: return KEYS_DOWN;
+		case KEY_LEFT: return KEYS_LEFT;
+		case KEY_RIGHT: return KEYS_RIGHT;
+		case KEY_HOME: return KEYS_HOME;
+		case KEY_END: return KEYS_END;
+		case KEY_PPAGE: return KEYS_PGUP;
+		case KEY_NPAGE: return KEYS_PGDN;
+		case KEY_RESIZE: return KEYS_RESIZE;
+		case KEY_MOUSE: return KEYS_MOUSE;
+		case KEY_BACKSPACE: return KEYS_BACKSPACE;
+		case KEY_ENTER: return KEYS_ENTER;
+		default: return KEYS_NONE;
+		}
+	}
+	if (ch == '\r')
+		return KEYS_ENTER;
+	if (ch == 8)
+		return KEYS_BACKSPACE;
+	return (int)ch;
+}
+
 int ui_read_key(void)
 {
 	int errors = 0;
@@ -132,27 +160,21 @@ int ui_read_key(void)
 			continue;
 		}
 		errors = 0;
-		if (rc == KEY_CODE_YES) {
-			switch (ch) {
-			case KEY_UP: return KEYS_UP;
-			case KEY_DOWN: return KEYS_DOWN;
-			case KEY_LEFT: return KEYS_LEFT;
-			case KEY_RIGHT: return KEYS_RIGHT;
-			case KEY_HOME: return KEYS_HOME;
-			case KEY_END: return KEYS_END;
-			case KEY_PPAGE: return KEYS_PGUP;
-			case KEY_NPAGE: return KEYS_PGDN;
-			case KEY_RESIZE: return KEYS_RESIZE;
-			case KEY_MOUSE: return KEYS_MOUSE;
-			case KEY_BACKSPACE: return KEYS_BACKSPACE;
-			case KEY_ENTER: return KEYS_ENTER;
-			default: continue;
-			}
-		}
-		if (ch == '\r')
-			return KEYS_ENTER;
-		if (ch == 8)
-			return KEYS_BACKSPACE;
-		return (int)ch;
+		int key = ui_translate(rc, ch);
+		if (key != KEYS_NONE)
+			return key;
+	}
+}
+
+int ui_poll_key(void)
+{
+	for (;;) {
+		wint_t ch;
+		int rc = wget_wch(stdscr, &ch);
+		if (rc == ERR)
+			return KEYS_NONE;
+		int key = ui_translate(rc, ch);
+		if (key != KEYS_NONE)
+			return key;
 	}
 }

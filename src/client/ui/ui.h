@@ -13,6 +13,7 @@
 
 #include "../board-view.h"
 #include "../review.h"
+#include "../session.h"
 #include "../theme.h"
 
 #define UI_PAIRS_MAX 256
@@ -41,6 +42,15 @@ int ui_attr(struct ui *ui, int fg_slot, int bg_slot);
  * CPU). Returns a keys.h code, KEYS_RESIZE after a resize, or KEYS_NONE
  * when the terminal has gone away. */
 int ui_read_key(void);
+
+/* Reads one key if one is waiting (stdin in nodelay mode); KEYS_NONE
+ * otherwise. */
+int ui_poll_key(void);
+
+struct net;
+/* Runs the play (or watch) screen of s over n until the user quits.
+ * Returns 0, or -1 when the terminal went away. */
+int ui_play_run(struct ui *ui, struct session *s, struct net *n);
 
 /* Runs the review screens on r until the user quits. */
 void ui_review_run(struct ui *ui, struct review *r);

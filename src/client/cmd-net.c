@@ -1,0 +1,622 @@
+/*
+ * The network commands: register, play, join, watch, games and export.
+ * This file finds the server (--server, the config file, the account file,
+ * or else an embedded tchessd of our own), finds who we are on it, makes
+ * the one-shot requests and hands a game over to the play screen.
+ */
+#include <errno.h>
+#include <langinfo.h>
+#include <locale.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "account.h"
+#include "commands.h"
+#include "config.h"
+#include "net.h"
+#include "session.h"
+#include "tchess/fold.h"
+#include "theme.h"
+#include "ui/ui.h"
+
+struct client_conn {
+	char server[256];
+	bool embedded;
+	struct embedded emb;
+	bool have_account;
+	struct account acct;
+	char account_path[640];
+	struct net *net;
+	struct config cfg;
+};
+
+static void client_disconnect(struct client_conn *c)
+{
+	net_free(c->net);
+	c->net = NULL;
+	account_embedded_stop(&c->emb);
+}
+
+/* Registers name on the connected server and saves the account. */
+static int client_register(struct client_conn *c, const char *name, bool quiet)
+{
+	struct protocol_register_request req;
+	struct protocol_register_response res;
+	struct protocol_error perr;
+	char err[512], *resp = NULL;
+	size_t len = 0;
+	snprintf(req.name, sizeof req.name, "%s", name);
+	/* The folder first: a token the server gave and we could not keep
+	 * would leave the name taken for nothing. */
+	char dir[sizeof c->account_path];
+	snprintf(dir, sizeof dir, "%s", c->account_path);
+	if (strrchr(dir, '/'))
+		*strrchr(dir, '/') = '\0';
+	if (account_mkdirs(dir, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return -1;
+	}
+	char *body = protocol_register_request_encode(&req);
+	int status = net_request(c->net, "POST", "/v1/players", body, &resp, &len, err, sizeof err);
+	free(body);
+	if (status < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return -1;
+	}
+	if (status != 201 || protocol_register_response_decode(resp, len, &res, &perr) < 0) {
+		struct protocol_error e;
+		if (protocol_error_decode(resp, len, &e, NULL) == 0 && !quiet)
+			fprintf(stderr, "tchess register: %s\n", e.message);
+		free(resp);
+		return status == 409 ? 1 : -1;
+	}
+	free(resp);
+	struct account a;
+	memset(&a, 0, sizeof a);
+	snprintf(a.server, sizeof a.server, "%s", c->embedded ? "embedded" : c->server);
+	snprintf(a.name, sizeof a.name, "%s", res.name);
+	snprintf(a.token, sizeof a.token, "%s", res.token);
+	a.player = res.player;
+	if (account_save(c->account_path, &a, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return -1;
+	}
+	c->acct = a;
+	c->have_account = true;
+	return 0;
+}
+
+/* A name for the automatic local player: the login name, cleaned. */
+static void client_local_name(char *buf, size_t size)
+{
+	const char *user = getenv("USER");
+	size_t n = 0;
+	for (const char *p = user ? user : ""; *p && n + 1 < size && n < 16; p++)
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') || *p == '_' ||
+		    *p == '-')
+			buf[n++] = *p;
+	buf[n] = '\0';
+	if (n == 0 || buf[0] == '_' || buf[0] == '-')
+		snprintf(buf, size, "player");
+}
+
+/* Connects: finds the server (starting the embedded one when none is
+ * configured and allow_embedded) and the account. need_token: fail
+ * without an account (for embedded, register one automatically). */
+static int client_connect(struct client_conn *c, const char *server_opt, bool need_token, bool allow_embedded)
+{
+	char err[512], dir[512];
+	memset(c, 0, sizeof *c);
+	config_init(&c->cfg);
+	if (config_load(&c->cfg, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: config: %s\n", err);
+		return -1;
+	}
+	/* The account file of a chosen server. */
+	struct account cfg_acct;
+	bool have_cfg_acct = false;
+	if (account_config_dir(dir, sizeof dir) == 0) {
+		snprintf(c->account_path, sizeof c->account_path, "%s/token", dir);
+		int rc = account_load(c->account_path, &cfg_acct, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "tchess: %s\n", err);
+			return -1;
+		}
+		have_cfg_acct = rc == 0 && strcmp(cfg_acct.server, "embedded") != 0;
+	}
+	const char *server = server_opt && *server_opt ? server_opt
+			     : getenv("TCHESS_SERVER") && *getenv("TCHESS_SERVER") ? getenv("TCHESS_SERVER")
+			     : c->cfg.server[0] ? c->cfg.server
+			     : have_cfg_acct ? cfg_acct.server
+					     : NULL;
+	if (server) {
+		snprintf(c->server, sizeof c->server, "%s", server);
+		if (have_cfg_acct && !strcmp(cfg_acct.server, server)) {
+			c->acct = cfg_acct;
+			c->have_account = true;
+		}
+		if (need_token && !c->have_account) {
+			fprintf(stderr, "tchess: no account on %s: run 'tchess register NAME --server %s' first\n",
+				server, server);
+			return -1;
+		}
+	} else {
+		if (!allow_embedded) {
+			fprintf(stderr, "tchess: no server: pass --server URL or set 'server' in the config file\n");
+			return -1;
+		}
+		char tchessd[1024], db[600], logp[600];
+		if (account_state_dir(dir, sizeof dir) < 0 || account_mkdirs(dir, err, sizeof err) < 0) {
+			fprintf(stderr, "tchess: %s\n", dir[0] ? err : "neither XDG_STATE_HOME nor HOME is set");
+			return -1;
+		}
+		if (account_find_tchessd(tchessd, sizeof tchessd) < 0) {
+			fprintf(stderr, "tchess: no server configured and tchessd not found (set TCHESS_TCHESSD, "
+					"or pass --server URL)\n");
+			return -1;
+		}
+		snprintf(db, sizeof db, "%s/tchess.db", dir);
+		snprintf(logp, sizeof logp, "%s/tchessd.log", dir);
+		if (account_embedded_start(&c->emb, tchessd, db, logp, err, sizeof err) < 0) {
+			fprintf(stderr, "tchess: %s\n", err);
+			return -1;
+		}
+		c->embedded = true;
+		snprintf(c->server, sizeof c->server, "%s", c->emb.url);
+		snprintf(c->account_path, sizeof c->account_path, "%s/local-token", dir);
+		int rc = account_load(c->account_path, &c->acct, err, sizeof err);
+		if (rc < 0) {
+			fprintf(stderr, "tchess: %s\n", err);
+			client_disconnect(c);
+			return -1;
+		}
+		c->have_account = rc == 0;
+	}
+	c->net = net_new(c->server, c->have_account ? c->acct.token : NULL, err, sizeof err);
+	if (!c->net) {
+		fprintf(stderr, "tchess: %s\n", err);
+		client_disconnect(c);
+		return -1;
+	}
+	if (c->embedded && need_token && !c->have_account) {
+		char name[PROTOCOL_NAME_MAX + 1];
+		client_local_name(name, sizeof name);
+		int rc = 1;
+		for (int i = 0; rc == 1 && i < 20; i++) {
+			char tryname[PROTOCOL_NAME_MAX + 1];
+			snprintf(tryname, sizeof tryname, i ? "%.18s%d" : "%s", name, i + 1);
+			rc = client_register(c, tryname, true);
+		}
+		if (rc != 0) {
+			client_disconnect(c);
+			return -1;
+		}
+		net_free(c->net);
+		c->net = net_new(c->server, c->acct.token, err, sizeof err);
+	}
+	return 0;
+}
+
+/* Runs the play screen on game id as colour me (-1 watching). */
+static int client_screen(struct client_conn *c, const char *id, int me, const char *note, const char *theme_arg,
+			 int ascii_arg)
+{
+	char err[512];
+	struct theme theme;
+	setlocale(LC_ALL, "");
+	const char *theme_name = config_theme_name(theme_arg, &c->cfg, getenv("NO_COLOR"));
+	if (theme_load(&theme, theme_name, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return 2;
+	}
+	struct session s;
+	session_init(&s, id, me);
+	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	if (note)
+		snprintf(s.note, sizeof s.note, "%s", note);
+	struct ui ui;
+	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		session_fini(&s);
+		return 1;
+	}
+	ui_play_run(&ui, &s, c->net);
+	ui_stop(&ui);
+	char res[64];
+	session_result_text(&s, res, sizeof res);
+	if (session_over(&s))
+		printf("game %s: %s\n", id, res);
+	else
+		printf("left game %s (tchess %s %s to come back)\n", id, me < 0 ? "watch" : "join", id);
+	session_fini(&s);
+	return 0;
+}
+
+/* Common display options; returns the index of the next unknown arg or -1. */
+struct client_opts {
+	const char *server, *theme;
+	int ascii;
+};
+
+static int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	if (!strcmp(a, "--server") || !strcmp(a, "--theme")) {
+		if (*i + 1 >= argc) {
+			fprintf(stderr, "tchess: %s needs a value\n", a);
+			return -1;
+		}
+		if (a[2] == 's')
+			o->server = argv[++*i];
+		else
+			o->theme = argv[++*i];
+		return 1;
+	}
+	if (!strcmp(a, "--ascii")) {
+		o->ascii = 1;
+		return 1;
+	}
+	if (!strcmp(a, "--unicode")) {
+		o->ascii = 0;
+		return 1;
+	}
+	return 0;
+}
+
+int cmd_register(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	const char *name = NULL;
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' || name) {
+			fprintf(stderr, "usage: tchess register NAME [--server URL]\n");
+			return 2;
+		}
+		name = argv[i];
+	}
+	if (!name) {
+		fprintf(stderr, "usage: tchess register NAME [--server URL]\n");
+		return 2;
+	}
+	struct protocol_error perr;
+	if (!protocol_name_valid(name, &perr)) {
+		fprintf(stderr, "tchess register: %s\n", perr.message);
+		return 2;
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, false, true) < 0)
+		return 1;
+	int rc = client_register(&c, name, false);
+	if (rc == 1)
+		fprintf(stderr, "tchess register: the name %s is taken\n", name);
+	else if (rc == 0)
+		printf("registered %s (player %lld) on %s; token saved in %s\n", c.acct.name,
+		       (long long)c.acct.player, c.embedded ? "the local server" : c.server, c.account_path);
+	client_disconnect(&c);
+	return rc == 0 ? 0 : 1;
+}
+
+static int play_usage(void)
+{
+	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"
+			"                   [--vs engine[:LEVEL]|open|invite] [--theme NAME] [--ascii|--unicode]\n");
+	return 2;
+}
+
+int cmd_play(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	struct protocol_game_create_request req;
+	memset(&req, 0, sizeof req);
+	snprintf(req.tc, sizeof req.tc, "5+3");
+	snprintf(req.opponent, sizeof req.opponent, "engine");
+	req.level = 3;
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return play_usage();
+		if (r)
+			continue;
+		const char *a = argv[i];
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			play_usage();
+			return 0;
+		}
+		if (i + 1 >= argc || (strcmp(a, "--tc") && strcmp(a, "--ruleset") && strcmp(a, "--color") &&
+				      strcmp(a, "--vs"))) {
+			fprintf(stderr, "tchess play: unknown option or missing value: %s\n", a);
+			return play_usage();
+		}
+		const char *v = argv[++i];
+		if (!strcmp(a, "--tc")) {
+			snprintf(req.tc, sizeof req.tc, "%s", v);
+		} else if (!strcmp(a, "--ruleset")) {
+			snprintf(req.ruleset, sizeof req.ruleset, "%s", v);
+		} else if (!strcmp(a, "--color")) {
+			if (strcmp(v, "white") && strcmp(v, "black") && strcmp(v, "random")) {
+				fprintf(stderr, "tchess play: --color takes white, black or random\n");
+				return 2;
+			}
+			snprintf(req.color, sizeof req.color, "%s", v);
+		} else {
+			char kind[16];
+			const char *colon = strchr(v, ':');
+			snprintf(kind, sizeof kind, "%.*s", colon ? (int)(colon - v) : (int)strlen(v), v);
+			if (!strcmp(kind, "engine")) {
+				req.level = colon ? strtol(colon + 1, NULL, 10) : 3;
+			} else if (!strcmp(kind, "open") || !strcmp(kind, "invite")) {
+				if (colon) {
+					fprintf(stderr, "tchess play: only engine takes a level\n");
+					return 2;
+				}
+				req.level = 0;
+			} else {
+				fprintf(stderr, "tchess play: --vs takes engine[:LEVEL], open or invite\n");
+				return 2;
+			}
+			snprintf(req.opponent, sizeof req.opponent, "%s", kind);
+		}
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, true, true) < 0)
+		return 1;
+	char err[512], *resp = NULL;
+	size_t len = 0;
+	char *body = protocol_game_create_request_encode(&req);
+	int status = net_request(c.net, "POST", "/v1/games", body, &resp, &len, err, sizeof err);
+	free(body);
+	int rc = 1;
+	struct protocol_seat_response seat;
+	struct protocol_error perr;
+	if (status < 0) {
+		fprintf(stderr, "tchess play: %s\n", err);
+		goto out;
+	}
+	if (status != 201 || protocol_seat_response_decode(resp, len, &seat, &perr) < 0) {
+		if (protocol_error_decode(resp, len, &perr, NULL) < 0)
+			snprintf(perr.message, sizeof perr.message, "HTTP %d", status);
+		fprintf(stderr, "tchess play: %s\n", perr.message);
+		goto out;
+	}
+	int me;
+	fold_color_parse(seat.color, &me);
+	char note[160];
+	if (seat.invite[0])
+		snprintf(note, sizeof note, "invite: tchess join %s:%s", seat.id, seat.invite);
+	else
+		snprintf(note, sizeof note, "others join with: tchess join %s", seat.id);
+	rc = client_screen(&c, seat.id, me, strcmp(req.opponent, "engine") ? note : NULL, o.theme, o.ascii);
+out:
+	free(resp);
+	client_disconnect(&c);
+	return rc;
+}
+
+/* Finds which side player sits on in game id by folding its log; -1 if
+ * none. *turn gets the side to move, *running whether it runs. */
+static int client_game_seat(struct net *n, const char *id, int64_t player, int *turn, bool *running)
+{
+	char path[128], err[256], *resp = NULL;
+	size_t len;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", id);
+	int status = net_request(n, "GET", path, NULL, &resp, &len, err, sizeof err);
+	int side = -1;
+	struct protocol_events evs;
+	struct protocol_error perr;
+	*turn = -1;
+	*running = false;
+	if (status == 200 && protocol_events_decode(resp, len, &evs, &perr) == 0) {
+		struct game_view v;
+		fold_view_init(&v);
+		for (size_t i = 0; i < evs.n; i++)
+			if (fold_apply(&v, &evs.events[i], &perr) < 0)
+				break;
+		if (v.created) {
+			side = fold_seat_of(&v, player);
+			*turn = v.game.pos.side;
+			*running = fold_running(&v);
+		}
+		fold_view_fini(&v);
+		protocol_events_fini(&evs);
+	}
+	free(resp);
+	return side;
+}
+
+int cmd_join(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	const char *target = NULL;
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' || target) {
+			fprintf(stderr, "usage: tchess join GAME[:INVITE] [--server URL]\n");
+			return 2;
+		}
+		target = argv[i];
+	}
+	if (!target) {
+		fprintf(stderr, "usage: tchess join GAME[:INVITE] [--server URL]\n");
+		return 2;
+	}
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	struct protocol_join_request jr;
+	memset(&jr, 0, sizeof jr);
+	const char *colon = strchr(target, ':');
+	snprintf(id, sizeof id, "%.*s", colon ? (int)(colon - target) : (int)strlen(target), target);
+	if (colon)
+		snprintf(jr.invite, sizeof jr.invite, "%s", colon + 1);
+	if (!protocol_game_id_valid(id)) {
+		fprintf(stderr, "tchess join: '%s' is not a game id\n", id);
+		return 2;
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, true, false) < 0)
+		return 1;
+	char path[128], err[512], *resp = NULL;
+	size_t len = 0;
+	int rc = 1, me;
+	bool running;
+	int turn;
+	/* Already seated (coming back to a game): just show it. */
+	me = client_game_seat(c.net, id, c.acct.player, &turn, &running);
+	if (me < 0) {
+		char *body = protocol_join_request_encode(&jr);
+		snprintf(path, sizeof path, "/v1/games/%s/join", id);
+		int status = net_request(c.net, "POST", path, body, &resp, &len, err, sizeof err);
+		free(body);
+		struct protocol_seat_response seat;
+		struct protocol_error perr;
+		if (status < 0) {
+			fprintf(stderr, "tchess join: %s\n", err);
+			goto out;
+		}
+		if (status != 200 || protocol_seat_response_decode(resp, len, &seat, &perr) < 0) {
+			if (protocol_error_decode(resp, len, &perr, NULL) < 0)
+				snprintf(perr.message, sizeof perr.message, "HTTP %d", status);
+			fprintf(stderr, "tchess join: %s\n", perr.message);
+			goto out;
+		}
+		fold_color_parse(seat.color, &me);
+	}
+	rc = client_screen(&c, id, me, NULL, o.theme, o.ascii);
+out:
+	free(resp);
+	client_disconnect(&c);
+	return rc;
+}
+
+int cmd_watch(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	const char *id = NULL;
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' || id) {
+			fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
+			return 2;
+		}
+		id = argv[i];
+	}
+	if (!id || !protocol_game_id_valid(id)) {
+		fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
+		return 2;
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, false, false) < 0)
+		return 1;
+	int rc = client_screen(&c, id, -1, NULL, o.theme, o.ascii);
+	client_disconnect(&c);
+	return rc;
+}
+
+int cmd_games(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (!r) {
+			fprintf(stderr, "usage: tchess games [--server URL]\n");
+			return 2;
+		}
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, false, false) < 0)
+		return 1;
+	char err[512], *resp = NULL;
+	size_t len = 0, n = 0;
+	struct protocol_game_summary *games = NULL;
+	struct protocol_error perr;
+	int rc = 1;
+	int status = net_request(c.net, "GET", "/v1/games", NULL, &resp, &len, err, sizeof err);
+	if (status < 0) {
+		fprintf(stderr, "tchess games: %s\n", err);
+		goto out;
+	}
+	if (status != 200 || protocol_game_list_decode(resp, len, &games, &n, &perr) < 0) {
+		fprintf(stderr, "tchess games: unexpected answer (HTTP %d)\n", status);
+		goto out;
+	}
+	printf("%-32s  %-8s  %-6s  %s\n", "GAME", "STATUS", "SEQ", "");
+	for (size_t i = 0; i < n; i++) {
+		const struct protocol_game_summary *g = &games[i];
+		if (!strcmp(g->status, "over"))
+			continue;
+		const char *mark = "";
+		if (c.have_account && (g->white == c.acct.player || g->black == c.acct.player)) {
+			int turn, side;
+			bool running;
+			side = client_game_seat(c.net, g->id, c.acct.player, &turn, &running);
+			mark = side >= 0 && running && turn == side ? "* your move" : "(yours)";
+		}
+		printf("%-32s  %-8s  %-6lld  %s\n", g->id, g->status, (long long)g->seq, mark);
+	}
+	rc = 0;
+out:
+	free(games);
+	free(resp);
+	client_disconnect(&c);
+	return rc;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	const char *id = NULL;
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' || id) {
+			fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
+			return 2;
+		}
+		id = argv[i];
+	}
+	if (!id || !protocol_game_id_valid(id)) {
+		fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
+		return 2;
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, false, false) < 0)
+		return 1;
+	char path[128], err[512], *resp = NULL;
+	size_t len = 0;
+	int rc = 1;
+	snprintf(path, sizeof path, "/v1/games/%s/pgn", id);
+	int status = net_request(c.net, "GET", path, NULL, &resp, &len, err, sizeof err);
+	if (status < 0) {
+		fprintf(stderr, "tchess export: %s\n", err);
+	} else if (status != 200) {
+		struct protocol_error perr;
+		if (protocol_error_decode(resp, len, &perr, NULL) < 0)
+			snprintf(perr.message, sizeof perr.message, "HTTP %d", status);
+		fprintf(stderr, "tchess export: %s\n", perr.message);
+	} else {
+		fwrite(resp, 1, len, stdout);
+		rc = 0;
+	}
+	free(resp);
+	client_disconnect(&c);
+	return rc;
+}

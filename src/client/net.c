@@ -1,0 +1,411 @@
+/*
+ * The network layer on libcurl's multi interface: the long-poll handle,
+ * the command queue, the backoff timers and the one wait of the client's
+ * loop. See net.h.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <curl/curl.h>
+
+#include "net.h"
+#include "util/buf.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+#define NET_POLL_TIMEOUT_MS 35000   /* above the server's 25 s park */
+#define NET_COMMAND_TIMEOUT_MS 10000
+#define NET_CONNECT_TIMEOUT_MS 3000
+#define NET_BACKOFF_MIN_MS 500
+#define NET_BACKOFF_MAX_MS 8000
+#define NET_REPLIES_MAX 32
+
+struct net_cmd {
+	char method[8];
+	char *path;
+	char *body;
+	int tag;
+	unsigned char data[NET_DATA_MAX];
+	struct net_cmd *next;
+};
+
+/* One easy handle with what it collects. */
+struct net_xfer {
+	CURL *easy;
+	struct curl_slist *headers;
+	struct buf body;
+	bool busy;                 /* added to the multi handle */
+	int64_t started_ms;
+	int64_t retry_at_ms;       /* > 0: add again at this instant */
+	char error[CURL_ERROR_SIZE];
+};
+
+struct net {
+	CURLM *multi;
+	char *base;
+	char *auth;                /* "Authorization: Bearer ..." or NULL */
+	struct net_xfer poll;
+	char poll_url[512];
+	bool polling;
+	struct net_xfer cmd;
+	struct net_cmd *queue, *queue_tail;
+	int n_queued;
+	enum net_state state;
+	int64_t backoff_ms;
+	int64_t rtt_ms;
+	long requests;
+	uint64_t rng;
+	struct net_reply replies[NET_REPLIES_MAX];
+	int n_replies;
+};
+
+static size_t net_write_cb(char *data, size_t size, size_t nmemb, void *ctx)
+{
+	struct buf *b = ctx;
+	buf_append(b, data, size * nmemb);
+	return size * nmemb;
+}
+
+static void net_xfer_init(struct net *n, struct net_xfer *x)
+{
+	memset(x, 0, sizeof *x);
+	buf_init(&x->body);
+	x->easy = curl_easy_init();
+	x->headers = curl_slist_append(NULL, "Content-Type: application/json");
+	if (n->auth)
+		x->headers = curl_slist_append(x->headers, n->auth);
+}
+
+static void net_xfer_fini(struct net *n, struct net_xfer *x)
+{
+	if (x->busy)
+		curl_multi_remove_handle(n->multi, x->easy);
+	curl_easy_cleanup(x->easy);
+	curl_slist_free_all(x->headers);
+	buf_fini(&x->body);
+}
+
+/* Sets up x for one request; the strings must live until it finishes
+ * (curl copies URLs, and POSTFIELDS is copied with COPYPOSTFIELDS). */
+static void net_xfer_setup(struct net *n, struct net_xfer *x, const char *method, const char *url, const char *body,
+			   long timeout_ms)
+{
+	CURL *e = x->easy;
+	curl_easy_reset(e);
+	buf_reset(&x->body);
+	x->error[0] = '\0';
+	curl_easy_setopt(e, CURLOPT_URL, url);
+	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
+	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, net_write_cb);
+	curl_easy_setopt(e, CURLOPT_WRITEDATA, &x->body);
+	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->error);
+	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, timeout_ms);
+	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)NET_CONNECT_TIMEOUT_MS);
+	curl_easy_setopt(e, CURLOPT_TCP_KEEPALIVE, 1L);
+	curl_easy_setopt(e, CURLOPT_TCP_KEEPIDLE, 20L);
+	curl_easy_setopt(e, CURLOPT_PRIVATE, x);
+	if (!strcmp(method, "GET")) {
+		curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
+	} else {
+		curl_easy_setopt(e, CURLOPT_CUSTOMREQUEST, method);
+		if (body) {
+			curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
+			curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, body);
+		} else if (!strcmp(method, "POST") || !strcmp(method, "PUT")) {
+			curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE, 0L);
+			curl_easy_setopt(e, CURLOPT_COPYPOSTFIELDS, "");
+		}
+	}
+	x->started_ms = now_mono_ms();
+	n->requests++;
+}
+
+struct net *net_new(const char *base_url, const char *token, char *err, size_t errsize)
+{
+	static bool curl_ready;
+	/* curl_global_init once per process; the client is single-threaded. */
+	if (!curl_ready) {
+		if (curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
+			snprintf(err, errsize, "cannot initialise libcurl");
+			return NULL;
+		}
+		curl_ready = true;
+	}
+	struct net *n = xcalloc(1, sizeof *n);
+	n->multi = curl_multi_init();
+	if (!n->multi) {
+		free(n);
+		snprintf(err, errsize, "cannot initialise libcurl");
+		return NULL;
+	}
+	curl_multi_setopt(n->multi, CURLMOPT_MAX_HOST_CONNECTIONS, 2L);
+	n->base = xstrdup(base_url);
+	size_t bl = strlen(n->base);
+	while (bl && n->base[bl - 1] == '/')
+		n->base[--bl] = '\0';
+	n->auth = token && *token ? xasprintf("Authorization: Bearer %s", token) : NULL;
+	net_xfer_init(n, &n->poll);
+	net_xfer_init(n, &n->cmd);
+	n->backoff_ms = NET_BACKOFF_MIN_MS;
+	n->rtt_ms = -1;
+	n->rng = (uint64_t)now_mono_ms() * 6364136223846793005ULL ^ (uint64_t)getpid();
+	return n;
+}
+
+static void net_cmd_free(struct net_cmd *c)
+{
+	free(c->path);
+	free(c->body);
+	free(c);
+}
+
+void net_free(struct net *n)
+{
+	if (!n)
+		return;
+	net_xfer_fini(n, &n->poll);
+	net_xfer_fini(n, &n->cmd);
+	while (n->queue) {
+		struct net_cmd *c = n->queue;
+		n->queue = c->next;
+		net_cmd_free(c);
+	}
+	for (int i = 0; i < n->n_replies; i++)
+		free(n->replies[i].body);
+	curl_multi_cleanup(n->multi);
+	free(n->base);
+	free(n->auth);
+	free(n);
+}
+
+int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
+		char *err, size_t errsize)
+{
+	struct net_xfer x;
+	char url[1024];
+	net_xfer_init(n, &x);
+	snprintf(url, sizeof url, "%s%s", n->base, path);
+	net_xfer_setup(n, &x, method, url, body, NET_COMMAND_TIMEOUT_MS);
+	CURLcode rc = curl_easy_perform(x.easy);
+	int status = -1;
+	if (rc != CURLE_OK) {
+		snprintf(err, errsize, "%s: %s", n->base, x.error[0] ? x.error : curl_easy_strerror(rc));
+	} else {
+		long code = 0;
+		curl_easy_getinfo(x.easy, CURLINFO_RESPONSE_CODE, &code);
+		status = (int)code;
+		n->rtt_ms = now_mono_ms() - x.started_ms;
+		buf_append(&x.body, "", 1);
+		*len = x.body.len - 1;
+		*resp = buf_steal(&x.body);
+	}
+	net_xfer_fini(n, &x);
+	return status;
+}
+
+static int64_t net_backoff(struct net *n)
+{
+	/* xorshift64: jitter of up to a quarter either way, so clients that
+	 * lost the same server do not all come back at the same instant. */
+	n->rng ^= n->rng << 13;
+	n->rng ^= n->rng >> 7;
+	n->rng ^= n->rng << 17;
+	int64_t d = n->backoff_ms;
+	int64_t jitter = (int64_t)(n->rng % (uint64_t)(d / 2 + 1)) - d / 4;
+	n->backoff_ms = n->backoff_ms * 2 > NET_BACKOFF_MAX_MS ? NET_BACKOFF_MAX_MS : n->backoff_ms * 2;
+	return d + jitter;
+}
+
+static void net_poll_add(struct net *n)
+{
+	net_xfer_setup(n, &n->poll, "GET", n->poll_url, NULL, NET_POLL_TIMEOUT_MS);
+	n->poll.retry_at_ms = 0;
+	n->poll.busy = true;
+	curl_multi_add_handle(n->multi, n->poll.easy);
+}
+
+void net_poll(struct net *n, const char *game_id, int64_t after)
+{
+	if (n->poll.busy) {
+		curl_multi_remove_handle(n->multi, n->poll.easy);
+		n->poll.busy = false;
+	}
+	snprintf(n->poll_url, sizeof n->poll_url, "%s/v1/games/%s/events?after=%lld", n->base, game_id,
+		 (long long)after);
+	n->polling = true;
+	net_poll_add(n);
+}
+
+static void net_cmd_add(struct net *n)
+{
+	struct net_cmd *c = n->queue;
+	char url[1024];
+	if (!c || n->cmd.busy)
+		return;
+	snprintf(url, sizeof url, "%s%s", n->base, c->path);
+	net_xfer_setup(n, &n->cmd, c->method, url, c->body, NET_COMMAND_TIMEOUT_MS);
+	n->cmd.retry_at_ms = 0;
+	n->cmd.busy = true;
+	curl_multi_add_handle(n->multi, n->cmd.easy);
+}
+
+void net_command(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
+		 size_t data_size)
+{
+	struct net_cmd *c = xcalloc(1, sizeof *c);
+	snprintf(c->method, sizeof c->method, "%s", method);
+	c->path = xstrdup(path);
+	c->body = body ? xstrdup(body) : NULL;
+	c->tag = tag;
+	if (data && data_size)
+		memcpy(c->data, data, data_size < NET_DATA_MAX ? data_size : NET_DATA_MAX);
+	if (n->queue_tail)
+		n->queue_tail->next = c;
+	else
+		n->queue = c;
+	n->queue_tail = c;
+	n->n_queued++;
+	if (!n->cmd.busy && n->cmd.retry_at_ms == 0)
+		net_cmd_add(n);
+}
+
+int net_pending(const struct net *n)
+{
+	return n->n_queued;
+}
+
+static void net_push_reply(struct net *n, int tag, int status, struct net_xfer *x, const unsigned char *data)
+{
+	if (n->n_replies == NET_REPLIES_MAX) {
+		free(x->body.data ? buf_steal(&x->body) : NULL);
+		return;
+	}
+	struct net_reply *r = &n->replies[n->n_replies++];
+	memset(r, 0, sizeof *r);
+	r->tag = tag;
+	r->status = status;
+	buf_append(&x->body, "", 1);
+	r->len = x->body.len - 1;
+	r->body = buf_steal(&x->body);
+	r->rtt_ms = now_mono_ms() - x->started_ms;
+	if (data)
+		memcpy(r->data, data, NET_DATA_MAX);
+}
+
+static void net_went_offline(struct net *n)
+{
+	n->state = NET_RECONNECTING;
+}
+
+static void net_came_online(struct net *n)
+{
+	n->state = NET_ONLINE;
+	n->backoff_ms = NET_BACKOFF_MIN_MS;
+	/* A command waiting out its backoff goes now that the server answers. */
+	if (n->cmd.retry_at_ms > 0)
+		n->cmd.retry_at_ms = now_mono_ms();
+}
+
+static void net_done(struct net *n, CURL *easy, CURLcode result)
+{
+	struct net_xfer *x = NULL;
+	long code = 0;
+	curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
+	curl_multi_remove_handle(n->multi, easy);
+	x->busy = false;
+	if (result == CURLE_OK)
+		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
+	/* Network errors and a server shutting down or failing: try again. */
+	bool retry = result != CURLE_OK || code >= 500 || code == 0;
+	if (retry) {
+		net_went_offline(n);
+		x->retry_at_ms = now_mono_ms() + net_backoff(n);
+		return;
+	}
+	net_came_online(n);
+	if (x == &n->poll) {
+		net_push_reply(n, NET_TAG_POLL, (int)code, x, NULL);
+		return;
+	}
+	struct net_cmd *c = n->queue;
+	n->rtt_ms = now_mono_ms() - x->started_ms;
+	net_push_reply(n, c->tag, (int)code, x, c->data);
+	n->queue = c->next;
+	if (!n->queue)
+		n->queue_tail = NULL;
+	n->n_queued--;
+	net_cmd_free(c);
+	net_cmd_add(n);
+}
+
+void net_wait(struct net *n, int timeout_ms, const int *fds, int nfds, bool *ready)
+{
+	struct curl_waitfd w[8];
+	int64_t now = now_mono_ms();
+	if (nfds > 8)
+		nfds = 8;
+	/* Backoff timers that are due start their request; the others cap the
+	 * sleep. */
+	struct net_xfer *xs[2] = { &n->poll, &n->cmd };
+	for (int i = 0; i < 2; i++) {
+		struct net_xfer *x = xs[i];
+		if (x->retry_at_ms <= 0)
+			continue;
+		if (x->retry_at_ms <= now) {
+			if (x == &n->poll)
+				net_poll_add(n);
+			else
+				net_cmd_add(n);
+		} else {
+			int64_t left = x->retry_at_ms - now;
+			if (timeout_ms < 0 || left < timeout_ms)
+				timeout_ms = (int)left;
+		}
+	}
+	for (int i = 0; i < nfds; i++) {
+		w[i].fd = fds[i];
+		w[i].events = CURL_WAIT_POLLIN;
+		w[i].revents = 0;
+		ready[i] = false;
+	}
+	int running = 0, numfds = 0;
+	/* curl_multi_poll takes no "forever": a day is as good. */
+	curl_multi_poll(n->multi, w, (unsigned)nfds, timeout_ms < 0 ? 86400000 : timeout_ms, &numfds);
+	for (int i = 0; i < nfds; i++)
+		ready[i] = (w[i].revents & (CURL_WAIT_POLLIN | CURL_WAIT_POLLPRI)) != 0;
+	curl_multi_perform(n->multi, &running);
+	CURLMsg *msg;
+	int left;
+	while ((msg = curl_multi_info_read(n->multi, &left)))
+		if (msg->msg == CURLMSG_DONE)
+			net_done(n, msg->easy_handle, msg->data.result);
+}
+
+bool net_next_reply(struct net *n, struct net_reply *out)
+{
+	if (n->n_replies == 0)
+		return false;
+	*out = n->replies[0];
+	memmove(&n->replies[0], &n->replies[1], (size_t)(n->n_replies - 1) * sizeof n->replies[0]);
+	n->n_replies--;
+	return true;
+}
+
+enum net_state net_state(const struct net *n)
+{
+	return n->state;
+}
+
+int64_t net_rtt(const struct net *n)
+{
+	return n->rtt_ms;
+}
+
+long net_requests(const struct net *n)
+{
+	return n->requests;
+}

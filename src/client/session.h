@@ -1,0 +1,238 @@
+/*
+ * The play and watch screens' model, free of curses and of curl: a game
+ * mirrored by folding the server's events with the shared fold
+ * (tchess/fold.h), the clocks counted down locally from the last server
+ * reading, the connection state, and everything the player is doing at the
+ * keyboard (cursor, picked-up piece, typed move, promotion chooser,
+ * confirmation, queued premoves).
+ *
+ * As in review.h, keys become commands in session_key(), which reads the
+ * model and changes nothing, and session_apply() is the only way the user
+ * changes the model; session_on_events() is the only way the server does.
+ * Both return the dirty bits of the panes to redraw.
+ *
+ * The model never talks to the network. What it wants sent (a move, the
+ * premove queue, a resignation) it appends to its outbox; the loop hands
+ * the outbox to net.c and reports the answers back with
+ * session_on_answer(). Every move is checked against the rules here first:
+ * an illegal one is refused with the reason and nothing is queued.
+ *
+ * Times: mono_ms is the client's monotonic clock in milliseconds, passed in
+ * by the caller, so the tests need no sleeping.
+ */
+#ifndef TCHESS_CLIENT_SESSION_H
+#define TCHESS_CLIENT_SESSION_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "board-view.h"
+#include "movelist.h"
+#include "tchess/fold.h"
+#include "tchess/protocol.h"
+
+enum session_conn {
+	SESSION_CONN_CONNECTING = 0,
+	SESSION_CONN_ONLINE,
+	SESSION_CONN_RECONNECTING
+};
+
+/* What the model wants sent; session_req_http() turns it into a request. */
+enum session_req_kind {
+	SESSION_REQ_MOVE,          /* POST moves {ply, move} */
+	SESSION_REQ_PREMOVES,      /* PUT premoves {ply, moves} */
+	SESSION_REQ_PREMOVES_CLEAR,/* DELETE premoves */
+	SESSION_REQ_RESIGN,        /* POST resign */
+	SESSION_REQ_PGN            /* GET pgn (to save it) */
+};
+
+struct session_req {
+	enum session_req_kind kind;
+	int64_t ply;
+	int n;                                              /* premoves */
+	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX]; /* move: [0] */
+};
+
+#define SESSION_OUTBOX_MAX 16
+#define SESSION_LOW_TIME_MS 20000
+#define SESSION_PROMPT_MAX 16
+#define SESSION_MESSAGE_MAX 240
+
+enum session_cmd_kind {
+	SESSION_CMD_NONE,
+	SESSION_CMD_QUIT,           /* asks first while the game runs */
+	SESSION_CMD_CURSOR,         /* arg: dx, arg2: dy on screen */
+	SESSION_CMD_PICK,           /* pick up or drop at the cursor */
+	SESSION_CMD_CLICK,          /* arg: square clicked (or dragged onto) */
+	SESSION_CMD_CANCEL,         /* drop the selection, close a question */
+	SESSION_CMD_FLIP,
+	SESSION_CMD_HELP,
+	SESSION_CMD_PROMPT_OPEN,
+	SESSION_CMD_PROMPT_INPUT,   /* arg: the character */
+	SESSION_CMD_PROMPT_ERASE,
+	SESSION_CMD_PROMPT_COMPLETE,/* Tab */
+	SESSION_CMD_PROMPT_SUBMIT,
+	SESSION_CMD_PROMPT_CANCEL,
+	SESSION_CMD_PROMOTE,        /* arg: KNIGHT..QUEEN */
+	SESSION_CMD_PREMOVES_CLEAR,
+	SESSION_CMD_RESIGN,         /* asks first */
+	SESSION_CMD_CONFIRM_YES,
+	SESSION_CMD_CONFIRM_NO,
+	SESSION_CMD_SAVE_PGN,       /* after the game */
+	SESSION_CMD_SCROLL,         /* arg: rows of the move list */
+	SESSION_CMD_RESIZE,         /* arg: width, arg2: height */
+	SESSION_CMD_REDRAW,
+	SESSION_CMD_SPECTATING      /* a move input while watching */
+};
+
+struct session_cmd {
+	enum session_cmd_kind kind;
+	long arg, arg2;
+};
+
+enum session_confirm {
+	SESSION_CONFIRM_NONE = 0,
+	SESSION_CONFIRM_RESIGN,
+	SESSION_CONFIRM_QUIT
+};
+
+/* Panes, as dirty bits. */
+enum {
+	SESSION_DIRTY_BOARD = 1 << 0,
+	SESSION_DIRTY_CLOCKS = 1 << 1,  /* the players, clocks and material */
+	SESSION_DIRTY_MOVES = 1 << 2,
+	SESSION_DIRTY_INFO = 1 << 3,    /* below the board: turn, result */
+	SESSION_DIRTY_STATUS = 1 << 4,  /* message/prompt line and status line */
+	SESSION_DIRTY_HELP = 1 << 5,
+	SESSION_DIRTY_CLEAR = 1 << 6,
+	SESSION_DIRTY_ALL = (1 << 7) - 1
+};
+
+#define SESSION_MIN_WIDTH 60
+#define SESSION_MIN_HEIGHT 14
+
+struct session_layout {
+	int w, h;
+	bool too_small;
+	struct board_geometry board;
+	int info_y, info_h;
+	int side_x, side_w;
+	int clocks_h;       /* top of the side column */
+	int moves_y, moves_h;
+	int message_y, status_y;
+};
+
+struct session {
+	char game_id[PROTOCOL_GAME_ID_MAX + 1];
+	int me;                    /* WHITE or BLACK; -1 when watching */
+	struct game_view view;     /* the fold of the events seen so far */
+	int64_t after;             /* the seq to poll after */
+	bool resync;               /* an event was refused: refold from 0 */
+	char (*san)[SAN_MAX];      /* view.game.n_plies entries */
+	size_t san_cap;
+
+	/* The clock reading at the last answer, and when it arrived here. */
+	struct fold_clock_reading reading;
+	int64_t reading_mono_ms;
+	bool have_reading;
+
+	/* A move sent and not yet seen in the log: drawn at once. */
+	bool pending;
+	move pending_move;
+	int64_t pending_ply;
+
+	/* The premove queue as entered here (the server's, once it answers). */
+	struct premove_queue premoves;
+
+	enum session_conn conn;
+	int64_t rtt_ms;            /* -1 unknown */
+	int reconnects;
+
+	/* Input state. */
+	bool flipped;
+	bool ascii;
+	int cursor, selected;
+	bool promo;                /* the promotion chooser is open */
+	int promo_from, promo_to;
+	bool prompt;
+	char prompt_text[SESSION_PROMPT_MAX];
+	enum session_confirm confirm;
+	bool help;
+	char message[SESSION_MESSAGE_MAX];
+	bool message_error;
+	int ml_top;
+	struct movelist ml;
+	bool over_seen;            /* the game-over message was given */
+	bool saved;
+	char save_dir[256];        /* where s saves the PGN ("" = current) */
+	char note[160];            /* shown while waiting ("tchess join ...") */
+
+	struct session_req outbox[SESSION_OUTBOX_MAX];
+	int n_out;
+
+	struct session_layout layout;
+	bool quit;
+};
+
+/* Sets s up for game id, played as me (WHITE/BLACK) or watched (-1). */
+void session_init(struct session *s, const char *game_id, int me);
+void session_fini(struct session *s);
+
+/* Folds the events of one long-poll answer (in seq order; ones already
+ * applied are skipped) and anchors the clocks to the answer's now_ms,
+ * received at mono_ms. Sets the next poll's seq. Returns dirty bits; on an
+ * event the fold refuses, returns them too with a message, and the caller
+ * should poll again from 0 after session_reset(). */
+unsigned session_on_events(struct session *s, const struct protocol_events *evs, int64_t mono_ms);
+
+/* Forgets the mirror (to refold from seq 0 after a refused event). */
+void session_reset(struct session *s);
+
+/* An answer to an outbox request: status is the HTTP status (0: network
+ * error, which the caller retries), err the decoded error body or NULL. */
+unsigned session_on_answer(struct session *s, const struct session_req *req, int status,
+			   const struct protocol_error *err);
+/* The PGN text arrived for a save; writes it to a file. */
+unsigned session_on_pgn(struct session *s, const char *text, size_t len);
+
+/* Connection state changes (from the loop). */
+unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms);
+
+/* The command for a key in the current state of s. Changes nothing. */
+struct session_cmd session_key(const struct session *s, int key);
+/* Applies c; returns dirty bits. */
+unsigned session_apply(struct session *s, const struct session_cmd *c);
+
+/* Takes the oldest outbox request into *out; false when empty. */
+bool session_take_request(struct session *s, struct session_req *out);
+/* Method, path (size bytes) and malloc'd JSON body (NULL for none) of req. */
+void session_req_http(const struct session *s, const struct session_req *req, const char **method, char *path,
+		      size_t size, char **body);
+
+/* The remaining time of colour c at mono_ms, from the last reading. */
+int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms);
+/* Whether c's clock is running. */
+bool session_clock_running(const struct session *s, int c);
+/* Milliseconds until a clock's text changes, or -1 when none runs. */
+int64_t session_next_tick(const struct session *s, int64_t mono_ms);
+
+/* Whether the game is over; the "1-0 checkmate" line into buf. */
+bool session_over(const struct session *s);
+void session_result_text(const struct session *s, char *buf, size_t size);
+/* The position shown: the mirror's, with a pending move made. */
+void session_position(const struct session *s, struct position *out);
+/* The board pane's view model. */
+void session_board_view(const struct session *s, struct board_view *v);
+/* The side to move in the shown position may be moved by me now. */
+bool session_my_turn(const struct session *s);
+
+/* Computes the pane layout for a w x h terminal. */
+void session_layout_compute(struct session_layout *l, int w, int h);
+
+/* Completes the typed prefix to the legal moves (SAN) that start with it;
+ * writes the common completion into s->prompt_text and the candidates,
+ * blank-separated, into buf. Returns their number. */
+int session_complete(struct session *s, char *buf, size_t size);
+
+#endif

@@ -1,0 +1,584 @@
+/*
+ * The play and watch screen on the terminal, and the client's one loop.
+ *
+ * One pass of the loop: draw what is dirty and flush once; sleep in
+ * net_wait() (curl_multi_poll on the network, the terminal and a SIGWINCH
+ * pipe) until something happens or the running clock's text is due to
+ * change; fold what the server answered into the session; turn the keys
+ * that arrived into commands; hand the session's outbox to the network.
+ * With no clock running and nothing arriving, the sleep has no timeout:
+ * an idle game costs no CPU.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "tcurses.h"
+
+#include "../clock-text.h"
+#include "../keys.h"
+#include "../material.h"
+#include "../net.h"
+#include "board.h"
+#include "tchess/movegen.h"
+#include "ui.h"
+#include "util/now.h"
+
+enum ui_play_pane {
+	PANE_BOARD,
+	PANE_INFO,
+	PANE_CLOCKS,
+	PANE_MOVES,
+	PANE_MESSAGE,
+	PANE_STATUS,
+	PANE_NB
+};
+
+struct ui_play {
+	struct ui *ui;
+	struct session *s;
+	WINDOW *pane[PANE_NB];
+	int press_sq;        /* square of the last mouse press, for drags */
+};
+
+/* The SIGWINCH pipe: curses's own handler still runs (it makes the next
+ * read return KEY_RESIZE); this one only wakes the loop. */
+static int ui_play_winch_fd = -1;
+static struct sigaction ui_play_old_winch;
+
+static void ui_play_on_winch(int sig)
+{
+	int saved = errno;
+	if (ui_play_winch_fd >= 0) {
+		ssize_t r = write(ui_play_winch_fd, "w", 1);
+		(void)r;
+	}
+	if (ui_play_old_winch.sa_handler != SIG_DFL && ui_play_old_winch.sa_handler != SIG_IGN &&
+	    ui_play_old_winch.sa_handler)
+		ui_play_old_winch.sa_handler(sig);
+	errno = saved;
+}
+
+static void ui_play_free_panes(struct ui_play *p)
+{
+	for (int i = 0; i < PANE_NB; i++) {
+		if (p->pane[i])
+			delwin(p->pane[i]);
+		p->pane[i] = NULL;
+	}
+}
+
+static WINDOW *ui_play_newwin(int h, int w, int y, int x)
+{
+	if (h <= 0 || w <= 0)
+		return NULL;
+	return newwin(h, w, y, x);
+}
+
+static void ui_play_make_panes(struct ui_play *p)
+{
+	const struct session_layout *l = &p->s->layout;
+	ui_play_free_panes(p);
+	if (l->too_small)
+		return;
+	p->pane[PANE_BOARD] = ui_play_newwin(l->board.height, l->board.width, 0, 0);
+	p->pane[PANE_INFO] = ui_play_newwin(l->info_h, l->board.width, l->info_y, 0);
+	p->pane[PANE_CLOCKS] = ui_play_newwin(l->clocks_h, l->side_w, 0, l->side_x);
+	p->pane[PANE_MOVES] = ui_play_newwin(l->moves_h + 1, l->side_w, l->moves_y - 1, l->side_x);
+	p->pane[PANE_MESSAGE] = ui_play_newwin(1, l->w, l->message_y, 0);
+	p->pane[PANE_STATUS] = ui_play_newwin(1, l->w, l->status_y, 0);
+}
+
+static void ui_play_put(WINDOW *w, int y, int x, const char *text, int width)
+{
+	int cols = 0;
+	size_t n = 0;
+	while (text[n]) {
+		if ((text[n] & 0xC0) != 0x80) {
+			if (cols == width)
+				break;
+			cols++;
+		}
+		n++;
+	}
+	if (width > 0)
+		mvwaddnstr(w, y, x, text, (int)n);
+}
+
+static const char *ui_play_name(const struct session *s, int c, char *buf, size_t size)
+{
+	const struct fold_seat *seat = &s->view.seats[c];
+	switch (seat->kind) {
+	case FOLD_SEAT_HUMAN:
+		snprintf(buf, size, "%s", seat->name);
+		break;
+	case FOLD_SEAT_ENGINE:
+		snprintf(buf, size, "engine level %d", seat->level);
+		break;
+	default:
+		snprintf(buf, size, "(waiting)");
+		break;
+	}
+	return buf;
+}
+
+static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
+{
+	const struct session *s = p->s;
+	int width = getmaxx(w);
+	int64_t now = now_mono_ms();
+	struct position pos;
+	struct material m;
+	char line[160], name[64], clk[CLOCK_TEXT_MAX], mat[32];
+
+	werase(w);
+	session_position(s, &pos);
+	material_count(&pos, &m);
+	/* The top row is the player at the top of the board. */
+	int top = s->flipped ? WHITE : BLACK;
+	for (int row = 0; row < 2; row++) {
+		int c = row == 0 ? top : !top;
+		int64_t ms = session_clock_ms(s, c, now);
+		bool running = session_clock_running(s, c);
+		if (ms >= (INT64_C(1) << 52))
+			snprintf(clk, sizeof clk, "-:--");
+		else
+			clock_text_format(ms, clk);
+		material_text(&m, (enum color)c, mat, sizeof mat);
+		snprintf(line, sizeof line, "%s %s%s", board_view_glyph(c == WHITE ? W_KING : B_KING, s->ascii, false),
+			 ui_play_name(s, c, name, sizeof name), c == s->me ? " (you)" : "");
+		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+		ui_play_put(w, row, 0, line, width - 10);
+		int right = width - (int)strlen(clk) - 2;
+		if (mat[0] && right - (int)strlen(mat) - 1 > (int)strlen(line))
+			mvwaddstr(w, row, right - (int)strlen(mat) - 1, mat);
+		int a = ui_attr(p->ui, THEME_TEXT, -1);
+		if (running && ms < SESSION_LOW_TIME_MS)
+			a = ui_attr(p->ui, THEME_CLOCK_LOW, -1) | A_BOLD;
+		if (running)
+			a |= A_REVERSE;
+		wattrset(w, a);
+		/* A '>' marks the running clock without colour, too. */
+		mvwaddstr(w, row, right - 1, running ? ">" : " ");
+		mvwaddstr(w, row, right, clk);
+	}
+	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+	if (s->view.created)
+		snprintf(line, sizeof line, "%s  %s", s->view.tc, s->view.game.rules.name);
+	else
+		snprintf(line, sizeof line, "connecting...");
+	ui_play_put(w, 2, 0, line, width);
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
+{
+	const struct session *s = p->s;
+	const struct movelist *ml = &s->ml;
+	int height = getmaxy(w), width = getmaxx(w);
+	size_t n = s->view.created ? s->view.game.n_plies : 0;
+	char num[16], pending_san[SAN_MAX] = "";
+
+	werase(w);
+	wattrset(w, ui_attr(p->ui, THEME_HEADING, -1));
+	if (s->ascii)
+		mvwhline(w, 0, 0, '-', width);
+	else
+		mvwhline_set(w, 0, 0, WACS_HLINE, width);
+	if (s->pending)
+		san_write(&s->view.game.pos, s->pending_move, pending_san);
+	for (int y = 1; y < height; y++) {
+		int row = s->ml_top + y - 1;
+		if (row >= ml->rows)
+			break;
+		wattrset(w, ui_attr(p->ui, THEME_COORDINATES, -1));
+		movelist_number(ml, row, num);
+		mvwaddstr(w, y, 0, num);
+		for (int col = 0; col < 2; col++) {
+			long ply = movelist_ply_at(ml, row, col);
+			int x = col ? ml->x_black : ml->x_white;
+			if (ply < 0) {
+				if (row == 0 && col == 0 && ml->offset)
+					mvwaddstr(w, y, x, "...");
+				continue;
+			}
+			const char *san = (size_t)ply < n ? s->san[ply] : pending_san;
+			bool last = (size_t)ply + 1 == n + (s->pending ? 1 : 0);
+			int a = last ? ui_attr(p->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
+				     : ui_attr(p->ui, THEME_TEXT, -1);
+			wattrset(w, a);
+			ui_play_put(w, y, x, san, ml->san_w - 1);
+		}
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
+{
+	const struct session *s = p->s;
+	int width = getmaxx(w);
+	char line[200], res[64];
+	struct position pos;
+
+	werase(w);
+	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+	session_position(s, &pos);
+	if (!s->view.created) {
+		snprintf(line, sizeof line, "connecting to the game...");
+	} else if (session_over(s)) {
+		session_result_text(s, res, sizeof res);
+		snprintf(line, sizeof line, "%s", res);
+		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+	} else if (!s->view.started) {
+		snprintf(line, sizeof line, "waiting for an opponent");
+	} else if (s->me < 0) {
+		snprintf(line, sizeof line, "spectating: %s to move%s", pos.side == WHITE ? "White" : "Black",
+			 position_in_check(&pos) ? ", check" : "");
+	} else if (session_my_turn(s)) {
+		snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
+		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+	} else {
+		snprintf(line, sizeof line, "%s to move%s", pos.side == WHITE ? "White" : "Black",
+			 s->premoves.n ? "" : " (moves you make now are premoves)");
+	}
+	ui_play_put(w, 0, 0, line, width);
+	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+	if (s->premoves.n && !session_over(s)) {
+		size_t used = (size_t)snprintf(line, sizeof line, "premoves:");
+		for (int i = 0; i < s->premoves.n && used < sizeof line - 16; i++) {
+			char t[PREMOVE_TEXT_MAX];
+			premove_write(&s->premoves.items[i], pos.chess960, t);
+			used += (size_t)snprintf(line + used, sizeof line - used, " %d.%s", i + 1, t);
+		}
+		ui_play_put(w, 1, 0, line, width);
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_play_draw_message(struct ui_play *p, WINDOW *w)
+{
+	const struct session *s = p->s;
+	int width = getmaxx(w);
+	char line[400];
+	werase(w);
+	if (s->prompt) {
+		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+		snprintf(line, sizeof line, "move: %s_   (SAN or UCI; Tab completes, Enter plays, Esc cancels)",
+			 s->prompt_text);
+	} else {
+		wattrset(w, s->message_error ? ui_attr(p->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD
+					     : ui_attr(p->ui, THEME_TEXT, -1));
+		snprintf(line, sizeof line, "%s", s->message[0] || s->view.started ? s->message : s->note);
+	}
+	ui_play_put(w, 0, 0, line, width);
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
+{
+	const struct session *s = p->s;
+	int width = getmaxx(w);
+	char line[400], rtt[32] = "";
+	static const char *const conn[] = { "connecting", "online", "reconnecting..." };
+	struct position pos;
+
+	session_position(s, &pos);
+	wattrset(w, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG) | (p->ui->ncolors ? 0 : (int)A_REVERSE));
+	mvwhline(w, 0, 0, ' ', width);
+	if (s->rtt_ms >= 0)
+		snprintf(rtt, sizeof rtt, ", rtt %lld ms", (long long)s->rtt_ms);
+	const char *turn = !s->view.started ? "not started"
+			   : session_over(s) ? "game over"
+			   : session_my_turn(s) ? "your move"
+			   : pos.side == WHITE ? "White to move" : "Black to move";
+	snprintf(line, sizeof line, "%s%.8s | %s | %s%s | / move  x clear  R resign  ? help  q quit",
+		 s->me < 0 ? "watching " : "game ", s->game_id, turn, conn[s->conn], rtt);
+	ui_play_put(w, 0, 0, line, width);
+	wattrset(w, A_NORMAL);
+}
+
+static const char *const ui_play_help_text[] = {
+	"tchess play: keys",
+	"",
+	"  arrows  h j k l     move the cursor",
+	"  Enter  Space        pick up / put down a piece",
+	"  mouse               click a piece, then its square (or drag)",
+	"  /  :  or a letter   type a move (SAN or UCI), Tab completes",
+	"  q r b n             choose the promotion piece",
+	"  Esc                 put the piece back",
+	"  x                   clear your premoves",
+	"  R                   resign (asks first)",
+	"  s                   save the PGN (after the game)",
+	"  f                   flip the board",
+	"  PgUp  PgDn          scroll the move list",
+	"  Ctrl-L              redraw",
+	"  q                   quit (asks first during a game)",
+	"",
+	"  On the opponent's move, moves are premoves (numbered).",
+};
+
+static void ui_play_draw_help(struct ui_play *p)
+{
+	int n = (int)(sizeof ui_play_help_text / sizeof ui_play_help_text[0]);
+	int w = 66, h = n + 2;
+	const struct session_layout *l = &p->s->layout;
+	if (w > l->w)
+		w = l->w;
+	if (h > l->h)
+		h = l->h;
+	WINDOW *win = newwin(h, w, (l->h - h) / 2, (l->w - w) / 2);
+	if (!win)
+		return;
+	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
+	werase(win);
+	if (p->s->ascii)
+		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box_set(win, WACS_VLINE, WACS_HLINE);
+	for (int i = 0; i < n && i + 1 < h - 1; i++)
+		ui_play_put(win, i + 1, 2, ui_play_help_text[i], w - 4);
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+static void ui_play_draw(struct ui_play *p, unsigned dirty)
+{
+	struct session *s = p->s;
+	const struct session_layout *l = &s->layout;
+	if (dirty & SESSION_DIRTY_CLEAR) {
+		erase();
+		wnoutrefresh(stdscr);
+	}
+	if (l->too_small) {
+		char line[160];
+		erase();
+		snprintf(line, sizeof line, "Terminal too small: %dx%d, tchess play needs at least %dx%d.", l->w, l->h,
+			 SESSION_MIN_WIDTH, SESSION_MIN_HEIGHT);
+		mvaddnstr(l->h / 2 > 0 ? l->h / 2 - 1 : 0, 0, line, l->w);
+		mvaddnstr(l->h / 2, 0, "Enlarge the window, or press q to quit.", l->w);
+		wnoutrefresh(stdscr);
+		return;
+	}
+	if ((dirty & SESSION_DIRTY_BOARD) && p->pane[PANE_BOARD]) {
+		struct board_view v;
+		session_board_view(s, &v);
+		ui_board_draw(p->ui, p->pane[PANE_BOARD], &l->board, &v);
+		wnoutrefresh(p->pane[PANE_BOARD]);
+	}
+	struct {
+		unsigned bit;
+		int pane;
+		void (*draw)(struct ui_play *, WINDOW *);
+	} panes[] = {
+		{ SESSION_DIRTY_INFO, PANE_INFO, ui_play_draw_info },
+		{ SESSION_DIRTY_CLOCKS, PANE_CLOCKS, ui_play_draw_clocks },
+		{ SESSION_DIRTY_MOVES, PANE_MOVES, ui_play_draw_moves },
+		{ SESSION_DIRTY_STATUS, PANE_MESSAGE, ui_play_draw_message },
+		{ SESSION_DIRTY_STATUS, PANE_STATUS, ui_play_draw_status },
+	};
+	for (size_t i = 0; i < sizeof panes / sizeof panes[0]; i++) {
+		WINDOW *w = p->pane[panes[i].pane];
+		if ((dirty & panes[i].bit) && w) {
+			panes[i].draw(p, w);
+			wnoutrefresh(w);
+		}
+	}
+	if (s->help && (dirty & (SESSION_DIRTY_HELP | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
+		ui_play_draw_help(p);
+}
+
+/* A mouse event: a press picks or drops; a release on another square
+ * finishes a drag. */
+static unsigned ui_play_mouse(struct ui_play *p)
+{
+	MEVENT ev;
+	struct session *s = p->s;
+	const struct session_layout *l = &s->layout;
+	if (getmouse(&ev) != OK || l->too_small)
+		return 0;
+	int sq = SQ_NONE;
+	if (ev.y < l->board.height && ev.x < l->board.width)
+		sq = board_view_square_at_cell(&l->board, s->flipped, ev.x, ev.y);
+	if (sq == SQ_NONE)
+		return 0;
+	struct session_cmd c = { SESSION_CMD_CLICK, sq, 0 };
+	if (ev.bstate & BUTTON1_PRESSED) {
+		p->press_sq = sq;
+		return session_apply(s, &c);
+	}
+	if ((ev.bstate & BUTTON1_RELEASED) && sq != p->press_sq && s->selected != SQ_NONE) {
+		p->press_sq = SQ_NONE;
+		return session_apply(s, &c);
+	}
+	if (ev.bstate & BUTTON1_CLICKED)
+		return session_apply(s, &c);
+	return 0;
+}
+
+static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct net_reply *r)
+{
+	unsigned dirty = 0;
+	struct protocol_error err;
+	memset(&err, 0, sizeof err);
+	if (r->tag == NET_TAG_POLL) {
+		if (r->status == 200) {
+			struct protocol_events evs;
+			if (protocol_events_decode(r->body, r->len, &evs, &err) < 0) {
+				snprintf(s->message, sizeof s->message, "bad answer from the server: %s", err.message);
+				s->message_error = true;
+				net_poll(n, s->game_id, s->after);
+				return SESSION_DIRTY_STATUS;
+			}
+			dirty |= session_on_events(s, &evs, now_mono_ms());
+			protocol_events_fini(&evs);
+			/* A refused event: start the mirror again from the log. */
+			if (s->resync)
+				session_reset(s);
+		} else {
+			protocol_error_decode(r->body, r->len, &err, NULL);
+			snprintf(s->message, sizeof s->message, "cannot follow the game: %s",
+				 err.message[0] ? err.message : "the server refused");
+			s->message_error = true;
+			return SESSION_DIRTY_STATUS;
+		}
+		net_poll(n, s->game_id, s->after);
+		return dirty;
+	}
+	struct session_req req;
+	memcpy(&req, r->data, sizeof req);
+	if (req.kind == SESSION_REQ_PGN && r->status == 200)
+		return session_on_pgn(s, r->body, r->len);
+	if (r->status >= 300)
+		protocol_error_decode(r->body, r->len, &err, NULL);
+	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);
+}
+
+static int64_t ui_play_now_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+int ui_play_run(struct ui *ui, struct session *s, struct net *n)
+{
+	struct ui_play p = { .ui = ui, .s = s, .press_sq = SQ_NONE };
+	int pipefd[2] = { -1, -1 }, rc = 0;
+	const char *log_path = getenv("TCHESS_LATENCY_LOG");
+	FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+
+	if (pipe(pipefd) == 0) {
+		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
+		fcntl(pipefd[1], F_SETFL, O_NONBLOCK);
+		ui_play_winch_fd = pipefd[1];
+		struct sigaction sa;
+		memset(&sa, 0, sizeof sa);
+		sa.sa_handler = ui_play_on_winch;
+		sigemptyset(&sa.sa_mask);
+		sa.sa_flags = SA_RESTART;
+		sigaction(SIGWINCH, &sa, &ui_play_old_winch);
+	}
+	nodelay(stdscr, TRUE);
+	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED, NULL);
+	mouseinterval(0);
+
+	struct session_cmd resize = { SESSION_CMD_RESIZE, COLS, LINES };
+	unsigned dirty = session_apply(s, &resize);
+	ui_play_make_panes(&p);
+	net_poll(n, s->game_id, s->after);
+	int idle_reads = 0;
+	while (!s->quit) {
+		int64_t now = now_mono_ms();
+		if (dirty) {
+			ui_play_draw(&p, dirty);
+			doupdate();
+			dirty = 0;
+		}
+		int64_t tick = session_next_tick(s, now);
+		int fds[2] = { STDIN_FILENO, pipefd[0] };
+		bool ready[2];
+		net_wait(n, tick < 0 ? -1 : (int)tick, fds, pipefd[0] >= 0 ? 2 : 1, ready);
+		if (pipefd[0] >= 0 && ready[1]) {
+			char buf[16];
+			while (read(pipefd[0], buf, sizeof buf) > 0)
+				;
+		}
+		struct net_reply r;
+		while (net_next_reply(n, &r)) {
+			dirty |= ui_play_on_reply(s, n, &r);
+			free(r.body);
+		}
+		enum session_conn c = net_state(n) == NET_RECONNECTING ? SESSION_CONN_RECONNECTING
+				      : net_state(n) == NET_ONLINE   ? SESSION_CONN_ONLINE
+								       : SESSION_CONN_CONNECTING;
+		dirty |= session_set_conn(s, c, net_rtt(n));
+		if (session_next_tick(s, now_mono_ms()) >= 0 || tick >= 0)
+			dirty |= SESSION_DIRTY_CLOCKS;
+
+		int keys = 0;
+		for (;;) {
+			int key = ui_poll_key();
+			if (key == KEYS_NONE)
+				break;
+			int64_t t0 = log ? ui_play_now_us() : 0;
+			keys++;
+			if (key == KEYS_RESIZE) {
+				struct session_cmd rc2 = { SESSION_CMD_RESIZE, COLS, LINES };
+				dirty |= session_apply(s, &rc2);
+				ui_play_make_panes(&p);
+				continue;
+			}
+			if (key == KEYS_MOUSE) {
+				dirty |= ui_play_mouse(&p);
+				continue;
+			}
+			struct session_cmd cmd = session_key(s, key);
+			dirty |= session_apply(s, &cmd);
+			if (log && dirty) {
+				ui_play_draw(&p, dirty);
+				doupdate();
+				dirty = 0;
+				fprintf(log, "key %d us %" PRId64 "\n", key, ui_play_now_us() - t0);
+				fflush(log);
+			}
+		}
+		/* A terminal that has gone away reads as ready forever with no
+		 * key: stop instead of spinning. */
+		if (ready[0] && keys == 0) {
+			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
+			if (++idle_reads > 50 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR | POLLNVAL))) {
+				rc = -1;
+				break;
+			}
+		} else {
+			idle_reads = 0;
+		}
+
+		struct session_req req;
+		while (session_take_request(s, &req)) {
+			const char *method;
+			char path[256];
+			char *body;
+			session_req_http(s, &req, &method, path, sizeof path, &body);
+			net_command(n, method, path, body, (int)req.kind, &req, sizeof req);
+			free(body);
+		}
+	}
+	if (log)
+		fclose(log);
+	ui_play_free_panes(&p);
+	if (pipefd[0] >= 0) {
+		sigaction(SIGWINCH, &ui_play_old_winch, NULL);
+		ui_play_winch_fd = -1;
+		close(pipefd[0]);
+		close(pipefd[1]);
+	}
+	return rc;
+}

@@ -1,0 +1,183 @@
+#!/usr/bin/env bash
+# End-to-end test of network play: a real tchessd from the build tree on a
+# loopback port with a temporary database, two players registered, White
+# and Black each running "tchess play"/"tchess join" in their own 80x24
+# tmux session, a third session watching. They play the fool's mate by
+# typing moves; Black's mating move is a premove the server plays the
+# instant White moves. On the way: an illegal move is refused without a
+# request (the server's per-request log does not grow), the spectator is
+# told it cannot move, and the server is killed with SIGKILL mid-game and
+# restarted on the same port and database while the clients wait.
+#
+# Every wait polls the screen (or the log) with a deadline; nothing sleeps
+# and hopes. Skips (exit 77) without tmux.
+set -u
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "SKIP: tmux is not installed"
+	exit 77
+fi
+: "${TCHESS:?TCHESS must name the tchess binary}"
+: "${TCHESSD:?TCHESSD must name the tchessd binary}"
+export LC_ALL=C.UTF-8
+tmp=$(mktemp -d)
+sock="tchess-play-$$"
+failures=0
+screen=""
+server_pid=""
+
+cleanup() {
+	tmux -L "$sock" kill-server >/dev/null 2>&1
+	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+
+# start_server ADDR: runs tchessd, sets server_pid and port. A restart on
+# the same port may find it still held for a moment: try again until the
+# deadline.
+start_server() {
+	local deadline=$((SECONDS + 20))
+	while :; do
+		: >"$tmp/out"
+		"$TCHESSD" --listen "$1" --db "$tmp/db" >"$tmp/out" 2>>"$tmp/log" &
+		server_pid=$!
+		until grep -q "listening on" "$tmp/out" || ! kill -0 "$server_pid" 2>/dev/null; do
+			[ $SECONDS -ge $deadline ] && break
+			tmux -L "$sock" wait-for -S never 2>/dev/null || true
+		done
+		grep -q "listening on" "$tmp/out" && break
+		wait "$server_pid" 2>/dev/null
+		if [ $SECONDS -ge $deadline ]; then
+			echo "not ok - tchessd did not start"; tail -5 "$tmp/log"; exit 1
+		fi
+	done
+	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/out")
+}
+
+start_server 127.0.0.1:0
+url="http://127.0.0.1:$port"
+
+mkdir -p "$tmp/white" "$tmp/black" "$tmp/watch"
+for who in white black; do
+	if ! XDG_CONFIG_HOME="$tmp/$who" "$TCHESS" register "${who}_p" --server "$url" >/dev/null; then
+		echo "not ok - register $who"; exit 1
+	fi
+done
+mode=$(stat -c %a "$tmp/white/tchess/token")
+if [ "$mode" = 600 ]; then echo "ok - token file is mode 600"; else echo "not ok - token mode $mode"; failures=$((failures + 1)); fi
+
+# run NAME CONFIG ARGS...: a detached 80x24 session running tchess ARGS.
+run() {
+	local name=$1 cfg=$2; shift 2
+	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
+		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
+		XDG_CONFIG_HOME="$tmp/$cfg" XDG_STATE_HOME="$tmp/state-$cfg" \
+		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" \
+		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
+}
+
+capture() { screen=$(tmux -L "$sock" capture-pane -p -t "$1" 2>/dev/null); }
+
+# wait_for SESSION TEXT [SECONDS]: polls the screen until TEXT shows (10 s
+# by default; sanitizer builds on a busy machine start slowly).
+wait_for() {
+	local deadline=$((SECONDS + ${3:-10}))
+	while :; do
+		capture "$1"
+		case "$screen" in *"$2"*) return 0 ;; esac
+		[ $SECONDS -ge $deadline ] && return 1
+		tmux -L "$sock" wait-for -S never 2>/dev/null
+	done
+}
+
+check() { # check NAME SESSION TEXT [SECONDS]
+	if wait_for "$2" "$3" "${4:-10}"; then
+		echo "ok - $1"
+	else
+		echo "not ok - $1: '$3' not on the $2 screen:"
+		printf '%s\n' "$screen" | sed 's/^/    |/'
+		failures=$((failures + 1))
+	fi
+}
+
+keys() { local s=$1; shift; tmux -L "$sock" send-keys -t "$s" "$@"; }
+moves_posted() { grep -c "POST /v1/games/.*/moves" "$tmp/log"; }
+
+# 1. White opens a seek; the id comes from "tchess games".
+run w white play --vs open --color white --tc 5+3
+check "white waits for an opponent" w "waiting for an opponent" 20
+id=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games | awk 'NR > 1 && $2 == "open" { print $1; exit }')
+if [ -n "$id" ]; then echo "ok - tchess games lists the open game"; else echo "not ok - no open game listed"; exit 1; fi
+
+# 2. Black joins; a spectator watches.
+run b black join "$id"
+check "white's turn on white's screen" w "your move" 20
+check "black sees White to move" b "White to move" 20
+run s watch watch "$id" --server "$url"
+check "spectator sees the game" s "spectating: White to move" 20
+capture b
+row1=$(printf '%s\n' "$screen" | sed -n 2p)
+case "$row1" in "1 "*) echo "ok - black's board is flipped (rank 1 on top)" ;;
+*) echo "not ok - black's board not flipped: '$row1'"; failures=$((failures + 1)) ;; esac
+
+# 3. An illegal move is refused at once, with the reason, and no request.
+before=$(moves_posted)
+keys w / e 5 Enter
+check "illegal move refused with a reason" w "illegal:"
+keys w / f 3 Enter
+check "f3 reaches the spectator" s "1. f3"
+after=$(moves_posted)
+if [ "$after" -eq $((before + 1)) ]; then
+	echo "ok - only the legal move was sent ($before -> $after move requests)"
+else
+	echo "not ok - move requests went from $before to $after"; failures=$((failures + 1))
+fi
+
+# 4. The spectator cannot move.
+keys s /
+check "spectator told it is spectating" s "spectating: you cannot move"
+
+# 5. Black answers with Tab completion (e → e5 among e6/e5: type e5).
+check "black's move" b "your move"
+keys b / e 5 Enter
+check "e5 on white's screen" w "e5"
+check "white to move again" w "your move"
+
+# 6. The server dies mid-game and comes back on the same port and database.
+kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null
+server_pid=""
+check "white shows reconnecting" w "reconnecting" 10
+check "black shows reconnecting" b "reconnecting" 10
+start_server "127.0.0.1:$port"
+check "white back online" w "online" 15
+check "black back online" b "online" 15
+
+# 7. Black premoves Qh4 during White's turn; White's g4 lets the server
+# play it at once: mate.
+keys b / d 8 h 4 Enter
+check "premove shown as queued" b "premove 1 queued: d8h4"
+keys w / g 4 Enter
+check "white sees the mate" w "0-1 checkmate" 10
+check "black sees the mate" b "0-1 checkmate" 10
+check "black was told the premove was played" b "Qh4#"
+check "spectator sees the mate" s "0-1 checkmate" 10
+check "spectator's move list" s "g4"
+
+# 8. Export and quit.
+if XDG_CONFIG_HOME="$tmp/white" "$TCHESS" export "$id" | grep -q "Qh4#"; then
+	echo "ok - tchess export writes the PGN"
+else
+	echo "not ok - tchess export"; failures=$((failures + 1))
+fi
+keys w s
+check "PGN saved from the game-over screen" w "saved the game to"
+keys w q
+check "white quits" w "tchess-exit-0"
+
+if [ $failures -gt 0 ]; then
+	echo "$failures failure(s); server log:"
+	tail -20 "$tmp/log"
+	exit 1
+fi
+echo "all play checks passed"
