@@ -10,6 +10,7 @@
 #include "http.h"
 #include "ratelimit.h"
 #include "server.h"
+#include "tournament-service.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/xalloc.h"
@@ -58,7 +59,11 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
 	if (server_engines(srv, errmsg))
 		return -1;
-	srv->games = game_service_new(srv, errmsg);
+	/* The hooks go in before the timer starts, so no game can end
+	 * unrecorded by its tournament. */
+	struct game_service_hooks hooks;
+	tournament_service_hooks(srv, &hooks);
+	srv->games = game_service_new(srv, &hooks, errmsg);
 	if (!srv->games)
 		return -1;
 	return 0;
