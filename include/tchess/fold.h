@@ -34,7 +34,7 @@
 #include "tchess/protocol.h"
 #include "tchess/ruleset.h"
 
-#define FOLD_OPPONENT_MAX 8    /* "open", "invite", "engine" */
+#define FOLD_OPPONENT_MAX 12   /* "open", "invite", "engine", "tournament" */
 #define FOLD_REASON_MAX 200
 #define FOLD_TERM_MAX 40
 #define FOLD_ENGINE_LEVEL_MAX 8
@@ -56,6 +56,9 @@ enum fold_request_action {
 	FOLD_REQ_DECLINED, /* "declined" by the other side */
 	FOLD_REQ_WITHDRAWN /* "withdrawn" by its maker (draw offers only) */
 };
+/* Vacations a view keeps per side. When full, those that ended before the
+ * current turn began are dropped: they can no longer change a reading. */
+#define FOLD_VACATIONS_MAX 64
 
 enum fold_seat_kind {
 	FOLD_SEAT_EMPTY = 0,
@@ -77,6 +80,7 @@ struct fold_clock_reading {
 	int64_t ms[2];
 	int running;
 	int64_t turn_used_ms;
+	int64_t deadline_ms; /* the running side's flag instant (clock_expiry), INT64_MAX: none */
 };
 
 enum fold_event_kind {
@@ -94,6 +98,7 @@ enum fold_event_kind {
 	FOLD_EV_DISCARD,           /* "discard-claimed" */
 	FOLD_EV_PRESENCE,          /* "presence": a seat gone or back */
 	FOLD_EV_TIME_ADDED,        /* "time-added" */
+	FOLD_EV_VACATION,          /* "vacation": a seat's vacation booked or cancelled */
 	FOLD_EV_OTHER              /* any other type (notes, later additions): ignored */
 };
 
@@ -125,8 +130,10 @@ struct fold_event {
 	char result[8];                     /* ended */
 	char termination[FOLD_TERM_MAX];    /* ended */
 	int64_t paused_ms;                  /* clock-resumed */
+	struct vacation vacation;           /* vacation: [start_ms, end_ms) */
+	bool cancelled;                     /* vacation: removes that interval */
 	bool has_clock;                     /* started, move, ended, clock-resumed, adjourned, resumed,
-					     * time-added */
+					     * time-added, vacation */
 	struct fold_clock_reading clock;
 };
 
@@ -178,6 +185,10 @@ struct game_view {
 	int64_t seq;               /* the last event applied */
 	int64_t created_ms;        /* t_ms of game-created */
 	int64_t last_t_ms;         /* t_ms of the last event applied */
+	/* Each side's vacations from "vacation" events: they stop that side's
+	 * correspondence clock (tchess/vacation.h). */
+	struct vacation vacations[2][FOLD_VACATIONS_MAX];
+	size_t n_vacations[2];
 };
 
 void fold_view_init(struct game_view *v);
@@ -193,8 +204,14 @@ int fold_apply(struct game_view *v, const struct protocol_event *ev, struct prot
 int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
 		     struct protocol_error *err);
 
-/* The clock read at now_ms (never before the last event). */
+/* The clock read at now_ms (never before the last event), with the seats'
+ * vacations. */
 void fold_clock_read(const struct game_view *v, int64_t now_ms, struct fold_clock_reading *out);
+/* The seats' vacations as the clock functions take them (pointing into v). */
+void fold_clock_vacations(const struct game_view *v, struct clock_vacations *out);
+/* The instant the running side's flag falls (clock_expiry with the seats'
+ * vacations): INT64_MAX when no clock runs. */
+int64_t fold_clock_expiry(const struct game_view *v);
 /* "open" (a seat is free), "playing" (started, or full but not started),
  * "adjourned" or "over". */
 const char *fold_status(const struct game_view *v);

@@ -93,10 +93,13 @@ char *protocol_register_request_encode(const struct protocol_register_request *r
 int protocol_register_request_decode(const char *json, size_t len, struct protocol_register_request *out,
 				     struct protocol_error *err);
 
-/* A player as others see it: GET /v1/me answers {"player": ID, "name": NAME}. */
+/* A player as others see it: GET /v1/me answers {"player": ID, "name": NAME,
+ * "credits": N}; credits (the virtual credit balance, 0 when absent) is
+ * optional on decoding. */
 struct protocol_player {
 	int64_t player;
 	char name[PROTOCOL_NAME_MAX + 1];
+	int64_t credits;
 };
 char *protocol_player_encode(const struct protocol_player *p);
 int protocol_player_decode(const char *json, size_t len, struct protocol_player *out, struct protocol_error *err);

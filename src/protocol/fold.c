@@ -32,6 +32,7 @@ static const char *const type_names[] = {
 	[FOLD_EV_DISCARD] = "discard-claimed",
 	[FOLD_EV_PRESENCE] = "presence",
 	[FOLD_EV_TIME_ADDED] = "time-added",
+	[FOLD_EV_VACATION] = "vacation",
 	[FOLD_EV_OTHER] = "",
 };
 
@@ -126,6 +127,10 @@ static cJSON *clock_json(const struct fold_clock_reading *c)
 	protocol_json_add_int(o, "black_ms", clamp_ms(c->ms[BLACK]));
 	protocol_json_add_item(o, "running", nullable_string(fold_color_str(c->running)));
 	protocol_json_add_int(o, "turn_used_ms", clamp_ms(c->turn_used_ms));
+	if (c->deadline_ms == INT64_MAX)
+		protocol_json_add_item(o, "deadline_ms", nullable_string(NULL));
+	else
+		protocol_json_add_int(o, "deadline_ms", clamp_ms(c->deadline_ms));
 	return o;
 }
 
@@ -238,6 +243,12 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_int(o, "ms", e->ms);
 		protocol_json_add_string(o, "reason", e->reason);
 		break;
+	case FOLD_EV_VACATION:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_int(o, "start_ms", e->vacation.start_ms);
+		protocol_json_add_int(o, "end_ms", e->vacation.end_ms);
+		protocol_json_add_item(o, "cancelled", cJSON_CreateBool(e->cancelled));
+		break;
 	case FOLD_EV_OTHER:
 		break;
 	}
@@ -274,6 +285,8 @@ static int clock_from_json(const cJSON *o, struct fold_clock_reading *out, struc
 		{ "black_ms", PROTOCOL_JSON_INT, true },
 		{ "running", PROTOCOL_JSON_STRING_OR_NULL, true },
 		{ "turn_used_ms", PROTOCOL_JSON_INT, true },
+		/* Optional: events stored before deadlines were added lack it. */
+		{ "deadline_ms", PROTOCOL_JSON_INT_OR_NULL, false },
 	};
 	const char *what = "clock";
 	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
@@ -282,6 +295,8 @@ static int clock_from_json(const cJSON *o, struct fold_clock_reading *out, struc
 	out->ms[WHITE] = protocol_json_int(o, "white_ms");
 	out->ms[BLACK] = protocol_json_int(o, "black_ms");
 	out->turn_used_ms = protocol_json_int(o, "turn_used_ms");
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "deadline_ms");
+	out->deadline_ms = d && !cJSON_IsNull(d) ? protocol_json_int(o, "deadline_ms") : INT64_MAX;
 	if (out->ms[WHITE] < 0 || out->ms[BLACK] < 0 || out->turn_used_ms < 0)
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "clock: negative time");
 	if (out->running == -1)
@@ -401,6 +416,11 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 	};
 	static const struct protocol_json_field resumed[] = {
 		{ "paused_ms", PROTOCOL_JSON_INT, true },
+		{ "clock", PROTOCOL_JSON_OBJECT, true },
+	};
+	static const struct protocol_json_field vacation[] = {
+		{ "color", PROTOCOL_JSON_STRING, true },    { "start_ms", PROTOCOL_JSON_INT, true },
+		{ "end_ms", PROTOCOL_JSON_INT, true },      { "cancelled", PROTOCOL_JSON_BOOL, true },
 		{ "clock", PROTOCOL_JSON_OBJECT, true },
 	};
 	switch (e->kind) {
@@ -525,6 +545,14 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 			return -1;
 		e->paused_ms = protocol_json_int(o, "paused_ms");
 		return 0;
+	case FOLD_EV_VACATION:
+		if (protocol_json_check(o, vacation, N_FIELDS(vacation), false, what, err) ||
+		    color_member(o, "color", false, &e->color, what, err))
+			return -1;
+		e->vacation.start_ms = protocol_json_int(o, "start_ms");
+		e->vacation.end_ms = protocol_json_int(o, "end_ms");
+		e->cancelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "cancelled"));
+		return 0;
 	case FOLD_EV_OTHER:
 		return 0;
 	}
@@ -638,12 +666,67 @@ void fold_clock_read(const struct game_view *v, int64_t now_ms, struct fold_cloc
 	if (now_ms < v->last_t_ms)
 		now_ms = v->last_t_ms;
 	const struct clock *c = &v->clock;
-	out->ms[WHITE] = clock_remaining(c, WHITE, now_ms, NULL);
-	out->ms[BLACK] = clock_remaining(c, BLACK, now_ms, NULL);
+	struct clock_vacations vac;
+	fold_clock_vacations(v, &vac);
+	out->ms[WHITE] = clock_remaining(c, WHITE, now_ms, &vac);
+	out->ms[BLACK] = clock_remaining(c, BLACK, now_ms, &vac);
 	out->running = c->running;
+	/* Wall time, vacations included: what the turn has lasted so far. */
 	out->turn_used_ms = c->turn_used_ms;
 	if (c->running != CLOCK_NOBODY && !c->paused && now_ms > c->since_ms)
 		out->turn_used_ms += now_ms - c->since_ms;
+	out->deadline_ms = clock_expiry(c, &vac);
+}
+
+void fold_clock_vacations(const struct game_view *v, struct clock_vacations *out)
+{
+	for (int side = WHITE; side <= BLACK; side++) {
+		out->list[side] = v->vacations[side];
+		out->count[side] = v->n_vacations[side];
+	}
+}
+
+int64_t fold_clock_expiry(const struct game_view *v)
+{
+	struct clock_vacations vac;
+	fold_clock_vacations(v, &vac);
+	return clock_expiry(&v->clock, &vac);
+}
+
+/* A vacation booked (added to the side's list) or cancelled (removed; only
+ * one that has not started by t_ms, as tchess/vacation.h allows). */
+static int apply_vacation(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
+{
+	const struct vacation *nv = &e->vacation;
+	if (e->color < 0 || nv->start_ms >= nv->end_ms || nv->start_ms < 0)
+		return bad(err, "%s: bad interval", "vacation");
+	struct vacation *list = v->vacations[e->color];
+	size_t *n = &v->n_vacations[e->color];
+	if (e->cancelled) {
+		for (size_t k = 0; k < *n; k++) {
+			if (list[k].start_ms != nv->start_ms || list[k].end_ms != nv->end_ms)
+				continue;
+			if (nv->start_ms <= t_ms)
+				return bad(err, "%s: a vacation that has started cannot be cancelled", "vacation");
+			list[k] = list[--*n];
+			return 0;
+		}
+		return bad(err, "%s: no such vacation to cancel", "vacation");
+	}
+	if (*n == FOLD_VACATIONS_MAX) {
+		/* Drop what ended before the running turn (or now) began. */
+		int64_t keep_from = v->clock.running != CLOCK_NOBODY && v->clock.since_ms < t_ms ? v->clock.since_ms : t_ms;
+		for (size_t k = 0; k < *n;) {
+			if (list[k].end_ms <= keep_from)
+				list[k] = list[--*n];
+			else
+				k++;
+		}
+		if (*n == FOLD_VACATIONS_MAX)
+			return bad(err, "%s: too many vacations", "vacation");
+	}
+	list[(*n)++] = *nv;
+	return 0;
 }
 
 static void queues_clear(struct game_view *v)
@@ -665,7 +748,8 @@ static int apply_created(struct game_view *v, int64_t t_ms, const struct fold_ev
 		return bad(err, "game-created: bad time control: %s", terr.message);
 	if (fen_parse(&start, e->fen, &terr) != TCHESS_OK)
 		return bad(err, "game-created: bad fen: %s", terr.message);
-	if (strcmp(e->opponent, "open") && strcmp(e->opponent, "invite") && strcmp(e->opponent, "engine"))
+	if (strcmp(e->opponent, "open") && strcmp(e->opponent, "invite") && strcmp(e->opponent, "engine") &&
+	    strcmp(e->opponent, "tournament"))
 		return bad(err, "game-created: unknown opponent \"%s\"", e->opponent);
 	if (game_init(&v->game, &start, &rules, &terr) != TCHESS_OK) {
 		game_fini(&v->game);
@@ -715,8 +799,10 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 		return bad(err, "move: SAN %s does not match the move", e->san);
 	/* Press on a copy: a move the game refuses must leave the clock as it was. */
 	struct clock c = v->clock;
+	struct clock_vacations vac;
+	fold_clock_vacations(v, &vac);
 	bool flagged = false;
-	if (clock_press(&c, (enum color)e->color, t_ms, NULL, &flagged) || flagged)
+	if (clock_press(&c, (enum color)e->color, t_ms, &vac, &flagged) || flagged)
 		return bad(err, "%s: the mover's time had run out", "move");
 	if (game_play(&v->game, (enum color)e->color, m, t_ms, c.remaining_ms[e->color], &terr) != TCHESS_OK)
 		return bad(err, "move: %s", terr.message);
@@ -728,7 +814,7 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 		q->n--;
 	}
 	if (game_is_over(&v->game)) {
-		clock_stop(&v->clock, t_ms, NULL);
+		clock_stop(&v->clock, t_ms, &vac);
 		queues_clear(v);
 	}
 	return 0;
@@ -848,7 +934,9 @@ static int apply_adjourned(struct game_view *v, int64_t t_ms, const struct fold_
 		return bad(err, "%s: nobody is gone", "game-adjourned");
 	if (game_adjourn(&v->game, &terr) != TCHESS_OK)
 		return bad(err, "%s", terr.message);
-	clock_pause(&v->clock, t_ms, NULL);
+	struct clock_vacations vac;
+	fold_clock_vacations(v, &vac);
+	clock_pause(&v->clock, t_ms, &vac);
 	v->adjourn_request_by = v->resume_request_by = -1;
 	return 0;
 }
@@ -905,16 +993,18 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 	if (!game_is_over(&v->game)) {
 		enum tchess_err rc;
 		struct clock c = v->clock;
+		struct clock_vacations vac;
+		fold_clock_vacations(v, &vac);
 		switch (term) {
 		case GAME_TERM_RESIGNATION:
 			if (e->color < 0)
 				return bad(err, "%s: who resigned?", "game-ended");
 			rc = game_resign(&v->game, (enum color)e->color, &terr);
-			clock_stop(&c, t_ms, NULL);
+			clock_stop(&c, t_ms, &vac);
 			break;
 		case GAME_TERM_TIMEOUT:
 		case GAME_TERM_TIMEOUT_VS_INSUFFICIENT:
-			if (e->color < 0 || c.running != e->color || clock_check_flag(&c, t_ms, NULL) != e->color)
+			if (e->color < 0 || c.running != e->color || clock_check_flag(&c, t_ms, &vac) != e->color)
 				return bad(err, "%s: no flag has fallen", "game-ended");
 			rc = game_flag(&v->game, (enum color)e->color, &terr);
 			break;
@@ -922,7 +1012,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 			if (e->color < 0)
 				return bad(err, "%s: who accepted?", "game-ended");
 			rc = game_accept_draw(&v->game, (enum color)e->color, &terr);
-			clock_stop(&c, t_ms, NULL);
+			clock_stop(&c, t_ms, &vac);
 			break;
 		case GAME_TERM_THREEFOLD:
 		case GAME_TERM_FIFTY_MOVES: {
@@ -933,7 +1023,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 				return bad(err, "%s", terr.message);
 			rc = game_claim(&v->game, (enum color)e->color,
 					term == GAME_TERM_THREEFOLD ? GAME_CLAIM_THREEFOLD : GAME_CLAIM_FIFTY_MOVES, m, &terr);
-			clock_stop(&c, t_ms, NULL);
+			clock_stop(&c, t_ms, &vac);
 			break;
 		}
 		case GAME_TERM_ABORTED:
@@ -945,7 +1035,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 				rc = game_accept_abort(&v->game, (enum color)e->color, &terr);
 			else
 				rc = game_abort(&v->game, (enum color)e->color, &terr);
-			clock_stop(&c, t_ms, NULL);
+			clock_stop(&c, t_ms, &vac);
 			break;
 		case GAME_TERM_TABLEBASE: {
 			/* The fold cannot probe tables: it takes the server's verdict,
@@ -954,7 +1044,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 			if (!game_result_parse(e->result, &r))
 				return bad(err, "%s: a tablebase verdict needs its result", "game-ended");
 			rc = game_adjudicate_tablebase(&v->game, r, &terr);
-			clock_stop(&c, t_ms, NULL);
+			clock_stop(&c, t_ms, &vac);
 			break;
 		}
 		case GAME_TERM_TECHNICAL_FAILURE: {
@@ -969,7 +1059,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 				return bad(err, "game-ended: %s has %d discards", fold_color_str(e->color),
 					   v->discards[e->color]);
 			rc = game_technical_failure(&v->game, forfeit, (enum color)(forfeit ? e->color : 0), &terr);
-			clock_stop(&c, t_ms, NULL);
+			clock_stop(&c, t_ms, &vac);
 			break;
 		}
 		default:
@@ -1046,7 +1136,9 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 		} else if (e->paused_ms > t_ms || e->paused_ms < v->last_t_ms) {
 			rc = bad(err, "%s: paused_ms out of order", "clock-resumed");
 		} else {
-			clock_pause(&w.clock, e->paused_ms, NULL);
+			struct clock_vacations vac;
+			fold_clock_vacations(&w, &vac);
+			clock_pause(&w.clock, e->paused_ms, &vac);
 			clock_resume(&w.clock, t_ms);
 		}
 		break;
@@ -1072,6 +1164,9 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 		if (!fold_running(&w) || e->color < 0 || e->ms < 0 ||
 		    clock_add_time(&w.clock, (enum color)e->color, e->ms))
 			rc = bad(err, "%s: no time can be added", "time-added");
+		break;
+	case FOLD_EV_VACATION:
+		rc = apply_vacation(&w, t_ms, e, err);
 		break;
 	case FOLD_EV_OTHER:
 		break;
@@ -1158,6 +1253,21 @@ char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t no
 	protocol_json_add_item(o, "clock", clock_json(&c));
 	protocol_json_add_string(o, "result", game_result_str(v->game.result));
 	protocol_json_add_string(o, "termination", game_termination_str(v->game.termination));
+	cJSON *vacs = protocol_json_object();
+	for (int side = WHITE; side <= BLACK; side++) {
+		cJSON *a = cJSON_CreateArray();
+		if (!a)
+			xalloc_die();
+		for (size_t k = 0; k < v->n_vacations[side]; k++) {
+			cJSON *iv = protocol_json_object();
+			protocol_json_add_int(iv, "start_ms", v->vacations[side][k].start_ms);
+			protocol_json_add_int(iv, "end_ms", v->vacations[side][k].end_ms);
+			if (!cJSON_AddItemToArray(a, iv))
+				xalloc_die();
+		}
+		protocol_json_add_item(vacs, fold_color_str(side), a);
+	}
+	protocol_json_add_item(o, "vacations", vacs);
 	cJSON *offers = protocol_json_object();
 	protocol_json_add_item(offers, "draw", nullable_string(fold_color_str(v->game.offer_by)));
 	protocol_json_add_item(offers, "abort", nullable_string(fold_color_str(v->game.abort_request_by)));

@@ -163,6 +163,7 @@ char *protocol_player_encode(const struct protocol_player *p)
 	cJSON *o = protocol_json_object();
 	protocol_json_add_int(o, "player", p->player);
 	protocol_json_add_string(o, "name", p->name);
+	protocol_json_add_int(o, "credits", p->credits);
 	return protocol_json_print(o);
 }
 
@@ -171,6 +172,7 @@ int protocol_player_decode(const char *json, size_t len, struct protocol_player 
 	static const struct protocol_json_field fields[] = {
 		{ "player", PROTOCOL_JSON_INT, true },
 		{ "name", PROTOCOL_JSON_STRING, true },
+		{ "credits", PROTOCOL_JSON_INT, false },
 	};
 	const char *what = "player";
 	cJSON *o = protocol_json_parse(json, len, what, err);
@@ -179,6 +181,7 @@ int protocol_player_decode(const char *json, size_t len, struct protocol_player 
 	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
 	if (!rc) {
 		out->player = protocol_json_int(o, "player");
+		out->credits = protocol_json_int(o, "credits");
 		rc = protocol_json_copy(out->name, sizeof out->name, o, "name", false, what, err);
 	}
 	cJSON_Delete(o);

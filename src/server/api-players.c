@@ -63,5 +63,9 @@ void api_me(struct server *srv, struct http_request *req, struct http_reply *rep
 		return;
 	struct protocol_player p = { .player = me.id };
 	str_copy(p.name, me.name, sizeof p.name);
+	if (api_me_credits(srv, me.id, &p.credits)) {
+		api_store_failed(srv, reply);
+		return;
+	}
 	http_reply_json(reply, 200, protocol_player_encode(&p));
 }

@@ -39,5 +39,22 @@ void api_games_adjourn(struct server *srv, struct http_request *req, struct http
 void api_games_resume(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_claim(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply);
+/* api-tournaments.c */
+void api_tournaments_list(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_create(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_get(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_standings(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_crosstable(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_games(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_register(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_tournaments_withdraw(struct server *srv, struct http_request *req, struct http_reply *reply);
+/* api-me.c */
+void api_me_games(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_me_vacations_list(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_me_vacations_book(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_me_vacations_cancel(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_test_clock(struct server *srv, struct http_request *req, struct http_reply *reply);
+/* The player's credit balance into *out; -1 on a store failure. */
+int api_me_credits(struct server *srv, int64_t me, int64_t *out);
 
 #endif

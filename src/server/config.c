@@ -163,6 +163,17 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 			*errmsg = xasprintf("read_only: expected true or false, got \"%s\"", value);
 			return -1;
 		}
+	} else if (!strcmp(key, "test_clock")) {
+		/* Test-only: enables POST /v1/test/clock, which moves the
+		 * server's wall clock forward. Never on in production. */
+		if (!strcmp(value, "on"))
+			cfg->test_clock = true;
+		else if (!strcmp(value, "off"))
+			cfg->test_clock = false;
+		else {
+			*errmsg = xasprintf("test_clock: expected \"on\" or \"off\", got \"%s\"", value);
+			return -1;
+		}
 	} else if (!strcmp(key, "sync")) {
 		if (!strcmp(value, "full"))
 			cfg->sync_full = true;

@@ -37,6 +37,7 @@ struct server_config {
 	char *rate_exempt;          /* addresses (space-separated) free of the per-address limit */
 	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
 	int64_t rate_token_burst;
+	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 };
 
 /* Fills cfg with the defaults (strings NULL). */

@@ -37,8 +37,9 @@
 
 #define GS_BUCKETS 1024
 /* Events one command may append: a move, the opponent's premove, a
- * discard, an end, with room to spare. */
-#define TXN_EVENTS_MAX 8
+ * discard, an end, with room to spare; a correspondence game's start also
+ * carries both seats' vacations. */
+#define TXN_EVENTS_MAX (8 + 2 * FOLD_VACATIONS_MAX)
 
 struct live_game {
 	char id[STORE_GAME_ID_MAX + 1];
@@ -67,8 +68,20 @@ struct engine_ask {
 /* Aborted games erased lately, so their id answers 410 rather than 404. */
 #define GS_TOMBSTONES 256
 
+/* A game a batch changed: made live when the batch commits. */
+struct batch_item {
+	struct live_game *lg;
+	struct game_view view;
+	bool insert; /* a new game */
+};
+
 struct game_service {
 	struct server *srv;
+	struct game_service_hooks hooks;
+	bool batch;                  /* commands share the caller's transaction */
+	bool batch_failed;           /* a command in it rolled back */
+	struct batch_item *pending;
+	size_t n_pending;
 	struct live_game *bucket[GS_BUCKETS];
 	pthread_t timer;
 	bool timer_started;
@@ -218,8 +231,17 @@ static int txn_begin(struct txn *t, struct game_service *gs, struct live_game *l
 	memset(t, 0, sizeof *t);
 	t->gs = gs;
 	t->lg = lg;
+	if (gs->batch) {
+		/* One change per game per batch: a second would not see the first. */
+		for (size_t i = 0; i < gs->n_pending; i++) {
+			if (gs->pending[i].lg == lg) {
+				fail(out, PROTOCOL_ERR_INTERNAL, "game changed twice in one batch");
+				return -1;
+			}
+		}
+	}
 	fold_view_copy(&t->work, &lg->view);
-	if (store_begin(gs->srv->store)) {
+	if (!gs->batch && store_begin(gs->srv->store)) {
 		fold_view_fini(&t->work);
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
@@ -230,6 +252,8 @@ static int txn_begin(struct txn *t, struct game_service *gs, struct live_game *l
 static void txn_abort(struct txn *t)
 {
 	store_rollback(t->gs->srv->store);
+	if (t->gs->batch)
+		t->gs->batch_failed = true;
 	fold_view_fini(&t->work);
 	for (size_t i = 0; i < t->n; i++)
 		protocol_event_fini(&t->ev[i]);
@@ -255,7 +279,7 @@ static int txn_add_raw(struct txn *t, struct fold_event *e, const char *type, co
 	/* The readings an event carries are the fold's, after the event. */
 	if (e->kind == FOLD_EV_STARTED || e->kind == FOLD_EV_MOVE || e->kind == FOLD_EV_ENDED ||
 	    e->kind == FOLD_EV_CLOCK_RESUMED || e->kind == FOLD_EV_ADJOURNED || e->kind == FOLD_EV_RESUMED ||
-	    e->kind == FOLD_EV_TIME_ADDED) {
+	    e->kind == FOLD_EV_TIME_ADDED || e->kind == FOLD_EV_VACATION) {
 		e->has_clock = true;
 		fold_clock_read(&t->work, t->work.last_t_ms, &e->clock);
 	}
@@ -312,19 +336,28 @@ static int reveal_notes(struct txn *t, struct game_outcome *out);
  * and the flag timer, and gives the caller (viewer) the events it may see. */
 static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 {
-	struct server *srv = t->gs->srv;
+	struct game_service *gs = t->gs;
+	struct server *srv = gs->srv;
 	struct store_game row;
 	if (t->work.created && game_is_over(&t->work.game) && !game_is_over(&t->lg->view.game) &&
 	    reveal_notes(t, out))
 		return -1;
 	row_of(t->lg, &t->work, &row);
-	if (store_game_update(srv->store, &row) || store_commit(srv->store)) {
+	bool ended = game_is_over(&t->work.game) && !(t->lg->view.created && game_is_over(&t->lg->view.game));
+	if (store_game_update(srv->store, &row) ||
+	    (ended && gs->hooks.ended && gs->hooks.ended(gs->hooks.ctx, t->lg->id, &t->work)) ||
+	    (!gs->batch && store_commit(srv->store))) {
 		txn_abort(t);
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
 	}
-	fold_view_fini(&t->lg->view);
-	t->lg->view = t->work;
+	if (gs->batch) {
+		gs->pending = xrealloc(gs->pending, (gs->n_pending + 1) * sizeof *gs->pending);
+		gs->pending[gs->n_pending++] = (struct batch_item){ .lg = t->lg, .view = t->work };
+	} else {
+		fold_view_fini(&t->lg->view);
+		t->lg->view = t->work;
+	}
 	out->status = 200;
 	out->events.seq = t->lg->view.seq;
 	out->events.now_ms = now_wall_ms();
@@ -337,9 +370,11 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 		out->events.events[out->events.n++] = t->ev[i];
 	}
 	t->n = 0;
-	server_notify_game(srv, t->lg->id);
-	pthread_cond_signal(&t->gs->timer_cond);
-	engine_sync(t->gs, t->lg);
+	if (!gs->batch) {
+		server_notify_game(srv, t->lg->id);
+		pthread_cond_signal(&gs->timer_cond);
+		engine_sync(gs, t->lg);
+	}
 	return 0;
 }
 
@@ -510,7 +545,7 @@ static void play(struct game_service *gs, struct live_game *lg, int color, int64
 		return;
 	}
 	int64_t t_ms = instant(v);
-	if (clock_expiry(&v->clock, NULL) <= t_ms) {
+	if (fold_clock_expiry(v) <= t_ms) {
 		/* The move came too late: the flag fell first. */
 		if (flag_game(gs, lg, t_ms, out))
 			return;
@@ -802,12 +837,43 @@ static void seat_answer(struct game_outcome *out, int status, const char *id, in
 	out->status = status;
 }
 
+/* A correspondence game carries its seats' vacations as events, so every
+ * fold stops the same clocks; those that ended already cannot matter. */
+static int add_vacations(struct txn *t, int64_t t_ms, struct game_outcome *out)
+{
+	struct game_service *gs = t->gs;
+	if (t->work.clock.tc.kind != TC_CORRESPONDENCE || !gs->hooks.vacations)
+		return 0;
+	for (int side = WHITE; side <= BLACK; side++) {
+		if (t->work.seats[side].kind != FOLD_SEAT_HUMAN)
+			continue;
+		struct vacation vac[FOLD_VACATIONS_MAX];
+		int n = gs->hooks.vacations(gs->hooks.ctx, t->work.seats[side].player, t_ms, vac, FOLD_VACATIONS_MAX);
+		if (n < 0) {
+			txn_abort(t);
+			fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+			return -1;
+		}
+		for (int k = 0; k < n; k++) {
+			struct fold_event e;
+			fold_event_init(&e, FOLD_EV_VACATION);
+			e.color = side;
+			e.vacation = vac[k];
+			if (txn_add(t, &e, 0, t_ms, out))
+				return -1;
+		}
+	}
+	return 0;
+}
+
 /* When both seats are filled, the game starts: the clock of the side to
  * move runs from this instant. */
 static int start_if_full(struct txn *t, int64_t t_ms, struct game_outcome *out)
 {
 	if (t->work.seats[WHITE].kind == FOLD_SEAT_EMPTY || t->work.seats[BLACK].kind == FOLD_SEAT_EMPTY)
 		return 0;
+	if (add_vacations(t, t_ms, out))
+		return -1;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_STARTED);
 	t->lg->last_seen[WHITE] = t->lg->last_seen[BLACK] = t_ms;
@@ -1588,6 +1654,11 @@ static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, i
 		}
 		earliest(next, at);
 	}
+	/* Correspondence players are not expected to be at the board: no
+	 * first-move timeout, no disconnects (merge of the actions and the
+	 * tournaments branches). */
+	if (v->clock.tc.kind == TC_CORRESPONDENCE)
+		return false;
 	/* A side's first move not made in time aborts the game. */
 	int side = game_side_to_move(&v->game);
 	bool moved = v->game.n_plies >= 2 || (v->game.n_plies == 1 && v->game.start.side == side);
@@ -1779,7 +1850,7 @@ static int64_t flag_due(struct game_service *gs)
 		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
 			if (!fold_running(&lg->view))
 				continue;
-			int64_t expiry = clock_expiry(&lg->view.clock, NULL);
+			int64_t expiry = fold_clock_expiry(&lg->view);
 			if (expiry == INT64_MAX)
 				continue;
 			int64_t t = instant(&lg->view);
@@ -1881,9 +1952,9 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 		return NULL;
 	}
 	size_t rebuilt = 0;
-	/* The lock keeps engine answers (pool threads) out until every game
-	 * is in place. */
-	pthread_mutex_lock(&srv->lock);
+	/* The caller holds the lock: it keeps engine answers (pool threads)
+	 * out until every game is in place, and the flag timer out until the
+	 * tournament hooks are. */
 	for (size_t i = 0; i < l.n; i++) {
 		struct game_outcome o = { 0 };
 		struct live_game *lg = lookup(gs, l.ids[i], &o);
@@ -1898,7 +1969,6 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 		engine_sync(gs, lg);
 		rebuilt++;
 	}
-	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
 	log_info("game service: %zu unfinished games rebuilt", rebuilt);
 	if (pthread_create(&gs->timer, NULL, timer_main, gs)) {
@@ -1934,6 +2004,7 @@ void game_service_free(struct game_service *gs)
 		pthread_mutex_unlock(&gs->srv->lock);
 		pthread_join(gs->timer, NULL);
 	}
+	game_service_batch_abort(gs);
 	pthread_cond_destroy(&gs->timer_cond);
 	tablebase_free(gs->tb);
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
@@ -1944,4 +2015,179 @@ void game_service_free(struct game_service *gs)
 		}
 	}
 	free(gs);
+}
+
+/* ---- hooks, batches and the services built on them ---- */
+
+void game_service_set_hooks(struct game_service *gs, const struct game_service_hooks *hooks)
+{
+	gs->hooks = *hooks;
+}
+
+int game_service_batch_begin(struct game_service *gs)
+{
+	if (gs->batch || store_begin(gs->srv->store))
+		return -1;
+	gs->batch = true;
+	gs->batch_failed = false;
+	return 0;
+}
+
+static void batch_end(struct game_service *gs, bool keep)
+{
+	for (size_t i = 0; i < gs->n_pending; i++) {
+		struct batch_item *b = &gs->pending[i];
+		if (!keep) {
+			fold_view_fini(&b->view);
+			if (b->insert)
+				live_free(b->lg);
+			continue;
+		}
+		fold_view_fini(&b->lg->view);
+		b->lg->view = b->view;
+		if (b->insert)
+			insert(gs, b->lg);
+		server_notify_game(gs->srv, b->lg->id);
+	}
+	free(gs->pending);
+	gs->pending = NULL;
+	gs->n_pending = 0;
+	gs->batch = false;
+	if (keep)
+		pthread_cond_signal(&gs->timer_cond);
+}
+
+int game_service_batch_commit(struct game_service *gs)
+{
+	if (!gs->batch)
+		return -1;
+	if (gs->batch_failed || store_commit(gs->srv->store)) {
+		store_rollback(gs->srv->store);
+		batch_end(gs, false);
+		return -1;
+	}
+	batch_end(gs, true);
+	return 0;
+}
+
+void game_service_batch_abort(struct game_service *gs)
+{
+	if (!gs->batch)
+		return;
+	store_rollback(gs->srv->store);
+	batch_end(gs, false);
+}
+
+void game_service_create_seated(struct game_service *gs, const struct fold_seat seats[2], const char *tc,
+				const char *ruleset, const char *params, char id_out[STORE_GAME_ID_MAX + 1],
+				struct game_outcome *out)
+{
+	struct time_control parsed;
+	struct tchess_error terr;
+	struct ruleset rules;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_CREATED);
+	if (time_control_parse(&parsed, tc, &terr) != TCHESS_OK) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "tc: %s", terr.message);
+		return;
+	}
+	time_control_format(&parsed, e.tc, sizeof e.tc);
+	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
+	if (!ruleset_preset(&rules, e.ruleset)) {
+		fail(out, PROTOCOL_ERR_BAD_REQUEST, "ruleset: expected fide, yourpot or chessgamble");
+		return;
+	}
+	snprintf(e.opponent, sizeof e.opponent, "tournament");
+	struct position start;
+	position_init_start(&start);
+	fen_write(&start, e.fen);
+	e.seats[WHITE] = seats[WHITE];
+	e.seats[BLACK] = seats[BLACK];
+
+	struct live_game *lg = xcalloc(1, sizeof *lg);
+	fold_view_init(&lg->view);
+	lg->created_ms = now_wall_ms();
+	if (token_random_hex(lg->id, TOKEN_ID_BYTES)) {
+		live_free(lg);
+		fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
+		return;
+	}
+	struct store_game row = { .created_ms = lg->created_ms, .params = (char *)(params ? params : "{}") };
+	snprintf(row.id, sizeof row.id, "%s", lg->id);
+	snprintf(row.status, sizeof row.status, "open");
+	struct txn t;
+	if (txn_begin(&t, gs, lg, out)) {
+		live_free(lg);
+		return;
+	}
+	if (store_game_create(gs->srv->store, &row)) {
+		txn_abort(&t);
+		live_free(lg);
+		store_failed(gs, out);
+		return;
+	}
+	/* Both seats are taken: the game starts at once, White's clock runs
+	 * ("the player with the white pieces are on the move"). */
+	if (txn_add(&t, &e, 0, lg->created_ms, out) || start_if_full(&t, lg->created_ms, out) ||
+	    txn_commit(&t, 0, out)) {
+		live_free(lg);
+		return;
+	}
+	if (gs->batch)
+		gs->pending[gs->n_pending - 1].insert = true;
+	else
+		insert(gs, lg);
+	snprintf(id_out, STORE_GAME_ID_MAX + 1, "%s", lg->id);
+	protocol_events_fini(&out->events);
+	out->status = 201;
+}
+
+static bool has_vacation(const struct game_view *v, int side, const struct vacation *vac)
+{
+	for (size_t k = 0; k < v->n_vacations[side]; k++) {
+		if (v->vacations[side][k].start_ms == vac->start_ms && v->vacations[side][k].end_ms == vac->end_ms)
+			return true;
+	}
+	return false;
+}
+
+int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
+			  struct game_outcome *out)
+{
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			const struct game_view *v = &lg->view;
+			int side = fold_seat_of(v, player);
+			if (side < 0 || !v->created || game_is_over(&v->game) ||
+			    v->clock.tc.kind != TC_CORRESPONDENCE || has_vacation(v, side, vac) == !cancelled)
+				continue;
+			struct txn t;
+			struct fold_event e;
+			fold_event_init(&e, FOLD_EV_VACATION);
+			e.color = side;
+			e.vacation = *vac;
+			e.cancelled = cancelled;
+			if (txn_begin(&t, gs, lg, out) || txn_add(&t, &e, 0, instant(v), out) ||
+			    txn_commit(&t, 0, out))
+				return -1;
+			protocol_events_fini(&out->events);
+			memset(&out->events, 0, sizeof out->events);
+		}
+	}
+	return 0;
+}
+
+void game_service_each(struct game_service *gs, game_service_each_fn fn, void *arg)
+{
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			if (fn(arg, lg->id, &lg->view))
+				return;
+		}
+	}
+}
+
+void game_service_clock_changed(struct game_service *gs)
+{
+	pthread_cond_signal(&gs->timer_cond);
 }

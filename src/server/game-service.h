@@ -28,6 +28,7 @@
 
 #include "tchess/fold.h"
 #include "tchess/protocol.h"
+#include "store.h"
 
 struct server;
 struct game_service;
@@ -47,7 +48,7 @@ void game_outcome_fini(struct game_outcome *o);
 /* Rebuilds every unfinished game from the store through the fold and
  * resumes their clocks (a clock-resumed event for each running clock), asks
  * srv->engines for the moves of engine seats to move, then starts the flag
- * timer. NULL with *errmsg set on failure. */
+ * timer. Call with srv->lock held. NULL with *errmsg set on failure. */
 struct game_service *game_service_new(struct server *srv, char **errmsg);
 /* Stops the timer and frees the games (NULL is a no-op). Takes the lock
  * itself to stop the timer: call without it. */
@@ -102,5 +103,49 @@ bool game_service_erased(const struct game_service *gs, const char *id);
 /* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out);
+
+/* Hooks for the services built on games (tournaments, vacations). They run
+ * with the server lock held, inside the game's transaction before its
+ * commit, and may read and write the store; returning -1 rolls the whole
+ * command back. */
+struct game_service_hooks {
+	void *ctx;
+	/* Game id has just ended: v is its state with the end applied. */
+	int (*ended)(void *ctx, const char *id, const struct game_view *v);
+	/* player's vacations that have not ended by now_ms into out (at most
+	 * max); returns how many, or -1. */
+	int (*vacations)(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max);
+};
+void game_service_set_hooks(struct game_service *gs, const struct game_service_hooks *hooks);
+
+/* Batches: from begin to commit every command shares one store transaction
+ * (the caller may write its own rows in it too), and the games it changed
+ * become live only when it commits, all at once; if any command failed, or
+ * on abort, nothing changes. A game may be changed once per batch. */
+int game_service_batch_begin(struct game_service *gs);
+int game_service_batch_commit(struct game_service *gs);
+void game_service_batch_abort(struct game_service *gs);
+
+/* Creates a game from the standard position with both seats taken (a
+ * tournament's): it starts at once with White's clock running. params is
+ * stored with the game row (NULL: "{}"). On success out->status is 201 and
+ * id_out the new game's id. */
+void game_service_create_seated(struct game_service *gs, const struct fold_seat seats[2], const char *tc,
+				const char *ruleset, const char *params, char id_out[STORE_GAME_ID_MAX + 1],
+				struct game_outcome *out);
+
+/* Appends a "vacation" event (booked, or cancelled) for player to each of
+ * their unfinished correspondence games, so their clocks stop during it.
+ * Returns 0, or -1 with out filled. */
+int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
+			  struct game_outcome *out);
+
+/* Calls fn for every game in memory (every unfinished game is) until it
+ * returns nonzero. */
+typedef int (*game_service_each_fn)(void *arg, const char *id, const struct game_view *v);
+void game_service_each(struct game_service *gs, game_service_each_fn fn, void *arg);
+
+/* The wall clock jumped (the test clock): the flag timer looks again. */
+void game_service_clock_changed(struct game_service *gs);
 
 #endif

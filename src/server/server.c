@@ -10,6 +10,7 @@
 #include "http.h"
 #include "ratelimit.h"
 #include "server.h"
+#include "tournament-service.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/xalloc.h"
@@ -58,7 +59,13 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
 	if (server_engines(srv, errmsg))
 		return -1;
+	/* Under the lock, so the flag timer cannot end a game before the
+	 * tournament hooks are in place. */
+	pthread_mutex_lock(&srv->lock);
 	srv->games = game_service_new(srv, errmsg);
+	if (srv->games)
+		tournament_service_attach(srv);
+	pthread_mutex_unlock(&srv->lock);
 	if (!srv->games)
 		return -1;
 	return 0;

@@ -12,7 +12,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "store.h"
+#include "store-sqlite.h"
+#include "store-tournaments.h"
 #include "util/log.h"
 #include "util/token.h"
 #include "util/xalloc.h"
@@ -42,6 +43,8 @@ static const char *const migrations[] = {
 	"  visible_to INTEGER REFERENCES players(id),"
 	"  created_ms INTEGER NOT NULL,"
 	"  PRIMARY KEY (game_id, seq)) WITHOUT ROWID;",
+	/* 2: credits, tournaments and vacations (store-tournaments.c). */
+	STORE_TOURNAMENTS_MIGRATION,
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -517,4 +520,9 @@ enum store_result store_games_recent(struct store *st, int limit, store_game_fn 
 	sqlite3_stmt *q = stmt(st, S_GAMES_RECENT);
 	sqlite3_bind_int(q, 1, limit);
 	return walk_games(st, q, fn, arg, "recent games");
+}
+
+sqlite3 *store_sqlite_db(struct store *st)
+{
+	return st->db;
 }

@@ -1,6 +1,7 @@
 /*
  * Millisecond clocks; see now.h.
  */
+#include <stdatomic.h>
 #include <time.h>
 
 #include "util/now.h"
@@ -17,7 +18,20 @@ int64_t now_mono_ms(void)
 	return now_ms(CLOCK_MONOTONIC);
 }
 
+/* Test-only (tchessd's test_clock setting): how far the wall clock has been
+ * moved forward. Process-wide like the log level, because every timestamp
+ * of the process must move together; it only ever grows, and it stays 0
+ * unless a test asks. */
+static _Atomic int64_t wall_offset_ms;
+
 int64_t now_wall_ms(void)
 {
-	return now_ms(CLOCK_REALTIME);
+	return now_ms(CLOCK_REALTIME) + atomic_load(&wall_offset_ms);
+}
+
+int64_t now_wall_advance(int64_t ms)
+{
+	if (ms > 0)
+		atomic_fetch_add(&wall_offset_ms, ms);
+	return atomic_load(&wall_offset_ms);
 }

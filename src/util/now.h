@@ -8,7 +8,10 @@
 #include <stdint.h>
 
 int64_t now_mono_ms(void);
-/* Milliseconds since the Unix epoch. */
+/* Milliseconds since the Unix epoch, plus the test offset below. */
 int64_t now_wall_ms(void);
+/* Test-only: moves now_wall_ms() forward by ms (> 0) for the whole process
+ * and returns the total offset. Only tchessd's test clock calls it. */
+int64_t now_wall_advance(int64_t ms);
 
 #endif

@@ -75,7 +75,7 @@ START_TEST(test_register_round_trip)
 	ck_assert_str_eq(rb.token, "00ff");
 	free(json);
 
-	struct protocol_player p = { 7, "carol" }, pb;
+	struct protocol_player p = { 7, "carol", 0 }, pb;
 	json = protocol_player_encode(&p);
 	ck_assert_int_eq(DEC(protocol_player_decode, json, &pb, &err), 0);
 	ck_assert_int_eq(pb.player, 7);

@@ -1,0 +1,15 @@
+/*
+ * What the SQLite store's other files (store-tournaments.c) need from
+ * store-sqlite.c: the connection. Private to the store-*.c files, the only
+ * ones that include sqlite3.h.
+ */
+#ifndef TCHESS_SERVER_STORE_SQLITE_H
+#define TCHESS_SERVER_STORE_SQLITE_H
+
+#include <sqlite3.h>
+
+#include "store.h"
+
+sqlite3 *store_sqlite_db(struct store *st);
+
+#endif

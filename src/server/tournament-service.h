@@ -1,0 +1,43 @@
+/*
+ * The tournament service: round robins (chessgamble article 6) on top of
+ * the game service. A tournament is rows in the store; its pairings,
+ * results, standings and prizes are the pure core's (tchess/tournament.h),
+ * rebuilt from those rows whenever they are needed, so nothing here is
+ * kept in memory.
+ *
+ * Life cycle. Created "open"; players register (paying the stake in
+ * virtual credits) or withdraw (getting it back) until the announced
+ * number have registered. The registration that fills it starts it in the
+ * same transaction: the seed of the tables is drawn, and every game is
+ * created at once through the game service with White to move. When a
+ * game ends, the game service's "ended" hook records its result in the
+ * game's own transaction; the one that finishes the last game ends the
+ * tournament and credits the prizes. Also the vacation hook: a starting
+ * correspondence game learns its seats' vacations here.
+ *
+ * Everything runs with the server lock held.
+ */
+#ifndef TCHESS_SERVER_TOURNAMENT_SERVICE_H
+#define TCHESS_SERVER_TOURNAMENT_SERVICE_H
+
+#include <stdint.h>
+
+#include "game-service.h"
+#include "tchess/protocol-tournament.h"
+
+struct server;
+
+/* Installs the game service hooks (call with the lock held, right after
+ * the game service is made). */
+void tournament_service_attach(struct server *srv);
+
+void tournament_service_create(struct server *srv, int64_t me, const struct protocol_tournament_create_request *req,
+			       struct game_outcome *out);
+void tournament_service_list(struct server *srv, int64_t viewer, struct game_outcome *out);
+/* parts as for protocol_tournament_encode; games_of 0 for every game. */
+void tournament_service_get(struct server *srv, int64_t viewer, const char *id, unsigned parts, int64_t games_of,
+			    struct game_outcome *out);
+void tournament_service_register(struct server *srv, int64_t me, const char *id, struct game_outcome *out);
+void tournament_service_withdraw(struct server *srv, int64_t me, const char *id, struct game_outcome *out);
+
+#endif
