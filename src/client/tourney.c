@@ -295,9 +295,8 @@ static const char *tourney_kind_text(const char *kind)
 
 size_t tourney_summary_text(const struct tourney_summary *s, char *buf, size_t size)
 {
-	return tourney_len(snprintf(buf, size, "%s, %" PRId64 " players (%" PRId64 "/%" PRId64 "), %s, %s, %s",
-				    tourney_kind_text(s->kind), s->players, s->registered, s->players, s->tc,
-				    s->ruleset, s->status));
+	return tourney_len(snprintf(buf, size, "%s, %" PRId64 "/%" PRId64 " players, %s, %s, %s",
+				    tourney_kind_text(s->kind), s->registered, s->players, s->tc, s->ruleset, s->status));
 }
 
 size_t tourney_stakes_text(const struct tourney_summary *s, char *buf, size_t size)
@@ -407,7 +406,7 @@ size_t tourney_game_line(const struct tourney *t, size_t gi, int64_t me, char *b
 	const struct tourney_game *g = &t->games[gi];
 	char a[32], b[32];
 	bool mine = me && (g->white == me || g->black == me);
-	return tourney_len(snprintf(buf, size, "%c R%-2" PRId64 " B%-2" PRId64 " %-16.16s - %-16.16s %-8s %.8s",
+	return tourney_len(snprintf(buf, size, " %c R%-2" PRId64 " B%-2" PRId64 " %-16.16s - %-16.16s %-8s %.8s",
 				    mine ? '*' : ' ', g->round, g->board, tourney_name(t, g->white, a, sizeof a),
 				    tourney_name(t, g->black, b, sizeof b), tourney_outcome_text(g->outcome), g->id));
 }
@@ -441,14 +440,13 @@ size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits,
 	char tmp[32];
 
 	x = tourney_add(&l, TOURNEY_LINE_HEADING, -1);
-	snprintf(x->text, sizeof x->text, "Tournament %.8s: ", s->id);
+	snprintf(x->text, sizeof x->text, "#%.8s ", s->id);
 	tourney_summary_text(s, x->text + strlen(x->text), sizeof x->text - strlen(x->text));
 	x = tourney_add(&l, TOURNEY_LINE_TEXT, -1);
 	tourney_stakes_text(s, x->text, sizeof x->text);
 	if (credits >= 0) {
 		size_t n = strlen(x->text);
-		snprintf(x->text + n, sizeof x->text - n, "   your credits: %" PRId64 "%s", credits,
-			 s->has_you && s->you_registered ? " (registered)" : "");
+		snprintf(x->text + n, sizeof x->text - n, "   your credits: %" PRId64, credits);
 	}
 	tourney_add(&l, TOURNEY_LINE_TEXT, -1);
 
@@ -490,7 +488,7 @@ size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits,
 			if (mine_only && t->byes[b].player != me)
 				continue;
 			snprintf(tourney_add(&l, TOURNEY_LINE_TEXT, -1)->text, TOURNEY_LINE_MAX,
-				 "  R%-2" PRId64 " bye: %s", t->byes[b].round,
+				 "   R%-2" PRId64 " bye: %s", t->byes[b].round,
 				 tourney_name(t, t->byes[b].player, tmp, sizeof tmp));
 		}
 	}

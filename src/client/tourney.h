@@ -106,7 +106,7 @@ const char *tourney_name(const struct tourney *t, int64_t player, char *buf, siz
 /* "1.5" from 3 half-points; "2.25" from 9 quarters of Sonneborn-Berger. */
 size_t tourney_points_text(int64_t half_points, char *buf, size_t size);
 size_t tourney_sb_text(int64_t quarters, char *buf, size_t size);
-/* "round robin, 3 players (3/3), corr:10d/10, chessgamble, running". */
+/* "round robin, 3/3 players, corr:10d/10, chessgamble, running". */
 size_t tourney_summary_text(const struct tourney_summary *s, char *buf, size_t size);
 /* "stake 10, pot 30, prizes 100%: 1st 100%" or "no stake". */
 size_t tourney_stakes_text(const struct tourney_summary *s, char *buf, size_t size);
@@ -121,7 +121,8 @@ size_t tourney_standing_line(const struct tourney *t, size_t k, char *buf, size_
  * "x" unscored, "*" the diagonal; a double round robin has two per cell. */
 size_t tourney_crosstable_header(const struct tourney *t, char *buf, size_t size);
 size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, char *buf, size_t size);
-/* Game row gi: "R1 B1  ann - bob  1-0  05527d38", "you" marked by '*'. */
+/* Game row gi: "  R1  B1  ann - bob  1-0  05527d38"; the second column
+ * is '*' for the player's own games (the first is the UI's cursor). */
 size_t tourney_game_line(const struct tourney *t, size_t gi, int64_t me, char *buf, size_t size);
 
 /* ---- the screens ---- */
