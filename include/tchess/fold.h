@@ -38,6 +38,9 @@
 #define FOLD_REASON_MAX 200
 #define FOLD_TERM_MAX 40
 #define FOLD_ENGINE_LEVEL_MAX 8
+/* Vacations a view keeps per side. When full, those that ended before the
+ * current turn began are dropped: they can no longer change a reading. */
+#define FOLD_VACATIONS_MAX 64
 #define FOLD_WORD_MAX 16
 /* Room for a seat's last command key ("end-fifty-moves"). */
 #define FOLD_CMD_MAX 48
@@ -56,9 +59,6 @@ enum fold_request_action {
 	FOLD_REQ_DECLINED, /* "declined" by the other side */
 	FOLD_REQ_WITHDRAWN /* "withdrawn" by its maker (draw offers only) */
 };
-/* Vacations a view keeps per side. When full, those that ended before the
- * current turn began are dropped: they can no longer change a reading. */
-#define FOLD_VACATIONS_MAX 64
 
 enum fold_seat_kind {
 	FOLD_SEAT_EMPTY = 0,
@@ -92,13 +92,13 @@ enum fold_event_kind {
 	FOLD_EV_PREMOVE_DISCARDED, /* "premove-discarded" (private) */
 	FOLD_EV_ENDED,             /* "game-ended" */
 	FOLD_EV_CLOCK_RESUMED,     /* "clock-resumed" */
+	FOLD_EV_VACATION,          /* "vacation": a seat's vacation booked or cancelled */
 	FOLD_EV_REQUEST,           /* "request": a draw offer, abort/adjourn/resume request, or its answer */
 	FOLD_EV_ADJOURNED,         /* "game-adjourned" */
 	FOLD_EV_RESUMED,           /* "game-resumed" */
 	FOLD_EV_DISCARD,           /* "discard-claimed" */
 	FOLD_EV_PRESENCE,          /* "presence": a seat gone or back */
 	FOLD_EV_TIME_ADDED,        /* "time-added" */
-	FOLD_EV_VACATION,          /* "vacation": a seat's vacation booked or cancelled */
 	FOLD_EV_OTHER              /* any other type (notes, later additions): ignored */
 };
 

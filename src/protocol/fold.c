@@ -26,13 +26,13 @@ static const char *const type_names[] = {
 	[FOLD_EV_PREMOVE_DISCARDED] = "premove-discarded",
 	[FOLD_EV_ENDED] = "game-ended",
 	[FOLD_EV_CLOCK_RESUMED] = "clock-resumed",
+	[FOLD_EV_VACATION] = "vacation",
 	[FOLD_EV_REQUEST] = "request",
 	[FOLD_EV_ADJOURNED] = "game-adjourned",
 	[FOLD_EV_RESUMED] = "game-resumed",
 	[FOLD_EV_DISCARD] = "discard-claimed",
 	[FOLD_EV_PRESENCE] = "presence",
 	[FOLD_EV_TIME_ADDED] = "time-added",
-	[FOLD_EV_VACATION] = "vacation",
 	[FOLD_EV_OTHER] = "",
 };
 
@@ -217,6 +217,12 @@ static cJSON *event_data_json(const struct fold_event *e)
 	case FOLD_EV_CLOCK_RESUMED:
 		protocol_json_add_int(o, "paused_ms", e->paused_ms);
 		break;
+	case FOLD_EV_VACATION:
+		protocol_json_add_string(o, "color", fold_color_str(e->color));
+		protocol_json_add_int(o, "start_ms", e->vacation.start_ms);
+		protocol_json_add_int(o, "end_ms", e->vacation.end_ms);
+		protocol_json_add_item(o, "cancelled", cJSON_CreateBool(e->cancelled));
+		break;
 	case FOLD_EV_REQUEST:
 		protocol_json_add_string(o, "color", fold_color_str(e->color));
 		protocol_json_add_string(o, "what", fold_request_what_str(e->what));
@@ -242,12 +248,6 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "color", fold_color_str(e->color));
 		protocol_json_add_int(o, "ms", e->ms);
 		protocol_json_add_string(o, "reason", e->reason);
-		break;
-	case FOLD_EV_VACATION:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_int(o, "start_ms", e->vacation.start_ms);
-		protocol_json_add_int(o, "end_ms", e->vacation.end_ms);
-		protocol_json_add_item(o, "cancelled", cJSON_CreateBool(e->cancelled));
 		break;
 	case FOLD_EV_OTHER:
 		break;
@@ -1142,6 +1142,9 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 			clock_resume(&w.clock, t_ms);
 		}
 		break;
+	case FOLD_EV_VACATION:
+		rc = apply_vacation(&w, t_ms, e, err);
+		break;
 	case FOLD_EV_REQUEST:
 		rc = apply_request(&w, e, err);
 		break;
@@ -1164,9 +1167,6 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 		if (!fold_running(&w) || e->color < 0 || e->ms < 0 ||
 		    clock_add_time(&w.clock, (enum color)e->color, e->ms))
 			rc = bad(err, "%s: no time can be added", "time-added");
-		break;
-	case FOLD_EV_VACATION:
-		rc = apply_vacation(&w, t_ms, e, err);
 		break;
 	case FOLD_EV_OTHER:
 		break;

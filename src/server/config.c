@@ -112,6 +112,17 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;
 		cfg->list_limit = (int)v;
+	} else if (!strcmp(key, "test_clock")) {
+		/* Test-only: enables POST /v1/test/clock, which moves the
+		 * server's wall clock forward. Never on in production. */
+		if (!strcmp(value, "on"))
+			cfg->test_clock = true;
+		else if (!strcmp(value, "off"))
+			cfg->test_clock = false;
+		else {
+			*errmsg = xasprintf("test_clock: expected \"on\" or \"off\", got \"%s\"", value);
+			return -1;
+		}
 	} else if (!strcmp(key, "max_game_minutes")) {
 		if (parse_num(key, value, 0, 525600, &v, errmsg))
 			return -1;
@@ -161,17 +172,6 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 			cfg->read_only = false;
 		else {
 			*errmsg = xasprintf("read_only: expected true or false, got \"%s\"", value);
-			return -1;
-		}
-	} else if (!strcmp(key, "test_clock")) {
-		/* Test-only: enables POST /v1/test/clock, which moves the
-		 * server's wall clock forward. Never on in production. */
-		if (!strcmp(value, "on"))
-			cfg->test_clock = true;
-		else if (!strcmp(value, "off"))
-			cfg->test_clock = false;
-		else {
-			*errmsg = xasprintf("test_clock: expected \"on\" or \"off\", got \"%s\"", value);
 			return -1;
 		}
 	} else if (!strcmp(key, "sync")) {

@@ -26,6 +26,7 @@ struct server_config {
 	bool sync_full;             /* fsync every commit */
 	bool read_only;             /* open the database read-only: reads only */
 	int list_limit;             /* games in GET /v1/games */
+	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 	/* Game actions (tchessd(8)): */
 	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */
 	int64_t aborted_retention_ms; /* how long an aborted game stays before it is erased */
@@ -37,7 +38,6 @@ struct server_config {
 	char *rate_exempt;          /* addresses (space-separated) free of the per-address limit */
 	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
 	int64_t rate_token_burst;
-	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 };
 
 /* Fills cfg with the defaults (strings NULL). */

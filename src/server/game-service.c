@@ -55,6 +55,13 @@ struct live_game {
 	struct live_game *next;
 };
 
+/* A game a batch changed: made live when the batch commits. */
+struct batch_item {
+	struct live_game *lg;
+	struct game_view view;
+	bool insert; /* a new game */
+};
+
 /* An engine request in flight. Freed by whoever ends it: the callback, or
  * engine_sync when engine_cancel() says the callback will never run. */
 struct engine_ask {
@@ -67,13 +74,6 @@ struct engine_ask {
 
 /* Aborted games erased lately, so their id answers 410 rather than 404. */
 #define GS_TOMBSTONES 256
-
-/* A game a batch changed: made live when the batch commits. */
-struct batch_item {
-	struct live_game *lg;
-	struct game_view view;
-	bool insert; /* a new game */
-};
 
 struct game_service {
 	struct server *srv;
@@ -1654,15 +1654,13 @@ static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, i
 		}
 		earliest(next, at);
 	}
-	/* Correspondence players are not expected to be at the board: no
-	 * first-move timeout, no disconnects (merge of the actions and the
-	 * tournaments branches). */
-	if (v->clock.tc.kind == TC_CORRESPONDENCE)
-		return false;
-	/* A side's first move not made in time aborts the game. */
+	/* A side's first move not made in time aborts the game -- not in a
+	 * correspondence game (days per move) nor a tournament's, whose games
+	 * all start at once and are timed by their clocks alone. */
 	int side = game_side_to_move(&v->game);
 	bool moved = v->game.n_plies >= 2 || (v->game.n_plies == 1 && v->game.start.side == side);
-	if (!moved && !fold_adjourned(v)) {
+	bool corr = v->clock.tc.kind == TC_CORRESPONDENCE;
+	if (!moved && !fold_adjourned(v) && !corr && strcmp(v->opponent, "tournament")) {
 		int64_t from = v->game.n_plies ? v->game.plies[0].at_ms : v->started_ms;
 		int64_t at = from + first_move_ms(gs, v);
 		if (at <= now) {
@@ -1673,8 +1671,9 @@ static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, i
 		}
 		earliest(next, at);
 	}
-	/* Disconnects: no request and no parked poll for the grace. */
-	for (int c = WHITE; c <= BLACK; c++) {
+	/* Disconnects: no request and no parked poll for the grace. A
+	 * correspondence player is not expected to stay connected. */
+	for (int c = WHITE; c <= BLACK && !corr; c++) {
 		if (v->seats[c].kind != FOLD_SEAT_HUMAN || v->absent[c] || lg->parked[c] > 0)
 			continue;
 		int64_t at = lg->last_seen[c] + grace_ms(gs, v);
@@ -1930,10 +1929,12 @@ static int resume_clock(struct game_service *gs, struct live_game *lg)
 	return rc ? -1 : 0;
 }
 
-struct game_service *game_service_new(struct server *srv, char **errmsg)
+struct game_service *game_service_new(struct server *srv, const struct game_service_hooks *hooks, char **errmsg)
 {
 	struct game_service *gs = xcalloc(1, sizeof *gs);
 	gs->srv = srv;
+	if (hooks)
+		gs->hooks = *hooks;
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -1952,9 +1953,9 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 		return NULL;
 	}
 	size_t rebuilt = 0;
-	/* The caller holds the lock: it keeps engine answers (pool threads)
-	 * out until every game is in place, and the flag timer out until the
-	 * tournament hooks are. */
+	/* The lock keeps engine answers (pool threads) out until every game
+	 * is in place. */
+	pthread_mutex_lock(&srv->lock);
 	for (size_t i = 0; i < l.n; i++) {
 		struct game_outcome o = { 0 };
 		struct live_game *lg = lookup(gs, l.ids[i], &o);
@@ -1969,6 +1970,7 @@ struct game_service *game_service_new(struct server *srv, char **errmsg)
 		engine_sync(gs, lg);
 		rebuilt++;
 	}
+	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
 	log_info("game service: %zu unfinished games rebuilt", rebuilt);
 	if (pthread_create(&gs->timer, NULL, timer_main, gs)) {
@@ -2018,11 +2020,6 @@ void game_service_free(struct game_service *gs)
 }
 
 /* ---- hooks, batches and the services built on them ---- */
-
-void game_service_set_hooks(struct game_service *gs, const struct game_service_hooks *hooks)
-{
-	gs->hooks = *hooks;
-}
 
 int game_service_batch_begin(struct game_service *gs)
 {

@@ -32,6 +32,7 @@
 
 struct server;
 struct game_service;
+struct game_service_hooks;
 
 /* What a command answers: an error, or the events it committed that the
  * caller may see (a COMMAND answer of tchess-protocol(7)). */
@@ -48,8 +49,9 @@ void game_outcome_fini(struct game_outcome *o);
 /* Rebuilds every unfinished game from the store through the fold and
  * resumes their clocks (a clock-resumed event for each running clock), asks
  * srv->engines for the moves of engine seats to move, then starts the flag
- * timer. Call with srv->lock held. NULL with *errmsg set on failure. */
-struct game_service *game_service_new(struct server *srv, char **errmsg);
+ * timer. NULL with *errmsg set on failure. */
+/* hooks (may be NULL; copied) are in place before any game can change. */
+struct game_service *game_service_new(struct server *srv, const struct game_service_hooks *hooks, char **errmsg);
 /* Stops the timer and frees the games (NULL is a no-op). Takes the lock
  * itself to stop the timer: call without it. */
 void game_service_free(struct game_service *gs);
@@ -104,7 +106,8 @@ bool game_service_erased(const struct game_service *gs, const char *id);
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out);
 
-/* Hooks for the services built on games (tournaments, vacations). They run
+/* Hooks for the services built on games (tournaments, vacations), given to
+ * game_service_new. They run
  * with the server lock held, inside the game's transaction before its
  * commit, and may read and write the store; returning -1 rolls the whole
  * command back. */
@@ -116,7 +119,6 @@ struct game_service_hooks {
 	 * max); returns how many, or -1. */
 	int (*vacations)(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max);
 };
-void game_service_set_hooks(struct game_service *gs, const struct game_service_hooks *hooks);
 
 /* Batches: from begin to commit every command shares one store transaction
  * (the caller may write its own rows in it too), and the games it changed

@@ -59,13 +59,11 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
 	if (server_engines(srv, errmsg))
 		return -1;
-	/* Under the lock, so the flag timer cannot end a game before the
-	 * tournament hooks are in place. */
-	pthread_mutex_lock(&srv->lock);
-	srv->games = game_service_new(srv, errmsg);
-	if (srv->games)
-		tournament_service_attach(srv);
-	pthread_mutex_unlock(&srv->lock);
+	/* The hooks go in before the timer starts, so no game can end
+	 * unrecorded by its tournament. */
+	struct game_service_hooks hooks;
+	tournament_service_hooks(srv, &hooks);
+	srv->games = game_service_new(srv, &hooks, errmsg);
 	if (!srv->games)
 		return -1;
 	return 0;

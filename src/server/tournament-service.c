@@ -467,8 +467,7 @@ static int vacations(void *ctx, int64_t player, int64_t now_ms, struct vacation 
 	return n < (int)max ? n : (int)max;
 }
 
-void tournament_service_attach(struct server *srv)
+void tournament_service_hooks(struct server *srv, struct game_service_hooks *out)
 {
-	struct game_service_hooks h = { .ctx = srv, .ended = game_ended, .vacations = vacations };
-	game_service_set_hooks(srv->games, &h);
+	*out = (struct game_service_hooks){ .ctx = srv, .ended = game_ended, .vacations = vacations };
 }

@@ -27,9 +27,8 @@
 
 struct server;
 
-/* Installs the game service hooks (call with the lock held, right after
- * the game service is made). */
-void tournament_service_attach(struct server *srv);
+/* The game service hooks (for game_service_new). */
+void tournament_service_hooks(struct server *srv, struct game_service_hooks *out);
 
 void tournament_service_create(struct server *srv, int64_t me, const struct protocol_tournament_create_request *req,
 			       struct game_outcome *out);
