@@ -14,7 +14,9 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "cmd-net.h"
 #include "commands.h"
+#include "corr.h"
 #include "config.h"
 #include "net.h"
 #include "session.h"
@@ -22,18 +24,7 @@
 #include "theme.h"
 #include "ui/ui.h"
 
-struct client_conn {
-	char server[256];
-	bool embedded;
-	struct embedded emb;
-	bool have_account;
-	struct account acct;
-	char account_path[640];
-	struct net *net;
-	struct config cfg;
-};
-
-static void client_disconnect(struct client_conn *c)
+void client_disconnect(struct client_conn *c)
 {
 	net_free(c->net);
 	c->net = NULL;
@@ -103,10 +94,7 @@ static void client_local_name(char *buf, size_t size)
 		snprintf(buf, size, "player");
 }
 
-/* Connects: finds the server (starting the embedded one when none is
- * configured and allow_embedded) and the account. need_token: fail
- * without an account (for embedded, register one automatically). */
-static int client_connect(struct client_conn *c, const char *server_opt, bool need_token, bool allow_embedded)
+int client_connect(struct client_conn *c, const char *server_opt, bool need_token, bool allow_embedded)
 {
 	char err[512], dir[512];
 	memset(c, 0, sizeof *c);
@@ -239,13 +227,30 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	return 0;
 }
 
-/* Common display options; returns the index of the next unknown arg or -1. */
-struct client_opts {
-	const char *server, *theme;
-	int ascii;
-};
+int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me)
+{
+	char err[512];
+	struct net *n = net_new(c->server, c->have_account ? c->acct.token : NULL, err, sizeof err);
+	if (!n)
+		return -1;
+	struct session s;
+	session_init(&s, id, me);
+	s.ascii = config_want_ascii(-1, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	int rc = ui_play_run(ui, &s, n);
+	session_fini(&s);
+	net_free(n);
+	return rc;
+}
 
-static int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
+void client_print_refusal(const char *prefix, int status, const char *resp, size_t len)
+{
+	struct protocol_error perr;
+	if (!resp || protocol_error_decode(resp, len, &perr, NULL) < 0)
+		snprintf(perr.message, sizeof perr.message, "unexpected answer (HTTP %d)", status);
+	fprintf(stderr, "%s: %s\n", prefix, perr.message);
+}
+
+int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
 	if (!strcmp(a, "--server") || !strcmp(a, "--theme")) {
@@ -535,6 +540,16 @@ int cmd_watch(int argc, char **argv)
 	return rc;
 }
 
+/* The mark of one of the player's games in "tchess games": whose move,
+ * and the deadline of a correspondence game. */
+static void client_game_mark(const struct corr_my_game *g, int64_t now_ms, char *buf, size_t size)
+{
+	char due[CORR_TEXT_MAX] = "";
+	if (g->deadline_ms != INT64_MAX && corr_tc_is_correspondence(g->tc))
+		corr_deadline_text(g->deadline_ms, now_ms, 40, due, sizeof due);
+	snprintf(buf, size, "%s%s%s", g->your_move ? "* your move" : "(yours)", due[0] ? "  " : "", due);
+}
+
 int cmd_games(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
@@ -550,11 +565,27 @@ int cmd_games(int argc, char **argv)
 	struct client_conn c;
 	if (client_connect(&c, o.server, false, false) < 0)
 		return 1;
-	char err[512], *resp = NULL;
+	char err[512], *resp = NULL, mark[128];
 	size_t len = 0, n = 0;
 	struct protocol_game_summary *games = NULL;
 	struct protocol_error perr;
+	struct corr_my_games mine = { 0 };
 	int rc = 1;
+	/* The player's own games, with whose move it is and the deadlines,
+	 * in one request (GET /v1/me/games) rather than a fold per game. */
+	if (c.have_account) {
+		int status = net_request(c.net, "GET", "/v1/me/games", NULL, &resp, &len, err, sizeof err);
+		if (status < 0) {
+			fprintf(stderr, "tchess games: %s\n", err);
+			goto out;
+		}
+		if (status != 200 || corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0) {
+			client_print_refusal("tchess games", status, resp, len);
+			goto out;
+		}
+		free(resp);
+		resp = NULL;
+	}
 	int status = net_request(c.net, "GET", "/v1/games", NULL, &resp, &len, err, sizeof err);
 	if (status < 0) {
 		fprintf(stderr, "tchess games: %s\n", err);
@@ -569,17 +600,25 @@ int cmd_games(int argc, char **argv)
 		const struct protocol_game_summary *g = &games[i];
 		if (!strcmp(g->status, "over"))
 			continue;
-		const char *mark = "";
-		if (c.have_account && (g->white == c.acct.player || g->black == c.acct.player)) {
-			int turn, side;
-			bool running;
-			side = client_game_seat(c.net, g->id, c.acct.player, &turn, &running);
-			mark = side >= 0 && running && turn == side ? "* your move" : "(yours)";
-		}
+		const struct corr_my_game *m = corr_my_games_find(&mine, g->id);
+		mark[0] = '\0';
+		if (m)
+			client_game_mark(m, mine.now_ms, mark, sizeof mark);
 		printf("%-32s  %-8s  %-6lld  %s\n", g->id, g->status, (long long)g->seq, mark);
+	}
+	/* The player's games too old for the public list. */
+	for (size_t i = 0; i < mine.n; i++) {
+		bool listed = false;
+		for (size_t k = 0; k < n && !listed; k++)
+			listed = !strcmp(games[k].id, mine.games[i].id);
+		if (listed)
+			continue;
+		client_game_mark(&mine.games[i], mine.now_ms, mark, sizeof mark);
+		printf("%-32s  %-8s  %-6s  %s\n", mine.games[i].id, mine.games[i].status, "-", mark);
 	}
 	rc = 0;
 out:
+	corr_my_games_fini(&mine);
 	free(games);
 	free(resp);
 	client_disconnect(&c);

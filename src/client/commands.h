@@ -14,6 +14,10 @@ int cmd_join(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_games(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+/* Tournaments and correspondence (cmd-tourney.c). */
+int cmd_tournaments(int argc, char **argv);
+int cmd_tournament(int argc, char **argv);
+int cmd_vacation(int argc, char **argv);
 /* The non-interactive dump of review --plain (cmd-review-plain.c). */
 int cmd_review_plain(const char *path);
 

@@ -25,8 +25,12 @@ static const struct command commands[] = {
 	{ "play", "[--vs engine[:N]|open|invite] [--tc TC] ...", "start a game (own local server by default)", cmd_play },
 	{ "join", "GAME[:INVITE]", "take the free seat of a game, or return to yours", cmd_join },
 	{ "watch", "GAME", "follow a game live, read-only", cmd_watch },
-	{ "games", "", "list the live games (* marks your move)", cmd_games },
+	{ "games", "", "list the live games (* marks your move, deadlines)", cmd_games },
 	{ "export", "GAME", "write a game's PGN to standard output", cmd_export },
+	{ "tournaments", "", "browse the tournaments; register, withdraw, open", cmd_tournaments },
+	{ "tournament", "ID | create --players N --tc TC ...", "a tournament's standings and games; create one",
+	  cmd_tournament },
+	{ "vacation", "[list | book YYYY-MM-DD DAYS | cancel ID]", "correspondence vacations", cmd_vacation },
 };
 
 #define N_COMMANDS (sizeof commands / sizeof commands[0])

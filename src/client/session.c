@@ -560,6 +560,7 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 	if (s->view.created) {
 		fold_clock_read(&s->view, evs->now_ms, &s->reading);
 		s->reading_mono_ms = mono_ms;
+		s->reading_server_ms = evs->now_ms;
 		s->have_reading = true;
 		dirty |= SESSION_DIRTY_CLOCKS;
 	}

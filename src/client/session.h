@@ -205,6 +205,7 @@ struct session {
 	/* The clock reading at the last answer, and when it arrived here. */
 	struct fold_clock_reading reading;
 	int64_t reading_mono_ms;
+	int64_t reading_server_ms; /* the server's now_ms of that answer */
 	bool have_reading;
 
 	/* A move sent and not yet seen in the log: drawn at once. */

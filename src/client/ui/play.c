@@ -25,6 +25,7 @@
 #include "tcurses.h"
 
 #include "../clock-text.h"
+#include "../corr.h"
 #include "../keys.h"
 #include "../material.h"
 #include "../net.h"
@@ -182,6 +183,14 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 	else
 		snprintf(line, sizeof line, "connecting...");
 	ui_play_put(w, 2, 0, line, width);
+	/* A correspondence game's absolute deadline, on the server's clock. */
+	if (s->view.created && s->have_reading && s->reading.deadline_ms != INT64_MAX &&
+	    s->view.clock.tc.kind == TC_CORRESPONDENCE && !session_over(s)) {
+		char due[CORR_TEXT_MAX];
+		corr_deadline_text(s->reading.deadline_ms, s->reading_server_ms + (now - s->reading_mono_ms), width,
+				   due, sizeof due);
+		ui_play_put(w, 3, 0, due, width);
+	}
 	wattrset(w, A_NORMAL);
 }
 

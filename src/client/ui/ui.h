@@ -18,6 +18,8 @@
 
 #define UI_PAIRS_MAX 256
 
+struct net;
+
 struct ui {
 	struct theme theme;
 	int ncolors;        /* colours the theme may use: 0 without colour */
@@ -47,12 +49,19 @@ int ui_read_key(void);
  * otherwise. */
 int ui_poll_key(void);
 
-struct net;
 /* Runs the play (or watch) screen of s over n until the user quits.
  * Returns 0, or -1 when the terminal went away. */
 int ui_play_run(struct ui *ui, struct session *s, struct net *n);
 
 /* Runs the review screens on r until the user quits. */
 void ui_review_run(struct ui *ui, struct review *r);
+
+struct tourney_view;
+/* Runs the play (color WHITE/BLACK) or watch (-1) screen of game id on ui
+ * and returns when the user leaves it. */
+typedef int (*ui_tourney_open_fn)(void *ctx, struct ui *ui, const char *id, int color);
+/* Runs the tournament screens of v over n until the user quits; games open
+ * through open_game. Returns 0, or -1 when the terminal went away. */
+int ui_tourney_run(struct ui *ui, struct tourney_view *v, struct net *n, ui_tourney_open_fn open_game, void *ctx);
 
 #endif

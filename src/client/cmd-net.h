@@ -1,0 +1,49 @@
+/*
+ * What the network commands share (cmd-net.c, cmd-tourney.c): finding the
+ * server and the account, the common options, and running the play or
+ * watch screen on a game. Private to the tchess executable.
+ */
+#ifndef TCHESS_CLIENT_CMD_NET_H
+#define TCHESS_CLIENT_CMD_NET_H
+
+#include <stdbool.h>
+
+#include "account.h"
+#include "config.h"
+
+struct ui;
+
+struct client_conn {
+	char server[256];
+	bool embedded;
+	struct embedded emb;
+	bool have_account;
+	struct account acct;
+	char account_path[640];
+	struct net *net;
+	struct config cfg;
+};
+
+/* The options every network command takes: --server, --theme, --ascii,
+ * --unicode. */
+struct client_opts {
+	const char *server, *theme;
+	int ascii;
+};
+
+/* Connects: finds the server (starting the embedded one when none is
+ * configured and allow_embedded) and the account. need_token: fail
+ * without an account (for embedded, register one automatically). Returns
+ * 0, or -1 after printing why. */
+int client_connect(struct client_conn *c, const char *server_opt, bool need_token, bool allow_embedded);
+void client_disconnect(struct client_conn *c);
+/* Takes argv[*i] (and its value) if it is a common option: 1 taken, 0 not
+ * one, -1 a missing value (printed). */
+int client_common_opt(struct client_opts *o, int argc, char **argv, int *i);
+/* Runs the play screen of game id as colour me (-1 watching) on an
+ * already started ui, over a connection of its own. */
+int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me);
+/* Prints the server's refusal in an answer (or "HTTP N") after prefix. */
+void client_print_refusal(const char *prefix, int status, const char *resp, size_t len);
+
+#endif

@@ -1,0 +1,300 @@
+/*
+ * The tournament screens on the terminal: the list of tournaments and one
+ * tournament's standings, crosstable and games (tourney.h holds the model
+ * and builds the lines; this file only draws them), and their loop.
+ *
+ * The loop blocks in ui_read_key() with no timeout; the few requests these
+ * screens make are blocking ones (net_request), done between two keys with
+ * "loading..." on the status line. Opening a game hands the terminal to
+ * the play screen (ui_play_run, through the caller's callback) and redraws
+ * everything when it returns.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tcurses.h"
+
+#include "../keys.h"
+#include "../net.h"
+#include "../tourney.h"
+#include "ui.h"
+
+enum ui_tourney_pane { PANE_BODY, PANE_MESSAGE, PANE_STATUS, PANE_NB };
+
+struct ui_tourney {
+	struct ui *ui;
+	struct tourney_view *v;
+	WINDOW *pane[PANE_NB];
+};
+
+static void ui_tourney_free_panes(struct ui_tourney *p)
+{
+	for (int i = 0; i < PANE_NB; i++) {
+		if (p->pane[i])
+			delwin(p->pane[i]);
+		p->pane[i] = NULL;
+	}
+}
+
+static void ui_tourney_make_panes(struct ui_tourney *p)
+{
+	const struct tourney_view *v = p->v;
+	ui_tourney_free_panes(p);
+	if (v->w < TOURNEY_MIN_WIDTH || v->h < TOURNEY_MIN_HEIGHT)
+		return;
+	p->pane[PANE_BODY] = newwin(v->h - 2, v->w, 0, 0);
+	p->pane[PANE_MESSAGE] = newwin(1, v->w, v->h - 2, 0);
+	p->pane[PANE_STATUS] = newwin(1, v->w, v->h - 1, 0);
+}
+
+/* Writes at most width columns of UTF-8 text at (y, x). */
+static void ui_tourney_put(WINDOW *w, int y, int x, const char *text, int width)
+{
+	int cols = 0;
+	size_t n = 0;
+	while (text[n]) {
+		if ((text[n] & 0xC0) != 0x80) {
+			if (cols == width)
+				break;
+			cols++;
+		}
+		n++;
+	}
+	if (width > 0)
+		mvwaddnstr(w, y, x, text, (int)n);
+}
+
+static int ui_tourney_sel_attr(struct ui_tourney *p)
+{
+	if (p->ui->ncolors == 0)
+		return (int)(A_REVERSE | A_BOLD);
+	return ui_attr(p->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD;
+}
+
+static void ui_tourney_draw_list(struct ui_tourney *p, WINDOW *w)
+{
+	const struct tourney_view *v = p->v;
+	int width = getmaxx(w), height = getmaxy(w);
+	char line[TOURNEY_LINE_MAX];
+	werase(w);
+	wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+	tourney_list_header(line, sizeof line);
+	ui_tourney_put(w, 0, 0, line, width);
+	if (!v->n_list) {
+		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+		ui_tourney_put(w, 2, 1, "No tournaments yet: tchess tournament create --players N --tc TC", width - 1);
+	}
+	for (int y = 1; y < height; y++) {
+		size_t i = (size_t)(v->list_top + y - 1);
+		if (i >= v->n_list)
+			break;
+		bool sel = i == v->list_sel;
+		wattrset(w, sel ? ui_tourney_sel_attr(p) : ui_attr(p->ui, THEME_TEXT, -1));
+		tourney_list_line(&v->list[i], line, sizeof line);
+		line[0] = sel ? '>' : ' ';
+		mvwhline(w, y, 0, ' ', width);
+		ui_tourney_put(w, y, 0, line, width);
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_tourney_draw_detail(struct ui_tourney *p, WINDOW *w)
+{
+	const struct tourney_view *v = p->v;
+	int width = getmaxx(w), height = getmaxy(w);
+	werase(w);
+	if (!v->have_t) {
+		ui_tourney_put(w, 0, 0, "loading the tournament...", width);
+		return;
+	}
+	for (int y = 0; y < height; y++) {
+		size_t i = (size_t)(v->top + y);
+		if (i >= v->n_lines)
+			break;
+		const struct tourney_line *l = &v->lines[i];
+		int a = ui_attr(p->ui, THEME_TEXT, -1);
+		if (l->kind == TOURNEY_LINE_HEADING)
+			a = ui_attr(p->ui, THEME_HEADING, -1) | (int)A_BOLD;
+		if ((long)i == v->sel_line)
+			a = ui_tourney_sel_attr(p);
+		wattrset(w, a);
+		if ((long)i == v->sel_line)
+			mvwhline(w, y, 0, ' ', width);
+		ui_tourney_put(w, y, 0, l->text, width);
+		if ((long)i == v->sel_line)
+			mvwaddstr(w, y, 0, ">");
+	}
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_tourney_draw_message(struct ui_tourney *p, WINDOW *w)
+{
+	const struct tourney_view *v = p->v;
+	werase(w);
+	wattrset(w, v->message_error ? ui_attr(p->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD
+				     : ui_attr(p->ui, THEME_TEXT, -1));
+	ui_tourney_put(w, 0, 0, v->message, getmaxx(w));
+	wattrset(w, A_NORMAL);
+}
+
+static void ui_tourney_draw_status(struct ui_tourney *p, WINDOW *w)
+{
+	const struct tourney_view *v = p->v;
+	int width = getmaxx(w);
+	char line[300], credits[48] = "";
+	if (v->credits >= 0)
+		snprintf(credits, sizeof credits, "credits %lld | ", (long long)v->credits);
+	if (v->screen == TOURNEY_SCREEN_LIST)
+		snprintf(line, sizeof line, "tournaments: %zu | %sEnter open  r register  w withdraw  u update  ? help  q quit",
+			 v->n_list, credits);
+	else
+		snprintf(line, sizeof line, "%s%sEnter open game  a all/yours  r register  w withdraw  u update  %s  q quit",
+			 credits, v->have_t ? "" : "", v->has_list ? "Esc list" : "? help");
+	wattrset(w, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG) | (p->ui->ncolors ? 0 : (int)A_REVERSE));
+	mvwhline(w, 0, 0, ' ', width);
+	ui_tourney_put(w, 0, 0, line, width);
+	wattrset(w, A_NORMAL);
+}
+
+static const char *const ui_tourney_help_text[] = {
+	"tchess tournaments: keys",
+	"",
+	"  Up Down  j k      move the selection",
+	"  PgUp PgDn         a page",
+	"  Enter  o          open the tournament / the game",
+	"                    (your running game is played, others watched)",
+	"  r                 register (the stake is debited)",
+	"  w                 withdraw before the start (refunded)",
+	"  a                 your games / all games",
+	"  u                 update from the server",
+	"  Esc  <            back to the list",
+	"  Ctrl-L            redraw",
+	"  q                 quit",
+};
+
+static void ui_tourney_draw_help(struct ui_tourney *p)
+{
+	int n = (int)(sizeof ui_tourney_help_text / sizeof ui_tourney_help_text[0]);
+	int w = 70, h = n + 2;
+	if (w > p->v->w)
+		w = p->v->w;
+	if (h > p->v->h)
+		h = p->v->h;
+	WINDOW *win = newwin(h, w, (p->v->h - h) / 2, (p->v->w - w) / 2);
+	if (!win)
+		return;
+	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
+	werase(win);
+	if (p->v->ascii)
+		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box_set(win, WACS_VLINE, WACS_HLINE);
+	for (int i = 0; i < n && i + 1 < h - 1; i++)
+		ui_tourney_put(win, i + 1, 2, ui_tourney_help_text[i], w - 4);
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
+{
+	const struct tourney_view *v = p->v;
+	if (dirty & TOURNEY_DIRTY_CLEAR) {
+		erase();
+		wnoutrefresh(stdscr);
+	}
+	if (!p->pane[PANE_BODY]) {
+		char line[120];
+		erase();
+		snprintf(line, sizeof line, "Terminal too small: %dx%d, needs at least %dx%d (q quits).", v->w, v->h,
+			 TOURNEY_MIN_WIDTH, TOURNEY_MIN_HEIGHT);
+		mvaddnstr(0, 0, line, v->w);
+		wnoutrefresh(stdscr);
+		return;
+	}
+	if (dirty & (TOURNEY_DIRTY_BODY | TOURNEY_DIRTY_CLEAR)) {
+		if (v->screen == TOURNEY_SCREEN_LIST)
+			ui_tourney_draw_list(p, p->pane[PANE_BODY]);
+		else
+			ui_tourney_draw_detail(p, p->pane[PANE_BODY]);
+		wnoutrefresh(p->pane[PANE_BODY]);
+	}
+	if (dirty & (TOURNEY_DIRTY_STATUS | TOURNEY_DIRTY_CLEAR)) {
+		ui_tourney_draw_message(p, p->pane[PANE_MESSAGE]);
+		wnoutrefresh(p->pane[PANE_MESSAGE]);
+		ui_tourney_draw_status(p, p->pane[PANE_STATUS]);
+		wnoutrefresh(p->pane[PANE_STATUS]);
+	}
+	if (v->help && (dirty & TOURNEY_DIRTY_HELP))
+		ui_tourney_draw_help(p);
+}
+
+/* Does the model's requests; the game screen through open_game. */
+static unsigned ui_tourney_requests(struct ui_tourney *p, struct net *n, ui_tourney_open_fn open_game, void *ctx)
+{
+	unsigned dirty = 0;
+	struct tourney_req r;
+	while (tourney_take_request(p->v, &r)) {
+		if (r.kind == TOURNEY_REQ_OPEN_GAME) {
+			ui_tourney_free_panes(p);
+			open_game(ctx, p->ui, r.id, r.color);
+			/* The play screen left the terminal in its own modes. */
+			nodelay(stdscr, FALSE);
+			struct tourney_cmd c = { TOURNEY_CMD_RESIZE, COLS, LINES };
+			dirty |= tourney_apply(p->v, &c);
+			ui_tourney_make_panes(p);
+			dirty |= tourney_on_answer(p->v, &r, 0, NULL, 0) | TOURNEY_DIRTY_CLEAR;
+			continue;
+		}
+		const char *method;
+		char path[256], err[256], *body, *resp = NULL;
+		size_t len = 0;
+		tourney_req_http(&r, &method, path, sizeof path, &body);
+		int status = net_request(n, method, path, body, &resp, &len, err, sizeof err);
+		free(body);
+		if (status < 0)
+			dirty |= tourney_on_answer(p->v, &r, -1, err, strlen(err));
+		else
+			dirty |= tourney_on_answer(p->v, &r, status, resp, len);
+		free(resp);
+	}
+	return dirty;
+}
+
+int ui_tourney_run(struct ui *ui, struct tourney_view *v, struct net *n, ui_tourney_open_fn open_game, void *ctx)
+{
+	struct ui_tourney p = { .ui = ui, .v = v };
+	struct tourney_cmd resize = { TOURNEY_CMD_RESIZE, COLS, LINES };
+	unsigned dirty = tourney_apply(v, &resize);
+	int rc = 0;
+	ui_tourney_make_panes(&p);
+	while (!v->quit) {
+		if (v->n_reqs) {
+			/* Show what is under way before blocking on it. */
+			ui_tourney_draw(&p, dirty);
+			doupdate();
+			dirty = ui_tourney_requests(&p, n, open_game, ctx);
+			continue;
+		}
+		if (dirty) {
+			ui_tourney_draw(&p, dirty);
+			doupdate();
+			dirty = 0;
+		}
+		int key = ui_read_key();
+		if (key == KEYS_NONE) {
+			rc = -1;
+			break;
+		}
+		if (key == KEYS_RESIZE) {
+			struct tourney_cmd c = { TOURNEY_CMD_RESIZE, COLS, LINES };
+			dirty |= tourney_apply(v, &c);
+			ui_tourney_make_panes(&p);
+			continue;
+		}
+		struct tourney_cmd c = tourney_key(v, key);
+		dirty |= tourney_apply(v, &c);
+	}
+	ui_tourney_free_panes(&p);
+	return rc;
+}
