@@ -129,6 +129,12 @@ bool protocol_event_reserved_member(const char *name);
 /* Encodes one event; data is a JSON object text (NULL or "" means {}). Fails
  * (NULL, err set) if data is not an object or uses an envelope member. */
 char *protocol_event_encode(const struct protocol_event *ev, struct protocol_error *err);
+/* protocol_event_encode for data this program encoded itself (already a
+ * JSON object text without envelope members): the envelope is spliced in
+ * front of data's members, with no parse and no number formatting through
+ * doubles. Same text as protocol_event_encode for such data. NULL if type
+ * is malformed or data is not "{...}". */
+char *protocol_event_encode_own(const struct protocol_event *ev);
 /* Checks that data is a JSON object text whose members avoid the envelope's;
  * what servers call before storing an event's payload. */
 int protocol_event_data_check(const char *data, struct protocol_error *err);

@@ -95,6 +95,18 @@ char *protocol_event_encode(const struct protocol_event *ev, struct protocol_err
 	return o ? protocol_json_print(o) : NULL;
 }
 
+char *protocol_event_encode_own(const struct protocol_event *ev)
+{
+	const char *data = ev->data && *ev->data ? ev->data : "{}";
+	size_t len = strlen(data);
+	if (!protocol_event_type_valid(ev->type) || len < 2 || data[0] != '{' || data[len - 1] != '}')
+		return NULL;
+	/* type needs no escaping: protocol_event_type_valid allows [a-z0-9-]. */
+	bool empty = len == 2;
+	return xasprintf("{\"seq\":%lld,\"type\":\"%s\",\"t_ms\":%lld%s%s", (long long)ev->seq, ev->type,
+			 (long long)ev->t_ms, empty ? "" : ",", empty ? "}" : data + 1);
+}
+
 static int event_from_json(cJSON *o, struct protocol_event *out, struct protocol_error *err)
 {
 	static const struct protocol_json_field fields[] = {

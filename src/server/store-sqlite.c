@@ -3,14 +3,29 @@
  * once at open and bound per call (no SQL is ever built from input). This is
  * the only file that includes sqlite3.h.
  *
+ * Durability (store.h): SQLite runs with synchronous=NORMAL, so a commit is
+ * written to the WAL file (it survives a crash of tchessd) but not fsynced.
+ * With sync_full the store keeps its own descriptor of the WAL file and
+ * store_sync fdatasyncs it: one flush covers every commit written before
+ * it, which is what lets tchessd group many commits under one fsync and do
+ * it outside the server lock. The WAL is append-only between checkpoints
+ * and a checkpoint syncs the WAL itself before copying it (SQLite's NORMAL
+ * rules), so a commit is durable once a store_sync begun after it returns.
+ * The connection holds the database in locking_mode=EXCLUSIVE: one tchessd
+ * owns the file, so SQLite keeps the WAL index in its own memory and takes
+ * no file locks per transaction.
+ *
  * The schema carries its version in schema_version; store_open applies the
  * migrations the file lacks, each in its own transaction, and refuses a file
  * written by a newer tchessd.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store.h"
 #include "util/log.h"
@@ -97,6 +112,8 @@ struct store {
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S_COUNT];
 	bool in_tx;
+	uint64_t commits; /* successful commits since open */
+	int wal_fd;       /* the WAL, for store_sync; -1 without sync_full */
 };
 
 static enum store_result fail(struct store *st, const char *what, int rc)
@@ -177,9 +194,38 @@ int store_schema_version(void)
 	return N_MIGRATIONS;
 }
 
+/* Opens the WAL for store_sync (creating it empty if SQLite has not yet:
+ * SQLite takes an empty WAL as no WAL) and makes its directory entry
+ * durable once, so a synced WAL cannot vanish with its directory. */
+static int open_wal(struct store *st, char **errmsg)
+{
+	const char *wal = sqlite3_filename_wal(sqlite3_db_filename(st->db, "main"));
+	if (!wal || !*wal) {
+		*errmsg = xstrdup("sync = full needs a database file (no WAL file name)");
+		return -1;
+	}
+	st->wal_fd = open(wal, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (st->wal_fd < 0) {
+		*errmsg = xasprintf("%s: %s", wal, strerror(errno));
+		return -1;
+	}
+	char *dir = xstrdup(wal);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return store_sync(st) ? (*errmsg = xasprintf("%s: fdatasync: %s", wal, strerror(errno)), -1) : 0;
+}
+
 struct store *store_open(const char *path, const struct store_options *opts, char **errmsg)
 {
 	struct store *st = xcalloc(1, sizeof *st);
+	st->wal_fd = -1;
 	*errmsg = NULL;
 	int rc = sqlite3_open_v2(path, &st->db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
 				 NULL);
@@ -191,10 +237,13 @@ struct store *store_open(const char *path, const struct store_options *opts, cha
 	/* Another process (a backup, an operator's sqlite3 shell) may hold the
 	 * lock briefly; wait rather than fail the command. */
 	sqlite3_busy_timeout(st->db, 5000);
-	if (exec(st, "PRAGMA journal_mode = WAL", errmsg) || exec(st, "PRAGMA foreign_keys = ON", errmsg) ||
-	    exec(st, opts && opts->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", errmsg))
+	/* EXCLUSIVE before WAL: the WAL index then lives in heap memory. */
+	if (exec(st, "PRAGMA locking_mode = EXCLUSIVE", errmsg) || exec(st, "PRAGMA journal_mode = WAL", errmsg) ||
+	    exec(st, "PRAGMA foreign_keys = ON", errmsg) || exec(st, "PRAGMA synchronous = NORMAL", errmsg))
 		goto fail;
 	if (migrate(st, errmsg))
+		goto fail;
+	if (opts && opts->sync_full && open_wal(st, errmsg))
 		goto fail;
 	for (int i = 0; i < S_COUNT; i++) {
 		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
@@ -218,6 +267,8 @@ void store_close(struct store *st)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	sqlite3_close(st->db);
+	if (st->wal_fd >= 0)
+		close(st->wal_fd);
 	free(st);
 }
 
@@ -245,11 +296,29 @@ enum store_result store_begin(struct store *st)
 enum store_result store_commit(struct store *st)
 {
 	enum store_result r = run(st, stmt(st, S_COMMIT), "commit");
-	if (r == STORE_OK)
+	if (r == STORE_OK) {
 		st->in_tx = false;
-	else
+		st->commits++;
+	} else
 		store_rollback(st);
 	return r;
+}
+
+uint64_t store_commits(const struct store *st)
+{
+	return st->commits;
+}
+
+bool store_syncs(const struct store *st)
+{
+	return st->wal_fd >= 0;
+}
+
+int store_sync(struct store *st)
+{
+	if (st->wal_fd < 0)
+		return 0;
+	return fdatasync(st->wal_fd);
 }
 
 void store_rollback(struct store *st)
