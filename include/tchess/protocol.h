@@ -152,6 +152,9 @@ struct protocol_events {
 };
 /* Fails (NULL, err set) if an event's data is bad, as protocol_event_encode. */
 char *protocol_events_encode(const struct protocol_events *evs, struct protocol_error *err);
+/* protocol_events_encode for events whose data this program encoded itself,
+ * through protocol_event_encode_own; NULL if one of them does not splice. */
+char *protocol_events_encode_own(const struct protocol_events *evs);
 int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err);
 /* Frees the events and their data (not evs itself). */
 void protocol_events_fini(struct protocol_events *evs);

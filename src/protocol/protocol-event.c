@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "protocol-json.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 static const char *const reserved[] = { "seq", "type", "t_ms" };
@@ -175,6 +176,26 @@ char *protocol_events_encode(const struct protocol_events *evs, struct protocol_
 	protocol_json_add_int(o, "seq", evs->seq);
 	protocol_json_add_int(o, "now_ms", evs->now_ms);
 	return protocol_json_print(o);
+}
+
+char *protocol_events_encode_own(const struct protocol_events *evs)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_append_str(&b, "{\"events\":[");
+	for (size_t i = 0; i < evs->n; i++) {
+		char *e = protocol_event_encode_own(&evs->events[i]);
+		if (!e) {
+			buf_fini(&b);
+			return NULL;
+		}
+		if (i)
+			buf_append(&b, ",", 1);
+		buf_append_str(&b, e);
+		free(e);
+	}
+	buf_printf(&b, "],\"seq\":%lld,\"now_ms\":%lld}", (long long)evs->seq, (long long)evs->now_ms);
+	return buf_steal(&b);
 }
 
 int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err)

@@ -63,7 +63,9 @@ static void reply_outcome(struct http_reply *reply, struct game_outcome *o)
 		o->body = NULL;
 	} else {
 		struct protocol_error err;
-		char *json = protocol_events_encode(&o->events, &err);
+		char *json = protocol_events_encode_own(&o->events);
+		if (!json)
+			json = protocol_events_encode(&o->events, &err);
 		if (json)
 			http_reply_json(reply, o->status ? o->status : 200, json);
 		else
