@@ -23,7 +23,8 @@ struct server_config {
 	size_t max_body;            /* request bodies past this get 413 */
 	unsigned per_ip_connections; /* 0: no per-address limit */
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
-	bool sync_full;             /* fsync every commit */
+	bool sync_full;             /* no command acknowledged before an fsync covers it (group commit) */
+	int64_t sync_delay_ms;      /* testing aid: the syncer waits this long before each fsync */
 	int list_limit;             /* games in GET /v1/games */
 	/* Game actions (tchessd(8)): */
 	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 #include "game-service.h"
@@ -54,6 +55,13 @@ static void *server_syncer_main(void *arg)
 		uint64_t target = store_commits(srv->store);
 		game_service_sync_begin(srv->games);
 		pthread_mutex_unlock(&srv->lock);
+		if (srv->cfg.sync_delay_ms > 0) {
+			/* A slow disk, for the tests that check nothing is shown
+			 * or acknowledged before its fsync. */
+			struct timespec ts = { .tv_sec = (time_t)(srv->cfg.sync_delay_ms / 1000),
+					       .tv_nsec = (long)(srv->cfg.sync_delay_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+		}
 		int rc = store_sync(srv->store);
 		int saved = errno;
 		pthread_mutex_lock(&srv->lock);
