@@ -155,6 +155,10 @@ char *protocol_events_encode(const struct protocol_events *evs, struct protocol_
 /* protocol_events_encode for events whose data this program encoded itself,
  * through protocol_event_encode_own; NULL if one of them does not splice. */
 char *protocol_events_encode_own(const struct protocol_events *evs);
+/* The tail of an events answer being built by hand after its events:
+ * appends "],\"seq\":SEQ,\"now_ms\":MS}" to b. */
+struct buf;
+void protocol_events_close(struct buf *b, int64_t seq, int64_t now_ms);
 int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err);
 /* Frees the events and their data (not evs itself). */
 void protocol_events_fini(struct protocol_events *evs);

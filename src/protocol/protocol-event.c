@@ -96,16 +96,51 @@ char *protocol_event_encode(const struct protocol_event *ev, struct protocol_err
 	return o ? protocol_json_print(o) : NULL;
 }
 
+/* Appends a string literal at p and moves p past it. */
+#define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
+
+/* Writes v in decimal at p; returns the length. */
+static size_t put_int(char *p, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	size_t len = 0;
+	if (v < 0)
+		p[len++] = '-';
+	while (n)
+		p[len++] = tmp[--n];
+	return len;
+}
+
 char *protocol_event_encode_own(const struct protocol_event *ev)
 {
 	const char *data = ev->data && *ev->data ? ev->data : "{}";
-	size_t len = strlen(data);
-	if (!protocol_event_type_valid(ev->type) || len < 2 || data[0] != '{' || data[len - 1] != '}')
+	size_t dlen = strlen(data);
+	if (!protocol_event_type_valid(ev->type) || dlen < 2 || data[0] != '{' || data[dlen - 1] != '}')
 		return NULL;
-	/* type needs no escaping: protocol_event_type_valid allows [a-z0-9-]. */
-	bool empty = len == 2;
-	return xasprintf("{\"seq\":%lld,\"type\":\"%s\",\"t_ms\":%lld%s%s", (long long)ev->seq, ev->type,
-			 (long long)ev->t_ms, empty ? "" : ",", empty ? "}" : data + 1);
+	/* type needs no escaping: protocol_event_type_valid allows [a-z0-9-].
+	 * Built by hand: this runs for every event a server commits. */
+	size_t tlen = strlen(ev->type);
+	char *out = xmalloc(sizeof "{\"seq\":,\"type\":\"\",\"t_ms\":," + 2 * 21 + tlen + dlen);
+	char *p = out;
+	PUT_LIT(p, "{\"seq\":");
+	p += put_int(p, ev->seq);
+	PUT_LIT(p, ",\"type\":\"");
+	memcpy(p, ev->type, tlen);
+	p += tlen;
+	PUT_LIT(p, "\",\"t_ms\":");
+	p += put_int(p, ev->t_ms);
+	if (dlen > 2)
+		*p++ = ',';
+	/* data's members and its closing brace. */
+	memcpy(p, data + 1, dlen - 1);
+	p[dlen - 1] = '\0';
+	return out;
 }
 
 static int event_from_json(cJSON *o, struct protocol_event *out, struct protocol_error *err)
@@ -178,6 +213,18 @@ char *protocol_events_encode(const struct protocol_events *evs, struct protocol_
 	return protocol_json_print(o);
 }
 
+void protocol_events_close(struct buf *b, int64_t seq, int64_t now_ms)
+{
+	char tail[80];
+	char *p = tail;
+	PUT_LIT(p, "],\"seq\":");
+	p += put_int(p, seq);
+	PUT_LIT(p, ",\"now_ms\":");
+	p += put_int(p, now_ms);
+	*p++ = '}';
+	buf_append(b, tail, (size_t)(p - tail));
+}
+
 char *protocol_events_encode_own(const struct protocol_events *evs)
 {
 	struct buf b;
@@ -194,7 +241,7 @@ char *protocol_events_encode_own(const struct protocol_events *evs)
 		buf_append_str(&b, e);
 		free(e);
 	}
-	buf_printf(&b, "],\"seq\":%lld,\"now_ms\":%lld}", (long long)evs->seq, (long long)evs->now_ms);
+	protocol_events_close(&b, evs->seq, evs->now_ms);
 	return buf_steal(&b);
 }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "event-ring.h"
+#include "tchess/protocol.h"
 #include "util/buf.h"
 
 void event_ring_init(struct event_ring *r)
@@ -49,6 +50,7 @@ char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto,
 {
 	struct buf b;
 	buf_init(&b);
+	buf_reserve(&b, 64 + (size_t)(upto - after) * 256);
 	buf_append_str(&b, "{\"events\":[");
 	bool first = true;
 	for (int64_t s = after + 1; s <= upto; s++) {
@@ -60,7 +62,6 @@ char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto,
 		buf_append(&b, e->json, e->len);
 		first = false;
 	}
-	/* Integers written directly: cJSON would format them as doubles. */
-	buf_printf(&b, "],\"seq\":%lld,\"now_ms\":%lld}", (long long)upto, (long long)now_ms);
+	protocol_events_close(&b, upto, now_ms);
 	return buf_steal(&b);
 }

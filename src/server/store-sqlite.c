@@ -234,8 +234,9 @@ struct store *store_open(const char *path, const struct store_options *opts, cha
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
-	/* Another process (a backup, an operator's sqlite3 shell) may hold the
-	 * lock briefly; wait rather than fail the command. */
+	/* Only at open: another process (an operator's sqlite3 shell) may
+	 * hold the file briefly. Once open, locking_mode=EXCLUSIVE keeps
+	 * every other process out while tchessd runs. */
 	sqlite3_busy_timeout(st->db, 5000);
 	/* EXCLUSIVE before WAL: the WAL index then lives in heap memory. */
 	if (exec(st, "PRAGMA locking_mode = EXCLUSIVE", errmsg) || exec(st, "PRAGMA journal_mode = WAL", errmsg) ||
