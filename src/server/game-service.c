@@ -425,7 +425,12 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 	    reveal_notes(t, out))
 		return -1;
 	row_of(t->lg, &t->work, &row);
-	if (store_game_update(srv->store, &row) || store_commit(srv->store)) {
+	/* Most commands (a move) leave the row as it was: no UPDATE then. */
+	struct store_game was;
+	row_of(t->lg, &t->lg->view, &was);
+	bool same = t->lg->view.created && !strcmp(row.status, was.status) && row.white == was.white &&
+		    row.black == was.black && row.finished == was.finished;
+	if ((!same && store_game_update(srv->store, &row)) || store_commit(srv->store)) {
 		txn_abort(t);
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;

@@ -108,7 +108,19 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT ?1",
 };
 
+/* Players by token hash, direct-mapped: every authenticated request looks
+ * its player up, and players are never changed or deleted, so a hit needs
+ * no SQL. Only rows read outside a transaction are kept (a row a
+ * transaction inserts may yet be rolled back). */
+#define STORE_PLAYER_CACHE 1024
+
+struct player_cache_entry {
+	uint8_t hash[STORE_HASH_SIZE];
+	struct store_player p; /* p.id 0: empty */
+};
+
 struct store {
+	struct player_cache_entry players[STORE_PLAYER_CACHE];
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S_COUNT];
 	bool in_tx;
@@ -361,6 +373,13 @@ static enum store_result player_row(struct store *st, sqlite3_stmt *q, struct st
 enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
 					     struct store_player *out)
 {
+	/* The hash of a 256-bit secret: any of its bytes spread evenly. */
+	struct player_cache_entry *c =
+		&st->players[((unsigned)hash[0] | (unsigned)hash[1] << 8) % STORE_PLAYER_CACHE];
+	if (c->p.id && token_equal(c->hash, hash, STORE_HASH_SIZE)) {
+		*out = c->p;
+		return STORE_OK;
+	}
 	sqlite3_stmt *q = stmt(st, S_PLAYER_BY_HASH);
 	sqlite3_bind_blob(q, 1, hash, STORE_HASH_SIZE, SQLITE_TRANSIENT);
 	enum store_result r = player_row(st, q, out, "player by token");
@@ -374,6 +393,10 @@ enum store_result store_player_by_token_hash(struct store *st, const uint8_t has
 			r = STORE_NOT_FOUND;
 	}
 	sqlite3_reset(q);
+	if (r == STORE_OK && !st->in_tx && sqlite3_get_autocommit(st->db)) {
+		memcpy(c->hash, hash, STORE_HASH_SIZE);
+		c->p = *out;
+	}
 	return r;
 }
 
