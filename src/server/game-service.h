@@ -3,7 +3,9 @@
  * struct game_view built by the shared fold (tchess/fold.h) from its event
  * log; every command is one transaction that validates against that state,
  * builds the events, appends them, commits, and only then applies them to
- * the in-memory game and wakes the game's long-polls. A server timer ends a
+ * the in-memory game; the game's long-polls are woken once the events are
+ * durable (at once with sync = normal, after the group fsync with sync =
+ * full: server.h). A server timer ends a
  * game whose running clock expires, whether or not anyone is connected.
  *
  * Everything here runs with the server lock held (server.h), including the
