@@ -133,6 +133,12 @@ bool protocol_event_reserved_member(const char *name);
 /* Encodes one event; data is a JSON object text (NULL or "" means {}). Fails
  * (NULL, err set) if data is not an object or uses an envelope member. */
 char *protocol_event_encode(const struct protocol_event *ev, struct protocol_error *err);
+/* protocol_event_encode for data this program encoded itself (already a
+ * JSON object text without envelope members): the envelope is spliced in
+ * front of data's members, with no parse and no number formatting through
+ * doubles. Same text as protocol_event_encode for such data. NULL if type
+ * is malformed or data is not "{...}". */
+char *protocol_event_encode_own(const struct protocol_event *ev);
 /* Checks that data is a JSON object text whose members avoid the envelope's;
  * what servers call before storing an event's payload. */
 int protocol_event_data_check(const char *data, struct protocol_error *err);
@@ -150,6 +156,13 @@ struct protocol_events {
 };
 /* Fails (NULL, err set) if an event's data is bad, as protocol_event_encode. */
 char *protocol_events_encode(const struct protocol_events *evs, struct protocol_error *err);
+/* protocol_events_encode for events whose data this program encoded itself,
+ * through protocol_event_encode_own; NULL if one of them does not splice. */
+char *protocol_events_encode_own(const struct protocol_events *evs);
+/* The tail of an events answer being built by hand after its events:
+ * appends "],\"seq\":SEQ,\"now_ms\":MS}" to b. */
+struct buf;
+void protocol_events_close(struct buf *b, int64_t seq, int64_t now_ms);
 int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err);
 /* Frees the events and their data (not evs itself). */
 void protocol_events_fini(struct protocol_events *evs);

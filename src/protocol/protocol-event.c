@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "protocol-json.h"
+#include "util/buf.h"
 #include "util/xalloc.h"
 
 static const char *const reserved[] = { "seq", "type", "t_ms" };
@@ -95,6 +96,53 @@ char *protocol_event_encode(const struct protocol_event *ev, struct protocol_err
 	return o ? protocol_json_print(o) : NULL;
 }
 
+/* Appends a string literal at p and moves p past it. */
+#define PUT_LIT(p, lit) (memcpy((p), (lit), sizeof(lit) - 1), (p) += sizeof(lit) - 1)
+
+/* Writes v in decimal at p; returns the length. */
+static size_t put_int(char *p, int64_t v)
+{
+	char tmp[24];
+	size_t n = 0;
+	uint64_t u = v < 0 ? 0 - (uint64_t)v : (uint64_t)v;
+	do {
+		tmp[n++] = (char)('0' + u % 10);
+		u /= 10;
+	} while (u);
+	size_t len = 0;
+	if (v < 0)
+		p[len++] = '-';
+	while (n)
+		p[len++] = tmp[--n];
+	return len;
+}
+
+char *protocol_event_encode_own(const struct protocol_event *ev)
+{
+	const char *data = ev->data && *ev->data ? ev->data : "{}";
+	size_t dlen = strlen(data);
+	if (!protocol_event_type_valid(ev->type) || dlen < 2 || data[0] != '{' || data[dlen - 1] != '}')
+		return NULL;
+	/* type needs no escaping: protocol_event_type_valid allows [a-z0-9-].
+	 * Built by hand: this runs for every event a server commits. */
+	size_t tlen = strlen(ev->type);
+	char *out = xmalloc(sizeof "{\"seq\":,\"type\":\"\",\"t_ms\":," + 2 * 21 + tlen + dlen);
+	char *p = out;
+	PUT_LIT(p, "{\"seq\":");
+	p += put_int(p, ev->seq);
+	PUT_LIT(p, ",\"type\":\"");
+	memcpy(p, ev->type, tlen);
+	p += tlen;
+	PUT_LIT(p, "\",\"t_ms\":");
+	p += put_int(p, ev->t_ms);
+	if (dlen > 2)
+		*p++ = ',';
+	/* data's members and its closing brace. */
+	memcpy(p, data + 1, dlen - 1);
+	p[dlen - 1] = '\0';
+	return out;
+}
+
 static int event_from_json(cJSON *o, struct protocol_event *out, struct protocol_error *err)
 {
 	static const struct protocol_json_field fields[] = {
@@ -163,6 +211,38 @@ char *protocol_events_encode(const struct protocol_events *evs, struct protocol_
 	protocol_json_add_int(o, "seq", evs->seq);
 	protocol_json_add_int(o, "now_ms", evs->now_ms);
 	return protocol_json_print(o);
+}
+
+void protocol_events_close(struct buf *b, int64_t seq, int64_t now_ms)
+{
+	char tail[80];
+	char *p = tail;
+	PUT_LIT(p, "],\"seq\":");
+	p += put_int(p, seq);
+	PUT_LIT(p, ",\"now_ms\":");
+	p += put_int(p, now_ms);
+	*p++ = '}';
+	buf_append(b, tail, (size_t)(p - tail));
+}
+
+char *protocol_events_encode_own(const struct protocol_events *evs)
+{
+	struct buf b;
+	buf_init(&b);
+	buf_append_str(&b, "{\"events\":[");
+	for (size_t i = 0; i < evs->n; i++) {
+		char *e = protocol_event_encode_own(&evs->events[i]);
+		if (!e) {
+			buf_fini(&b);
+			return NULL;
+		}
+		if (i)
+			buf_append(&b, ",", 1);
+		buf_append_str(&b, e);
+		free(e);
+	}
+	protocol_events_close(&b, evs->seq, evs->now_ms);
+	return buf_steal(&b);
 }
 
 int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err)

@@ -187,7 +187,13 @@ void protocol_json_add_item(cJSON *obj, const char *name, cJSON *item)
 
 void protocol_json_add_int(cJSON *obj, const char *name, int64_t v)
 {
-	protocol_json_add_item(obj, name, cJSON_CreateNumber((double)v));
+	/* A raw item printed as is: cJSON would print a number with "%1.15g",
+	 * read it back with sscanf and maybe print it again with "%1.17g",
+	 * which was a tenth of tchessd's time under load. Objects built here
+	 * are only printed, never read back. */
+	char text[24];
+	snprintf(text, sizeof text, "%lld", (long long)v);
+	protocol_json_add_item(obj, name, cJSON_CreateRaw(text));
 }
 
 void protocol_json_add_string(cJSON *obj, const char *name, const char *s)

@@ -46,6 +46,8 @@ int protocol_json_copy(char *dst, size_t size, const cJSON *obj, const char *nam
 char *protocol_json_print(cJSON *obj);
 /* cJSON constructors that abort on out-of-memory instead of returning NULL. */
 cJSON *protocol_json_object(void);
+/* Adds an integer as a raw item (printed exactly, in decimal): for objects
+ * that are built to be printed, not read back with protocol_json_int. */
 void protocol_json_add_int(cJSON *obj, const char *name, int64_t v);
 void protocol_json_add_string(cJSON *obj, const char *name, const char *s);
 void protocol_json_add_item(cJSON *obj, const char *name, cJSON *item);

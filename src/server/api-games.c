@@ -1,8 +1,8 @@
 /*
  * The /v1/games handlers: they authenticate, decode the request with the
  * shared codec and hand it to the game service (game-service.c), which owns
- * every rule and transaction; the listing and the events long-poll read the
- * store directly. No chess rule lives here.
+ * every rule and transaction, and answers the events long-poll from its
+ * live games; the listing reads the store directly. No chess rule lives here.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,9 +15,6 @@
 #include "util/str.h"
 #include "util/token.h"
 #include "util/xalloc.h"
-
-/* At most this many events per long-poll answer; the client asks again. */
-#define EVENTS_PER_ANSWER 500
 
 static void summary_of(const struct store_game *g, struct protocol_game_summary *s)
 {
@@ -66,7 +63,9 @@ static void reply_outcome(struct http_reply *reply, struct game_outcome *o)
 		o->body = NULL;
 	} else {
 		struct protocol_error err;
-		char *json = protocol_events_encode(&o->events, &err);
+		char *json = protocol_events_encode_own(&o->events);
+		if (!json)
+			json = protocol_events_encode(&o->events, &err);
 		if (json)
 			http_reply_json(reply, o->status ? o->status : 200, json);
 		else
@@ -274,23 +273,6 @@ void api_games_rematch(struct server *srv, struct http_request *req, struct http
 	game_action(srv, req, reply, game_service_rematch);
 }
 
-struct event_batch {
-	struct protocol_event *events;
-	size_t n;
-};
-
-static int batch_add(void *arg, const struct store_event *ev)
-{
-	struct event_batch *b = arg;
-	b->events = xrealloc(b->events, (b->n + 1) * sizeof *b->events);
-	struct protocol_event *e = &b->events[b->n++];
-	e->seq = ev->seq;
-	snprintf(e->type, sizeof e->type, "%s", ev->type);
-	e->t_ms = ev->created_ms;
-	e->data = xstrdup(ev->payload ? ev->payload : "{}");
-	return 0;
-}
-
 /* Parses ?after=N: a non-negative decimal integer below 2^53. */
 static bool parse_after(const char *s, int64_t *out)
 {
@@ -320,51 +302,17 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 		http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST, "after: expected a non-negative integer");
 		return;
 	}
-	int64_t last;
-	switch (store_game_last_seq(srv->store, id, &last)) {
-	case STORE_OK:
-		break;
-	case STORE_NOT_FOUND:
-		if (game_service_erased(srv->games, id))
-			http_reply_error(reply, PROTOCOL_ERR_GONE, "the game was aborted and erased");
-		else
-			http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
-		return;
-	default:
-		api_store_failed(srv, reply);
-		return;
-	}
 	bool must_answer = req->wake == WAITER_TIMEOUT || req->wake == WAITER_DRAIN || srv->draining;
-	/* after > last: the client knows a future this server never had (a
-	 * restored database); answering at once with seq lets it resync. */
-	if (last == after && !must_answer) {
+	struct game_outcome o = { 0 };
+	if (game_service_events(srv->games, viewer.id, id, after, must_answer, &o) == 1) {
 		if (viewer.id)
 			game_service_touch(srv->games, viewer.id, id, +1);
 		http_reply_park(reply, id);
+		game_outcome_fini(&o);
 		return;
 	}
-	struct event_batch b = { 0 };
-	struct protocol_events evs = { .seq = last, .now_ms = now_wall_ms() };
-	if (last > after) {
-		enum store_result r = store_events_after(srv->store, id, after, viewer.id, EVENTS_PER_ANSWER,
-							 batch_add, &b);
-		evs.events = b.events;
-		evs.n = b.n;
-		if (r) {
-			api_store_failed(srv, reply);
-			goto out;
-		}
-		if (b.n == EVENTS_PER_ANSWER)
-			evs.seq = b.events[b.n - 1].seq;
-	}
-	struct protocol_error err;
-	char *json = protocol_events_encode(&evs, &err);
-	if (!json) {
-		log_error("game %s: stored event does not encode: %s", id, err.message);
-		http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "stored event does not encode");
-	} else {
-		http_reply_json(reply, 200, json);
-	}
-out:
-	protocol_events_fini(&evs);
+	/* Only durable events are in it: sent at once, even while some
+	 * commit awaits its fsync (http.h). */
+	reply->durable = true;
+	reply_outcome(reply, &o);
 }

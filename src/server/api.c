@@ -100,4 +100,6 @@ void api_health(struct server *srv, struct http_request *req, struct http_reply 
 	strcpy(h.status, srv->draining ? "draining" : "ok");
 	snprintf(h.version, sizeof h.version, "%s", TCHESS_VERSION);
 	http_reply_json(reply, 200, protocol_health_encode(&h));
+	/* No game state in it: never held for a pending fsync. */
+	reply->durable = true;
 }

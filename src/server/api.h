@@ -2,7 +2,8 @@
  * The /v1 API handlers (api-*.c) and what they share: the route table and
  * bearer-token authentication. Handlers run with the server lock held, read
  * and write through the store in one transaction per command, and reply
- * only after the commit.
+ * only after the commit; http.c then holds the reply until that commit is
+ * durable (group commit, server.h).
  */
 #ifndef TCHESS_SERVER_API_H
 #define TCHESS_SERVER_API_H

@@ -23,8 +23,9 @@ struct server_config {
 	size_t max_body;            /* request bodies past this get 413 */
 	unsigned per_ip_connections; /* 0: no per-address limit */
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
-	bool sync_full;             /* fsync every commit */
+	bool sync_full;             /* no command acknowledged before an fsync covers it (group commit) */
 	bool read_only;             /* open the database read-only: reads only */
+	int64_t sync_delay_ms;      /* testing aid: the syncer waits this long before each fsync */
 	int list_limit;             /* games in GET /v1/games */
 	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 	/* Game actions (tchessd(8)): */

@@ -10,6 +10,13 @@
  * the live view; on any failure the copy is dropped and the store rolled
  * back, so nothing changes.
  *
+ * Publishing (server.h, group commit): a commit puts the game on the dirty
+ * list; the syncer's fsync then moves its durable seq up to the events it
+ * covers and only then are the game's polls woken. Polls are answered from
+ * the game's ring of recent events (event-ring.h), encoded once at commit,
+ * and never past the durable seq. With sync = normal a commit is durable at
+ * once and publishes straight away.
+ *
  * Engine seats hang off the commit: every commit ends by reconciling the
  * game's engine request with the new state (engine_sync), so no command,
  * present or future, can leave an engine seat to move without a request or
@@ -24,6 +31,7 @@
 #include <time.h>
 
 #include "engine.h"
+#include "event-ring.h"
 #include "game-service.h"
 #include "server.h"
 #include "store.h"
@@ -52,6 +60,12 @@ struct live_game {
 	int64_t last_seen[2];
 	int parked[2];
 	int invalid[2]; /* consecutive invalid commands of each seat */
+	/* Publishing (see the top): events up to durable_seq may be shown. */
+	struct event_ring ring;
+	int64_t durable_seq;
+	int64_t flight_seq; /* the seq the fsync under way covers */
+	bool dirty;         /* on gs->dirty: committed past durable_seq */
+	bool in_flight;     /* on gs->flight */
 	struct live_game *next;
 };
 
@@ -91,6 +105,13 @@ struct game_service {
 	struct tablebase *tb; /* NULL: no tablebase claims */
 	char tombstones[GS_TOMBSTONES][STORE_GAME_ID_MAX + 1];
 	unsigned n_tombstones;
+	/* Group commit: games committed since the last fsync began, and the
+	 * games the fsync under way covers. */
+	struct live_game **dirty, **flight;
+	size_t n_dirty, n_flight, cap_dirty, cap_flight;
+	/* When the timer wakes next (wall ms; INT64_MAX: only when signalled):
+	 * a commit signals it only for a deadline earlier than that. */
+	int64_t timer_next;
 };
 
 struct txn {
@@ -145,7 +166,22 @@ static void insert(struct game_service *gs, struct live_game *lg)
 static void live_free(struct live_game *lg)
 {
 	fold_view_fini(&lg->view);
+	event_ring_fini(&lg->ring);
 	free(lg);
+}
+
+/* Keeps an event for the polls, encoded once here. */
+static void ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to)
+{
+	char *json = protocol_event_encode_own(pe);
+	if (!json) {
+		/* Only an event this server did not encode could get here; the
+		 * polls then read the store. */
+		log_error("game %s: event %lld does not encode; served from the store", lg->id, (long long)pe->seq);
+		event_ring_fini(&lg->ring);
+		return;
+	}
+	event_ring_push(&lg->ring, pe->seq, visible_to, json);
 }
 
 /* The instant of a new event: the wall clock, but never before the game's
@@ -175,6 +211,7 @@ static int replay_event(void *arg, const struct store_event *ev)
 		r->rc = -1;
 		return 1;
 	}
+	ring_add(r->lg, &pe, ev->visible_to);
 	return 0;
 }
 
@@ -209,6 +246,7 @@ static struct live_game *lookup(struct game_service *gs, const char *id, struct 
 	snprintf(lg->id, sizeof lg->id, "%s", g.id);
 	lg->created_ms = g.created_ms;
 	fold_view_init(&lg->view);
+	event_ring_init(&lg->ring);
 	/* params is what game_service_create wrote: {} or the invite's hash. */
 	if (g.params && sscanf(g.params, "{\"invite_sha256\":\"%64[0-9a-f]\"}", lg->invite_hash) != 1)
 		lg->invite_hash[0] = '\0';
@@ -220,8 +258,76 @@ static struct live_game *lookup(struct game_service *gs, const char *id, struct 
 		fail(out, PROTOCOL_ERR_INTERNAL, "the game's log cannot be replayed");
 		return NULL;
 	}
+	/* What the store holds was written before this process's commits,
+	 * or is a game none of them touched: durable. */
+	lg->durable_seq = lg->view.seq;
 	insert(gs, lg);
 	return lg;
+}
+
+/* ---- publishing (group commit) ---- */
+
+static void list_push(struct live_game ***list, size_t *n, size_t *cap, struct live_game *lg)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*list = xrealloc(*list, *cap * sizeof **list);
+	}
+	(*list)[(*n)++] = lg;
+}
+
+static void list_drop(struct live_game **list, size_t *n, struct live_game *lg)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (list[i] == lg) {
+			list[i] = list[--*n];
+			return;
+		}
+	}
+}
+
+/* After a commit of lg's events: shown at once when commits are durable as
+ * they return (sync = normal), else once the syncer's fsync covers them. */
+static void publish(struct game_service *gs, struct live_game *lg)
+{
+	struct server *srv = gs->srv;
+	if (!store_syncs(srv->store)) {
+		lg->durable_seq = lg->view.seq;
+		server_notify_game(srv, lg->id);
+		return;
+	}
+	if (!lg->dirty) {
+		lg->dirty = true;
+		list_push(&gs->dirty, &gs->n_dirty, &gs->cap_dirty, lg);
+	}
+	server_committed(srv);
+}
+
+void game_service_sync_begin(struct game_service *gs)
+{
+	for (size_t i = 0; i < gs->n_dirty; i++) {
+		struct live_game *lg = gs->dirty[i];
+		lg->dirty = false;
+		lg->flight_seq = lg->view.seq;
+		if (!lg->in_flight) {
+			lg->in_flight = true;
+			list_push(&gs->flight, &gs->n_flight, &gs->cap_flight, lg);
+		}
+	}
+	gs->n_dirty = 0;
+}
+
+void game_service_durable(struct game_service *gs)
+{
+	for (size_t i = 0; i < gs->n_flight; i++) {
+		struct live_game *lg = gs->flight[i];
+		lg->in_flight = false;
+		if (lg->flight_seq > lg->durable_seq) {
+			lg->durable_seq = lg->flight_seq;
+			server_notify_game(gs->srv, lg->id);
+		}
+	}
+	gs->n_flight = 0;
 }
 
 /* ---- transactions ---- */
@@ -331,6 +437,7 @@ static void row_of(const struct live_game *lg, const struct game_view *v, struct
 }
 
 static int reveal_notes(struct txn *t, struct game_outcome *out);
+static void timer_poke(struct game_service *gs, struct live_game *lg);
 
 /* Writes the game row, commits, makes the work copy live, wakes the polls
  * and the flag timer, and gives the caller (viewer) the events it may see. */
@@ -344,7 +451,12 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 		return -1;
 	row_of(t->lg, &t->work, &row);
 	bool ended = game_is_over(&t->work.game) && !(t->lg->view.created && game_is_over(&t->lg->view.game));
-	if (store_game_update(srv->store, &row) ||
+	/* Most commands (a move) leave the row as it was: no UPDATE then. */
+	struct store_game was;
+	row_of(t->lg, &t->lg->view, &was);
+	bool same = t->lg->view.created && !strcmp(row.status, was.status) && row.white == was.white &&
+		    row.black == was.black && row.finished == was.finished;
+	if ((!same && store_game_update(srv->store, &row)) ||
 	    (ended && gs->hooks.ended && gs->hooks.ended(gs->hooks.ctx, t->lg->id, &t->work)) ||
 	    (!gs->batch && store_commit(srv->store))) {
 		txn_abort(t);
@@ -352,11 +464,15 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 		return -1;
 	}
 	if (gs->batch) {
+		/* Made live, encoded and published when the batch commits; the
+		 * polls read these events from the store. */
 		gs->pending = xrealloc(gs->pending, (gs->n_pending + 1) * sizeof *gs->pending);
 		gs->pending[gs->n_pending++] = (struct batch_item){ .lg = t->lg, .view = t->work };
 	} else {
 		fold_view_fini(&t->lg->view);
 		t->lg->view = t->work;
+		for (size_t i = 0; i < t->n; i++)
+			ring_add(t->lg, &t->ev[i], t->visible_to[i]);
 	}
 	out->status = 200;
 	out->events.seq = t->lg->view.seq;
@@ -371,8 +487,8 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 	}
 	t->n = 0;
 	if (!gs->batch) {
-		server_notify_game(srv, t->lg->id);
-		pthread_cond_signal(&gs->timer_cond);
+		publish(gs, t->lg);
+		timer_poke(gs, t->lg);
 		engine_sync(gs, t->lg);
 	}
 	return 0;
@@ -1202,8 +1318,9 @@ void game_service_touch(struct game_service *gs, int64_t me, const char *id, int
 	if (lg->parked[color] < 0)
 		lg->parked[color] = 0;
 	seen(gs, lg, color);
-	/* The seat's deadline moved: let the timer recompute it. */
-	pthread_cond_signal(&gs->timer_cond);
+	/* The seat's deadline moved: the timer hears of it if it is now
+	 * earlier than its next wake (a poll coming back starts the grace). */
+	timer_poke(gs, lg);
 }
 
 /* Success without a second effect: the command was applied before. */
@@ -1831,14 +1948,17 @@ static void rematch_accept(struct game_service *gs, struct live_game *lg, int64_
 	}
 	if (txn_commit(&t, me, out))
 		goto fail;
-	/* Committed: the new game goes live. */
+	/* Committed: the new game goes live, its events in its ring, made
+	 * visible to polls once durable like any commit's. */
 	fold_view_fini(&ng->view);
 	ng->view = nt.work;
-	for (size_t i = 0; i < nt.n; i++)
+	for (size_t i = 0; i < nt.n; i++) {
+		ring_add(ng, &nt.ev[i], nt.visible_to[i]);
 		protocol_event_fini(&nt.ev[i]);
+	}
 	insert(gs, ng);
-	server_notify_game(gs->srv, ng->id);
-	pthread_cond_signal(&gs->timer_cond);
+	publish(gs, ng);
+	timer_poke(gs, ng);
 	log_info("game %s: rematch accepted: game %s (series %s, game %d)", lg->id, ng->id, c.series.id,
 		 c.series.game);
 	return;
@@ -1909,6 +2029,10 @@ static void erase_game(struct game_service *gs, struct live_game *lg)
 	}
 	char id[STORE_GAME_ID_MAX + 1];
 	snprintf(id, sizeof id, "%s", lg->id);
+	if (lg->dirty)
+		list_drop(gs->dirty, &gs->n_dirty, lg);
+	if (lg->in_flight)
+		list_drop(gs->flight, &gs->n_flight, lg);
 	live_free(lg);
 	server_notify_game(gs->srv, id);
 }
@@ -2127,6 +2251,73 @@ void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *
 	out->status = 200;
 }
 
+/* At most this many events per long-poll answer from the store; the
+ * client asks again. */
+#define GS_EVENTS_PER_ANSWER 500
+
+struct event_batch {
+	struct protocol_event *events;
+	size_t n;
+	int64_t upto;
+};
+
+static int batch_add(void *arg, const struct store_event *ev)
+{
+	struct event_batch *b = arg;
+	if (ev->seq > b->upto)
+		return 1;
+	b->events = xrealloc(b->events, (b->n + 1) * sizeof *b->events);
+	struct protocol_event *e = &b->events[b->n++];
+	e->seq = ev->seq;
+	snprintf(e->type, sizeof e->type, "%s", ev->type);
+	e->t_ms = ev->created_ms;
+	e->data = xstrdup(ev->payload ? ev->payload : "{}");
+	return 0;
+}
+
+int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
+			struct game_outcome *out)
+{
+	struct live_game *lg = lookup(gs, id, out);
+	if (!lg)
+		return 0;
+	out->status = 200;
+	int64_t upto = lg->durable_seq;
+	/* after > upto: the client knows a future this server never had (a
+	 * restored database); answering at once with seq lets it resync. */
+	if (after == upto && !must_answer)
+		return 1;
+	int64_t now = now_wall_ms();
+	if (after >= upto) {
+		out->body = xasprintf("{\"events\":[],\"seq\":%lld,\"now_ms\":%lld}", (long long)upto,
+				      (long long)now);
+		return 0;
+	}
+	if (event_ring_covers(&lg->ring, after) && upto <= lg->ring.last) {
+		out->body = event_ring_answer(&lg->ring, after, upto, viewer, now);
+		return 0;
+	}
+	struct event_batch b = { .upto = upto };
+	struct protocol_events evs = { .seq = upto, .now_ms = now };
+	enum store_result r = store_events_after(gs->srv->store, id, after, viewer, GS_EVENTS_PER_ANSWER, batch_add, &b);
+	evs.events = b.events;
+	evs.n = b.n;
+	if (r) {
+		store_failed(gs, out);
+	} else {
+		if (b.n == GS_EVENTS_PER_ANSWER)
+			evs.seq = b.events[b.n - 1].seq;
+		struct protocol_error err;
+		out->body = protocol_events_encode(&evs, &err);
+		if (!out->body) {
+			log_error("game %s: stored event does not encode: %s", id, err.message);
+			fail(out, PROTOCOL_ERR_INTERNAL, "stored event does not encode");
+		}
+	}
+	protocol_events_fini(&evs);
+	return 0;
+}
+
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out)
 {
 	struct live_game *lg = lookup(gs, id, out);
@@ -2192,6 +2383,23 @@ static int64_t flag_due(struct game_service *gs)
 	return next;
 }
 
+/* Signals the timer if lg now has a deadline before the timer's next wake.
+ * chores() with now = INT64_MIN acts on nothing and only finds deadlines.
+ * Most commits (a move in a game without clocks, or one that only moves
+ * deadlines later) leave the timer asleep: it used to be woken, and to scan
+ * every game under the lock, after every commit. */
+static void timer_poke(struct game_service *gs, struct live_game *lg)
+{
+	int64_t next = INT64_MAX;
+	if (fold_running(&lg->view))
+		next = clock_expiry(&lg->view.clock, NULL);
+	chores(gs, lg, INT64_MIN, &next);
+	if (next < gs->timer_next) {
+		gs->timer_next = next;
+		pthread_cond_signal(&gs->timer_cond);
+	}
+}
+
 static void *timer_main(void *arg)
 {
 	struct game_service *gs = arg;
@@ -2202,6 +2410,7 @@ static void *timer_main(void *arg)
 		int64_t chore = chores_due(gs);
 		if (chore < next)
 			next = chore;
+		gs->timer_next = next;
 		if (next == INT64_MAX) {
 			pthread_cond_wait(&gs->timer_cond, &srv->lock);
 		} else {
@@ -2329,6 +2538,8 @@ void game_service_free(struct game_service *gs)
 	game_service_batch_abort(gs);
 	pthread_cond_destroy(&gs->timer_cond);
 	tablebase_free(gs->tb);
+	free(gs->dirty);
+	free(gs->flight);
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		while (gs->bucket[b]) {
 			struct live_game *lg = gs->bucket[b];
@@ -2364,14 +2575,13 @@ static void batch_end(struct game_service *gs, bool keep)
 		b->lg->view = b->view;
 		if (b->insert)
 			insert(gs, b->lg);
-		server_notify_game(gs->srv, b->lg->id);
+		publish(gs, b->lg);
+		timer_poke(gs, b->lg);
 	}
 	free(gs->pending);
 	gs->pending = NULL;
 	gs->n_pending = 0;
 	gs->batch = false;
-	if (keep)
-		pthread_cond_signal(&gs->timer_cond);
 }
 
 int game_service_batch_commit(struct game_service *gs)

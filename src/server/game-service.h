@@ -3,7 +3,9 @@
  * struct game_view built by the shared fold (tchess/fold.h) from its event
  * log; every command is one transaction that validates against that state,
  * builds the events, appends them, commits, and only then applies them to
- * the in-memory game and wakes the game's long-polls. A server timer ends a
+ * the in-memory game; the game's long-polls are woken once the events are
+ * durable (at once with sync = normal, after the group fsync with sync =
+ * full: server.h). A server timer ends a
  * game whose running clock expires, whether or not anyone is connected.
  *
  * Everything here runs with the server lock held (server.h), including the
@@ -113,6 +115,20 @@ void game_service_touch(struct game_service *gs, int64_t me, const char *id, int
 void game_service_invalid(struct game_service *gs, int64_t me, const char *id, const struct protocol_error *err);
 /* Whether id is an aborted game erased lately (answer 410, not 404). */
 bool game_service_erased(const struct game_service *gs, const char *id);
+
+/* The events long-poll of tchess-protocol(7) for viewer (0: spectator) on
+ * game id after seq after: returns 1 when the poll should park (nothing
+ * new and !must_answer), else 0 with the answer's JSON in out->body, or
+ * with out->failed (404, 410, 500). Only durable events are shown (the
+ * answer's seq is the game's durable seq, server.h), from the game's ring
+ * of encoded events when it reaches back to after, else from the store. */
+int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
+			struct game_outcome *out);
+/* Group commit (server.h), with the lock held: sync_begin notes the seq
+ * each game committed so far has, as the syncer starts an fsync; durable,
+ * after that fsync, makes those seqs visible and wakes the games' polls. */
+void game_service_sync_begin(struct game_service *gs);
+void game_service_durable(struct game_service *gs);
 
 /* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);

@@ -40,6 +40,9 @@ struct http {
 	bool timer_started;
 	pthread_cond_t timer_cond;   /* waited on with srv->lock */
 	bool timer_stop;
+	/* Replies held for their commit's fsync, oldest (lowest commit)
+	 * first, under srv->lock. */
+	struct http_conn *held_head, *held_tail;
 	pthread_mutex_t count_lock;  /* guards in_flight only */
 	pthread_cond_t count_cond;
 	unsigned in_flight;          /* requests begun and not yet completed */
@@ -58,6 +61,15 @@ struct http_conn {
 	bool deadline_set;
 	enum waiter_wake wake;
 	int64_t start_ms;
+	/* A reply held for group commit (http.h). */
+	uint64_t held_for;      /* the commit it waits for; 0: none */
+	bool held_ready;        /* durable: send it when MHD calls again */
+	int held_status;
+	int held_retry_after; /* Retry-After of the held reply, 0 for none */
+	char *held_body;
+	const char *held_type;
+	bool held_closing;
+	struct http_conn *held_next;
 };
 
 const char *http_request_header(const struct http_request *req, const char *name)
@@ -316,9 +328,56 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		log_debug("%s %s parked on %s", c->method, c->url, c->waiter.game_id);
 		return MHD_YES;
 	}
+	uint64_t pending = reply.body && !reply.durable ? server_pending_commit(srv) : 0;
+	if (pending) {
+		c->held_for = pending;
+		c->held_ready = false;
+		c->held_status = reply.status ? reply.status : 200;
+		c->held_retry_after = reply.retry_after_s;
+		c->held_body = reply.body;
+		c->held_type = reply.content_type;
+		c->held_closing = closing;
+		c->held_next = NULL;
+		if (h->held_tail)
+			h->held_tail->held_next = c;
+		else
+			h->held_head = c;
+		h->held_tail = c;
+		MHD_suspend_connection(c->conn);
+		server_committed(srv);
+		pthread_mutex_unlock(&srv->lock);
+		return MHD_YES;
+	}
 	pthread_mutex_unlock(&srv->lock);
 	return queue_typed(c, reply.status ? reply.status : 200, reply.body, closing, reply.content_type,
 			   reply.retry_after_s);
+}
+
+void http_durable(struct http *h, uint64_t target)
+{
+	while (h->held_head && h->held_head->held_for <= target) {
+		struct http_conn *c = h->held_head;
+		h->held_head = c->held_next;
+		if (!h->held_head)
+			h->held_tail = NULL;
+		c->held_next = NULL;
+		c->held_ready = true;
+		MHD_resume_connection(c->conn);
+	}
+}
+
+/* A held reply whose commit is durable (or, at shutdown, an error in its
+ * place): sent now that MHD runs the connection again. */
+static enum MHD_Result send_held(struct http_conn *c)
+{
+	char *body = c->held_body;
+	c->held_body = NULL;
+	c->held_for = 0;
+	if (!c->held_ready) {
+		free(body);
+		return queue_error(c, PROTOCOL_ERR_INTERNAL, "stopping before the commit was durable");
+	}
+	return queue_typed(c, c->held_status, body, c->held_closing, c->held_type, c->held_retry_after);
 }
 
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
@@ -364,6 +423,8 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 	}
 	if (c->too_large)
 		return queue_error(c, PROTOCOL_ERR_TOO_LARGE, "request body too large");
+	if (c->held_body)
+		return send_held(c);
 	return dispatch(h, c);
 }
 
@@ -385,6 +446,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		pthread_mutex_unlock(&h->srv->lock);
 	}
 	buf_fini(&c->body);
+	free(c->held_body);
 	free(c);
 	*con_cls = NULL;
 	pthread_mutex_lock(&h->count_lock);
@@ -577,9 +639,20 @@ void http_stop(struct http *h)
 	pthread_mutex_lock(&srv->lock);
 	h->timer_stop = true;
 	pthread_cond_signal(&h->timer_cond);
-	/* MHD must not be stopped with suspended connections. */
+	/* MHD must not be stopped with suspended connections. Replies still
+	 * held (drain timed out) are answered with an error, not a success
+	 * that was never durable. */
 	srv->draining = true;
 	waiters_wake_all(&h->waiters, WAITER_DRAIN, wake_conn, h);
+	while (h->held_head) {
+		struct http_conn *c = h->held_head;
+		h->held_head = c->held_next;
+		c->held_next = NULL;
+		MHD_resume_connection(c->conn);
+	}
+	h->held_tail = NULL;
+	/* The syncer outlives us (server_fini stops it): it must find no http. */
+	srv->http = NULL;
 	pthread_mutex_unlock(&srv->lock);
 	if (h->timer_started)
 		pthread_join(h->timer, NULL);

@@ -13,6 +13,13 @@
  * rate limits, routing and the handler. The libmicrohttpd glue fills a
  * struct http_request from a connection and calls it; the request fuzzer
  * (tests/fuzz/fuzz-request.c) calls it with requests made from bytes.
+ *
+ * Under group commit (server.h) a reply made while some commit is not yet
+ * durable is held: the connection is suspended with its reply and resumed
+ * by http_durable once the fsync covering the latest commit at the time of
+ * the reply is done. So a command is acknowledged only when durable, and no
+ * read shows state that could vanish. A handler that shows only durable
+ * state (the events poll) sets reply->durable and is answered at once.
  */
 #ifndef TCHESS_SERVER_HTTP_H
 #define TCHESS_SERVER_HTTP_H
@@ -55,6 +62,7 @@ struct http_reply {
 	const char *content_type; /* static; NULL: application/json */
 	char park_game[STORE_GAME_ID_MAX + 1];
 	int retry_after_s; /* > 0: a Retry-After header (429, 503) */
+	bool durable; /* the body shows only durable state: never held */
 };
 
 typedef void (*http_handler_fn)(struct server *srv, struct http_request *req, struct http_reply *reply);
@@ -96,6 +104,9 @@ void http_dispatch(struct server *srv, const struct http_route *routes, struct h
 struct http *http_start(struct server *srv, const struct http_route *routes, char **errmsg);
 /* With the server lock held: wakes the parked polls of game_id. */
 void http_wake_game(struct http *h, const char *game_id);
+/* With the server lock held: every commit up to commit number target is
+ * durable; sends the replies held for them. */
+void http_durable(struct http *h, uint64_t target);
 /* Parked polls right now (with the server lock held); 0 for NULL. */
 size_t http_parked(const struct http *h);
 /* Shutdown, part one: stop accepting, answer every parked poll, and wait up

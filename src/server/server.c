@@ -2,8 +2,10 @@
  * Server state: opening the store, what is loaded at start, and the
  * notification that links a committed event to the parked polls.
  */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engine.h"
 #include "game-service.h"
@@ -42,6 +44,61 @@ static int server_engines(struct server *srv, char **errmsg)
 	return 0;
 }
 
+/* The group commit loop of server.h. */
+static void *server_syncer_main(void *arg)
+{
+	struct server *srv = arg;
+	pthread_mutex_lock(&srv->lock);
+	for (;;) {
+		while (!srv->syncer_stop && store_commits(srv->store) == srv->durable)
+			pthread_cond_wait(&srv->sync_cond, &srv->lock);
+		if (store_commits(srv->store) == srv->durable)
+			break;
+		uint64_t target = store_commits(srv->store);
+		game_service_sync_begin(srv->games);
+		pthread_mutex_unlock(&srv->lock);
+		if (srv->cfg.sync_delay_ms > 0) {
+			/* A slow disk, for the tests that check nothing is shown
+			 * or acknowledged before its fsync. */
+			struct timespec ts = { .tv_sec = (time_t)(srv->cfg.sync_delay_ms / 1000),
+					       .tv_nsec = (long)(srv->cfg.sync_delay_ms % 1000) * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+		int rc = store_sync(srv->store);
+		int saved = errno;
+		pthread_mutex_lock(&srv->lock);
+		if (rc) {
+			log_error("store: fdatasync of the WAL failed (%s): stopping, as nothing written since "
+				  "can be acknowledged",
+				  strerror(saved));
+			abort();
+		}
+		srv->durable = target;
+		srv->syncs++;
+		game_service_durable(srv->games);
+		if (srv->http)
+			http_durable(srv->http, target);
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return NULL;
+}
+
+void server_committed(struct server *srv)
+{
+	if (srv->syncer_started)
+		pthread_cond_signal(&srv->sync_cond);
+	else if (!store_syncs(srv->store))
+		srv->durable = store_commits(srv->store);
+}
+
+uint64_t server_pending_commit(const struct server *srv)
+{
+	if (!store_syncs(srv->store))
+		return 0;
+	uint64_t c = store_commits(srv->store);
+	return c == srv->durable ? 0 : c;
+}
+
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 {
 	memset(srv, 0, sizeof *srv);
@@ -52,6 +109,7 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	/* 64k buckets of 32 bytes: 2 MiB each, whatever the number of clients. */
 	srv->rate_ip = ratelimit_new(srv->cfg.rate_ip_per_s, srv->cfg.rate_ip_burst, 65536);
 	srv->rate_token = ratelimit_new(srv->cfg.rate_token_per_s, srv->cfg.rate_token_burst, 65536);
+	pthread_cond_init(&srv->sync_cond, NULL);
 	struct store_options opts = { .sync_full = srv->cfg.sync_full, .read_only = srv->cfg.read_only };
 	srv->store = store_open(srv->cfg.db, &opts, errmsg);
 	if (!srv->store)
@@ -66,7 +124,33 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	srv->games = game_service_new(srv, &hooks, errmsg);
 	if (!srv->games)
 		return -1;
+	if (store_syncs(srv->store)) {
+		if (pthread_create(&srv->syncer, NULL, server_syncer_main, srv)) {
+			*errmsg = xstrdup("cannot start the syncer thread");
+			return -1;
+		}
+		srv->syncer_started = true;
+		/* The rebuild's commits (clocks resumed) await it too. */
+		pthread_mutex_lock(&srv->lock);
+		pthread_cond_signal(&srv->sync_cond);
+		pthread_mutex_unlock(&srv->lock);
+	}
 	return 0;
+}
+
+/* Stops the syncer after a last sync of what is committed. */
+static void server_stop_syncer(struct server *srv)
+{
+	if (!srv->syncer_started)
+		return;
+	pthread_mutex_lock(&srv->lock);
+	srv->syncer_stop = true;
+	pthread_cond_signal(&srv->sync_cond);
+	pthread_mutex_unlock(&srv->lock);
+	pthread_join(srv->syncer, NULL);
+	srv->syncer_started = false;
+	log_info("store: %llu commits, %llu group fsyncs", (unsigned long long)srv->durable,
+		 (unsigned long long)srv->syncs);
 }
 
 void server_fini(struct server *srv)
@@ -86,6 +170,7 @@ void server_fini(struct server *srv)
 	}
 	engine_pool_free(srv->engines);
 	srv->engines = NULL;
+	server_stop_syncer(srv);
 	game_service_free(srv->games);
 	srv->games = NULL;
 	store_close(srv->store);
@@ -94,6 +179,7 @@ void server_fini(struct server *srv)
 	ratelimit_free(srv->rate_token);
 	srv->rate_ip = srv->rate_token = NULL;
 	pthread_mutex_destroy(&srv->lock);
+	pthread_cond_destroy(&srv->sync_cond);
 	config_fini(&srv->cfg);
 }
 

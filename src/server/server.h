@@ -15,6 +15,27 @@
  * and its answer takes the lock like any request before it is played. The
  * pool is therefore freed without the lock, after the game service has
  * withdrawn every request (server_fini).
+ *
+ * Group commit (sync = full). A transaction commits under the lock without
+ * an fsync (store.h: it then survives kill -9 but not a power loss), and
+ * whatever depends on its durability waits for the syncer thread, which
+ * loops: take the lock, note the store's commit count (the target) and let
+ * the game service note which games have events up to it, drop the lock,
+ * fdatasync the WAL (store_sync), take the lock, mark everything up to the
+ * target durable: replies held for it are sent (http.c) and the games'
+ * parked polls are woken with the events now durable (game-service.c).
+ * Every commit that arrives during one fsync rides on the next, so at most
+ * two fsyncs stand between a commit and its answer, the lock is never held
+ * across an fsync, and the disk's rate of synchronous writes bounds the
+ * batches per second, not the commands. The guarantees stay those of one
+ * fsync per commit: a command is acknowledged only after an fsync begun
+ * after its commit returned, and a poll never shows an event beyond the
+ * game's durable seq, so no client ever sees what a crash could take back.
+ * A failed fsync ends tchessd: the kernel may have dropped the dirty pages,
+ * so nothing could be acknowledged truthfully afterwards.
+ *
+ * With sync = normal every commit counts as durable when it returns (it
+ * survives kill -9), nothing waits and the syncer does not run.
  */
 #ifndef TCHESS_SERVER_SERVER_H
 #define TCHESS_SERVER_SERVER_H
@@ -42,6 +63,13 @@ struct server {
 	pthread_mutex_t lock;
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;
+	/* Group commit (above), all under lock. */
+	uint64_t durable;        /* store commits known durable */
+	pthread_t syncer;
+	bool syncer_started;
+	bool syncer_stop;
+	pthread_cond_t sync_cond; /* a commit awaits the syncer */
+	uint64_t syncs;           /* fsyncs done, for the log */
 };
 
 /* Opens the store, starts the engine pool (a missing default engine is
@@ -51,8 +79,13 @@ struct server {
  * the server (the caller's copy is cleared). Returns -1 with *errmsg set. */
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg);
 void server_fini(struct server *srv);
-/* Called with the lock held after a transaction that appended events to
- * game_id committed: wakes the game's parked polls. */
+/* Called with the lock held once events of game_id are durable: wakes the
+ * game's parked polls. */
 void server_notify_game(struct server *srv, const char *game_id);
+/* With the lock held, after a store_commit: tells the syncer. */
+void server_committed(struct server *srv);
+/* With the lock held: the commit number a reply sent now must wait for
+ * (the store's latest commit), or 0 when every commit is durable. */
+uint64_t server_pending_commit(const struct server *srv);
 
 #endif

@@ -3,14 +3,29 @@
  * once at open and bound per call (no SQL is ever built from input). This is
  * the only file that includes sqlite3.h.
  *
+ * Durability (store.h): SQLite runs with synchronous=NORMAL, so a commit is
+ * written to the WAL file (it survives a crash of tchessd) but not fsynced.
+ * With sync_full the store keeps its own descriptor of the WAL file and
+ * store_sync fdatasyncs it: one flush covers every commit written before
+ * it, which is what lets tchessd group many commits under one fsync and do
+ * it outside the server lock. The WAL is append-only between checkpoints
+ * and a checkpoint syncs the WAL itself before copying it (SQLite's NORMAL
+ * rules), so a commit is durable once a store_sync begun after it returns.
+ * The connection holds the database in locking_mode=EXCLUSIVE: one tchessd
+ * owns the file, so SQLite keeps the WAL index in its own memory and takes
+ * no file locks per transaction.
+ *
  * The schema carries its version in schema_version; store_open applies the
  * migrations the file lacks, each in its own transaction, and refuses a file
  * written by a newer tchessd.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "store-sqlite.h"
 #include "store-tournaments.h"
@@ -96,11 +111,25 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT ?1",
 };
 
+/* Players by token hash, direct-mapped: every authenticated request looks
+ * its player up, and players are never changed or deleted, so a hit needs
+ * no SQL. Only rows read outside a transaction are kept (a row a
+ * transaction inserts may yet be rolled back). */
+#define STORE_PLAYER_CACHE 1024
+
+struct player_cache_entry {
+	uint8_t hash[STORE_HASH_SIZE];
+	struct store_player p; /* p.id 0: empty */
+};
+
 struct store {
+	struct player_cache_entry players[STORE_PLAYER_CACHE];
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S_COUNT];
 	bool in_tx;
 	int last_fail; /* primary result code of the last failure, 0 if none */
+	uint64_t commits; /* successful commits since open */
+	int wal_fd;       /* the WAL, for store_sync; -1 without sync_full */
 };
 
 static enum store_result fail(struct store *st, const char *what, int rc)
@@ -187,9 +216,38 @@ int store_schema_version(void)
 	return N_MIGRATIONS;
 }
 
+/* Opens the WAL for store_sync (creating it empty if SQLite has not yet:
+ * SQLite takes an empty WAL as no WAL) and makes its directory entry
+ * durable once, so a synced WAL cannot vanish with its directory. */
+static int open_wal(struct store *st, char **errmsg)
+{
+	const char *wal = sqlite3_filename_wal(sqlite3_db_filename(st->db, "main"));
+	if (!wal || !*wal) {
+		*errmsg = xstrdup("sync = full needs a database file (no WAL file name)");
+		return -1;
+	}
+	st->wal_fd = open(wal, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (st->wal_fd < 0) {
+		*errmsg = xasprintf("%s: %s", wal, strerror(errno));
+		return -1;
+	}
+	char *dir = xstrdup(wal);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		slash[slash == dir] = '\0';
+	int dfd = open(slash ? dir : ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	free(dir);
+	if (dfd >= 0) {
+		fsync(dfd);
+		close(dfd);
+	}
+	return store_sync(st) ? (*errmsg = xasprintf("%s: fdatasync: %s", wal, strerror(errno)), -1) : 0;
+}
+
 struct store *store_open(const char *path, const struct store_options *opts, char **errmsg)
 {
 	struct store *st = xcalloc(1, sizeof *st);
+	st->wal_fd = -1;
 	*errmsg = NULL;
 	bool ro = opts && opts->read_only;
 	int rc = sqlite3_open_v2(path, &st->db,
@@ -201,13 +259,19 @@ struct store *store_open(const char *path, const struct store_options *opts, cha
 		goto fail;
 	}
 	sqlite3_extended_result_codes(st->db, 1);
-	/* Another process (a backup, an operator's sqlite3 shell) may hold the
-	 * lock briefly; wait rather than fail the command. */
+	/* Only at open: another process (an operator's sqlite3 shell) may
+	 * hold the file briefly. Once open, locking_mode=EXCLUSIVE keeps
+	 * every other process out while tchessd runs. */
 	sqlite3_busy_timeout(st->db, 5000);
-	if ((!ro && exec(st, "PRAGMA journal_mode = WAL", errmsg)) || exec(st, "PRAGMA foreign_keys = ON", errmsg) ||
-	    exec(st, opts && opts->sync_full ? "PRAGMA synchronous = FULL" : "PRAGMA synchronous = NORMAL", errmsg))
+	/* EXCLUSIVE before WAL: the WAL index then lives in heap memory. A
+	 * read-only store takes neither (it only reads what is there). */
+	if ((!ro && exec(st, "PRAGMA locking_mode = EXCLUSIVE", errmsg)) ||
+	    (!ro && exec(st, "PRAGMA journal_mode = WAL", errmsg)) || exec(st, "PRAGMA foreign_keys = ON", errmsg) ||
+	    exec(st, "PRAGMA synchronous = NORMAL", errmsg))
 		goto fail;
 	if (migrate(st, ro, errmsg))
+		goto fail;
+	if (opts && opts->sync_full && !ro && open_wal(st, errmsg))
 		goto fail;
 	for (int i = 0; i < S_COUNT; i++) {
 		if (sqlite3_prepare_v3(st->db, stmt_sql[i], -1, SQLITE_PREPARE_PERSISTENT, &st->stmt[i], NULL) !=
@@ -231,6 +295,8 @@ void store_close(struct store *st)
 	for (int i = 0; i < S_COUNT; i++)
 		sqlite3_finalize(st->stmt[i]);
 	sqlite3_close(st->db);
+	if (st->wal_fd >= 0)
+		close(st->wal_fd);
 	free(st);
 }
 
@@ -274,11 +340,29 @@ enum store_result store_begin(struct store *st)
 enum store_result store_commit(struct store *st)
 {
 	enum store_result r = run(st, stmt(st, S_COMMIT), "commit");
-	if (r == STORE_OK)
+	if (r == STORE_OK) {
 		st->in_tx = false;
-	else
+		st->commits++;
+	} else
 		store_rollback(st);
 	return r;
+}
+
+uint64_t store_commits(const struct store *st)
+{
+	return st->commits;
+}
+
+bool store_syncs(const struct store *st)
+{
+	return st->wal_fd >= 0;
+}
+
+int store_sync(struct store *st)
+{
+	if (st->wal_fd < 0)
+		return 0;
+	return fdatasync(st->wal_fd);
 }
 
 void store_rollback(struct store *st)
@@ -328,6 +412,13 @@ static enum store_result player_row(struct store *st, sqlite3_stmt *q, struct st
 enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
 					     struct store_player *out)
 {
+	/* The hash of a 256-bit secret: any of its bytes spread evenly. */
+	struct player_cache_entry *c =
+		&st->players[((unsigned)hash[0] | (unsigned)hash[1] << 8) % STORE_PLAYER_CACHE];
+	if (c->p.id && token_equal(c->hash, hash, STORE_HASH_SIZE)) {
+		*out = c->p;
+		return STORE_OK;
+	}
 	sqlite3_stmt *q = stmt(st, S_PLAYER_BY_HASH);
 	sqlite3_bind_blob(q, 1, hash, STORE_HASH_SIZE, SQLITE_TRANSIENT);
 	enum store_result r = player_row(st, q, out, "player by token");
@@ -341,6 +432,10 @@ enum store_result store_player_by_token_hash(struct store *st, const uint8_t has
 			r = STORE_NOT_FOUND;
 	}
 	sqlite3_reset(q);
+	if (r == STORE_OK && !st->in_tx && sqlite3_get_autocommit(st->db)) {
+		memcpy(c->hash, hash, STORE_HASH_SIZE);
+		c->p = *out;
+	}
 	return r;
 }
 

@@ -9,7 +9,14 @@
  * client only after store_commit returned STORE_OK.
  *
  * A store is not thread-safe: its caller serialises all use (tchessd holds
- * its server lock around every call).
+ * its server lock around every call), except store_sync, which may run on
+ * another thread at the same time as any other call.
+ *
+ * Durability: store_commit makes a transaction survive a crash of the
+ * process (kill -9) at once. Surviving a power loss or an OS crash needs
+ * the fsync of store_sync, which is separate so that one fsync can cover a
+ * group of commits and run outside the caller's lock (group commit, see
+ * server.h).
  */
 #ifndef TCHESS_SERVER_STORE_H
 #define TCHESS_SERVER_STORE_H
@@ -33,8 +40,10 @@ enum store_result {
 struct store;
 
 struct store_options {
-	/* fsync at every commit (SQLite synchronous=FULL): an acknowledged
-	 * command survives power loss, not only a crash of tchessd. */
+	/* Keep what store_sync needs: the caller then acknowledges a command
+	 * only after a store_sync begun after its commit returned, and it
+	 * survives power loss, not only a crash of tchessd. Without it
+	 * store_sync does nothing. */
 	bool sync_full;
 	/* Open the file read-only (an archive, or a disk that is): reads
 	 * work, every write fails with STORE_ERROR and store_failure_transient
@@ -91,6 +100,15 @@ void store_rollback(struct store *st);
  * another process) rather than from a bug or a corrupt file. Cleared by
  * store_begin. */
 bool store_failure_transient(const struct store *st);
+/* Successful commits since store_open: a commit's number is the count
+ * right after its store_commit returned. */
+uint64_t store_commits(const struct store *st);
+/* Whether store_sync does anything (the store was opened with sync_full). */
+bool store_syncs(const struct store *st);
+/* Flushes every commit that returned before the call to stable storage
+ * (fdatasync of the WAL). Thread-safe against every other store call, so
+ * it runs without the caller's lock. Returns 0, or -1 with errno. */
+int store_sync(struct store *st);
 
 /* Inserts a player; STORE_CONFLICT if the name is taken (ignoring ASCII case)
  * or the token hash already exists. */

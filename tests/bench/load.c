@@ -20,8 +20,10 @@
  *
  * Time stamps are taken when a finished transfer is read off the multi
  * handle, one clock reading per transfer. A spectator can read a move before
- * the mover's answer is read (the server wakes the polls inside the move's
- * commit); such a delivery counts as latency 0 and is also counted apart.
+ * the mover's answer is read (the server answers the mover and wakes the
+ * polls at the same moment: at the commit with sync = normal, after the
+ * group fsync with sync = full); such a delivery counts as latency 0 and is
+ * also counted apart.
  *
  * With --premoves the black player queues a premove (a move legal as if it
  * were black's turn, accepted by the fide premove rules) before every white

@@ -169,6 +169,41 @@ START_TEST(test_event_round_trip)
 }
 END_TEST
 
+/* The server's fast path splices its own payloads; it must write exactly
+ * what the cJSON encoder writes, large integers included. */
+START_TEST(test_event_encode_own_same)
+{
+	struct protocol_error err;
+	struct protocol_event evs[] = {
+		{ 3, "move", 1700000000123, (char *)"{\"uci\":\"e2e4\",\"clock\":{\"white\":299000,\"black\":-5}}" },
+		{ 9007199254740991LL, "ping", 0, NULL },
+		{ 1, "note", 5, (char *)"{}" },
+		/* Own data is cJSON's printing: UTF-8 as is, quotes escaped. */
+		{ 2, "note", 6, (char *)"{\"text\":\"a \\\"q\\\" \xc3\xa9\"}" },
+	};
+	for (size_t i = 0; i < sizeof evs / sizeof evs[0]; i++) {
+		char *slow = protocol_event_encode(&evs[i], &err);
+		char *fast = protocol_event_encode_own(&evs[i]);
+		ck_assert_ptr_nonnull(slow);
+		ck_assert_ptr_nonnull(fast);
+		ck_assert_str_eq(fast, slow);
+		free(slow);
+		free(fast);
+	}
+	struct protocol_events batch = { evs, 3, 12, 1700000000999 };
+	char *slow = protocol_events_encode(&batch, &err);
+	char *fast = protocol_events_encode_own(&batch);
+	ck_assert_str_eq(fast, slow);
+	free(slow);
+	free(fast);
+	/* Not an object, or a malformed type: no splice. */
+	struct protocol_event bad = { 1, "note", 0, (char *)"[1]" };
+	ck_assert_ptr_null(protocol_event_encode_own(&bad));
+	struct protocol_event badtype = { 1, "Bad Type", 0, NULL };
+	ck_assert_ptr_null(protocol_event_encode_own(&badtype));
+}
+END_TEST
+
 START_TEST(test_event_bad)
 {
 	struct protocol_error err;
@@ -212,6 +247,9 @@ START_TEST(test_events_batch)
 
 	struct protocol_events empty = { NULL, 0, 3, 1 };
 	json = protocol_events_encode(&empty, &err);
+	ck_assert_str_eq(json, "{\"events\":[],\"seq\":3,\"now_ms\":1}");
+	free(json);
+	json = protocol_events_encode_own(&empty);
 	ck_assert_str_eq(json, "{\"events\":[],\"seq\":3,\"now_ms\":1}");
 	free(json);
 
@@ -448,6 +486,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_register_garbage_with_nul);
 	tcase_add_test(tc, test_integers_strict);
 	tcase_add_test(tc, test_event_round_trip);
+	tcase_add_test(tc, test_event_encode_own_same);
 	tcase_add_test(tc, test_event_bad);
 	tcase_add_test(tc, test_events_batch);
 	tcase_add_test(tc, test_game_list);
