@@ -40,7 +40,9 @@
  * Numbers are decimal digits without sign, fraction or spaces (write half a
  * minute as "30s"; "1/2" is one move in 2 minutes). moves is 1..1000, and
  * every period but the last needs one; a missing increment is 0. All
- * periods share one mark. Limits: the first period's time is over 0; a
+ * periods share one mark. Limits: the first period's time is over 0, and
+ * a later period adds time or an increment ("40/5:00" is refused rather
+ * than read as a second period adding nothing); a
  * period's time is at most 24 h, an increment or delay at most 1 h;
  * correspondence time is whole minutes from 1 min to 365 days, with no
  * increment. Examples:

@@ -206,6 +206,10 @@ enum tchess_err time_control_parse(struct time_control *out, const char *text, s
 			kind_mark = mark;
 		}
 		tc.n_periods++;
+		if (tc.n_periods > 1 && p->base_ms == 0 && p->increment_ms == 0)
+			return tchess_error_set(err, TCHESS_ERR_RANGE, at,
+						"time control: period %d adds no time (':' separates periods; "
+						"40 moves in 5 minutes is 40/5)", tc.n_periods);
 		if (c.s[c.i] == ':') {
 			if (!p->moves)
 				return tchess_error_set(err, TCHESS_ERR_TIME_CONTROL, at,
@@ -252,6 +256,12 @@ enum tchess_err time_control_validate(const struct time_control *tc, struct tche
 						i + 1);
 		if (p->base_ms < 0 || p->base_ms > TC_TIME_MAX_MS || (i == 0 && p->base_ms == 0))
 			return tchess_error_set(err, TCHESS_ERR_RANGE, 0, "time control: period %d: bad time", i + 1);
+		/* A later period that adds nothing is a misreading, typically
+		 * "40/5:00" meant as a clock time: ':' separates periods here. */
+		if (i > 0 && p->base_ms == 0 && p->increment_ms == 0)
+			return tchess_error_set(err, TCHESS_ERR_RANGE, 0,
+						"time control: period %d adds no time (':' separates periods; "
+						"40 moves in 5 minutes is 40/5)", i + 1);
 		if (p->increment_ms < 0 || p->increment_ms > TC_INCREMENT_MAX_MS)
 			return tchess_error_set(err, TCHESS_ERR_RANGE, 0, "time control: period %d: bad increment",
 						i + 1);

@@ -691,6 +691,9 @@ static const struct {
 	{ "99999999999+0", TCHESS_ERR_RANGE, 0 },
 	{ "5+99999999999", TCHESS_ERR_RANGE, 2 },
 	{ "40/", TCHESS_ERR_TIME_CONTROL, 3 },
+	/* "40/5:00" read as a clock time is a misreading: refused, not a
+	 * second period that adds nothing. */
+	{ "40/5:00", TCHESS_ERR_RANGE, 5 },
 	{ "/90", TCHESS_ERR_TIME_CONTROL, 0 },
 	{ "corr:0d/10", TCHESS_ERR_RANGE, 5 },
 	{ "corr:10d/0", TCHESS_ERR_RANGE, 9 },
