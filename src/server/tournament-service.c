@@ -93,7 +93,8 @@ static void to_protocol(const struct loaded *l, int64_t viewer, int64_t credits,
 	p->n_entrants = l->n_entries;
 	for (int i = 0; i < l->n_entries; i++) {
 		p->entrants[i].player = l->entries[i].player;
-		snprintf(p->entrants[i].name, sizeof p->entrants[i].name, "%s", l->entries[i].name);
+		snprintf(p->entrants[i].name, sizeof p->entrants[i].name, "%.*s", (int)sizeof p->entrants[i].name - 1,
+			 l->entries[i].name);
 	}
 	if (l->started) {
 		p->t = &l->t;
@@ -277,8 +278,8 @@ static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
 		seats[WHITE].kind = seats[BLACK].kind = FOLD_SEAT_HUMAN;
 		seats[WHITE].player = w->player;
 		seats[BLACK].player = b->player;
-		snprintf(seats[WHITE].name, sizeof seats[WHITE].name, "%s", w->name);
-		snprintf(seats[BLACK].name, sizeof seats[BLACK].name, "%s", b->name);
+		snprintf(seats[WHITE].name, sizeof seats[WHITE].name, "%.*s", (int)sizeof seats[WHITE].name - 1, w->name);
+		snprintf(seats[BLACK].name, sizeof seats[BLACK].name, "%.*s", (int)sizeof seats[BLACK].name - 1, b->name);
 		game_service_create_seated(srv->games, seats, l->row.tc, l->row.ruleset, params, l->ids[i], out);
 		if (out->failed)
 			return -1;
