@@ -275,26 +275,33 @@ int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
 	return 0;
 }
 
+int client_args(struct client_opts *o, int argc, char **argv, const char **arg, const char *usage)
+{
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(o, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' || !arg || *arg) {
+			fprintf(stderr, "%s\n", usage);
+			return -1;
+		}
+		*arg = argv[i];
+	}
+	if (arg && !*arg) {
+		fprintf(stderr, "%s\n", usage);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_register(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *name = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || name) {
-			fprintf(stderr, "usage: tchess register NAME [--server URL]\n");
-			return 2;
-		}
-		name = argv[i];
-	}
-	if (!name) {
-		fprintf(stderr, "usage: tchess register NAME [--server URL]\n");
+	if (client_args(&o, argc, argv, &name, "usage: tchess register NAME [--server URL]") < 0)
 		return 2;
-	}
 	struct protocol_error perr;
 	if (!protocol_name_valid(name, &perr)) {
 		fprintf(stderr, "tchess register: %s\n", perr.message);
@@ -449,22 +456,8 @@ int cmd_join(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *target = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || target) {
-			fprintf(stderr, "usage: tchess join GAME[:INVITE] [--server URL]\n");
-			return 2;
-		}
-		target = argv[i];
-	}
-	if (!target) {
-		fprintf(stderr, "usage: tchess join GAME[:INVITE] [--server URL]\n");
+	if (client_args(&o, argc, argv, &target, "usage: tchess join GAME[:INVITE] [--server URL]") < 0)
 		return 2;
-	}
 	char id[PROTOCOL_GAME_ID_MAX + 1];
 	struct protocol_join_request jr;
 	memset(&jr, 0, sizeof jr);
@@ -516,19 +509,9 @@ int cmd_watch(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *id = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || id) {
-			fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
-			return 2;
-		}
-		id = argv[i];
-	}
-	if (!id || !protocol_game_id_valid(id)) {
+	if (client_args(&o, argc, argv, &id, "usage: tchess watch GAME [--server URL]") < 0)
+		return 2;
+	if (!protocol_game_id_valid(id)) {
 		fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
 		return 2;
 	}
@@ -553,15 +536,8 @@ static void client_game_mark(const struct corr_my_game *g, int64_t now_ms, char 
 int cmd_games(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (!r) {
-			fprintf(stderr, "usage: tchess games [--server URL]\n");
-			return 2;
-		}
-	}
+	if (client_args(&o, argc, argv, NULL, "usage: tchess games [--server URL]") < 0)
+		return 2;
 	struct client_conn c;
 	if (client_connect(&c, o.server, false, false) < 0)
 		return 1;
@@ -629,19 +605,9 @@ int cmd_export(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *id = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || id) {
-			fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
-			return 2;
-		}
-		id = argv[i];
-	}
-	if (!id || !protocol_game_id_valid(id)) {
+	if (client_args(&o, argc, argv, &id, "usage: tchess export GAME [--server URL]") < 0)
+		return 2;
+	if (!protocol_game_id_valid(id)) {
 		fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
 		return 2;
 	}

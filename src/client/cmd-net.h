@@ -40,6 +40,10 @@ void client_disconnect(struct client_conn *c);
 /* Takes argv[*i] (and its value) if it is a common option: 1 taken, 0 not
  * one, -1 a missing value (printed). */
 int client_common_opt(struct client_opts *o, int argc, char **argv, int *i);
+/* Parses a command's arguments: the common options into o, and one
+ * argument into *arg (required), or none when arg is NULL. Returns 0, or
+ * -1 after printing why (usage, one line, for a wrong argument). */
+int client_args(struct client_opts *o, int argc, char **argv, const char **arg, const char *usage);
 /* Runs the play screen of game id as colour me (-1 watching) on an
  * already started ui, over a connection of its own. */
 int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me);

@@ -56,15 +56,8 @@ static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o
 int cmd_tournaments(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (!r) {
-			fprintf(stderr, "usage: tchess tournaments [--server URL]\n");
-			return 2;
-		}
-	}
+	if (client_args(&o, argc, argv, NULL, "usage: tchess tournaments [--server URL]") < 0)
+		return 2;
 	struct client_conn c;
 	if (client_connect(&c, o.server, false, false) < 0)
 		return 1;
