@@ -188,9 +188,7 @@ int client_connect(struct client_conn *c, const char *server_opt, bool need_toke
 	return 0;
 }
 
-/* Runs the play screen on game id as colour me (-1 watching). */
-static int client_screen(struct client_conn *c, const char *id, int me, const char *note, const char *theme_arg,
-			 int ascii_arg)
+int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 {
 	char err[512];
 	struct theme theme;
@@ -200,6 +198,21 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 		fprintf(stderr, "tchess: %s\n", err);
 		return 2;
 	}
+	if (ui_start(ui, &theme, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs the play screen on game id as colour me (-1 watching). */
+static int client_screen(struct client_conn *c, const char *id, int me, const char *note, const char *theme_arg,
+			 int ascii_arg)
+{
+	struct ui ui;
+	int rc = client_ui_start(c, &ui, theme_arg);
+	if (rc)
+		return rc;
 	struct session s;
 	session_init(&s, id, me);
 	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
@@ -207,12 +220,6 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	s.low_time_cfg_ms = c->cfg.low_time_ms;
 	if (note)
 		snprintf(s.note, sizeof s.note, "%s", note);
-	struct ui ui;
-	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
-		session_fini(&s);
-		return 1;
-	}
 	ui_play_run(&ui, &s, c->net);
 	ui_stop(&ui);
 	char res[64];

@@ -44,6 +44,10 @@ int client_common_opt(struct client_opts *o, int argc, char **argv, int *i);
  * argument into *arg (required), or none when arg is NULL. Returns 0, or
  * -1 after printing why (usage, one line, for a wrong argument). */
 int client_args(struct client_opts *o, int argc, char **argv, const char **arg, const char *usage);
+/* Starts the terminal for a screen: the locale, the theme (theme_arg, the
+ * config file's, or the default) and curses on ui. Returns 0, or the exit
+ * status after printing why: 2 for a bad theme, 1 for no usable terminal. */
+int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg);
 /* Runs the play screen of game id as colour me (-1 watching) on an
  * already started ui, over a connection of its own. */
 int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me);

@@ -30,24 +30,14 @@ static int cmd_tourney_open_game(void *ctx, struct ui *ui, const char *id, int c
 /* The screens: the list (id NULL) or one tournament. */
 static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o, const char *id)
 {
-	char err[512];
-	struct theme theme;
-	setlocale(LC_ALL, "");
-	const char *theme_name = config_theme_name(o->theme, &c->cfg, getenv("NO_COLOR"));
-	if (theme_load(&theme, theme_name, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
-		return 2;
-	}
+	struct ui ui;
+	int rc = client_ui_start(c, &ui, o->theme);
+	if (rc)
+		return rc;
 	struct tourney_view v;
 	tourney_view_init(&v, id, c->have_account ? c->acct.player : 0);
 	v.ascii = config_want_ascii(o->ascii, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
-	struct ui ui;
-	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
-		tourney_view_fini(&v);
-		return 1;
-	}
-	int rc = ui_tourney_run(&ui, &v, c->net, cmd_tourney_open_game, c);
+	rc = ui_tourney_run(&ui, &v, c->net, cmd_tourney_open_game, c);
 	ui_stop(&ui);
 	tourney_view_fini(&v);
 	return rc < 0 ? 1 : 0;
