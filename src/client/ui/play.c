@@ -31,6 +31,7 @@
 #include "../net.h"
 #include "board.h"
 #include "draw.h"
+#include "latency.h"
 #include "tchess/movegen.h"
 #include "ui.h"
 #include "util/now.h"
@@ -502,19 +503,11 @@ static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct 
 	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);
 }
 
-static int64_t ui_play_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 {
 	struct ui_play p = { .ui = ui, .s = s, .press_sq = SQ_NONE };
 	int pipefd[2] = { -1, -1 }, rc = 0;
-	const char *log_path = getenv("TCHESS_LATENCY_LOG");
-	FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+	FILE *log = ui_latency_open();
 
 	if (pipe(pipefd) == 0) {
 		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
@@ -574,7 +567,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 			int key = ui_poll_key();
 			if (key == KEYS_NONE)
 				break;
-			int64_t t0 = log ? ui_play_now_us() : 0;
+			int64_t t0 = log ? ui_latency_now_us() : 0;
 			keys++;
 			if (key == KEYS_RESIZE) {
 				struct session_cmd rc2 = { SESSION_CMD_RESIZE, COLS, LINES };
@@ -592,8 +585,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 				ui_play_draw(&p, dirty);
 				doupdate();
 				dirty = 0;
-				fprintf(log, "key %d us %" PRId64 "\n", key, ui_play_now_us() - t0);
-				fflush(log);
+				ui_latency_write(log, key, t0);
 			}
 		}
 		/* A terminal that has gone away reads as ready forever with no

@@ -21,6 +21,7 @@
 #include "tchess/movegen.h"
 #include "board.h"
 #include "draw.h"
+#include "latency.h"
 #include "ui.h"
 
 enum ui_review_pane {
@@ -334,22 +335,11 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 		ui_draw_help(s->ui, ui_review_help_text, 52, r->layout.w, r->layout.h, r->ascii);
 }
 
-static int64_t ui_review_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 void ui_review_run(struct ui *ui, struct review *r)
 {
 	struct ui_review s = { .ui = ui, .r = r };
 	struct review_cmd resize = { REVIEW_CMD_RESIZE, COLS, LINES };
-	/* TCHESS_LATENCY_LOG names a file that gets, per key, the
-	 * microseconds from reading it to handing the screen to the
-	 * terminal. */
-	const char *log_path = getenv("TCHESS_LATENCY_LOG");
-	FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+	FILE *log = ui_latency_open();
 
 	unsigned dirty = review_apply(r, &resize);
 	ui_review_make_panes(&s);
@@ -360,7 +350,7 @@ void ui_review_run(struct ui *ui, struct review *r)
 			dirty = 0;
 		}
 		int key = ui_read_key();
-		int64_t t0 = ui_review_now_us();
+		int64_t t0 = ui_latency_now_us();
 		if (key == KEYS_NONE)
 			break;
 		if (key == KEYS_RESIZE) {
@@ -375,8 +365,7 @@ void ui_review_run(struct ui *ui, struct review *r)
 			ui_review_draw(&s, dirty);
 			doupdate();
 			dirty = 0;
-			fprintf(log, "key %d us %" PRId64 "\n", key, ui_review_now_us() - t0);
-			fflush(log);
+			ui_latency_write(log, key, t0);
 		}
 	}
 	if (log)
