@@ -257,6 +257,24 @@ void client_print_refusal(const char *prefix, int status, const char *resp, size
 	fprintf(stderr, "%s: %s\n", prefix, perr.message);
 }
 
+int client_call(struct client_conn *c, const char *method, const char *path, const char *body, int want,
+                const char *prefix, const char *refused, char **resp, size_t *len)
+{
+	char err[512];
+	*resp = NULL;
+	*len = 0;
+	int status = net_request(c->net, method, path, body, resp, len, err, sizeof err);
+	if (status < 0) {
+		fprintf(stderr, "%s: %s\n", prefix, err);
+		return -1;
+	}
+	if (status != want) {
+		client_print_refusal(refused ? refused : prefix, status, *resp, *len);
+		return -1;
+	}
+	return 0;
+}
+
 int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
@@ -557,13 +575,10 @@ int cmd_games(int argc, char **argv)
 	/* The player's own games, with whose move it is and the deadlines,
 	 * in one request (GET /v1/me/games) rather than a fold per game. */
 	if (c.have_account) {
-		int status = net_request(c.net, "GET", "/v1/me/games", NULL, &resp, &len, err, sizeof err);
-		if (status < 0) {
-			fprintf(stderr, "tchess games: %s\n", err);
+		if (client_call(&c, "GET", "/v1/me/games", NULL, 200, "tchess games", NULL, &resp, &len) < 0)
 			goto out;
-		}
-		if (status != 200 || corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0) {
-			client_print_refusal("tchess games", status, resp, len);
+		if (corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0) {
+			client_print_refusal("tchess games", 200, resp, len);
 			goto out;
 		}
 		free(resp);

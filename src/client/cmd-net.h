@@ -51,6 +51,12 @@ int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 /* Runs the play screen of game id as colour me (-1 watching) on an
  * already started ui, over a connection of its own. */
 int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me);
+/* Sends one request on c and checks that the answer's status is want.
+ * Returns 0 with the answer in *resp (*len bytes), or -1 after printing
+ * why: the network's error after prefix, or the server's refusal after
+ * refused (prefix when NULL). The caller frees *resp either way. */
+int client_call(struct client_conn *c, const char *method, const char *path, const char *body, int want,
+                const char *prefix, const char *refused, char **resp, size_t *len);
 /* Prints the server's refusal in an answer (or "HTTP N") after prefix. */
 void client_print_refusal(const char *prefix, int status, const char *resp, size_t len);
 

@@ -124,10 +124,7 @@ static void ui_review_draw_moves(struct ui_review *s, WINDOW *w)
 				continue;
 			}
 			bool current = (size_t)ply + 1 == r->ply;
-			int a = current ? ui_attr(s->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
-					: ui_attr(s->ui, THEME_TEXT, -1);
-			if (current && s->ui->ncolors == 0)
-				a = (int)(A_REVERSE | A_BOLD);
+			int a = current ? ui_draw_selected_attr(s->ui) : ui_attr(s->ui, THEME_TEXT, -1);
 			wattrset(w, a);
 			char cell[SAN_MAX + 4];
 			/* The current move also gets a '>' so it shows without
