@@ -188,9 +188,7 @@ int client_connect(struct client_conn *c, const char *server_opt, bool need_toke
 	return 0;
 }
 
-/* Runs the play screen on game id as colour me (-1 watching). */
-static int client_screen(struct client_conn *c, const char *id, int me, const char *note, const char *theme_arg,
-			 int ascii_arg)
+int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 {
 	char err[512];
 	struct theme theme;
@@ -200,6 +198,21 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 		fprintf(stderr, "tchess: %s\n", err);
 		return 2;
 	}
+	if (ui_start(ui, &theme, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: %s\n", err);
+		return 1;
+	}
+	return 0;
+}
+
+/* Runs the play screen on game id as colour me (-1 watching). */
+static int client_screen(struct client_conn *c, const char *id, int me, const char *note, const char *theme_arg,
+			 int ascii_arg)
+{
+	struct ui ui;
+	int rc = client_ui_start(c, &ui, theme_arg);
+	if (rc)
+		return rc;
 	struct session s;
 	session_init(&s, id, me);
 	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
@@ -207,12 +220,6 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	s.low_time_cfg_ms = c->cfg.low_time_ms;
 	if (note)
 		snprintf(s.note, sizeof s.note, "%s", note);
-	struct ui ui;
-	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
-		session_fini(&s);
-		return 1;
-	}
 	ui_play_run(&ui, &s, c->net);
 	ui_stop(&ui);
 	char res[64];
@@ -250,6 +257,24 @@ void client_print_refusal(const char *prefix, int status, const char *resp, size
 	fprintf(stderr, "%s: %s\n", prefix, perr.message);
 }
 
+int client_call(struct client_conn *c, const char *method, const char *path, const char *body, int want,
+                const char *prefix, const char *refused, char **resp, size_t *len)
+{
+	char err[512];
+	*resp = NULL;
+	*len = 0;
+	int status = net_request(c->net, method, path, body, resp, len, err, sizeof err);
+	if (status < 0) {
+		fprintf(stderr, "%s: %s\n", prefix, err);
+		return -1;
+	}
+	if (status != want) {
+		client_print_refusal(refused ? refused : prefix, status, *resp, *len);
+		return -1;
+	}
+	return 0;
+}
+
 int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
 {
 	const char *a = argv[*i];
@@ -275,26 +300,33 @@ int client_common_opt(struct client_opts *o, int argc, char **argv, int *i)
 	return 0;
 }
 
+int client_args(struct client_opts *o, int argc, char **argv, const char **arg, const char *usage)
+{
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(o, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		if (argv[i][0] == '-' || !arg || *arg) {
+			fprintf(stderr, "%s\n", usage);
+			return -1;
+		}
+		*arg = argv[i];
+	}
+	if (arg && !*arg) {
+		fprintf(stderr, "%s\n", usage);
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_register(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *name = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || name) {
-			fprintf(stderr, "usage: tchess register NAME [--server URL]\n");
-			return 2;
-		}
-		name = argv[i];
-	}
-	if (!name) {
-		fprintf(stderr, "usage: tchess register NAME [--server URL]\n");
+	if (client_args(&o, argc, argv, &name, "usage: tchess register NAME [--server URL]") < 0)
 		return 2;
-	}
 	struct protocol_error perr;
 	if (!protocol_name_valid(name, &perr)) {
 		fprintf(stderr, "tchess register: %s\n", perr.message);
@@ -449,22 +481,8 @@ int cmd_join(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *target = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || target) {
-			fprintf(stderr, "usage: tchess join GAME[:INVITE] [--server URL]\n");
-			return 2;
-		}
-		target = argv[i];
-	}
-	if (!target) {
-		fprintf(stderr, "usage: tchess join GAME[:INVITE] [--server URL]\n");
+	if (client_args(&o, argc, argv, &target, "usage: tchess join GAME[:INVITE] [--server URL]") < 0)
 		return 2;
-	}
 	char id[PROTOCOL_GAME_ID_MAX + 1];
 	struct protocol_join_request jr;
 	memset(&jr, 0, sizeof jr);
@@ -516,19 +534,9 @@ int cmd_watch(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *id = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || id) {
-			fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
-			return 2;
-		}
-		id = argv[i];
-	}
-	if (!id || !protocol_game_id_valid(id)) {
+	if (client_args(&o, argc, argv, &id, "usage: tchess watch GAME [--server URL]") < 0)
+		return 2;
+	if (!protocol_game_id_valid(id)) {
 		fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
 		return 2;
 	}
@@ -553,15 +561,8 @@ static void client_game_mark(const struct corr_my_game *g, int64_t now_ms, char 
 int cmd_games(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (!r) {
-			fprintf(stderr, "usage: tchess games [--server URL]\n");
-			return 2;
-		}
-	}
+	if (client_args(&o, argc, argv, NULL, "usage: tchess games [--server URL]") < 0)
+		return 2;
 	struct client_conn c;
 	if (client_connect(&c, o.server, false, false) < 0)
 		return 1;
@@ -574,13 +575,10 @@ int cmd_games(int argc, char **argv)
 	/* The player's own games, with whose move it is and the deadlines,
 	 * in one request (GET /v1/me/games) rather than a fold per game. */
 	if (c.have_account) {
-		int status = net_request(c.net, "GET", "/v1/me/games", NULL, &resp, &len, err, sizeof err);
-		if (status < 0) {
-			fprintf(stderr, "tchess games: %s\n", err);
+		if (client_call(&c, "GET", "/v1/me/games", NULL, 200, "tchess games", NULL, &resp, &len) < 0)
 			goto out;
-		}
-		if (status != 200 || corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0) {
-			client_print_refusal("tchess games", status, resp, len);
+		if (corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0) {
+			client_print_refusal("tchess games", 200, resp, len);
 			goto out;
 		}
 		free(resp);
@@ -629,19 +627,9 @@ int cmd_export(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
 	const char *id = NULL;
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (r)
-			continue;
-		if (argv[i][0] == '-' || id) {
-			fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
-			return 2;
-		}
-		id = argv[i];
-	}
-	if (!id || !protocol_game_id_valid(id)) {
+	if (client_args(&o, argc, argv, &id, "usage: tchess export GAME [--server URL]") < 0)
+		return 2;
+	if (!protocol_game_id_valid(id)) {
 		fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
 		return 2;
 	}

@@ -40,9 +40,23 @@ void client_disconnect(struct client_conn *c);
 /* Takes argv[*i] (and its value) if it is a common option: 1 taken, 0 not
  * one, -1 a missing value (printed). */
 int client_common_opt(struct client_opts *o, int argc, char **argv, int *i);
+/* Parses a command's arguments: the common options into o, and one
+ * argument into *arg (required), or none when arg is NULL. Returns 0, or
+ * -1 after printing why (usage, one line, for a wrong argument). */
+int client_args(struct client_opts *o, int argc, char **argv, const char **arg, const char *usage);
+/* Starts the terminal for a screen: the locale, the theme (theme_arg, the
+ * config file's, or the default) and curses on ui. Returns 0, or the exit
+ * status after printing why: 2 for a bad theme, 1 for no usable terminal. */
+int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg);
 /* Runs the play screen of game id as colour me (-1 watching) on an
  * already started ui, over a connection of its own. */
 int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me);
+/* Sends one request on c and checks that the answer's status is want.
+ * Returns 0 with the answer in *resp (*len bytes), or -1 after printing
+ * why: the network's error after prefix, or the server's refusal after
+ * refused (prefix when NULL). The caller frees *resp either way. */
+int client_call(struct client_conn *c, const char *method, const char *path, const char *body, int want,
+                const char *prefix, const char *refused, char **resp, size_t *len);
 /* Prints the server's refusal in an answer (or "HTTP N") after prefix. */
 void client_print_refusal(const char *prefix, int status, const char *resp, size_t len);
 

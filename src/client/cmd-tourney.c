@@ -30,24 +30,14 @@ static int cmd_tourney_open_game(void *ctx, struct ui *ui, const char *id, int c
 /* The screens: the list (id NULL) or one tournament. */
 static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o, const char *id)
 {
-	char err[512];
-	struct theme theme;
-	setlocale(LC_ALL, "");
-	const char *theme_name = config_theme_name(o->theme, &c->cfg, getenv("NO_COLOR"));
-	if (theme_load(&theme, theme_name, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
-		return 2;
-	}
+	struct ui ui;
+	int rc = client_ui_start(c, &ui, o->theme);
+	if (rc)
+		return rc;
 	struct tourney_view v;
 	tourney_view_init(&v, id, c->have_account ? c->acct.player : 0);
 	v.ascii = config_want_ascii(o->ascii, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
-	struct ui ui;
-	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
-		tourney_view_fini(&v);
-		return 1;
-	}
-	int rc = ui_tourney_run(&ui, &v, c->net, cmd_tourney_open_game, c);
+	rc = ui_tourney_run(&ui, &v, c->net, cmd_tourney_open_game, c);
 	ui_stop(&ui);
 	tourney_view_fini(&v);
 	return rc < 0 ? 1 : 0;
@@ -56,15 +46,8 @@ static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o
 int cmd_tournaments(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	for (int i = 0; i < argc; i++) {
-		int r = client_common_opt(&o, argc, argv, &i);
-		if (r < 0)
-			return 2;
-		if (!r) {
-			fprintf(stderr, "usage: tchess tournaments [--server URL]\n");
-			return 2;
-		}
-	}
+	if (client_args(&o, argc, argv, NULL, "usage: tchess tournaments [--server URL]") < 0)
+		return 2;
 	struct client_conn c;
 	if (client_connect(&c, o.server, false, false) < 0)
 		return 1;
@@ -96,17 +79,16 @@ static int64_t cmd_tourney_number(const char *opt, const char *s, int64_t min, i
 
 static int cmd_tourney_create(struct client_conn *c, const struct protocol_tournament_create_request *req)
 {
-	char err[512], *resp = NULL;
-	size_t len = 0;
+	char err[512], *resp;
+	size_t len;
 	char *body = protocol_tournament_create_request_encode(req);
-	int status = net_request(c->net, "POST", "/v1/tournaments", body, &resp, &len, err, sizeof err);
+	int called =
+	    client_call(c, "POST", "/v1/tournaments", body, 201, "tchess tournament create", NULL, &resp, &len);
 	free(body);
 	int rc = 1;
 	struct tourney t;
-	if (status < 0) {
-		fprintf(stderr, "tchess tournament create: %s\n", err);
-	} else if (status != 201) {
-		client_print_refusal("tchess tournament create", status, resp, len);
+	if (called < 0) {
+		/* client_call said why. */
 	} else if (tourney_parse(resp, len, &t, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess tournament create: %s\n", err);
 	} else {
@@ -124,18 +106,15 @@ static int cmd_tourney_create(struct client_conn *c, const struct protocol_tourn
 
 static int cmd_tourney_action(struct client_conn *c, const char *what, const char *id)
 {
-	char path[128], err[512], *resp = NULL;
-	size_t len = 0;
-	snprintf(path, sizeof path, "/v1/tournaments/%s/%s", id, what);
-	int status = net_request(c->net, "POST", path, "{}", &resp, &len, err, sizeof err);
-	int rc = 1;
+	char path[128], err[512], *resp;
+	size_t len;
 	char prefix[64];
+	snprintf(path, sizeof path, "/v1/tournaments/%s/%s", id, what);
 	snprintf(prefix, sizeof prefix, "tchess tournament %s", what);
+	int rc = 1;
 	struct tourney t;
-	if (status < 0) {
-		fprintf(stderr, "%s: %s\n", prefix, err);
-	} else if (status != 200) {
-		client_print_refusal(prefix, status, resp, len);
+	if (client_call(c, "POST", path, "{}", 200, prefix, NULL, &resp, &len) < 0) {
+		/* client_call said why. */
 	} else if (tourney_parse(resp, len, &t, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: %s\n", prefix, err);
 	} else {
@@ -234,15 +213,12 @@ static int cmd_vacation_usage(void)
 
 static int cmd_vacation_list(struct client_conn *c)
 {
-	char err[512], *resp = NULL, line[160];
-	size_t len = 0;
+	char err[512], *resp, line[160];
+	size_t len;
 	struct corr_vacations vs;
-	int status = net_request(c->net, "GET", "/v1/me/vacations", NULL, &resp, &len, err, sizeof err);
 	int rc = 1;
-	if (status < 0) {
-		fprintf(stderr, "tchess vacation: %s\n", err);
-	} else if (status != 200) {
-		client_print_refusal("tchess vacation", status, resp, len);
+	if (client_call(c, "GET", "/v1/me/vacations", NULL, 200, "tchess vacation", NULL, &resp, &len) < 0) {
+		/* client_call said why. */
 	} else if (corr_vacations_parse(resp, len, &vs, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess vacation: %s\n", err);
 	} else {
@@ -271,16 +247,15 @@ static int cmd_vacation_book(struct client_conn *c, const char *date, const char
 		fprintf(stderr, "tchess vacation book: %s\n", err);
 		return 2;
 	}
-	int status = net_request(c->net, "POST", "/v1/me/vacations", body, &resp, &len, err, sizeof err);
+	/* The rules' refusals (too late, overlapping, over the allowance)
+	 * come as the server words them. */
+	int called = client_call(c, "POST", "/v1/me/vacations", body, 201, "tchess vacation book",
+	                         "tchess vacation book: refused", &resp, &len);
 	free(body);
 	int rc = 1;
 	struct corr_vacation v;
-	if (status < 0) {
-		fprintf(stderr, "tchess vacation book: %s\n", err);
-	} else if (status != 201) {
-		/* The rules' refusals (too late, overlapping, over the
-		 * allowance) come as the server words them. */
-		client_print_refusal("tchess vacation book: refused", status, resp, len);
+	if (called < 0) {
+		/* client_call said why. */
 	} else if (corr_vacation_parse(resp, len, &v, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess vacation book: %s\n", err);
 	} else {
@@ -294,7 +269,7 @@ static int cmd_vacation_book(struct client_conn *c, const char *date, const char
 
 static int cmd_vacation_cancel(struct client_conn *c, const char *id)
 {
-	char path[96], err[512], *resp = NULL;
+	char path[96], *resp = NULL;
 	size_t len = 0;
 	char *end;
 	long long n = strtoll(id, &end, 10);
@@ -305,13 +280,9 @@ static int cmd_vacation_cancel(struct client_conn *c, const char *id)
 		return 2;
 	}
 	snprintf(path, sizeof path, "/v1/me/vacations/%lld", n);
-	int status = net_request(c->net, "DELETE", path, NULL, &resp, &len, err, sizeof err);
 	int rc = 1;
-	if (status < 0)
-		fprintf(stderr, "tchess vacation cancel: %s\n", err);
-	else if (status != 200)
-		client_print_refusal("tchess vacation cancel: refused", status, resp, len);
-	else {
+	if (client_call(c, "DELETE", path, NULL, 200, "tchess vacation cancel", "tchess vacation cancel: refused",
+	                &resp, &len) == 0) {
 		printf("cancelled vacation #%lld\n", n);
 		rc = 0;
 	}

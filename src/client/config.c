@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "config.h"
+#include "keyvalue.h"
 
 #define CONFIG_FILE_MAX (64 * 1024)
 
@@ -20,68 +21,18 @@ void config_init(struct config *c)
 	c->low_time_ms = -1;
 }
 
-static char *config_trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
-}
-
-static int config_bool(const char *v, bool *out)
-{
-	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1"))
-		*out = true;
-	else if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0"))
-		*out = false;
-	else
-		return -1;
-	return 0;
-}
-
 int config_parse(struct config *c, const char *text, size_t len, char *err, size_t errsize)
 {
 	struct config tmp = *c;
-	size_t pos = 0;
-	int line = 0;
-	char buf[512];
+	struct keyvalue_reader r;
+	char buf[512], *key, *value;
+	int rc;
 
-	while (pos < len) {
-		size_t n = 0;
-		while (pos + n < len && text[pos + n] != '\n')
-			n++;
-		line++;
-		if (n >= sizeof buf) {
-			snprintf(err, errsize, "line %d: longer than %zu bytes", line, sizeof buf - 1);
-			return -1;
-		}
-		memcpy(buf, text + pos, n);
-		buf[n] = '\0';
-		pos += n + 1;
-		if (memchr(buf, '\0', n)) {
-			snprintf(err, errsize, "line %d: contains a NUL byte", line);
-			return -1;
-		}
-		char *s = config_trim(buf);
-		if (*s == '\0' || *s == '#')
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			snprintf(err, errsize, "line %d: expected 'key = value', got '%.60s'", line, s);
-			return -1;
-		}
-		*eq = '\0';
-		char *key = config_trim(s), *value = config_trim(eq + 1);
-		/* A '#' starts a comment only after a blank, so a URL's
-		 * fragment or a path with '#' in it survives. */
-		for (char *h = value; (h = strchr(h, '#')) != NULL; h++)
-			if (h > value && (h[-1] == ' ' || h[-1] == '\t')) {
-				*h = '\0';
-				value = config_trim(value);
-				break;
-			}
+	/* A '#' starts a comment only after a blank, so a URL's fragment
+	 * or a path with '#' in it survives. */
+	keyvalue_init(&r, text, len, buf, sizeof buf, true);
+	while ((rc = keyvalue_next(&r, &key, &value, err, errsize)) > 0) {
+		int line = r.line;
 		bool b;
 		if (!strcmp(key, "theme") || !strcmp(key, "server")) {
 			char *dst = key[0] == 't' ? tmp.theme : tmp.server;
@@ -95,7 +46,7 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 			}
 			strcpy(dst, value);
 		} else if (!strcmp(key, "ascii") || !strcmp(key, "bell")) {
-			if (config_bool(value, &b) < 0) {
+			if (keyvalue_bool(value, &b) < 0) {
 				snprintf(err, errsize, "line %d: %s is 'yes' or 'no', not '%.60s'", line, key, value);
 				return -1;
 			}
@@ -120,6 +71,8 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 			return -1;
 		}
 	}
+	if (rc < 0)
+		return -1;
 	*c = tmp;
 	return 0;
 }
@@ -143,25 +96,12 @@ int config_load(struct config *c, char *err, size_t errsize)
 	char path[1024], why[256];
 	if (config_path(path, sizeof path) < 0)
 		return 0;
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		if (errno == ENOENT || errno == ENOTDIR)
-			return 0;
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	char *buf = malloc(CONFIG_FILE_MAX);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errsize, "out of memory");
-		return -1;
-	}
-	size_t len = fread(buf, 1, CONFIG_FILE_MAX, f);
-	fclose(f);
+	size_t len;
+	char *buf = keyvalue_read_file(path, CONFIG_FILE_MAX, &len, err, errsize);
+	if (!buf)
+		return errno == ENOENT || errno == ENOTDIR ? 0 : -1;
 	int rc = -1;
-	if (len == CONFIG_FILE_MAX)
-		snprintf(err, errsize, "%s: larger than %d bytes", path, CONFIG_FILE_MAX);
-	else if (config_parse(c, buf, len, why, sizeof why) < 0)
+	if (config_parse(c, buf, len, why, sizeof why) < 0)
 		snprintf(err, errsize, "%s: %s", path, why);
 	else
 		rc = 0;

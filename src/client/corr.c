@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer-json.h"
 #include "corr.h"
 #include "tchess/calendar.h"
 #include "tchess/protocol-tournament.h"
@@ -83,48 +84,6 @@ bool corr_tc_is_correspondence(const char *tc)
 	return !strncmp(tc, "corr:", 5);
 }
 
-/* ---- JSON helpers ---- */
-
-static void corr_err(char *err, size_t errsize, const char *what)
-{
-	if (err && errsize)
-		snprintf(err, errsize, "unexpected answer from the server: %s", what);
-}
-
-/* Copies string member name of o into buf; a missing or null member
- * gives "". Returns -1 for another type. */
-static int corr_str(const cJSON *o, const char *name, char *buf, size_t size)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-	buf[0] = '\0';
-	if (!m || cJSON_IsNull(m))
-		return 0;
-	if (!cJSON_IsString(m))
-		return -1;
-	snprintf(buf, size, "%s", m->valuestring);
-	return 0;
-}
-
-/* Integer member name of o into *out; null gives dflt. -1 if missing or
- * not a whole number. */
-static int corr_int(const cJSON *o, const char *name, int64_t dflt, int64_t *out)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-	if (m && cJSON_IsNull(m)) {
-		*out = dflt;
-		return 0;
-	}
-	if (!m || !cJSON_IsNumber(m) || m->valuedouble != (double)(int64_t)m->valuedouble)
-		return -1;
-	*out = (int64_t)m->valuedouble;
-	return 0;
-}
-
-static bool corr_bool(const cJSON *o, const char *name)
-{
-	return cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, name));
-}
-
 /* ---- my games ---- */
 
 int corr_my_games_parse(const char *json, size_t len, struct corr_my_games *out, char *err, size_t errsize)
@@ -132,8 +91,8 @@ int corr_my_games_parse(const char *json, size_t len, struct corr_my_games *out,
 	memset(out, 0, sizeof *out);
 	cJSON *root = cJSON_ParseWithLength(json, len);
 	const cJSON *games = cJSON_GetObjectItemCaseSensitive(root, "games");
-	if (!root || !cJSON_IsArray(games) || corr_int(root, "now_ms", 0, &out->now_ms)) {
-		corr_err(err, errsize, "no games list");
+	if (!root || !cJSON_IsArray(games) || answer_json_int(root, "now_ms", false, 0, &out->now_ms)) {
+		answer_json_err(err, errsize, "no games list");
 		cJSON_Delete(root);
 		return -1;
 	}
@@ -144,18 +103,20 @@ int corr_my_games_parse(const char *json, size_t len, struct corr_my_games *out,
 	{
 		struct corr_my_game *m = &out->games[out->n];
 		const cJSON *opp = cJSON_GetObjectItemCaseSensitive(g, "opponent");
-		if (corr_str(g, "id", m->id, sizeof m->id) || !m->id[0] ||
-		    corr_str(g, "status", m->status, sizeof m->status) || corr_str(g, "tc", m->tc, sizeof m->tc) ||
-		    corr_str(g, "color", m->color, sizeof m->color) || corr_int(g, "ply", 0, &m->ply) ||
-		    corr_int(g, "deadline_ms", INT64_MAX, &m->deadline_ms) ||
-		    corr_str(g, "tournament", m->tournament, sizeof m->tournament) ||
-		    (cJSON_IsObject(opp) && corr_str(opp, "name", m->opponent, sizeof m->opponent))) {
-			corr_err(err, errsize, "a game of /v1/me/games");
+		if (answer_json_str(g, "id", m->id, sizeof m->id) || !m->id[0] ||
+		    answer_json_str(g, "status", m->status, sizeof m->status) ||
+		    answer_json_str(g, "tc", m->tc, sizeof m->tc) ||
+		    answer_json_str(g, "color", m->color, sizeof m->color) ||
+		    answer_json_int(g, "ply", false, 0, &m->ply) ||
+		    answer_json_int(g, "deadline_ms", false, INT64_MAX, &m->deadline_ms) ||
+		    answer_json_str(g, "tournament", m->tournament, sizeof m->tournament) ||
+		    (cJSON_IsObject(opp) && answer_json_str(opp, "name", m->opponent, sizeof m->opponent))) {
+			answer_json_err(err, errsize, "a game of /v1/me/games");
 			cJSON_Delete(root);
 			corr_my_games_fini(out);
 			return -1;
 		}
-		m->your_move = corr_bool(g, "your_move");
+		m->your_move = answer_json_bool(g, "your_move");
 		out->n++;
 	}
 	cJSON_Delete(root);
@@ -181,12 +142,13 @@ const struct corr_my_game *corr_my_games_find(const struct corr_my_games *g, con
 static int corr_vacation_from(const cJSON *o, struct corr_vacation *v)
 {
 	memset(v, 0, sizeof *v);
-	if (!cJSON_IsObject(o) || corr_int(o, "id", 0, &v->id) || corr_str(o, "start", v->start, sizeof v->start) ||
-	    corr_int(o, "days", 0, &v->days) || corr_int(o, "start_ms", 0, &v->start_ms) ||
-	    corr_int(o, "end_ms", 0, &v->end_ms))
+	if (!cJSON_IsObject(o) || answer_json_int(o, "id", false, 0, &v->id) ||
+	    answer_json_str(o, "start", v->start, sizeof v->start) || answer_json_int(o, "days", false, 0, &v->days) ||
+	    answer_json_int(o, "start_ms", false, 0, &v->start_ms) ||
+	    answer_json_int(o, "end_ms", false, 0, &v->end_ms))
 		return -1;
-	v->active = corr_bool(o, "active");
-	v->cancellable = corr_bool(o, "cancellable");
+	v->active = answer_json_bool(o, "active");
+	v->cancellable = answer_json_bool(o, "cancellable");
 	return 0;
 }
 
@@ -195,7 +157,7 @@ int corr_vacation_parse(const char *json, size_t len, struct corr_vacation *out,
 	cJSON *root = cJSON_ParseWithLength(json, len);
 	int rc = corr_vacation_from(root, out);
 	if (rc)
-		corr_err(err, errsize, "not a vacation");
+		answer_json_err(err, errsize, "not a vacation");
 	cJSON_Delete(root);
 	return rc;
 }
@@ -223,16 +185,17 @@ int corr_vacations_parse(const char *json, size_t len, struct corr_vacations *ou
 		struct corr_allowance *a = &out->allowance[out->n_allowance];
 		if (out->n_allowance == CORR_ALLOWANCES_MAX)
 			break;
-		if (corr_int(o, "year", 0, &a->year) || corr_int(o, "days", 0, &a->days) ||
-		    corr_int(o, "booked", 0, &a->booked) || corr_int(o, "left", 0, &a->left))
+		if (answer_json_int(o, "year", false, 0, &a->year) || answer_json_int(o, "days", false, 0, &a->days) ||
+		    answer_json_int(o, "booked", false, 0, &a->booked) ||
+		    answer_json_int(o, "left", false, 0, &a->left))
 			goto out;
 		out->n_allowance++;
 	}
-	out->on_vacation = corr_bool(root, "on_vacation");
+	out->on_vacation = answer_json_bool(root, "on_vacation");
 	rc = 0;
 out:
 	if (rc) {
-		corr_err(err, errsize, "not a list of vacations");
+		answer_json_err(err, errsize, "not a list of vacations");
 		memset(out, 0, sizeof *out);
 	}
 	cJSON_Delete(root);

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "keyvalue.h"
 #include "theme.h"
 
 #ifndef TCHESS_THEMES_DIR
@@ -169,68 +170,16 @@ int theme_pick(const struct theme_color *c, int ncolors)
 	return THEME_DEFAULT_COLOR;
 }
 
-static int theme_parse_bool(const char *v, bool *out)
-{
-	if (!strcmp(v, "yes") || !strcmp(v, "true") || !strcmp(v, "on") || !strcmp(v, "1")) {
-		*out = true;
-		return 0;
-	}
-	if (!strcmp(v, "no") || !strcmp(v, "false") || !strcmp(v, "off") || !strcmp(v, "0")) {
-		*out = false;
-		return 0;
-	}
-	return -1;
-}
-
-/* Trims blanks at both ends of s in place; returns the start. */
-static char *theme_trim(char *s)
-{
-	while (*s == ' ' || *s == '\t')
-		s++;
-	size_t n = strlen(s);
-	while (n && (s[n - 1] == ' ' || s[n - 1] == '\t' || s[n - 1] == '\r'))
-		s[--n] = '\0';
-	return s;
-}
-
 int theme_parse(struct theme *t, const char *text, size_t len, char *err, size_t errsize)
 {
 	struct theme tmp = *t;
-	size_t pos = 0;
-	int line = 0;
-	char buf[256], why[200];
+	struct keyvalue_reader r;
+	char buf[256], why[200], *key, *value;
+	int rc;
 
-	while (pos < len) {
-		size_t n = 0;
-		while (pos + n < len && text[pos + n] != '\n')
-			n++;
-		line++;
-		if (n >= sizeof buf) {
-			snprintf(err, errsize, "line %d: longer than %zu bytes", line, sizeof buf - 1);
-			return -1;
-		}
-		memcpy(buf, text + pos, n);
-		buf[n] = '\0';
-		pos += n + 1;
-		if (memchr(buf, '\0', n)) {
-			snprintf(err, errsize, "line %d: contains a NUL byte", line);
-			return -1;
-		}
-		char *s = theme_trim(buf);
-		if (*s == '\0' || *s == '#')
-			continue;
-		char *eq = strchr(s, '=');
-		if (!eq) {
-			snprintf(err, errsize, "line %d: expected 'key = value', got '%.60s'", line, s);
-			return -1;
-		}
-		*eq = '\0';
-		char *key = theme_trim(s), *value = theme_trim(eq + 1);
-		char *hash = strchr(value, '#');
-		if (hash) {
-			*hash = '\0';
-			value = theme_trim(value);
-		}
+	keyvalue_init(&r, text, len, buf, sizeof buf, false);
+	while ((rc = keyvalue_next(&r, &key, &value, err, errsize)) > 0) {
+		int line = r.line;
 		if (*value == '\0') {
 			snprintf(err, errsize, "line %d: '%.60s' has no value", line, key);
 			return -1;
@@ -257,7 +206,7 @@ int theme_parse(struct theme *t, const char *text, size_t len, char *err, size_t
 			continue;
 		}
 		if (flag) {
-			if (theme_parse_bool(value, flag) < 0) {
+			if (keyvalue_bool(value, flag) < 0) {
 				snprintf(err, errsize, "line %d: %s is 'yes' or 'no', not '%.60s'", line, key, value);
 				return -1;
 			}
@@ -276,6 +225,8 @@ int theme_parse(struct theme *t, const char *text, size_t len, char *err, size_t
 			return -1;
 		}
 	}
+	if (rc < 0)
+		return -1;
 	*t = tmp;
 	return 0;
 }
@@ -334,25 +285,11 @@ int theme_load(struct theme *t, const char *name, char *err, size_t errsize)
 			 "$XDG_DATA_HOME/tchess/themes and %s)", name, name, TCHESS_THEMES_DIR);
 		return -1;
 	}
-	FILE *f = fopen(path, "rb");
-	if (!f) {
-		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+	size_t len;
+	char *buf = keyvalue_read_file(path, THEME_FILE_MAX, &len, err, errsize);
+	if (!buf)
 		return -1;
-	}
-	char *buf = malloc(THEME_FILE_MAX);
-	if (!buf) {
-		fclose(f);
-		snprintf(err, errsize, "out of memory");
-		return -1;
-	}
-	size_t len = fread(buf, 1, THEME_FILE_MAX, f);
-	int too_big = len == THEME_FILE_MAX;
 	int rc = -1;
-	fclose(f);
-	if (too_big) {
-		snprintf(err, errsize, "%s: larger than %d bytes", path, THEME_FILE_MAX);
-		goto out;
-	}
 	/* A file that says "colors = no" starts from monochrome, so a
 	 * colourless theme need not restate every slot. */
 	struct theme probe;

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "answer-json.h"
 #include "keys.h"
 #include "movelist.h"
 #include "tchess/position.h"
@@ -20,46 +21,18 @@
 
 /* ---- JSON ---- */
 
-static int tourney_str(const cJSON *o, const char *name, char *buf, size_t size)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-	buf[0] = '\0';
-	if (!m || cJSON_IsNull(m))
-		return 0;
-	if (!cJSON_IsString(m))
-		return -1;
-	snprintf(buf, size, "%s", m->valuestring);
-	return 0;
-}
-
-/* A whole number; null (or absent when optional) gives dflt. */
-static int tourney_int(const cJSON *o, const char *name, bool optional, int64_t dflt, int64_t *out)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(o, name);
-	if ((!m && optional) || cJSON_IsNull(m)) {
-		*out = dflt;
-		return 0;
-	}
-	if (!cJSON_IsNumber(m) || m->valuedouble != (double)(int64_t)m->valuedouble)
-		return -1;
-	*out = (int64_t)m->valuedouble;
-	return 0;
-}
-
-static void tourney_err(char *err, size_t errsize, const char *what)
-{
-	snprintf(err, errsize, "unexpected answer from the server: %s", what);
-}
-
 static int tourney_summary_from(const cJSON *o, struct tourney_summary *s)
 {
 	memset(s, 0, sizeof *s);
-	if (!cJSON_IsObject(o) || tourney_str(o, "id", s->id, sizeof s->id) || !s->id[0] ||
-	    tourney_str(o, "kind", s->kind, sizeof s->kind) || tourney_int(o, "players", false, 0, &s->players) ||
-	    tourney_int(o, "registered", false, 0, &s->registered) || tourney_str(o, "tc", s->tc, sizeof s->tc) ||
-	    tourney_str(o, "ruleset", s->ruleset, sizeof s->ruleset) ||
-	    tourney_str(o, "status", s->status, sizeof s->status) || tourney_int(o, "stake", true, 0, &s->stake) ||
-	    tourney_int(o, "pot", true, 0, &s->pot) || tourney_int(o, "payout_percent", true, 0, &s->payout_percent))
+	if (!cJSON_IsObject(o) || answer_json_str(o, "id", s->id, sizeof s->id) || !s->id[0] ||
+	    answer_json_str(o, "kind", s->kind, sizeof s->kind) ||
+	    answer_json_int(o, "players", false, 0, &s->players) ||
+	    answer_json_int(o, "registered", false, 0, &s->registered) ||
+	    answer_json_str(o, "tc", s->tc, sizeof s->tc) ||
+	    answer_json_str(o, "ruleset", s->ruleset, sizeof s->ruleset) ||
+	    answer_json_str(o, "status", s->status, sizeof s->status) ||
+	    answer_json_int(o, "stake", true, 0, &s->stake) || answer_json_int(o, "pot", true, 0, &s->pot) ||
+	    answer_json_int(o, "payout_percent", true, 0, &s->payout_percent))
 		return -1;
 	const cJSON *p, *places = cJSON_GetObjectItemCaseSensitive(o, "places");
 	cJSON_ArrayForEach(p, places)
@@ -71,8 +44,8 @@ static int tourney_summary_from(const cJSON *o, struct tourney_summary *s)
 	const cJSON *you = cJSON_GetObjectItemCaseSensitive(o, "you");
 	if (cJSON_IsObject(you)) {
 		s->has_you = true;
-		s->you_registered = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(you, "registered"));
-		if (tourney_int(you, "credits", true, -1, &s->you_credits))
+		s->you_registered = answer_json_bool(you, "registered");
+		if (answer_json_int(you, "credits", true, -1, &s->you_credits))
 			return -1;
 	}
 	return 0;
@@ -86,7 +59,7 @@ int tourney_list_parse(const char *json, size_t len, struct tourney_summary **ou
 	cJSON *root = cJSON_ParseWithLength(json, len);
 	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(root, "tournaments");
 	if (!cJSON_IsArray(ts)) {
-		tourney_err(err, errsize, "no tournaments list");
+		answer_json_err(err, errsize, "no tournaments list");
 		cJSON_Delete(root);
 		return -1;
 	}
@@ -96,7 +69,7 @@ int tourney_list_parse(const char *json, size_t len, struct tourney_summary **ou
 	cJSON_ArrayForEach(o, ts)
 	{
 		if (tourney_summary_from(o, &(*out)[*n])) {
-			tourney_err(err, errsize, "a tournament of the list");
+			answer_json_err(err, errsize, "a tournament of the list");
 			free(*out);
 			*out = NULL;
 			*n = 0;
@@ -117,13 +90,15 @@ static int tourney_standings_from(const cJSON *a, struct tourney *t)
 		if (t->n_standings == TOURNAMENT_PLAYERS_MAX)
 			return -1;
 		struct tourney_standing *s = &t->standings[t->n_standings];
-		if (tourney_str(o, "place", s->place, sizeof s->place) ||
-		    tourney_int(o, "player", false, 0, &s->player) || tourney_str(o, "name", s->name, sizeof s->name) ||
-		    tourney_int(o, "half_points", false, 0, &s->half_points) ||
-		    tourney_int(o, "sb_quarters", false, 0, &s->sb_quarters) ||
-		    tourney_int(o, "played", true, 0, &s->played) || tourney_int(o, "wins", true, 0, &s->wins) ||
-		    tourney_int(o, "draws", true, 0, &s->draws) || tourney_int(o, "losses", true, 0, &s->losses) ||
-		    tourney_int(o, "prize", true, -1, &s->prize))
+		if (answer_json_str(o, "place", s->place, sizeof s->place) ||
+		    answer_json_int(o, "player", false, 0, &s->player) ||
+		    answer_json_str(o, "name", s->name, sizeof s->name) ||
+		    answer_json_int(o, "half_points", false, 0, &s->half_points) ||
+		    answer_json_int(o, "sb_quarters", false, 0, &s->sb_quarters) ||
+		    answer_json_int(o, "played", true, 0, &s->played) ||
+		    answer_json_int(o, "wins", true, 0, &s->wins) || answer_json_int(o, "draws", true, 0, &s->draws) ||
+		    answer_json_int(o, "losses", true, 0, &s->losses) ||
+		    answer_json_int(o, "prize", true, -1, &s->prize))
 			return -1;
 		t->n_standings++;
 	}
@@ -133,7 +108,7 @@ static int tourney_standings_from(const cJSON *a, struct tourney *t)
 static int tourney_crosstable_from(const cJSON *x, struct tourney *t)
 {
 	int64_t cycles;
-	if (tourney_int(x, "cycles", false, 0, &cycles) || cycles < 1 || cycles > 2)
+	if (answer_json_int(x, "cycles", false, 0, &cycles) || cycles < 1 || cycles > 2)
 		return -1;
 	t->cycles = (int)cycles;
 	const cJSON *o, *order = cJSON_GetObjectItemCaseSensitive(x, "order");
@@ -167,10 +142,10 @@ static int tourney_crosstable_from(const cJSON *x, struct tourney *t)
 				if (cJSON_IsNull(cell))
 					continue;
 				int64_t score;
-				if (!cJSON_IsObject(cell) || tourney_str(cell, "game", tc->id, sizeof tc->id) ||
-				    tourney_str(cell, "color", tc->color, sizeof tc->color) ||
-				    tourney_str(cell, "outcome", tc->outcome, sizeof tc->outcome) ||
-				    tourney_int(cell, "score", true, -1, &score))
+				if (!cJSON_IsObject(cell) || answer_json_str(cell, "game", tc->id, sizeof tc->id) ||
+				    answer_json_str(cell, "color", tc->color, sizeof tc->color) ||
+				    answer_json_str(cell, "outcome", tc->outcome, sizeof tc->outcome) ||
+				    answer_json_int(cell, "score", true, -1, &score))
 					return -1;
 				tc->game = true;
 				tc->score = (int)score;
@@ -190,10 +165,12 @@ static int tourney_games_from(const cJSON *a, struct tourney *t)
 	cJSON_ArrayForEach(o, a)
 	{
 		struct tourney_game *g = &t->games[t->n_games];
-		if (tourney_int(o, "index", false, 0, &g->index) || tourney_int(o, "round", false, 0, &g->round) ||
-		    tourney_int(o, "board", true, 0, &g->board) || tourney_str(o, "id", g->id, sizeof g->id) ||
-		    tourney_int(o, "white", false, 0, &g->white) || tourney_int(o, "black", false, 0, &g->black) ||
-		    tourney_str(o, "outcome", g->outcome, sizeof g->outcome))
+		if (answer_json_int(o, "index", false, 0, &g->index) ||
+		    answer_json_int(o, "round", false, 0, &g->round) ||
+		    answer_json_int(o, "board", true, 0, &g->board) || answer_json_str(o, "id", g->id, sizeof g->id) ||
+		    answer_json_int(o, "white", false, 0, &g->white) ||
+		    answer_json_int(o, "black", false, 0, &g->black) ||
+		    answer_json_str(o, "outcome", g->outcome, sizeof g->outcome))
 			return -1;
 		t->n_games++;
 	}
@@ -215,7 +192,8 @@ int tourney_parse(const char *json, size_t len, struct tourney *t, char *err, si
 		if (t->n_entrants == TOURNAMENT_PLAYERS_MAX)
 			goto out;
 		struct tourney_entrant *e = &t->entrants[t->n_entrants];
-		if (tourney_int(o, "player", false, 0, &e->player) || tourney_str(o, "name", e->name, sizeof e->name))
+		if (answer_json_int(o, "player", false, 0, &e->player) ||
+		    answer_json_str(o, "name", e->name, sizeof e->name))
 			goto out;
 		t->n_entrants++;
 	}
@@ -233,15 +211,15 @@ int tourney_parse(const char *json, size_t len, struct tourney *t, char *err, si
 	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(root, "byes"))
 	{
 		if (t->n_byes == sizeof t->byes / sizeof t->byes[0] ||
-		    tourney_int(o, "round", false, 0, &t->byes[t->n_byes].round) ||
-		    tourney_int(o, "player", false, 0, &t->byes[t->n_byes].player))
+		    answer_json_int(o, "round", false, 0, &t->byes[t->n_byes].round) ||
+		    answer_json_int(o, "player", false, 0, &t->byes[t->n_byes].player))
 			goto out;
 		t->n_byes++;
 	}
 	rc = 0;
 out:
 	if (rc) {
-		tourney_err(err, errsize, what);
+		answer_json_err(err, errsize, what);
 		tourney_fini(t);
 	}
 	cJSON_Delete(root);
@@ -845,7 +823,7 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
 		if (status == 200) {
 			cJSON *o = cJSON_ParseWithLength(body, len);
 			int64_t credits;
-			if (!tourney_int(o, "credits", false, 0, &credits))
+			if (!answer_json_int(o, "credits", false, 0, &credits))
 				v->credits = credits;
 			cJSON_Delete(o);
 			if (v->have_t)

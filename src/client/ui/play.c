@@ -30,6 +30,8 @@
 #include "../material.h"
 #include "../net.h"
 #include "board.h"
+#include "draw.h"
+#include "latency.h"
 #include "tchess/movegen.h"
 #include "ui.h"
 #include "util/now.h"
@@ -72,50 +74,18 @@ static void ui_play_on_winch(int sig)
 	errno = saved;
 }
 
-static void ui_play_free_panes(struct ui_play *p)
-{
-	for (int i = 0; i < PANE_NB; i++) {
-		if (p->pane[i])
-			delwin(p->pane[i]);
-		p->pane[i] = NULL;
-	}
-}
-
-static WINDOW *ui_play_newwin(int h, int w, int y, int x)
-{
-	if (h <= 0 || w <= 0)
-		return NULL;
-	return newwin(h, w, y, x);
-}
-
 static void ui_play_make_panes(struct ui_play *p)
 {
 	const struct session_layout *l = &p->s->layout;
-	ui_play_free_panes(p);
+	ui_draw_free_panes(p->pane, PANE_NB);
 	if (l->too_small)
 		return;
-	p->pane[PANE_BOARD] = ui_play_newwin(l->board.height, l->board.width, 0, 0);
-	p->pane[PANE_INFO] = ui_play_newwin(l->info_h, l->board.width, l->info_y, 0);
-	p->pane[PANE_CLOCKS] = ui_play_newwin(l->clocks_h, l->side_w, 0, l->side_x);
-	p->pane[PANE_MOVES] = ui_play_newwin(l->moves_h + 1, l->side_w, l->moves_y - 1, l->side_x);
-	p->pane[PANE_MESSAGE] = ui_play_newwin(1, l->w, l->message_y, 0);
-	p->pane[PANE_STATUS] = ui_play_newwin(1, l->w, l->status_y, 0);
-}
-
-static void ui_play_put(WINDOW *w, int y, int x, const char *text, int width)
-{
-	int cols = 0;
-	size_t n = 0;
-	while (text[n]) {
-		if ((text[n] & 0xC0) != 0x80) {
-			if (cols == width)
-				break;
-			cols++;
-		}
-		n++;
-	}
-	if (width > 0)
-		mvwaddnstr(w, y, x, text, (int)n);
+	p->pane[PANE_BOARD] = ui_draw_newwin(l->board.height, l->board.width, 0, 0);
+	p->pane[PANE_INFO] = ui_draw_newwin(l->info_h, l->board.width, l->info_y, 0);
+	p->pane[PANE_CLOCKS] = ui_draw_newwin(l->clocks_h, l->side_w, 0, l->side_x);
+	p->pane[PANE_MOVES] = ui_draw_newwin(l->moves_h + 1, l->side_w, l->moves_y - 1, l->side_x);
+	p->pane[PANE_MESSAGE] = ui_draw_newwin(1, l->w, l->message_y, 0);
+	p->pane[PANE_STATUS] = ui_draw_newwin(1, l->w, l->status_y, 0);
 }
 
 static const char *ui_play_name(const struct session *s, int c, char *buf, size_t size)
@@ -161,7 +131,7 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "%s %s%s", board_view_glyph(c == WHITE ? W_KING : B_KING, s->ascii, false),
 			 ui_play_name(s, c, name, sizeof name), c == s->me ? " (you)" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
-		ui_play_put(w, row, 0, line, width - 10);
+		ui_draw_put(w, row, 0, line, width - 10);
 		int right = width - (int)strlen(clk) - 2;
 		if (mat[0] && right - (int)strlen(mat) - 1 > (int)strlen(line))
 			mvwaddstr(w, row, right - (int)strlen(mat) - 1, mat);
@@ -182,14 +152,14 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "%s  %s", s->view.tc, s->view.game.rules.name);
 	else
 		snprintf(line, sizeof line, "connecting...");
-	ui_play_put(w, 2, 0, line, width);
+	ui_draw_put(w, 2, 0, line, width);
 	/* A correspondence game's absolute deadline, on the server's clock. */
 	if (s->view.created && s->have_reading && s->reading.deadline_ms != INT64_MAX &&
 	    s->view.clock.tc.kind == TC_CORRESPONDENCE && !session_over(s)) {
 		char due[CORR_TEXT_MAX];
 		corr_deadline_text(s->reading.deadline_ms, s->reading_server_ms + (now - s->reading_mono_ms), width,
 				   due, sizeof due);
-		ui_play_put(w, 3, 0, due, width);
+		ui_draw_put(w, 3, 0, due, width);
 	}
 	wattrset(w, A_NORMAL);
 }
@@ -205,10 +175,7 @@ static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
 
 	werase(w);
 	wattrset(w, ui_attr(p->ui, THEME_HEADING, -1));
-	if (s->ascii)
-		mvwhline(w, 0, 0, '-', width);
-	else
-		mvwhline_set(w, 0, 0, WACS_HLINE, width);
+	ui_draw_hline(w, 0, width, s->ascii);
 	for (int y = 1; y < height; y++) {
 		int row = s->ml_top + y - 1;
 		if (row >= ml->rows)
@@ -229,7 +196,7 @@ static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
 			int a = last ? ui_attr(p->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
 				     : ui_attr(p->ui, THEME_TEXT, -1);
 			wattrset(w, a);
-			ui_play_put(w, y, x, san, ml->san_w - 1);
+			ui_draw_put(w, y, x, san, ml->san_w - 1);
 		}
 	}
 	wattrset(w, A_NORMAL);
@@ -254,15 +221,15 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		session_result_text(s, res, sizeof res);
 		session_end_text(s, why, sizeof why);
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
-		ui_play_put(w, 0, 0, res, width);
+		ui_draw_put(w, 0, 0, res, width);
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
-		ui_play_put(w, 1, 0, why, width);
+		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
 		snprintf(line, sizeof line, "s save PGN%s   %sn notes   q quit", s->saved ? " (saved)" : "",
 			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "");
-		ui_play_put(w, 2, 0, line, width);
+		ui_draw_put(w, 2, 0, line, width);
 		if (in_series)
-			ui_play_put(w, 3, 0, series, width);
+			ui_draw_put(w, 3, 0, series, width);
 		wattrset(w, A_NORMAL);
 		return;
 	} else if (!s->view.started) {
@@ -280,7 +247,7 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "%s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 s->premoves.n ? "" : " (moves you make now are premoves)");
 	}
-	ui_play_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 	if (s->premoves.n && !session_over(s)) {
 		size_t used = (size_t)snprintf(line, sizeof line, "premoves:");
@@ -289,10 +256,10 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 			premove_write(&s->premoves.items[i], pos.chess960, t);
 			used += (size_t)snprintf(line + used, sizeof line - used, " %d.%s", i + 1, t);
 		}
-		ui_play_put(w, 1, 0, line, width);
+		ui_draw_put(w, 1, 0, line, width);
 	}
 	if (in_series)
-		ui_play_put(w, 2, 0, series, width);
+		ui_draw_put(w, 2, 0, series, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -307,11 +274,10 @@ static void ui_play_draw_message(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "move: %s_   (SAN or UCI; Tab completes, Enter plays, Esc cancels)",
 			 s->prompt_text);
 	} else {
-		wattrset(w, s->message_error ? ui_attr(p->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD
-					     : ui_attr(p->ui, THEME_TEXT, -1));
+		wattrset(w, ui_draw_message_attr(p->ui, s->message_error));
 		snprintf(line, sizeof line, "%s", s->message[0] || s->view.started ? s->message : s->note);
 	}
-	ui_play_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -324,8 +290,7 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 	struct position pos;
 
 	session_position(s, &pos);
-	wattrset(w, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG) | (p->ui->ncolors ? 0 : (int)A_REVERSE));
-	mvwhline(w, 0, 0, ' ', width);
+	ui_draw_status_bar(p->ui, w);
 	if (s->rtt_ms >= 0)
 		snprintf(rtt, sizeof rtt, ", rtt %lld ms", (long long)s->rtt_ms);
 	const char *turn = !s->view.started ? "not started"
@@ -349,7 +314,7 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 			 : session_over(s) ? "s save PGN  n notes  ? help  q quit"
 			 : s->me < 0	 ? "f flip  ? help  q quit"
 					 : "/ move  = draw  R resign  ? help  q quit");
-	ui_play_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -375,31 +340,8 @@ static const char *const ui_play_help_text[] = {
 	"  s                   save the PGN (after the game)",
 	"  f  PgUp  PgDn       flip the board / scroll the move list",
 	"  Ctrl-L  q           redraw / quit (asks first during a game)",
+	NULL,
 };
-
-static void ui_play_draw_help(struct ui_play *p)
-{
-	int n = (int)(sizeof ui_play_help_text / sizeof ui_play_help_text[0]);
-	int w = 74, h = n + 2;
-	const struct session_layout *l = &p->s->layout;
-	if (w > l->w)
-		w = l->w;
-	if (h > l->h)
-		h = l->h;
-	WINDOW *win = newwin(h, w, (l->h - h) / 2, (l->w - w) / 2);
-	if (!win)
-		return;
-	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
-	werase(win);
-	if (p->s->ascii)
-		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box_set(win, WACS_VLINE, WACS_HLINE);
-	for (int i = 0; i < n && i + 1 < h - 1; i++)
-		ui_play_put(win, i + 1, 2, ui_play_help_text[i], w - 4);
-	wnoutrefresh(win);
-	delwin(win);
-}
 
 /* The notes pane: the notes so far (mine while the game runs, everyone's
  * once revealed), newest at the bottom, and the editor line. */
@@ -414,15 +356,12 @@ static void ui_play_draw_notes(struct ui_play *p)
 		return;
 	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
 	werase(win);
-	if (s->ascii)
-		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box_set(win, WACS_VLINE, WACS_HLINE);
+	ui_draw_box(win, s->ascii);
 	snprintf(line, sizeof line, "notes %s",
 		 s->notes_revealed ? "(revealed: the game is over)"
 		 : s->me < 0	   ? ""
 				   : "(only you see them until the game ends)");
-	ui_play_put(win, 1, 2, line, w - 4);
+	ui_draw_put(win, 1, 2, line, w - 4);
 	int rows = h - 5; /* border, title, blank, editor */
 	size_t first = s->n_notes > (size_t)(rows > 0 ? rows : 0) ? s->n_notes - (size_t)rows : 0;
 	for (size_t i = first; i < s->n_notes; i++) {
@@ -432,10 +371,10 @@ static void ui_play_draw_notes(struct ui_play *p)
 				  : n->color == BLACK		  ? "Black"
 								  : "note";
 		snprintf(line, sizeof line, "%s: %s", who, n->text);
-		ui_play_put(win, 3 + (int)(i - first), 2, line, w - 4);
+		ui_draw_put(win, 3 + (int)(i - first), 2, line, w - 4);
 	}
 	if (s->n_notes == 0)
-		ui_play_put(win, 3, 2, "(no notes yet)", w - 4);
+		ui_draw_put(win, 3, 2, "(no notes yet)", w - 4);
 	if (s->me >= 0) {
 		/* The end of a long note stays in view while it is typed. */
 		const char *shown = s->note_text;
@@ -447,11 +386,11 @@ static void ui_play_draw_notes(struct ui_play *p)
 		}
 		snprintf(line, sizeof line, "> %s_", shown);
 		wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG) | A_BOLD);
-		ui_play_put(win, h - 2, 2, line, w - 4);
+		ui_draw_put(win, h - 2, 2, line, w - 4);
 	}
 	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
 	snprintf(line, sizeof line, "%s", s->me >= 0 ? " Enter sends, Esc closes " : " Esc closes ");
-	ui_play_put(win, h - 1, w - 2 - (int)strlen(line), line, (int)strlen(line));
+	ui_draw_put(win, h - 1, w - 2 - (int)strlen(line), line, (int)strlen(line));
 	wnoutrefresh(win);
 	delwin(win);
 }
@@ -465,13 +404,7 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 		wnoutrefresh(stdscr);
 	}
 	if (l->too_small) {
-		char line[160];
-		erase();
-		snprintf(line, sizeof line, "Terminal too small: %dx%d, tchess play needs at least %dx%d.", l->w, l->h,
-			 SESSION_MIN_WIDTH, SESSION_MIN_HEIGHT);
-		mvaddnstr(l->h / 2 > 0 ? l->h / 2 - 1 : 0, 0, line, l->w);
-		mvaddnstr(l->h / 2, 0, "Enlarge the window, or press q to quit.", l->w);
-		wnoutrefresh(stdscr);
+		ui_draw_too_small(l->w, l->h, "tchess play", SESSION_MIN_WIDTH, SESSION_MIN_HEIGHT);
 		return;
 	}
 	if ((dirty & SESSION_DIRTY_BOARD) && p->pane[PANE_BOARD]) {
@@ -499,7 +432,7 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 		}
 	}
 	if (s->help && (dirty & (SESSION_DIRTY_HELP | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
-		ui_play_draw_help(p);
+		ui_draw_help(p->ui, ui_play_help_text, 74, l->w, l->h, s->ascii);
 	if (s->notes_open && (dirty & (SESSION_DIRTY_NOTES | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
 		ui_play_draw_notes(p);
 }
@@ -570,19 +503,11 @@ static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct 
 	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);
 }
 
-static int64_t ui_play_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
-}
-
 int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 {
 	struct ui_play p = { .ui = ui, .s = s, .press_sq = SQ_NONE };
 	int pipefd[2] = { -1, -1 }, rc = 0;
-	const char *log_path = getenv("TCHESS_LATENCY_LOG");
-	FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+	FILE *log = ui_latency_open();
 
 	if (pipe(pipefd) == 0) {
 		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
@@ -642,7 +567,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 			int key = ui_poll_key();
 			if (key == KEYS_NONE)
 				break;
-			int64_t t0 = log ? ui_play_now_us() : 0;
+			int64_t t0 = log ? ui_latency_now_us() : 0;
 			keys++;
 			if (key == KEYS_RESIZE) {
 				struct session_cmd rc2 = { SESSION_CMD_RESIZE, COLS, LINES };
@@ -660,8 +585,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 				ui_play_draw(&p, dirty);
 				doupdate();
 				dirty = 0;
-				fprintf(log, "key %d us %" PRId64 "\n", key, ui_play_now_us() - t0);
-				fflush(log);
+				ui_latency_write(log, key, t0);
 			}
 		}
 		/* A terminal that has gone away reads as ready forever with no
@@ -688,7 +612,7 @@ int ui_play_run(struct ui *ui, struct session *s, struct net *n)
 	}
 	if (log)
 		fclose(log);
-	ui_play_free_panes(&p);
+	ui_draw_free_panes(p.pane, PANE_NB);
 	if (pipefd[0] >= 0) {
 		sigaction(SIGWINCH, &ui_play_old_winch, NULL);
 		ui_play_winch_fd = -1;

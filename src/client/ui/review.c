@@ -20,6 +20,8 @@
 #include "../material.h"
 #include "tchess/movegen.h"
 #include "board.h"
+#include "draw.h"
+#include "latency.h"
 #include "ui.h"
 
 enum ui_review_pane {
@@ -39,63 +41,19 @@ struct ui_review {
 	WINDOW *pane[PANE_NB];
 };
 
-static void ui_review_free_panes(struct ui_review *s)
-{
-	for (int i = 0; i < PANE_NB; i++) {
-		if (s->pane[i])
-			delwin(s->pane[i]);
-		s->pane[i] = NULL;
-	}
-}
-
-static WINDOW *ui_review_newwin(int h, int w, int y, int x)
-{
-	if (h <= 0 || w <= 0)
-		return NULL;
-	return newwin(h, w, y, x);
-}
-
 static void ui_review_make_panes(struct ui_review *s)
 {
 	const struct review_layout *l = &s->r->layout;
-	ui_review_free_panes(s);
+	ui_draw_free_panes(s->pane, PANE_NB);
 	if (l->too_small)
 		return;
-	s->pane[PANE_BOARD] = ui_review_newwin(l->board.height, l->board.width, 0, 0);
-	s->pane[PANE_INFO] = ui_review_newwin(l->info_h, l->board.width, l->info_y, 0);
-	s->pane[PANE_TAGS] = ui_review_newwin(l->tags_h + 1, l->side_w, l->tags_y, l->side_x);
-	s->pane[PANE_MOVES] = ui_review_newwin(l->moves_h, l->side_w, l->moves_y, l->side_x);
-	s->pane[PANE_COMMENT] = ui_review_newwin(l->comment_h, l->side_w, l->comment_y, l->side_x);
-	s->pane[PANE_STATUS] = ui_review_newwin(1, l->w, l->status_y, 0);
-	s->pane[PANE_LIST] = ui_review_newwin(l->h - 1, l->w, 0, 0);
-}
-
-/* Writes at most width columns of UTF-8 text at (y, x). */
-static void ui_review_put(WINDOW *w, int y, int x, const char *text, int width)
-{
-	int cols = 0;
-	size_t n = 0;
-	while (text[n]) {
-		if ((text[n] & 0xC0) != 0x80) {
-			if (cols == width)
-				break;
-			cols++;
-		}
-		n++;
-	}
-	if (width > 0)
-		mvwaddnstr(w, y, x, text, (int)n);
-}
-
-/* A rule across the window: box-drawing line, or '-' in ASCII mode. The
- * wide-character call works in every UTF-8 terminal, where the ACS_
- * alternate character set is sometimes shown as letters. */
-static void ui_review_hline(WINDOW *w, int y, int width, bool ascii)
-{
-	if (ascii)
-		mvwhline(w, y, 0, '-', width);
-	else
-		mvwhline_set(w, y, 0, WACS_HLINE, width);
+	s->pane[PANE_BOARD] = ui_draw_newwin(l->board.height, l->board.width, 0, 0);
+	s->pane[PANE_INFO] = ui_draw_newwin(l->info_h, l->board.width, l->info_y, 0);
+	s->pane[PANE_TAGS] = ui_draw_newwin(l->tags_h + 1, l->side_w, l->tags_y, l->side_x);
+	s->pane[PANE_MOVES] = ui_draw_newwin(l->moves_h, l->side_w, l->moves_y, l->side_x);
+	s->pane[PANE_COMMENT] = ui_draw_newwin(l->comment_h, l->side_w, l->comment_y, l->side_x);
+	s->pane[PANE_STATUS] = ui_draw_newwin(1, l->w, l->status_y, 0);
+	s->pane[PANE_LIST] = ui_draw_newwin(l->h - 1, l->w, 0, 0);
 }
 
 static const char *ui_review_or(const char *s, const char *dflt)
@@ -120,7 +78,7 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 		snprintf(line, sizeof line, "%s %s", glyph,
 			 ui_review_or(c == WHITE ? r->game.white : r->game.black, "?"));
 		wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
-		ui_review_put(w, c, 0, line, width);
+		ui_draw_put(w, c, 0, line, width);
 		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
 		int right = width;
 		if (ms >= 0) {
@@ -136,7 +94,7 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 	snprintf(line, sizeof line, "%s%s%s  %s", ui_review_or(r->game.event, "?"), r->game.date ? ", " : "",
 		 r->game.date ? r->game.date : "", ui_review_or(r->game.result, "*"));
 	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
-	ui_review_put(w, 2, 0, line, width);
+	ui_draw_put(w, 2, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -166,10 +124,7 @@ static void ui_review_draw_moves(struct ui_review *s, WINDOW *w)
 				continue;
 			}
 			bool current = (size_t)ply + 1 == r->ply;
-			int a = current ? ui_attr(s->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
-					: ui_attr(s->ui, THEME_TEXT, -1);
-			if (current && s->ui->ncolors == 0)
-				a = (int)(A_REVERSE | A_BOLD);
+			int a = current ? ui_draw_selected_attr(s->ui) : ui_attr(s->ui, THEME_TEXT, -1);
 			wattrset(w, a);
 			char cell[SAN_MAX + 4];
 			/* The current move also gets a '>' so it shows without
@@ -178,7 +133,7 @@ static void ui_review_draw_moves(struct ui_review *s, WINDOW *w)
 				 r->game.moves[ply].comment ? "*" : "");
 			if (current)
 				mvwaddch(w, y, x - 1, '>');
-			ui_review_put(w, y, x, cell, ml->san_w - 1);
+			ui_draw_put(w, y, x, cell, ml->san_w - 1);
 		}
 	}
 	if (ml->rows == 0) {
@@ -196,7 +151,7 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 
 	werase(w);
 	wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
-	ui_review_hline(w, 0, width, r->ascii);
+	ui_draw_hline(w, 0, width, r->ascii);
 	if (r->ply) {
 		const struct review_move *mv = &r->game.moves[r->ply - 1];
 		const struct position *before = &r->positions[r->ply - 1];
@@ -237,7 +192,7 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 			 r->game.moves[r->ply - 1].san);
 	else
 		snprintf(line, sizeof line, "ply 0/%zu, start position", r->game.n_moves);
-	ui_review_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	const char *state = "";
 	if (movegen_is_checkmate(p))
 		state = ", checkmate";
@@ -246,10 +201,10 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 	else if (position_in_check(p))
 		state = ", check";
 	snprintf(line, sizeof line, "%s to move%s", p->side == WHITE ? "White" : "Black", state);
-	ui_review_put(w, 1, 0, line, width);
+	ui_draw_put(w, 1, 0, line, width);
 	if (r->ply == r->game.n_moves && r->game.result && getmaxy(w) > 2) {
 		snprintf(line, sizeof line, "end of game: %s", r->game.result);
-		ui_review_put(w, 2, 0, line, width);
+		ui_draw_put(w, 2, 0, line, width);
 	}
 	wattrset(w, A_NORMAL);
 }
@@ -260,8 +215,7 @@ static void ui_review_draw_status(struct ui_review *s, WINDOW *w)
 	int width = getmaxx(w);
 	char line[512];
 
-	wattrset(w, ui_attr(s->ui, THEME_STATUS_FG, THEME_STATUS_BG) | (s->ui->ncolors ? 0 : (int)A_REVERSE));
-	mvwhline(w, 0, 0, ' ', width);
+	ui_draw_status_bar(s->ui, w);
 	if (r->prompt)
 		snprintf(line, sizeof line, "go to ply: %s_   (Enter go, Esc cancel)", r->prompt_text);
 	else if (r->message[0])
@@ -273,7 +227,7 @@ static void ui_review_draw_status(struct ui_review *s, WINDOW *w)
 		snprintf(line, sizeof line, "%s game %zu/%zu%s   <-/-> step  g/G ends  :N ply  f flip  ? help  q quit",
 			 r->file_name, r->game_index + 1, r->n_entries ? r->n_entries : 1,
 			 r->flipped ? " (Black's view)" : "");
-	ui_review_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -287,17 +241,14 @@ static void ui_review_draw_list(struct ui_review *s, WINDOW *w)
 	wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
 	snprintf(line, sizeof line, "%-5s %-18s %-18s %-7s %-5s %s", "#", "White", "Black", "Result", "Plies",
 		 "Event, Date");
-	ui_review_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	for (int y = 1; y < height; y++) {
 		size_t i = (size_t)(r->list_top + y - 1);
 		if (i >= r->n_entries)
 			break;
 		const struct review_entry *e = &r->entries[i];
 		bool sel = i == r->list_sel;
-		int a = sel ? ui_attr(s->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD
-			    : ui_attr(s->ui, THEME_TEXT, -1);
-		if (sel && s->ui->ncolors == 0)
-			a = (int)(A_REVERSE | A_BOLD);
+		int a = sel ? ui_draw_selected_attr(s->ui) : ui_attr(s->ui, THEME_TEXT, -1);
 		wattrset(w, a);
 		if (e->error[0])
 			snprintf(line, sizeof line, "%c%-4zu (unreadable: %s)", sel ? '>' : ' ', i + 1, e->error);
@@ -306,7 +257,7 @@ static void ui_review_draw_list(struct ui_review *s, WINDOW *w)
 				 i + 1, e->white, e->black, e->result, e->plies, e->event, e->date[0] ? ", " : "",
 				 e->date);
 		mvwhline(w, y, 0, ' ', width);
-		ui_review_put(w, y, 0, line, width);
+		ui_draw_put(w, y, 0, line, width);
 	}
 	wattrset(w, A_NORMAL);
 }
@@ -329,43 +280,8 @@ static const char *const ui_review_help_text[] = {
 	"  q                 quit",
 	"",
 	"  Moves with a comment are marked *.",
+	NULL,
 };
-
-static void ui_review_draw_help(struct ui_review *s)
-{
-	int n = (int)(sizeof ui_review_help_text / sizeof ui_review_help_text[0]);
-	int w = 52, h = n + 2;
-	const struct review_layout *l = &s->r->layout;
-	if (w > l->w)
-		w = l->w;
-	if (h > l->h)
-		h = l->h;
-	WINDOW *win = newwin(h, w, (l->h - h) / 2, (l->w - w) / 2);
-	if (!win)
-		return;
-	wattrset(win, ui_attr(s->ui, THEME_STATUS_FG, THEME_STATUS_BG));
-	werase(win);
-	if (s->r->ascii)
-		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box_set(win, WACS_VLINE, WACS_HLINE);
-	for (int i = 0; i < n && i + 1 < h - 1; i++)
-		ui_review_put(win, i + 1, 2, ui_review_help_text[i], w - 4);
-	wnoutrefresh(win);
-	delwin(win);
-}
-
-static void ui_review_draw_too_small(struct ui_review *s)
-{
-	const struct review_layout *l = &s->r->layout;
-	char line[160];
-	erase();
-	snprintf(line, sizeof line, "Terminal too small: %dx%d, tchess review needs at least %dx%d.", l->w, l->h,
-		 REVIEW_MIN_WIDTH, REVIEW_MIN_HEIGHT);
-	mvaddnstr(l->h / 2 > 0 ? l->h / 2 - 1 : 0, 0, line, l->w);
-	mvaddnstr(l->h / 2, 0, "Enlarge the window, or press q to quit.", l->w);
-	wnoutrefresh(stdscr);
-}
 
 static void ui_review_draw(struct ui_review *s, unsigned dirty)
 {
@@ -375,7 +291,7 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 		wnoutrefresh(stdscr);
 	}
 	if (r->layout.too_small) {
-		ui_review_draw_too_small(s);
+		ui_draw_too_small(r->layout.w, r->layout.h, "tchess review", REVIEW_MIN_WIDTH, REVIEW_MIN_HEIGHT);
 		return;
 	}
 	if (r->screen == REVIEW_SCREEN_LIST || !r->has_game) {
@@ -413,25 +329,14 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 		wnoutrefresh(s->pane[PANE_STATUS]);
 	}
 	if (r->help && (dirty & REVIEW_DIRTY_HELP))
-		ui_review_draw_help(s);
-}
-
-static int64_t ui_review_now_us(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+		ui_draw_help(s->ui, ui_review_help_text, 52, r->layout.w, r->layout.h, r->ascii);
 }
 
 void ui_review_run(struct ui *ui, struct review *r)
 {
 	struct ui_review s = { .ui = ui, .r = r };
 	struct review_cmd resize = { REVIEW_CMD_RESIZE, COLS, LINES };
-	/* TCHESS_LATENCY_LOG names a file that gets, per key, the
-	 * microseconds from reading it to handing the screen to the
-	 * terminal. */
-	const char *log_path = getenv("TCHESS_LATENCY_LOG");
-	FILE *log = log_path && *log_path ? fopen(log_path, "a") : NULL;
+	FILE *log = ui_latency_open();
 
 	unsigned dirty = review_apply(r, &resize);
 	ui_review_make_panes(&s);
@@ -442,7 +347,7 @@ void ui_review_run(struct ui *ui, struct review *r)
 			dirty = 0;
 		}
 		int key = ui_read_key();
-		int64_t t0 = ui_review_now_us();
+		int64_t t0 = ui_latency_now_us();
 		if (key == KEYS_NONE)
 			break;
 		if (key == KEYS_RESIZE) {
@@ -457,11 +362,10 @@ void ui_review_run(struct ui *ui, struct review *r)
 			ui_review_draw(&s, dirty);
 			doupdate();
 			dirty = 0;
-			fprintf(log, "key %d us %" PRId64 "\n", key, ui_review_now_us() - t0);
-			fflush(log);
+			ui_latency_write(log, key, t0);
 		}
 	}
 	if (log)
 		fclose(log);
-	ui_review_free_panes(&s);
+	ui_draw_free_panes(s.pane, PANE_NB);
 }

@@ -18,6 +18,7 @@
 #include "../keys.h"
 #include "../net.h"
 #include "../tourney.h"
+#include "draw.h"
 #include "ui.h"
 
 enum ui_tourney_pane { PANE_BODY, PANE_MESSAGE, PANE_STATUS, PANE_NB };
@@ -28,48 +29,15 @@ struct ui_tourney {
 	WINDOW *pane[PANE_NB];
 };
 
-static void ui_tourney_free_panes(struct ui_tourney *p)
-{
-	for (int i = 0; i < PANE_NB; i++) {
-		if (p->pane[i])
-			delwin(p->pane[i]);
-		p->pane[i] = NULL;
-	}
-}
-
 static void ui_tourney_make_panes(struct ui_tourney *p)
 {
 	const struct tourney_view *v = p->v;
-	ui_tourney_free_panes(p);
+	ui_draw_free_panes(p->pane, PANE_NB);
 	if (v->w < TOURNEY_MIN_WIDTH || v->h < TOURNEY_MIN_HEIGHT)
 		return;
 	p->pane[PANE_BODY] = newwin(v->h - 2, v->w, 0, 0);
 	p->pane[PANE_MESSAGE] = newwin(1, v->w, v->h - 2, 0);
 	p->pane[PANE_STATUS] = newwin(1, v->w, v->h - 1, 0);
-}
-
-/* Writes at most width columns of UTF-8 text at (y, x). */
-static void ui_tourney_put(WINDOW *w, int y, int x, const char *text, int width)
-{
-	int cols = 0;
-	size_t n = 0;
-	while (text[n]) {
-		if ((text[n] & 0xC0) != 0x80) {
-			if (cols == width)
-				break;
-			cols++;
-		}
-		n++;
-	}
-	if (width > 0)
-		mvwaddnstr(w, y, x, text, (int)n);
-}
-
-static int ui_tourney_sel_attr(struct ui_tourney *p)
-{
-	if (p->ui->ncolors == 0)
-		return (int)(A_REVERSE | A_BOLD);
-	return ui_attr(p->ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD;
 }
 
 static void ui_tourney_draw_list(struct ui_tourney *p, WINDOW *w)
@@ -80,21 +48,21 @@ static void ui_tourney_draw_list(struct ui_tourney *p, WINDOW *w)
 	werase(w);
 	wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 	tourney_list_header(line, sizeof line);
-	ui_tourney_put(w, 0, 0, line, width);
+	ui_draw_put(w, 0, 0, line, width);
 	if (!v->n_list) {
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
-		ui_tourney_put(w, 2, 1, "No tournaments yet: tchess tournament create --players N --tc TC", width - 1);
+		ui_draw_put(w, 2, 1, "No tournaments yet: tchess tournament create --players N --tc TC", width - 1);
 	}
 	for (int y = 1; y < height; y++) {
 		size_t i = (size_t)(v->list_top + y - 1);
 		if (i >= v->n_list)
 			break;
 		bool sel = i == v->list_sel;
-		wattrset(w, sel ? ui_tourney_sel_attr(p) : ui_attr(p->ui, THEME_TEXT, -1));
+		wattrset(w, sel ? ui_draw_selected_attr(p->ui) : ui_attr(p->ui, THEME_TEXT, -1));
 		tourney_list_line(&v->list[i], line, sizeof line);
 		line[0] = sel ? '>' : ' ';
 		mvwhline(w, y, 0, ' ', width);
-		ui_tourney_put(w, y, 0, line, width);
+		ui_draw_put(w, y, 0, line, width);
 	}
 	wattrset(w, A_NORMAL);
 }
@@ -105,7 +73,7 @@ static void ui_tourney_draw_detail(struct ui_tourney *p, WINDOW *w)
 	int width = getmaxx(w), height = getmaxy(w);
 	werase(w);
 	if (!v->have_t) {
-		ui_tourney_put(w, 0, 0, "loading the tournament...", width);
+		ui_draw_put(w, 0, 0, "loading the tournament...", width);
 		return;
 	}
 	for (int y = 0; y < height; y++) {
@@ -117,11 +85,11 @@ static void ui_tourney_draw_detail(struct ui_tourney *p, WINDOW *w)
 		if (l->kind == TOURNEY_LINE_HEADING)
 			a = ui_attr(p->ui, THEME_HEADING, -1) | (int)A_BOLD;
 		if ((long)i == v->sel_line)
-			a = ui_tourney_sel_attr(p);
+			a = ui_draw_selected_attr(p->ui);
 		wattrset(w, a);
 		if ((long)i == v->sel_line)
 			mvwhline(w, y, 0, ' ', width);
-		ui_tourney_put(w, y, 0, l->text, width);
+		ui_draw_put(w, y, 0, l->text, width);
 		if ((long)i == v->sel_line)
 			mvwaddstr(w, y, 0, ">");
 	}
@@ -132,9 +100,8 @@ static void ui_tourney_draw_message(struct ui_tourney *p, WINDOW *w)
 {
 	const struct tourney_view *v = p->v;
 	werase(w);
-	wattrset(w, v->message_error ? ui_attr(p->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD
-				     : ui_attr(p->ui, THEME_TEXT, -1));
-	ui_tourney_put(w, 0, 0, v->message, getmaxx(w));
+	wattrset(w, ui_draw_message_attr(p->ui, v->message_error));
+	ui_draw_put(w, 0, 0, v->message, getmaxx(w));
 	wattrset(w, A_NORMAL);
 }
 
@@ -151,9 +118,8 @@ static void ui_tourney_draw_status(struct ui_tourney *p, WINDOW *w)
 	else
 		snprintf(line, sizeof line, "%s%sEnter open game  a all/yours  r register  w withdraw  u update  %s  q quit",
 			 credits, v->have_t ? "" : "", v->has_list ? "Esc list" : "? help");
-	wattrset(w, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG) | (p->ui->ncolors ? 0 : (int)A_REVERSE));
-	mvwhline(w, 0, 0, ' ', width);
-	ui_tourney_put(w, 0, 0, line, width);
+	ui_draw_status_bar(p->ui, w);
+	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }
 
@@ -171,30 +137,8 @@ static const char *const ui_tourney_help_text[] = {
 	"  Esc  <            back to the list",
 	"  Ctrl-L            redraw",
 	"  q                 quit",
+	NULL,
 };
-
-static void ui_tourney_draw_help(struct ui_tourney *p)
-{
-	int n = (int)(sizeof ui_tourney_help_text / sizeof ui_tourney_help_text[0]);
-	int w = 70, h = n + 2;
-	if (w > p->v->w)
-		w = p->v->w;
-	if (h > p->v->h)
-		h = p->v->h;
-	WINDOW *win = newwin(h, w, (p->v->h - h) / 2, (p->v->w - w) / 2);
-	if (!win)
-		return;
-	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
-	werase(win);
-	if (p->v->ascii)
-		wborder(win, '|', '|', '-', '-', '+', '+', '+', '+');
-	else
-		box_set(win, WACS_VLINE, WACS_HLINE);
-	for (int i = 0; i < n && i + 1 < h - 1; i++)
-		ui_tourney_put(win, i + 1, 2, ui_tourney_help_text[i], w - 4);
-	wnoutrefresh(win);
-	delwin(win);
-}
 
 static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 {
@@ -226,7 +170,7 @@ static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 		wnoutrefresh(p->pane[PANE_STATUS]);
 	}
 	if (v->help && (dirty & TOURNEY_DIRTY_HELP))
-		ui_tourney_draw_help(p);
+		ui_draw_help(p->ui, ui_tourney_help_text, 70, v->w, v->h, v->ascii);
 }
 
 /* Does the model's requests; the game screen through open_game. */
@@ -236,7 +180,7 @@ static unsigned ui_tourney_requests(struct ui_tourney *p, struct net *n, ui_tour
 	struct tourney_req r;
 	while (tourney_take_request(p->v, &r)) {
 		if (r.kind == TOURNEY_REQ_OPEN_GAME) {
-			ui_tourney_free_panes(p);
+			ui_draw_free_panes(p->pane, PANE_NB);
 			open_game(ctx, p->ui, r.id, r.color);
 			/* The play screen left the terminal in its own modes. */
 			nodelay(stdscr, FALSE);
@@ -295,6 +239,6 @@ int ui_tourney_run(struct ui *ui, struct tourney_view *v, struct net *n, ui_tour
 		struct tourney_cmd c = tourney_key(v, key);
 		dirty |= tourney_apply(v, &c);
 	}
-	ui_tourney_free_panes(&p);
+	ui_draw_free_panes(p.pane, PANE_NB);
 	return rc;
 }

@@ -1,0 +1,108 @@
+/*
+ * The drawing helpers of draw.h. They draw into windows and leave the
+ * flushing (wnoutrefresh, doupdate) to the screen's loop, except for the
+ * help overlay, a window of its own that lives only while it is drawn.
+ */
+#include <stdio.h>
+
+#include "draw.h"
+
+WINDOW *ui_draw_newwin(int h, int w, int y, int x)
+{
+	if (h <= 0 || w <= 0)
+		return NULL;
+	return newwin(h, w, y, x);
+}
+
+void ui_draw_free_panes(WINDOW **pane, int n)
+{
+	for (int i = 0; i < n; i++) {
+		if (pane[i])
+			delwin(pane[i]);
+		pane[i] = NULL;
+	}
+}
+
+void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width)
+{
+	int cols = 0;
+	size_t n = 0;
+	/* Counts columns as UTF-8 lead bytes: every glyph tchess writes is
+	 * one column wide. */
+	while (text[n]) {
+		if ((text[n] & 0xC0) != 0x80) {
+			if (cols == width)
+				break;
+			cols++;
+		}
+		n++;
+	}
+	if (width > 0)
+		mvwaddnstr(w, y, x, text, (int)n);
+}
+
+void ui_draw_hline(WINDOW *w, int y, int width, bool ascii)
+{
+	if (ascii)
+		mvwhline(w, y, 0, '-', width);
+	else
+		mvwhline_set(w, y, 0, WACS_HLINE, width);
+}
+
+void ui_draw_box(WINDOW *w, bool ascii)
+{
+	if (ascii)
+		wborder(w, '|', '|', '-', '-', '+', '+', '+', '+');
+	else
+		box_set(w, WACS_VLINE, WACS_HLINE);
+}
+
+void ui_draw_status_bar(struct ui *ui, WINDOW *w)
+{
+	wattrset(w, ui_attr(ui, THEME_STATUS_FG, THEME_STATUS_BG) | (ui->ncolors ? 0 : (int)A_REVERSE));
+	mvwhline(w, 0, 0, ' ', getmaxx(w));
+}
+
+int ui_draw_message_attr(struct ui *ui, bool error)
+{
+	return error ? ui_attr(ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD : ui_attr(ui, THEME_TEXT, -1);
+}
+
+int ui_draw_selected_attr(struct ui *ui)
+{
+	if (ui->ncolors == 0)
+		return (int)(A_REVERSE | A_BOLD);
+	return ui_attr(ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD;
+}
+
+void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_w, int screen_h, bool ascii)
+{
+	int n = 0;
+	while (text[n])
+		n++;
+	int w = width, h = n + 2;
+	if (w > screen_w)
+		w = screen_w;
+	if (h > screen_h)
+		h = screen_h;
+	WINDOW *win = newwin(h, w, (screen_h - h) / 2, (screen_w - w) / 2);
+	if (!win)
+		return;
+	wattrset(win, ui_attr(ui, THEME_STATUS_FG, THEME_STATUS_BG));
+	werase(win);
+	ui_draw_box(win, ascii);
+	for (int i = 0; i < n && i + 1 < h - 1; i++)
+		ui_draw_put(win, i + 1, 2, text[i], w - 4);
+	wnoutrefresh(win);
+	delwin(win);
+}
+
+void ui_draw_too_small(int w, int h, const char *what, int min_w, int min_h)
+{
+	char line[160];
+	erase();
+	snprintf(line, sizeof line, "Terminal too small: %dx%d, %s needs at least %dx%d.", w, h, what, min_w, min_h);
+	mvaddnstr(h / 2 > 0 ? h / 2 - 1 : 0, 0, line, w);
+	mvaddnstr(h / 2, 0, "Enlarge the window, or press q to quit.", w);
+	wnoutrefresh(stdscr);
+}
