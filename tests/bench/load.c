@@ -319,8 +319,11 @@ static int load_write_config(struct load *ld, const char *path, unsigned max_con
 	if (!f)
 		return -1;
 	fprintf(f, "# written by tchess-load\nsync = %s\n", ld->o.sync);
-	if (ld->o.tune)
-		fprintf(f, "max_connections = %u\n", max_conn);
+	if (ld->o.tune) {
+		/* Every seat of the run plays with one token as fast as it can:
+		 * the per-token command limit (tchessd(8)) would measure itself. */
+		fprintf(f, "max_connections = %u\nrate_token_per_s = 0\n", max_conn);
+	}
 	for (int i = 0; i < ld->o.n_sets; i++) {
 		const char *eq = strchr(ld->o.sets[i], '=');
 		fprintf(f, "%.*s = %s\n", (int)(eq - ld->o.sets[i]), ld->o.sets[i], eq + 1);
@@ -1415,7 +1418,8 @@ static void usage(FILE *f)
 		"Plays G random games against tchessd on loopback, each watched by S parked\n"
 		"spectators, and prints moves/s, ack-to-spectator latency, parked polls and RSS.\n"
 		"Defaults: --games 100 --spectators 10 --seconds 20 --tc - --sync full.\n"
-		"--no-tune leaves the server's max_connections at its default; --set passes a\n"
+		"--no-tune leaves the server's max_connections and per-token rate limit at their\n"
+		"defaults; --set passes a\n"
 		"tchessd config key (see tchessd(8)).\n");
 }
 
