@@ -164,8 +164,9 @@ int main(int argc, char **argv)
 	 * srv.http: withdraw them before the HTTP side goes away. A game left
 	 * with its engine to move is asked again at the next start. */
 	game_service_stop_engines(srv.games);
+	/* Clears srv.http under the server lock: the flag timer and the
+	 * syncer, still running, then find no HTTP side to wake. */
 	http_stop(srv.http);
-	srv.http = NULL;
 	server_fini(&srv);
 	log_info("stopped");
 	return 0;
