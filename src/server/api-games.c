@@ -53,27 +53,6 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 	free(l.games);
 }
 
-/* Turns what the game service did into the reply. */
-static void reply_outcome(struct http_reply *reply, struct game_outcome *o)
-{
-	if (o->failed) {
-		http_reply_from_error(reply, &o->err);
-	} else if (o->body) {
-		http_reply_json(reply, o->status, o->body);
-		o->body = NULL;
-	} else {
-		struct protocol_error err;
-		char *json = protocol_events_encode_own(&o->events);
-		if (!json)
-			json = protocol_events_encode(&o->events, &err);
-		if (json)
-			http_reply_json(reply, o->status ? o->status : 200, json);
-		else
-			http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "event does not encode: %s", err.message);
-	}
-	game_outcome_fini(o);
-}
-
 void api_games_create(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
@@ -87,7 +66,7 @@ void api_games_create(struct server *srv, struct http_request *req, struct http_
 	}
 	struct game_outcome o = { 0 };
 	game_service_create(srv->games, me.id, me.name, &in, &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_get(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -97,7 +76,7 @@ void api_games_get(struct server *srv, struct http_request *req, struct http_rep
 		return;
 	struct game_outcome o = { 0 };
 	game_service_snapshot(srv->games, viewer.id, req->params[0], &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_pgn(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -105,7 +84,7 @@ void api_games_pgn(struct server *srv, struct http_request *req, struct http_rep
 	struct game_outcome o = { 0 };
 	game_service_pgn(srv->games, req->params[0], &o);
 	if (o.failed) {
-		reply_outcome(reply, &o);
+		api_reply_outcome(reply, &o);
 		return;
 	}
 	http_reply_text(reply, 200, "text/plain; charset=utf-8", o.body);
@@ -126,7 +105,7 @@ void api_games_join(struct server *srv, struct http_request *req, struct http_re
 	}
 	struct game_outcome o = { 0 };
 	game_service_join(srv->games, me.id, me.name, req->params[0], &in, &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_move(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -143,7 +122,7 @@ void api_games_move(struct server *srv, struct http_request *req, struct http_re
 	}
 	struct game_outcome o = { 0 };
 	game_service_move(srv->games, me.id, req->params[0], &in, &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_premoves_set(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -159,7 +138,7 @@ void api_games_premoves_set(struct server *srv, struct http_request *req, struct
 	}
 	struct game_outcome o = { 0 };
 	game_service_premoves(srv->games, me.id, req->params[0], &in, &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_premoves_clear(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -174,7 +153,7 @@ void api_games_premoves_clear(struct server *srv, struct http_request *req, stru
 	}
 	struct game_outcome o = { 0 };
 	game_service_premoves(srv->games, me.id, req->params[0], NULL, &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -189,7 +168,7 @@ void api_games_resign(struct server *srv, struct http_request *req, struct http_
 	}
 	struct game_outcome o = { 0 };
 	game_service_resign(srv->games, me.id, req->params[0], &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -208,7 +187,7 @@ void api_games_note(struct server *srv, struct http_request *req, struct http_re
 	struct game_outcome o = { 0 };
 	game_service_note(srv->games, me.id, req->params[0], payload, &o);
 	free(payload);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 typedef void (*action_fn)(struct game_service *gs, int64_t me, const char *id,
@@ -230,7 +209,7 @@ static void game_action(struct server *srv, struct http_request *req, struct htt
 	}
 	struct game_outcome o = { 0 };
 	fn(srv->games, me.id, req->params[0], &in, &o);
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_games_draw(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -273,15 +252,6 @@ void api_games_rematch(struct server *srv, struct http_request *req, struct http
 	game_action(srv, req, reply, game_service_rematch);
 }
 
-/* Parses ?after=N: a non-negative decimal integer below 2^53. */
-static bool parse_after(const char *s, int64_t *out)
-{
-	if (!s || !*s || strlen(s) > 15 || strspn(s, "0123456789") != strlen(s))
-		return false;
-	*out = strtoll(s, NULL, 10);
-	return true;
-}
-
 void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	const char *id = req->params[0];
@@ -298,7 +268,7 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 		game_service_touch(srv->games, viewer.id, id, req->wake != WAITER_NONE ? -1 : 0);
 	int64_t after = 0;
 	const char *a = http_request_query(req, "after");
-	if (a && !parse_after(a, &after)) {
+	if (a && !api_query_number(a, &after)) {
 		http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST, "after: expected a non-negative integer");
 		return;
 	}
@@ -314,5 +284,5 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 	/* Only durable events are in it: sent at once, even while some
 	 * commit awaits its fsync (http.h). */
 	reply->durable = true;
-	reply_outcome(reply, &o);
+	api_reply_outcome(reply, &o);
 }

@@ -10,24 +10,10 @@
 #include "tournament-service.h"
 
 /* Turns a service answer (always a body or an error) into the reply. */
-static void reply_answer(struct http_reply *reply, struct game_outcome *o)
-{
-	if (o->failed) {
-		http_reply_from_error(reply, &o->err);
-	} else {
-		http_reply_json(reply, o->status ? o->status : 200, o->body);
-		o->body = NULL;
-	}
-	game_outcome_fini(o);
-}
-
 /* An optional player id in a query argument: a positive decimal. */
 static bool query_player(const char *s, int64_t *out)
 {
-	if (!s || !*s || strlen(s) > 15 || strspn(s, "0123456789") != strlen(s))
-		return false;
-	*out = strtoll(s, NULL, 10);
-	return *out > 0;
+	return api_query_number(s, out) && *out > 0;
 }
 
 void api_tournaments_list(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -37,7 +23,7 @@ void api_tournaments_list(struct server *srv, struct http_request *req, struct h
 		return;
 	struct game_outcome o = { 0 };
 	tournament_service_list(srv, viewer.id, &o);
-	reply_answer(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_tournaments_create(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -53,7 +39,7 @@ void api_tournaments_create(struct server *srv, struct http_request *req, struct
 	}
 	struct game_outcome o = { 0 };
 	tournament_service_create(srv, me.id, &in, &o);
-	reply_answer(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 static void get_parts(struct server *srv, struct http_request *req, struct http_reply *reply, unsigned parts)
@@ -79,7 +65,7 @@ static void get_parts(struct server *srv, struct http_request *req, struct http_
 	}
 	struct game_outcome o = { 0 };
 	tournament_service_get(srv, viewer.id, req->params[0], parts, games_of, &o);
-	reply_answer(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_tournaments_get(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -114,7 +100,7 @@ void api_tournaments_register(struct server *srv, struct http_request *req, stru
 	}
 	struct game_outcome o = { 0 };
 	tournament_service_register(srv, me.id, req->params[0], &o);
-	reply_answer(reply, &o);
+	api_reply_outcome(reply, &o);
 }
 
 void api_tournaments_withdraw(struct server *srv, struct http_request *req, struct http_reply *reply)
@@ -129,5 +115,5 @@ void api_tournaments_withdraw(struct server *srv, struct http_request *req, stru
 	}
 	struct game_outcome o = { 0 };
 	tournament_service_withdraw(srv, me.id, req->params[0], &o);
-	reply_answer(reply, &o);
+	api_reply_outcome(reply, &o);
 }

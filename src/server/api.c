@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "api.h"
+#include "game-service.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/sha256.h"
@@ -102,4 +103,32 @@ void api_health(struct server *srv, struct http_request *req, struct http_reply 
 	http_reply_json(reply, 200, protocol_health_encode(&h));
 	/* No game state in it: never held for a pending fsync. */
 	reply->durable = true;
+}
+
+void api_reply_outcome(struct http_reply *reply, struct game_outcome *o)
+{
+	if (o->failed) {
+		http_reply_from_error(reply, &o->err);
+	} else if (o->body) {
+		http_reply_json(reply, o->status ? o->status : 200, o->body);
+		o->body = NULL;
+	} else {
+		struct protocol_error err;
+		char *json = protocol_events_encode_own(&o->events);
+		if (!json)
+			json = protocol_events_encode(&o->events, &err);
+		if (json)
+			http_reply_json(reply, o->status ? o->status : 200, json);
+		else
+			http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "event does not encode: %s", err.message);
+	}
+	game_outcome_fini(o);
+}
+
+bool api_query_number(const char *s, int64_t *out)
+{
+	if (!s || !*s || strlen(s) > 15 || strspn(s, "0123456789") != strlen(s))
+		return false;
+	*out = strtoll(s, NULL, 10);
+	return true;
 }

@@ -21,6 +21,15 @@ int api_auth(struct server *srv, struct http_request *req, struct http_reply *re
 /* Replies 500 for a store failure and rolls back any open transaction. */
 void api_store_failed(struct server *srv, struct http_reply *reply);
 
+struct game_outcome;
+/* Replies with what a game or tournament service command answered: its
+ * error, its JSON body, or the events it committed (status 200 unless the
+ * outcome names one). Releases the outcome. */
+void api_reply_outcome(struct http_reply *reply, struct game_outcome *o);
+/* Reads a query argument that must be a decimal integer from 0 to
+ * 10^15 - 1 (below 2^53, as JSON carries it); false for anything else. */
+bool api_query_number(const char *s, int64_t *out);
+
 void api_health(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_players_create(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_me(struct server *srv, struct http_request *req, struct http_reply *reply);
