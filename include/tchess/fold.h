@@ -166,6 +166,8 @@ struct fold_event {
 
 /* The wire type of a kind ("move"); FOLD_EV_OTHER gives "". */
 const char *fold_event_type(enum fold_event_kind kind);
+/* The kind of a wire type; FOLD_EV_OTHER for one the fold passes over. */
+enum fold_event_kind fold_event_kind_of(const char *type);
 /* Clears e and sets its kind (color -1, no clock). */
 void fold_event_init(struct fold_event *e, enum fold_event_kind kind);
 /* The event's data members as a JSON object text (malloc'd). */
@@ -280,6 +282,18 @@ void fold_board(const struct game_view *v, struct position *out);
  * is the asking player's id (0 for none): a seated viewer sees its own
  * premove queue, nobody sees another's. */
 char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer);
+/* Rebuilds a view from a snapshot text (fold_snapshot_encode's, as GET
+ * /v1/games/ID and a resync answer carry it; id, if not NULL, must be the
+ * snapshot's game), checking it as strictly as the events it stands for:
+ * the moves are replayed with libtchess, and a snapshot whose position,
+ * status or offers contradict them is refused. The view then folds the
+ * events after the snapshot's seq as one built from the whole log would,
+ * and encodes to the same snapshot, except that it holds no seat's last
+ * command (retry keys, which only the server needs) and no premove queue
+ * the snapshot did not show. Returns 0 (v replaced; v must be initialised)
+ * or -1 with err (v unchanged). */
+int fold_view_from_snapshot(struct game_view *v, const char *json, size_t len, const char *id,
+			    struct protocol_error *err);
 
 /* Appends the game as PGN (tags described in tchess-protocol(7)) to out. */
 enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct pgn_buf *out,

@@ -147,12 +147,19 @@ void protocol_event_fini(struct protocol_event *ev);
 
 /* GET /v1/games/{id}/events answer: {"events": [...], "seq": N, "now_ms": MS}.
  * seq is the game's last seq (private events of others count too), so the
- * next poll passes after=seq; now_ms is the server's wall clock. */
+ * next poll passes after=seq; now_ms is the server's wall clock.
+ *
+ * A resync answer, for a client far behind, adds "resync": true and
+ * "snapshot": the game's snapshot at seq (tchess/fold.h), which stands for
+ * the events the fold knows; events then holds only the skipped events of
+ * the types the fold passes over (notes) that the client may see. */
 struct protocol_events {
 	struct protocol_event *events;
 	size_t n;
 	int64_t seq;
 	int64_t now_ms;
+	bool resync;
+	char *snapshot; /* resync: the snapshot object's JSON text (malloc'd); else NULL */
 };
 /* Fails (NULL, err set) if an event's data is bad, as protocol_event_encode. */
 char *protocol_events_encode(const struct protocol_events *evs, struct protocol_error *err);
@@ -164,7 +171,7 @@ char *protocol_events_encode_own(const struct protocol_events *evs);
 struct buf;
 void protocol_events_close(struct buf *b, int64_t seq, int64_t now_ms);
 int protocol_events_decode(const char *json, size_t len, struct protocol_events *out, struct protocol_error *err);
-/* Frees the events and their data (not evs itself). */
+/* Frees the events, their data and the snapshot (not evs itself). */
 void protocol_events_fini(struct protocol_events *evs);
 
 /* A game in a listing: {"id", "status", "white", "black", "created_ms"};

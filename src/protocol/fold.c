@@ -8,14 +8,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol-json.h"
-#include "tchess/fold.h"
+#include "fold-json.h"
 #include "tchess/movegen.h"
 #include "util/xalloc.h"
-
-#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
-/* The largest integer a JSON number carries exactly: unlimited clocks. */
-#define FOLD_JSON_INT_MAX 9007199254740991LL
 
 static const char *const type_names[] = {
 	[FOLD_EV_CREATED] = "game-created",
@@ -109,7 +104,7 @@ bool fold_color_parse(const char *s, int *out)
 
 /* ---- encoding ---- */
 
-static cJSON *nullable_string(const char *s)
+cJSON *fold_json_nullable_string(const char *s)
 {
 	cJSON *v = s ? cJSON_CreateString(s) : cJSON_CreateNull();
 	if (!v)
@@ -117,26 +112,26 @@ static cJSON *nullable_string(const char *s)
 	return v;
 }
 
-static int64_t clamp_ms(int64_t ms)
+int64_t fold_json_clamp_ms(int64_t ms)
 {
 	return ms > FOLD_JSON_INT_MAX ? FOLD_JSON_INT_MAX : ms;
 }
 
-static cJSON *clock_json(const struct fold_clock_reading *c)
+cJSON *fold_json_clock(const struct fold_clock_reading *c)
 {
 	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "white_ms", clamp_ms(c->ms[WHITE]));
-	protocol_json_add_int(o, "black_ms", clamp_ms(c->ms[BLACK]));
-	protocol_json_add_item(o, "running", nullable_string(fold_color_str(c->running)));
-	protocol_json_add_int(o, "turn_used_ms", clamp_ms(c->turn_used_ms));
+	protocol_json_add_int(o, "white_ms", fold_json_clamp_ms(c->ms[WHITE]));
+	protocol_json_add_int(o, "black_ms", fold_json_clamp_ms(c->ms[BLACK]));
+	protocol_json_add_item(o, "running", fold_json_nullable_string(fold_color_str(c->running)));
+	protocol_json_add_int(o, "turn_used_ms", fold_json_clamp_ms(c->turn_used_ms));
 	if (c->deadline_ms == INT64_MAX)
-		protocol_json_add_item(o, "deadline_ms", nullable_string(NULL));
+		protocol_json_add_item(o, "deadline_ms", fold_json_nullable_string(NULL));
 	else
-		protocol_json_add_int(o, "deadline_ms", clamp_ms(c->deadline_ms));
+		protocol_json_add_int(o, "deadline_ms", fold_json_clamp_ms(c->deadline_ms));
 	return o;
 }
 
-static cJSON *seat_json(const struct fold_seat *s)
+cJSON *fold_json_seat(const struct fold_seat *s)
 {
 	cJSON *o;
 	switch (s->kind) {
@@ -160,7 +155,7 @@ static cJSON *seat_json(const struct fold_seat *s)
 }
 
 /* A game-created event's series member (half-points are integers). */
-static cJSON *series_json(const struct fold_series *s)
+cJSON *fold_json_series(const struct fold_series *s)
 {
 	cJSON *o = protocol_json_object();
 	protocol_json_add_string(o, "id", s->id);
@@ -181,14 +176,14 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "ruleset", e->ruleset);
 		protocol_json_add_string(o, "fen", e->fen);
 		protocol_json_add_string(o, "opponent", e->opponent);
-		protocol_json_add_item(o, "white", seat_json(&e->seats[WHITE]));
-		protocol_json_add_item(o, "black", seat_json(&e->seats[BLACK]));
+		protocol_json_add_item(o, "white", fold_json_seat(&e->seats[WHITE]));
+		protocol_json_add_item(o, "black", fold_json_seat(&e->seats[BLACK]));
 		/* Optional members, absent in ordinary games, so logs from
 		 * before undo games and series read as they were. */
 		if (e->undo)
 			protocol_json_add_item(o, "undo", cJSON_CreateBool(true));
 		if (e->series.id[0])
-			protocol_json_add_item(o, "series", series_json(&e->series));
+			protocol_json_add_item(o, "series", fold_json_series(&e->series));
 		break;
 	case FOLD_EV_JOINED:
 		protocol_json_add_string(o, "color", fold_color_str(e->color));
@@ -229,7 +224,7 @@ static cJSON *event_data_json(const struct fold_event *e)
 	case FOLD_EV_ENDED:
 		protocol_json_add_string(o, "result", e->result);
 		protocol_json_add_string(o, "termination", e->termination);
-		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
+		protocol_json_add_item(o, "color", fold_json_nullable_string(fold_color_str(e->color)));
 		if (e->reason[0])
 			protocol_json_add_string(o, "reason", e->reason);
 		if (e->uci[0])
@@ -265,7 +260,7 @@ static cJSON *event_data_json(const struct fold_event *e)
 		protocol_json_add_string(o, "uci", e->uci);
 		break;
 	case FOLD_EV_ADJOURNED:
-		protocol_json_add_item(o, "color", nullable_string(fold_color_str(e->color)));
+		protocol_json_add_item(o, "color", fold_json_nullable_string(fold_color_str(e->color)));
 		protocol_json_add_string(o, "reason", e->reason);
 		break;
 	case FOLD_EV_RESUMED:
@@ -288,7 +283,7 @@ static cJSON *event_data_json(const struct fold_event *e)
 		break;
 	}
 	if (e->has_clock)
-		protocol_json_add_item(o, "clock", clock_json(&e->clock));
+		protocol_json_add_item(o, "clock", fold_json_clock(&e->clock));
 	return o;
 }
 
@@ -299,7 +294,7 @@ char *fold_event_encode(const struct fold_event *e)
 
 /* ---- decoding ---- */
 
-static int color_member(const cJSON *o, const char *name, bool null_ok, int *out, const char *what,
+int fold_json_color_member(const cJSON *o, const char *name, bool null_ok, int *out, const char *what,
 			struct protocol_error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
@@ -325,7 +320,7 @@ static int clock_from_json(const cJSON *o, struct fold_clock_reading *out, struc
 	};
 	const char *what = "clock";
 	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
-	    color_member(o, "running", true, &out->running, what, err))
+	    fold_json_color_member(o, "running", true, &out->running, what, err))
 		return -1;
 	out->ms[WHITE] = protocol_json_int(o, "white_ms");
 	out->ms[BLACK] = protocol_json_int(o, "black_ms");
@@ -339,7 +334,7 @@ static int clock_from_json(const cJSON *o, struct fold_clock_reading *out, struc
 	return 0;
 }
 
-static int seat_from_json(const cJSON *v, struct fold_seat *out, struct protocol_error *err)
+int fold_json_seat_decode(const cJSON *v, struct fold_seat *out, struct protocol_error *err)
 {
 	static const struct protocol_json_field human[] = {
 		{ "kind", PROTOCOL_JSON_STRING, true },
@@ -380,7 +375,7 @@ static int seat_from_json(const cJSON *v, struct fold_seat *out, struct protocol
 	return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: unknown kind");
 }
 
-static int series_from_json(const cJSON *o, struct fold_series *out, struct protocol_error *err)
+int fold_json_series_decode(const cJSON *o, struct fold_series *out, struct protocol_error *err)
 {
 	static const struct protocol_json_field fields[] = {
 		{ "id", PROTOCOL_JSON_STRING, true },
@@ -506,16 +501,16 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		    protocol_json_copy(e->ruleset, sizeof e->ruleset, o, "ruleset", false, what, err) ||
 		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err) ||
 		    protocol_json_copy(e->opponent, sizeof e->opponent, o, "opponent", false, what, err) ||
-		    seat_from_json(cJSON_GetObjectItemCaseSensitive(o, "white"), &e->seats[WHITE], err) ||
-		    seat_from_json(cJSON_GetObjectItemCaseSensitive(o, "black"), &e->seats[BLACK], err))
+		    fold_json_seat_decode(cJSON_GetObjectItemCaseSensitive(o, "white"), &e->seats[WHITE], err) ||
+		    fold_json_seat_decode(cJSON_GetObjectItemCaseSensitive(o, "black"), &e->seats[BLACK], err))
 			return -1;
 		e->undo = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "undo"));
 		if (cJSON_GetObjectItemCaseSensitive(o, "series"))
-			return series_from_json(cJSON_GetObjectItemCaseSensitive(o, "series"), &e->series, err);
+			return fold_json_series_decode(cJSON_GetObjectItemCaseSensitive(o, "series"), &e->series, err);
 		return 0;
 	case FOLD_EV_JOINED:
 		if (protocol_json_check(o, joined, N_FIELDS(joined), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err))
+		    fold_json_color_member(o, "color", false, &e->color, what, err))
 			return -1;
 		e->seats[e->color].kind = FOLD_SEAT_HUMAN;
 		e->seats[e->color].player = protocol_json_int(o, "player");
@@ -527,7 +522,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		return protocol_json_check(o, started, N_FIELDS(started), false, what, err);
 	case FOLD_EV_MOVE:
 		if (protocol_json_check(o, moved, N_FIELDS(moved), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
 		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err) ||
 		    protocol_json_copy(e->san, sizeof e->san, o, "san", false, what, err) ||
 		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err))
@@ -538,7 +533,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		return 0;
 	case FOLD_EV_PREMOVES: {
 		if (protocol_json_check(o, premoves, N_FIELDS(premoves), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err))
+		    fold_json_color_member(o, "color", false, &e->color, what, err))
 			return -1;
 		e->ply = protocol_json_int(o, "ply");
 		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
@@ -555,7 +550,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 	}
 	case FOLD_EV_PREMOVE_DISCARDED:
 		if (protocol_json_check(o, discarded, N_FIELDS(discarded), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
 		    protocol_json_copy(e->uci, sizeof e->uci, o, "premove", false, what, err) ||
 		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err))
 			return -1;
@@ -563,7 +558,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		return 0;
 	case FOLD_EV_ENDED:
 		if (protocol_json_check(o, ended, N_FIELDS(ended), false, what, err) ||
-		    color_member(o, "color", true, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", true, &e->color, what, err) ||
 		    protocol_json_copy(e->result, sizeof e->result, o, "result", false, what, err) ||
 		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err) ||
 		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err) ||
@@ -573,7 +568,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 	case FOLD_EV_REQUEST: {
 		char w[FOLD_WORD_MAX], a[FOLD_WORD_MAX];
 		if (protocol_json_check(o, request, N_FIELDS(request), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
 		    protocol_json_copy(w, sizeof w, o, "what", false, what, err) ||
 		    protocol_json_copy(a, sizeof a, o, "action", false, what, err))
 			return -1;
@@ -591,7 +586,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 	}
 	case FOLD_EV_PROVISIONAL:
 		if (protocol_json_check(o, provisional, N_FIELDS(provisional), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
 		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err) ||
 		    protocol_json_copy(e->san, sizeof e->san, o, "san", false, what, err) ||
 		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err))
@@ -600,37 +595,37 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		return 0;
 	case FOLD_EV_TAKEN_BACK:
 		if (protocol_json_check(o, taken_back, N_FIELDS(taken_back), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
 		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err))
 			return -1;
 		e->ply = protocol_json_int(o, "ply");
 		return 0;
 	case FOLD_EV_ADJOURNED:
 		if (protocol_json_check(o, adjourned, N_FIELDS(adjourned), false, what, err) ||
-		    color_member(o, "color", true, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", true, &e->color, what, err) ||
 		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", false, what, err))
 			return -1;
 		return 0;
 	case FOLD_EV_RESUMED:
 		if (protocol_json_check(o, game_resumed, N_FIELDS(game_resumed), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err))
+		    fold_json_color_member(o, "color", false, &e->color, what, err))
 			return -1;
 		return 0;
 	case FOLD_EV_DISCARD:
 		if (protocol_json_check(o, discard, N_FIELDS(discard), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err))
+		    fold_json_color_member(o, "color", false, &e->color, what, err))
 			return -1;
 		e->count = protocol_json_int(o, "count");
 		return 0;
 	case FOLD_EV_PRESENCE:
 		if (protocol_json_check(o, presence, N_FIELDS(presence), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err))
+		    fold_json_color_member(o, "color", false, &e->color, what, err))
 			return -1;
 		e->present = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "present"));
 		return 0;
 	case FOLD_EV_TIME_ADDED:
 		if (protocol_json_check(o, time_added, N_FIELDS(time_added), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err) ||
+		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
 		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", false, what, err))
 			return -1;
 		e->ms = protocol_json_int(o, "ms");
@@ -642,7 +637,7 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 		return 0;
 	case FOLD_EV_VACATION:
 		if (protocol_json_check(o, vacation, N_FIELDS(vacation), false, what, err) ||
-		    color_member(o, "color", false, &e->color, what, err))
+		    fold_json_color_member(o, "color", false, &e->color, what, err))
 			return -1;
 		e->vacation.start_ms = protocol_json_int(o, "start_ms");
 		e->vacation.end_ms = protocol_json_int(o, "end_ms");
@@ -654,13 +649,18 @@ static int data_from_json(const cJSON *o, struct fold_event *e, const char *what
 	return -1;
 }
 
-int fold_event_decode(const char *type, const char *data, struct fold_event *out, struct protocol_error *err)
+enum fold_event_kind fold_event_kind_of(const char *type)
 {
-	enum fold_event_kind kind = FOLD_EV_OTHER;
 	for (int k = 0; k < FOLD_EV_OTHER; k++) {
 		if (!strcmp(type, type_names[k]))
-			kind = (enum fold_event_kind)k;
+			return (enum fold_event_kind)k;
 	}
+	return FOLD_EV_OTHER;
+}
+
+int fold_event_decode(const char *type, const char *data, struct fold_event *out, struct protocol_error *err)
+{
+	enum fold_event_kind kind = fold_event_kind_of(type);
 	fold_event_init(out, kind);
 	if (kind == FOLD_EV_OTHER)
 		return 0;
@@ -865,7 +865,7 @@ static int apply_created(struct game_view *v, int64_t t_ms, const struct fold_ev
 	return 0;
 }
 
-static void plies_push(struct game_view *v, int64_t seq, const struct fold_event *e)
+void fold_plies_push(struct game_view *v, int64_t seq, const struct fold_event *e)
 {
 	if (v->game.n_plies > v->plies_cap) {
 		v->plies_cap = v->plies_cap ? 2 * v->plies_cap : 64;
@@ -916,7 +916,7 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 	if (rc != TCHESS_OK)
 		return bad(err, "move: %s", terr.message);
 	v->clock = c;
-	plies_push(v, seq, e);
+	fold_plies_push(v, seq, e);
 	struct premove_queue *q = &v->premoves[e->color];
 	if (e->premove && q->n > 0) {
 		memmove(&q->items[0], &q->items[1], (size_t)(q->n - 1) * sizeof q->items[0]);
@@ -1441,162 +1441,6 @@ void fold_series_next(const struct game_view *v, const char *id, struct fold_ser
 void fold_board(const struct game_view *v, struct position *out)
 {
 	takeback_position(&v->turn, &v->game, out);
-}
-
-static cJSON *nullable_id(const char *id)
-{
-	return nullable_string(id[0] ? id : NULL);
-}
-
-/* The snapshot's series member: the score after this game, by this game's
- * colours, in points (halves as .5). */
-static cJSON *series_snapshot(const struct game_view *v, const char *id)
-{
-	struct fold_series s;
-	if (!fold_series_after(v, id, &s)) {
-		cJSON *n = cJSON_CreateNull();
-		if (!n)
-			xalloc_die();
-		return n;
-	}
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "id", s.id);
-	protocol_json_add_int(o, "game", s.game);
-	protocol_json_add_item(o, "previous", nullable_id(s.previous));
-	protocol_json_add_item(o, "next", nullable_id(v->next_game));
-	cJSON *score = protocol_json_object();
-	if (!cJSON_AddNumberToObject(score, "white", s.score.half[WHITE] / 2.0) ||
-	    !cJSON_AddNumberToObject(score, "black", s.score.half[BLACK] / 2.0))
-		xalloc_die();
-	protocol_json_add_item(o, "score", score);
-	protocol_json_add_int(o, "games", s.score.games);
-	protocol_json_add_int(o, "scored", s.score.scored);
-	return o;
-}
-
-static cJSON *provisional_snapshot(const struct game_view *v)
-{
-	if (!takeback_pending(&v->turn)) {
-		cJSON *n = cJSON_CreateNull();
-		if (!n)
-			xalloc_die();
-		return n;
-	}
-	char uci[UCI_MAX], san[SAN_MAX], fen[FEN_MAX];
-	struct position p;
-	uci_write(&v->game.pos, v->turn.pending, uci);
-	san_write(&v->game.pos, v->turn.pending, san);
-	fold_board(v, &p);
-	fen_write(&p, fen);
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "color", fold_color_str(v->turn.color));
-	protocol_json_add_string(o, "uci", uci);
-	protocol_json_add_string(o, "san", san);
-	protocol_json_add_string(o, "fen", fen);
-	return o;
-}
-
-char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer)
-{
-	cJSON *o = protocol_json_object();
-	char fen[FEN_MAX];
-	protocol_json_add_string(o, "id", id);
-	protocol_json_add_int(o, "seq", v->seq);
-	protocol_json_add_int(o, "now_ms", now_ms);
-	protocol_json_add_string(o, "status", fold_status(v));
-	protocol_json_add_string(o, "tc", v->tc);
-	protocol_json_add_string(o, "ruleset", v->game.rules.name);
-	protocol_json_add_string(o, "opponent", v->opponent);
-	protocol_json_add_item(o, "white", seat_json(&v->seats[WHITE]));
-	protocol_json_add_item(o, "black", seat_json(&v->seats[BLACK]));
-	fen_write(&v->game.start, fen);
-	protocol_json_add_string(o, "initial_fen", fen);
-	fen_write(&v->game.pos, fen);
-	protocol_json_add_string(o, "fen", fen);
-	protocol_json_add_int(o, "ply", (int64_t)v->game.n_plies);
-	protocol_json_add_string(o, "turn", fold_color_str(game_side_to_move(&v->game)));
-	cJSON *moves = cJSON_CreateArray();
-	if (!moves)
-		xalloc_die();
-	struct position p = v->game.start;
-	for (size_t i = 0; i < v->game.n_plies; i++) {
-		const struct game_ply *gp = &v->game.plies[i];
-		char uci[UCI_MAX], san[SAN_MAX];
-		uci_write(&p, gp->m, uci);
-		san_write(&p, gp->m, san);
-		cJSON *m = protocol_json_object();
-		protocol_json_add_int(m, "ply", (int64_t)i);
-		protocol_json_add_string(m, "color", fold_color_str(p.side));
-		protocol_json_add_string(m, "uci", uci);
-		protocol_json_add_string(m, "san", san);
-		protocol_json_add_int(m, "t_ms", gp->at_ms);
-		protocol_json_add_int(m, "think_ms", v->plies[i].think_ms);
-		protocol_json_add_int(m, "clock_ms", clamp_ms(gp->clock_ms));
-		protocol_json_add_item(m, "premove", cJSON_CreateBool(v->plies[i].premove));
-		protocol_json_add_int(m, "seq", v->plies[i].seq);
-		if (!cJSON_AddItemToArray(moves, m))
-			xalloc_die();
-		struct undo u;
-		position_make(&p, gp->m, &u);
-	}
-	protocol_json_add_item(o, "moves", moves);
-	struct fold_clock_reading c;
-	fold_clock_read(v, now_ms, &c);
-	protocol_json_add_item(o, "clock", clock_json(&c));
-	protocol_json_add_string(o, "result", game_result_str(v->game.result));
-	protocol_json_add_string(o, "termination", game_termination_str(v->game.termination));
-	cJSON *vacs = protocol_json_object();
-	for (int side = WHITE; side <= BLACK; side++) {
-		cJSON *a = cJSON_CreateArray();
-		if (!a)
-			xalloc_die();
-		for (size_t k = 0; k < v->n_vacations[side]; k++) {
-			cJSON *iv = protocol_json_object();
-			protocol_json_add_int(iv, "start_ms", v->vacations[side][k].start_ms);
-			protocol_json_add_int(iv, "end_ms", v->vacations[side][k].end_ms);
-			if (!cJSON_AddItemToArray(a, iv))
-				xalloc_die();
-		}
-		protocol_json_add_item(vacs, fold_color_str(side), a);
-	}
-	protocol_json_add_item(o, "vacations", vacs);
-	cJSON *offers = protocol_json_object();
-	protocol_json_add_item(offers, "draw", nullable_string(fold_color_str(v->game.offer_by)));
-	protocol_json_add_item(offers, "abort", nullable_string(fold_color_str(v->game.abort_request_by)));
-	protocol_json_add_item(offers, "adjourn", nullable_string(fold_color_str(v->adjourn_request_by)));
-	protocol_json_add_item(offers, "resume", nullable_string(fold_color_str(v->resume_request_by)));
-	protocol_json_add_item(offers, "rematch", nullable_string(fold_color_str(v->rematch_by)));
-	protocol_json_add_item(o, "offers", offers);
-	protocol_json_add_item(o, "undo", cJSON_CreateBool(v->undo));
-	protocol_json_add_item(o, "provisional", provisional_snapshot(v));
-	protocol_json_add_item(o, "series", series_snapshot(v, id));
-	protocol_json_add_string(o, "reason", v->end_reason);
-	cJSON *absent = protocol_json_object();
-	protocol_json_add_item(absent, "white", cJSON_CreateBool(v->absent[WHITE]));
-	protocol_json_add_item(absent, "black", cJSON_CreateBool(v->absent[BLACK]));
-	protocol_json_add_item(o, "absent", absent);
-	cJSON *discards = protocol_json_object();
-	protocol_json_add_int(discards, "white", v->discards[WHITE]);
-	protocol_json_add_int(discards, "black", v->discards[BLACK]);
-	protocol_json_add_item(o, "discards", discards);
-	int mine = fold_seat_of(v, viewer);
-	if (mine >= 0 && v->premoves[mine].n > 0) {
-		cJSON *pm = protocol_json_object();
-		cJSON *a = cJSON_CreateArray();
-		if (!a)
-			xalloc_die();
-		protocol_json_add_string(pm, "color", fold_color_str(mine));
-		for (int i = 0; i < v->premoves[mine].n; i++) {
-			char buf[PREMOVE_TEXT_MAX];
-			premove_write(&v->premoves[mine].items[i], v->game.pos.chess960, buf);
-			cJSON *s = cJSON_CreateString(buf);
-			if (!s || !cJSON_AddItemToArray(a, s))
-				xalloc_die();
-		}
-		protocol_json_add_item(pm, "moves", a);
-		protocol_json_add_item(o, "premoves", pm);
-	}
-	return protocol_json_print(o);
 }
 
 static const char *seat_name(const struct fold_seat *s, char *buf, size_t size)

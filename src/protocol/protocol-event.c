@@ -210,6 +210,21 @@ char *protocol_events_encode(const struct protocol_events *evs, struct protocol_
 	}
 	protocol_json_add_int(o, "seq", evs->seq);
 	protocol_json_add_int(o, "now_ms", evs->now_ms);
+	if (evs->resync) {
+		cJSON *snap = evs->snapshot ? protocol_json_parse(evs->snapshot, strlen(evs->snapshot), "snapshot", err)
+					    : NULL;
+		if (!cJSON_IsObject(snap)) {
+			cJSON_Delete(snap);
+			cJSON_Delete(o);
+			if (evs->snapshot)
+				protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "snapshot: expected an object");
+			else
+				protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "resync: no snapshot");
+			return NULL;
+		}
+		protocol_json_add_item(o, "resync", cJSON_CreateBool(true));
+		protocol_json_add_item(o, "snapshot", snap);
+	}
 	return protocol_json_print(o);
 }
 
@@ -251,6 +266,8 @@ int protocol_events_decode(const char *json, size_t len, struct protocol_events 
 		{ "events", PROTOCOL_JSON_ARRAY, true },
 		{ "seq", PROTOCOL_JSON_INT, true },
 		{ "now_ms", PROTOCOL_JSON_INT, true },
+		{ "resync", PROTOCOL_JSON_BOOL, false },
+		{ "snapshot", PROTOCOL_JSON_OBJECT, false },
 	};
 	memset(out, 0, sizeof *out);
 	cJSON *o = protocol_json_parse(json, len, "events", err);
@@ -262,6 +279,14 @@ int protocol_events_decode(const char *json, size_t len, struct protocol_events 
 		out->events = xcalloc((size_t)cJSON_GetArraySize(a), sizeof *out->events);
 		out->seq = protocol_json_int(o, "seq");
 		out->now_ms = protocol_json_int(o, "now_ms");
+		/* A snapshot comes with "resync": true, and only then. */
+		const cJSON *snap = cJSON_GetObjectItemCaseSensitive(o, "snapshot");
+		out->resync = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "resync"));
+		if (out->resync != (snap != NULL))
+			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+						"events: \"snapshot\" comes with \"resync\": true, and only then");
+		else if (snap)
+			out->snapshot = protocol_json_print(cJSON_Duplicate(snap, 1));
 		int64_t prev = 0;
 		for (cJSON *e = a->child; e && !rc; e = e->next) {
 			rc = event_from_json(e, &out->events[out->n], err);
@@ -287,4 +312,7 @@ void protocol_events_fini(struct protocol_events *evs)
 	free(evs->events);
 	evs->events = NULL;
 	evs->n = 0;
+	free(evs->snapshot);
+	evs->snapshot = NULL;
+	evs->resync = false;
 }

@@ -194,8 +194,22 @@ static void fold_batch(struct game_view *v, const struct protocol_events *evs)
 				abort(); /* a refused event changed the view */
 		}
 	}
-	for (int64_t viewer = 0; viewer <= 2; viewer++)
-		free(fold_snapshot_encode(v, "0123456789abcdef0123456789abcdef", v->last_t_ms + 1000, viewer));
+	for (int64_t viewer = 0; viewer <= 2; viewer++) {
+		/* Whatever the fold holds, its snapshot rebuilds it. */
+		char *snap = fold_snapshot_encode(v, "0123456789abcdef0123456789abcdef", v->last_t_ms + 1000, viewer);
+		if (v->created) {
+			struct game_view r;
+			fold_view_init(&r);
+			if (fold_view_from_snapshot(&r, snap, strlen(snap), NULL, &err)) {
+				fprintf(stderr, "own snapshot refused: %s\n%s\n", err.message, snap);
+				abort();
+			}
+			same(fold_snapshot_encode(&r, "0123456789abcdef0123456789abcdef", v->last_t_ms + 1000, viewer),
+			     fold_snapshot_encode(v, "0123456789abcdef0123456789abcdef", v->last_t_ms + 1000, viewer));
+			fold_view_fini(&r);
+		}
+		free(snap);
+	}
 	struct fold_clock_reading r;
 	fold_clock_read(v, v->last_t_ms + 500, &r);
 	if (v->created) {
@@ -222,13 +236,36 @@ static void fold_events(const char *json, size_t len)
 	protocol_events_fini(&evs);
 }
 
+/* Any snapshot text: refused with a reason, or a view whose snapshot is
+ * a fixed point. */
+static void fold_snapshot(const char *json, size_t len)
+{
+	struct game_view v, r;
+	struct protocol_error err;
+	fold_view_init(&v);
+	if (fold_view_from_snapshot(&v, json, len, NULL, &err)) {
+		refused(&err);
+		fold_view_fini(&v);
+		return;
+	}
+	char *e1 = fold_snapshot_encode(&v, "0123456789abcdef0123456789abcdef", v.last_t_ms, 0);
+	fold_view_init(&r);
+	if (fold_view_from_snapshot(&r, e1, strlen(e1), NULL, &err)) {
+		fprintf(stderr, "re-encoded snapshot refused: %s\n%s\n", err.message, e1);
+		abort();
+	}
+	same(e1, fold_snapshot_encode(&r, "0123456789abcdef0123456789abcdef", v.last_t_ms, 0));
+	fold_view_fini(&r);
+	fold_view_fini(&v);
+}
+
 typedef void (*target_fn)(const char *json, size_t len);
 
 static const target_fn targets[] = {
 	rt_error,         rt_register_request, rt_player,        rt_register_response, rt_event,
 	rt_events,        rt_game_summary,     rt_game_list,     rt_note_request,      rt_game_create_request,
 	rt_seat_response, rt_join_request,     rt_move_request,  rt_premoves_request,  rt_empty,
-	rt_health,        rt_fold_event,       fold_events,
+	rt_health,        rt_fold_event,       fold_events,      fold_snapshot,
 };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

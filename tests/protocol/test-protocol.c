@@ -190,7 +190,7 @@ START_TEST(test_event_encode_own_same)
 		free(slow);
 		free(fast);
 	}
-	struct protocol_events batch = { evs, 3, 12, 1700000000999 };
+	struct protocol_events batch = { .events = evs, .n = 3, .seq = 12, .now_ms = 1700000000999 };
 	char *slow = protocol_events_encode(&batch, &err);
 	char *fast = protocol_events_encode_own(&batch);
 	ck_assert_str_eq(fast, slow);
@@ -232,7 +232,7 @@ START_TEST(test_events_batch)
 		{ 4, "game-created", 10, (char *)"{\"white\":1}" },
 		{ 6, "note", 11, (char *)"{\"text\":\"hi\"}" },
 	};
-	struct protocol_events batch = { evs, 2, 7, 99 };
+	struct protocol_events batch = { .events = evs, .n = 2, .seq = 7, .now_ms = 99 };
 	char *json = protocol_events_encode(&batch, &err);
 	ck_assert_ptr_nonnull(json);
 	struct protocol_events back;
@@ -245,7 +245,7 @@ START_TEST(test_events_batch)
 	protocol_events_fini(&back);
 	free(json);
 
-	struct protocol_events empty = { NULL, 0, 3, 1 };
+	struct protocol_events empty = { .seq = 3, .now_ms = 1 };
 	json = protocol_events_encode(&empty, &err);
 	ck_assert_str_eq(json, "{\"events\":[],\"seq\":3,\"now_ms\":1}");
 	free(json);
@@ -260,9 +260,44 @@ START_TEST(test_events_batch)
 		"{\"events\":[{\"seq\":5,\"type\":\"a\",\"t_ms\":0}],\"seq\":2,\"now_ms\":0}",
 		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"more\":1}",
 		"{\"events\":{},\"seq\":2,\"now_ms\":0}",
+		/* A snapshot comes with resync, and resync with a snapshot. */
+		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"resync\":true}",
+		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"snapshot\":{}}",
+		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"resync\":false,\"snapshot\":{}}",
+		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"resync\":true,\"snapshot\":[]}",
+		"{\"events\":[],\"seq\":2,\"now_ms\":0,\"resync\":1,\"snapshot\":{}}",
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		ck_assert_msg(DEC(protocol_events_decode, bad[i], &back, &err) == -1, "%s", bad[i]);
+}
+END_TEST
+
+START_TEST(test_events_resync)
+{
+	/* A resync answer carries the snapshot object as it came, and the
+	 * skipped notes as events. */
+	struct protocol_error err;
+	struct protocol_event note = { 6, "note", 11, (char *)"{\"text\":\"hi\"}" };
+	struct protocol_events batch = { .events = &note, .n = 1, .seq = 9, .now_ms = 99, .resync = true,
+					 .snapshot = (char *)"{\"id\":\"abc\",\"seq\":9}" };
+	char *json = protocol_events_encode(&batch, &err);
+	ck_assert_ptr_nonnull(json);
+	ck_assert_str_eq(json, "{\"events\":[{\"seq\":6,\"type\":\"note\",\"t_ms\":11,\"text\":\"hi\"}],\"seq\":9,"
+			       "\"now_ms\":99,\"resync\":true,\"snapshot\":{\"id\":\"abc\",\"seq\":9}}");
+	struct protocol_events back;
+	ck_assert_int_eq(DEC(protocol_events_decode, json, &back, &err), 0);
+	ck_assert(back.resync);
+	ck_assert_str_eq(back.snapshot, "{\"id\":\"abc\",\"seq\":9}");
+	ck_assert_uint_eq(back.n, 1);
+	protocol_events_fini(&back);
+	ck_assert_ptr_null(back.snapshot);
+	free(json);
+	/* An encoder given no snapshot, or not an object, refuses. */
+	batch.snapshot = NULL;
+	ck_assert_ptr_null(protocol_events_encode(&batch, &err));
+	batch.snapshot = (char *)"[1]";
+	ck_assert_ptr_null(protocol_events_encode(&batch, &err));
+	ck_assert_int_eq(err.code, PROTOCOL_ERR_BAD_REQUEST);
 }
 END_TEST
 
@@ -489,6 +524,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_event_encode_own_same);
 	tcase_add_test(tc, test_event_bad);
 	tcase_add_test(tc, test_events_batch);
+	tcase_add_test(tc, test_events_resync);
 	tcase_add_test(tc, test_game_list);
 	tcase_add_test(tc, test_note_and_create);
 	tcase_add_test(tc, test_notes_revealed);

@@ -1,0 +1,38 @@
+/*
+ * The fold's JSON pieces shared by its two files: fold.c (events) and
+ * fold-snapshot.c (the snapshot and its decoder), so a seat, a clock
+ * reading or a series reads and writes the same way in both. Private to
+ * src/protocol/.
+ */
+#ifndef TCHESS_FOLD_JSON_H
+#define TCHESS_FOLD_JSON_H
+
+#include "protocol-json.h"
+#include "tchess/fold.h"
+
+#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
+/* The largest integer a JSON number carries exactly: unlimited clocks. */
+#define FOLD_JSON_INT_MAX 9007199254740991LL
+
+/* A string, or null for NULL. */
+cJSON *fold_json_nullable_string(const char *s);
+/* ms, at most FOLD_JSON_INT_MAX. */
+int64_t fold_json_clamp_ms(int64_t ms);
+cJSON *fold_json_clock(const struct fold_clock_reading *c);
+/* A seat object, or null for an empty seat. */
+cJSON *fold_json_seat(const struct fold_seat *s);
+/* A game-created event's series member. */
+cJSON *fold_json_series(const struct fold_series *s);
+
+/* Member name of o as a colour ("white"/"black", or null when null_ok:
+ * -1); what names the object in the error. */
+int fold_json_color_member(const cJSON *o, const char *name, bool null_ok, int *out, const char *what,
+			   struct protocol_error *err);
+int fold_json_seat_decode(const cJSON *v, struct fold_seat *out, struct protocol_error *err);
+int fold_json_series_decode(const cJSON *o, struct fold_series *out, struct protocol_error *err);
+
+/* Records the extras of the ply just played (game.n_plies - 1): the move
+ * event's seq, thinking time and premove flag. */
+void fold_plies_push(struct game_view *v, int64_t seq, const struct fold_event *e);
+
+#endif
