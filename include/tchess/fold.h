@@ -205,6 +205,7 @@ struct game_view {
 	int64_t discard_day[2];    /* each side's last discard claim: days since the epoch, -1 none */
 	int discard_day_claims[2]; /* claims on that day */
 	char end_reason[FOLD_REASON_MAX]; /* the game-ended event's reason */
+	int end_color;             /* the game-ended event's color (who resigned, flagged, ...), or -1 */
 	bool undo;                 /* an undo game: moves are provisional until "done" */
 	struct takeback_turn turn; /* undo games: the mover's provisional move */
 	int rematch_by;            /* over: the side whose rematch offer stands, or -1 */

@@ -446,33 +446,26 @@ out:
 	return rc;
 }
 
-/* Finds which side player sits on in game id by folding its log; -1 if
+/* Finds which side player sits on in game id from its snapshot; -1 if
  * none. *turn gets the side to move, *running whether it runs. */
 static int client_game_seat(struct net *n, const char *id, int64_t player, int *turn, bool *running)
 {
 	char path[128], err[256], *resp = NULL;
 	size_t len;
-	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", id);
+	snprintf(path, sizeof path, "/v1/games/%s", id);
 	int status = net_request(n, "GET", path, NULL, &resp, &len, err, sizeof err);
 	int side = -1;
-	struct protocol_events evs;
 	struct protocol_error perr;
+	struct game_view v;
 	*turn = -1;
 	*running = false;
-	if (status == 200 && protocol_events_decode(resp, len, &evs, &perr) == 0) {
-		struct game_view v;
-		fold_view_init(&v);
-		for (size_t i = 0; i < evs.n; i++)
-			if (fold_apply(&v, &evs.events[i], &perr) < 0)
-				break;
-		if (v.created) {
-			side = fold_seat_of(&v, player);
-			*turn = v.game.pos.side;
-			*running = fold_running(&v);
-		}
-		fold_view_fini(&v);
-		protocol_events_fini(&evs);
+	fold_view_init(&v);
+	if (status == 200 && fold_view_from_snapshot(&v, resp, len, id, &perr) == 0) {
+		side = fold_seat_of(&v, player);
+		*turn = v.game.pos.side;
+		*running = fold_running(&v);
 	}
+	fold_view_fini(&v);
 	free(resp);
 	return side;
 }

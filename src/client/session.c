@@ -35,7 +35,6 @@ void session_init(struct session *s, const char *game_id, int me)
 	s->selected = SQ_NONE;
 	s->flipped = me == BLACK;
 	s->reading.running = CLOCK_NOBODY;
-	s->end_color = -1;
 	s->low_time_cfg_ms = -1;
 	s->low_state[WHITE] = s->low_state[BLACK] = -1;
 	session_layout_compute(&s->layout, 80, 24);
@@ -68,7 +67,6 @@ void session_reset(struct session *s)
 	s->pending = false;
 	s->have_reading = false;
 	s->resync = false;
-	s->end_color = -1;
 	/* A new mirror is no crossing: the first reading sets the state. */
 	s->low_state[WHITE] = s->low_state[BLACK] = -1;
 	/* The note events come again with the rest of the log. */
@@ -479,9 +477,41 @@ static void session_switch(struct session *s, const char *next)
 	session_relayout_moves(s);
 }
 
+/* A resync answer (the client was far behind): the mirror starts again
+ * from the snapshot, which stands for the events it skipped; the notes
+ * among them come as events. */
+static unsigned session_on_resync(struct session *s, const struct protocol_events *evs)
+{
+	struct protocol_error err;
+	if (fold_view_from_snapshot(&s->view, evs->snapshot, strlen(evs->snapshot), s->game_id, &err) < 0) {
+		/* Nothing to fold onto: say why; the next refused event
+		 * starts the mirror again from the log. */
+		session_say(s, true, "snapshot refused: %s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	size_t n = s->view.game.n_plies;
+	if (n > s->san_cap) {
+		s->san_cap = n * 2 + 16;
+		s->san = xrealloc(s->san, s->san_cap * sizeof *s->san);
+	}
+	struct position p = s->view.game.start;
+	for (size_t i = 0; i < n; i++) {
+		struct undo u;
+		san_write(&p, s->view.game.plies[i].m, s->san[i]);
+		position_make(&p, s->view.game.plies[i].m, &u);
+	}
+	if (s->pending && (size_t)s->pending_ply < n)
+		s->pending = false;
+	for (size_t i = 0; i < evs->n; i++)
+		session_on_note_event(s, &evs->events[i]);
+	if (s->me >= 0)
+		s->premoves = s->view.premoves[s->me];
+	return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
+}
+
 unsigned session_on_events(struct session *s, const struct protocol_events *evs, int64_t mono_ms)
 {
-	unsigned dirty = 0;
+	unsigned dirty = evs->resync && evs->snapshot ? session_on_resync(s, evs) : 0;
 	for (size_t i = 0; i < evs->n; i++) {
 		const struct protocol_event *ev = &evs->events[i];
 		if (ev->seq <= s->view.seq)
@@ -523,7 +553,6 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 			break;
 		case FOLD_EV_ENDED:
 			s->pending = false;
-			s->end_color = fe.color;
 			break;
 		case FOLD_EV_REQUEST:
 			if (fe.what == FOLD_REQ_REMATCH) {
@@ -1501,9 +1530,9 @@ static void session_note_erase(struct session *s)
 void session_end_text(const struct session *s, char *buf, size_t size)
 {
 	const struct game *g = &s->view.game;
-	const char *by = session_side(s->end_color), *other = session_side(!s->end_color);
+	const char *by = session_side(s->view.end_color), *other = session_side(!s->view.end_color);
 	const char *reason = s->view.end_reason;
-	bool has_color = s->end_color == WHITE || s->end_color == BLACK;
+	bool has_color = s->view.end_color == WHITE || s->view.end_color == BLACK;
 	buf[0] = '\0';
 	if (!session_over(s))
 		return;

@@ -235,7 +235,6 @@ struct session {
 	int ml_top;
 	struct movelist ml;
 	bool over_seen;            /* the game-over message was given */
-	int end_color;             /* the game-ended event's color (-1 none) */
 	struct session_note *notes;
 	size_t n_notes, notes_cap;
 	bool notes_revealed;       /* the notes are everyone's (after the game) */

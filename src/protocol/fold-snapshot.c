@@ -160,6 +160,7 @@ static cJSON *state_json(const struct game_view *v, int64_t viewer)
 	protocol_json_add_int(turn, "takebacks", v->turn.takebacks);
 	protocol_json_add_item(o, "turn", turn);
 	protocol_json_add_item(o, "premoves", premove_items_json(v, viewer));
+	protocol_json_add_item(o, "end_color", fold_json_nullable_string(fold_color_str(v->end_color)));
 	return o;
 }
 
@@ -677,6 +678,7 @@ static int snapshot_decode(const cJSON *o, const char *id, struct game_view *w, 
 		{ "last_offer_ply", PROTOCOL_JSON_OBJECT, true }, { "claim_move", PROTOCOL_JSON_STRING, true },
 		{ "discard_day", PROTOCOL_JSON_OBJECT, true }, { "discard_day_claims", PROTOCOL_JSON_OBJECT, true },
 		{ "turn", PROTOCOL_JSON_OBJECT, true },       { "premoves", PROTOCOL_JSON_ARRAY, true },
+		{ "end_color", PROTOCOL_JSON_STRING_OR_NULL, true },
 	};
 	const char *what = "snapshot";
 	char got_id[PROTOCOL_GAME_ID_MAX + 1], fen[FEN_MAX];
@@ -701,7 +703,7 @@ static int snapshot_decode(const cJSON *o, const char *id, struct game_view *w, 
 	w->started = !cJSON_IsNull(started);
 	w->started_ms = w->started ? protocol_json_int(s, "started_ms") : 0;
 	int64_t discards[2];
-	if (outcome_decode(o, w, err) || offers_decode(o, w, err) || state_decode(s, w, err) ||
+	if (fold_json_color_member(s, "end_color", true, &w->end_color, "state", err) || outcome_decode(o, w, err) || offers_decode(o, w, err) || state_decode(s, w, err) ||
 	    vacations_decode(member(o, "vacations"), w, err) || bool_pair_decode(o, "absent", w->absent, what, err) ||
 	    pair_decode(o, "discards", 0, INT32_MAX, discards, what, err) ||
 	    provisional_decode(member(o, "provisional"), w, err) || premoves_decode(member(o, "premoves"), member(s, "premoves"), w, err) ||

@@ -689,6 +689,7 @@ void fold_view_init(struct game_view *v)
 	v->discard_day[WHITE] = v->discard_day[BLACK] = -1;
 	v->last_cmd_ply[WHITE] = v->last_cmd_ply[BLACK] = -1;
 	v->rematch_by = -1;
+	v->end_color = -1;
 	takeback_init(&v->turn);
 }
 
@@ -1264,6 +1265,7 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 		v->adjourn_request_by = v->resume_request_by = -1;
 		snprintf(v->end_reason, sizeof v->end_reason, "%s", e->reason);
 	}
+	v->end_color = e->color;
 	/* The server fills result and termination from the fold itself; on the
 	 * wire they are always there and must agree. */
 	if (e->result[0] && (strcmp(game_result_str(v->game.result), e->result) ||

@@ -2254,6 +2254,9 @@ void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *
 /* At most this many events per long-poll answer from the store; the
  * client asks again. */
 #define GS_EVENTS_PER_ANSWER 500
+/* A client further behind than this, and older than the ring, gets the
+ * game's snapshot instead of the events it missed (a resync answer). */
+#define GS_RESYNC_BEHIND EVENT_RING_SIZE
 
 struct event_batch {
 	struct protocol_event *events;
@@ -2273,6 +2276,42 @@ static int batch_add(void *arg, const struct store_event *ev)
 	e->t_ms = ev->created_ms;
 	e->data = xstrdup(ev->payload ? ev->payload : "{}");
 	return 0;
+}
+
+/* Keeps the events the fold passes over (notes): a snapshot does not hold
+ * them. */
+static int batch_add_other(void *arg, const struct store_event *ev)
+{
+	if (fold_event_kind_of(ev->type) != FOLD_EV_OTHER)
+		return 0;
+	return batch_add(arg, ev);
+}
+
+/* The resync answer: the snapshot at the game's seq (every event durable),
+ * with the notes after `after` that viewer may see. */
+static void resync_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
+			  int64_t now, struct game_outcome *out)
+{
+	struct event_batch b = { .upto = lg->view.seq };
+	struct protocol_events evs = { .seq = lg->view.seq, .now_ms = now, .resync = true };
+	if (store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b)) {
+		evs.events = b.events;
+		evs.n = b.n;
+		protocol_events_fini(&evs);
+		store_failed(gs, out);
+		return;
+	}
+	evs.events = b.events;
+	evs.n = b.n;
+	evs.snapshot = fold_snapshot_encode(&lg->view, lg->id, now, viewer);
+	struct protocol_error err;
+	out->body = protocol_events_encode(&evs, &err);
+	if (!out->body) {
+		log_error("game %s: resync answer does not encode: %s", lg->id, err.message);
+		fail(out, PROTOCOL_ERR_INTERNAL, "resync answer does not encode");
+	}
+	protocol_events_fini(&evs);
+	log_debug("game %s: resync from %lld to %lld", lg->id, (long long)after, (long long)lg->view.seq);
 }
 
 int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
@@ -2295,6 +2334,12 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	}
 	if (event_ring_covers(&lg->ring, after) && upto <= lg->ring.last) {
 		out->body = event_ring_answer(&lg->ring, after, upto, viewer, now);
+		return 0;
+	}
+	/* Far behind: the snapshot, once every event is durable (it shows
+	 * them all); until then a page of events. */
+	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == upto) {
+		resync_answer(gs, lg, viewer, after, now, out);
 		return 0;
 	}
 	struct event_batch b = { .upto = upto };

@@ -234,6 +234,7 @@ struct load {
 	long premoves_sent, premoves_none, premoves_played, premoves_discarded, premoves_dropped;
 	long premove_pairs_ok, premove_pairs_bad, premove_charged, premove_vanished;
 	long spec_premove_ok, spec_premove_split;
+	long spec_resyncs; /* answers with a snapshot: the spectator had fallen far behind */
 	struct err_kind errs[LOAD_ERR_KINDS];
 	int n_errs;
 	long err_total;
@@ -648,6 +649,8 @@ struct answer {
 	struct ev_lite *ev;
 	size_t n;
 	int64_t seq;
+	bool resync; /* a snapshot stands for the events skipped */
+	bool over;   /* resync: the snapshot's game is over */
 };
 
 static int64_t json_int(const cJSON *o, const char *name, int64_t dflt)
@@ -676,6 +679,12 @@ static int answer_parse(const struct buf *b, struct answer *a)
 		return -1;
 	}
 	a->seq = (int64_t)seq->valuedouble;
+	a->resync = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(root, "resync"));
+	if (a->resync) {
+		char status[16];
+		json_str(cJSON_GetObjectItemCaseSensitive(root, "snapshot"), "status", status, sizeof status);
+		a->over = !strcmp(status, "over");
+	}
 	int n = cJSON_GetArraySize(evs);
 	a->ev = xcalloc((size_t)n + 1, sizeof *a->ev);
 	const cJSON *e;
@@ -1108,7 +1117,8 @@ static void spectator_done(struct load *ld, struct xfer *x, CURLcode cc, long st
 		sp->retry = true;
 		return;
 	}
-	bool ended = false;
+	bool ended = a.over;
+	ld->spec_resyncs += a.resync;
 	for (size_t i = 0; i < a.n; i++) {
 		const struct ev_lite *e = &a.ev[i];
 		if (e->is_end)
@@ -1396,6 +1406,7 @@ static void load_report(struct load *ld)
 		printf("%-46s %ld\n", "premoves charged thinking time", ld->premove_charged);
 		printf("%-46s %ld\n", "premoves gone without a discard event", ld->premove_vanished);
 	}
+	printf("%-46s %ld\n", "spectator resyncs (snapshot answers)", ld->spec_resyncs);
 	printf("%-46s", "game terminations");
 	for (int i = 0; i < ld->n_terms; i++)
 		printf(" %s %ld", ld->term_name[i], ld->term_count[i]);
