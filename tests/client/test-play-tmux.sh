@@ -12,109 +12,30 @@
 # Every wait polls the screen (or the log) with a deadline; nothing sleeps
 # and hopes. Skips (exit 77) without tmux.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/tmux-lib.sh"
 
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "SKIP: tmux is not installed"
-	exit 77
-fi
+e2e_require tmux
 : "${TCHESS:?TCHESS must name the tchess binary}"
 : "${TCHESSD:?TCHESSD must name the tchessd binary}"
-export LC_ALL=C.UTF-8
-tmp=$(mktemp -d)
-sock="tchess-play-$$"
-failures=0
-screen=""
-server_pid=""
-
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# start_server ADDR: runs tchessd, sets server_pid and port. A restart on
-# the same port may find it still held for a moment: try again until the
-# deadline.
-start_server() {
-	local deadline=$((SECONDS + 20))
-	while :; do
-		: >"$tmp/out"
-		"$TCHESSD" --listen "$1" --db "$tmp/db" >"$tmp/out" 2>>"$tmp/log" &
-		server_pid=$!
-		until grep -q "listening on" "$tmp/out" || ! kill -0 "$server_pid" 2>/dev/null; do
-			[ $SECONDS -ge $deadline ] && break
-			tmux -L "$sock" wait-for -S never 2>/dev/null || true
-		done
-		grep -q "listening on" "$tmp/out" && break
-		wait "$server_pid" 2>/dev/null
-		if [ $SECONDS -ge $deadline ]; then
-			echo "not ok - tchessd did not start"; tail -5 "$tmp/log"; exit 1
-		fi
-	done
-	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/out")
-}
+e2e_init play
 
 start_server 127.0.0.1:0
-url="http://127.0.0.1:$port"
-
-mkdir -p "$tmp/white" "$tmp/black" "$tmp/watch"
-for who in white black; do
-	if ! XDG_CONFIG_HOME="$tmp/$who" "$TCHESS" register "${who}_p" --server "$url" >/dev/null; then
-		echo "not ok - register $who"; exit 1
-	fi
-done
+for who in white black; do register_player "$who" "${who}_p"; done
+mkdir -p "$tmp/watch"
 mode=$(stat -c %a "$tmp/white/tchess/token")
 if [ "$mode" = 600 ]; then echo "ok - token file is mode 600"; else echo "not ok - token mode $mode"; failures=$((failures + 1)); fi
 
-# run NAME CONFIG ARGS...: a detached 80x24 session running tchess ARGS.
-run() {
-	local name=$1 cfg=$2; shift 2
-	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
-		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
-		XDG_CONFIG_HOME="$tmp/$cfg" XDG_STATE_HOME="$tmp/state-$cfg" \
-		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" \
-		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
-}
-
-capture() { screen=$(tmux -L "$sock" capture-pane -p -t "$1" 2>/dev/null); }
-
-# wait_for SESSION TEXT [SECONDS]: polls the screen until TEXT shows (10 s
-# by default; sanitizer builds on a busy machine start slowly).
-wait_for() {
-	local deadline=$((SECONDS + ${3:-10}))
-	while :; do
-		capture "$1"
-		case "$screen" in *"$2"*) return 0 ;; esac
-		[ $SECONDS -ge $deadline ] && return 1
-		tmux -L "$sock" wait-for -S never 2>/dev/null
-	done
-}
-
-check() { # check NAME SESSION TEXT [SECONDS]
-	if wait_for "$2" "$3" "${4:-10}"; then
-		echo "ok - $1"
-	else
-		echo "not ok - $1: '$3' not on the $2 screen:"
-		printf '%s\n' "$screen" | sed 's/^/    |/'
-		failures=$((failures + 1))
-	fi
-}
-
-keys() { local s=$1; shift; tmux -L "$sock" send-keys -t "$s" "$@"; }
-moves_posted() { grep -c "POST /v1/games/.*/moves" "$tmp/log"; }
-
 # 1. White opens a seek; the id comes from "tchess games".
-run w white play --vs open --color white --tc 5+3
+start_session w white play --vs open --color white --tc 5+3
 check "white waits for an opponent" w "waiting for an opponent" 20
 id=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games | awk 'NR > 1 && $2 == "open" { print $1; exit }')
 if [ -n "$id" ]; then echo "ok - tchess games lists the open game"; else echo "not ok - no open game listed"; exit 1; fi
 
 # 2. Black joins; a spectator watches.
-run b black join "$id"
+start_session b black join "$id"
 check "white's turn on white's screen" w "your move" 20
 check "black sees White to move" b "White to move" 20
-run s watch watch "$id" --server "$url"
+start_session s watch watch "$id" --server "$url"
 check "spectator sees the game" s "spectating: White to move" 20
 capture b
 row1=$(printf '%s\n' "$screen" | sed -n 2p)
@@ -122,12 +43,12 @@ case "$row1" in "1 "*) echo "ok - black's board is flipped (rank 1 on top)" ;;
 *) echo "not ok - black's board not flipped: '$row1'"; failures=$((failures + 1)) ;; esac
 
 # 3. An illegal move is refused at once, with the reason, and no request.
-before=$(moves_posted)
+before=$(posted moves)
 keys w / e 5 Enter
 check "illegal move refused with a reason" w "illegal:"
 keys w / f 3 Enter
 check "f3 reaches the spectator" s "1. f3"
-after=$(moves_posted)
+after=$(posted moves)
 if [ "$after" -eq $((before + 1)) ]; then
 	echo "ok - only the legal move was sent ($before -> $after move requests)"
 else
@@ -145,8 +66,7 @@ check "e5 on white's screen" w "e5"
 check "white to move again" w "your move"
 
 # 6. The server dies mid-game and comes back on the same port and database.
-kill -9 "$server_pid"; wait "$server_pid" 2>/dev/null
-server_pid=""
+kill_server
 check "white shows reconnecting" w "reconnecting" 10
 check "black shows reconnecting" b "reconnecting" 10
 start_server "127.0.0.1:$port"
@@ -175,9 +95,4 @@ check "PGN saved from the game-over screen" w "saved the game to"
 keys w q
 check "white quits" w "tchess-exit-0"
 
-if [ $failures -gt 0 ]; then
-	echo "$failures failure(s); server log:"
-	tail -20 "$tmp/log"
-	exit 1
-fi
-echo "all play checks passed"
+e2e_finish "all play checks passed"

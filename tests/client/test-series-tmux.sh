@@ -14,124 +14,15 @@
 # Every wait polls the screen with a deadline; nothing sleeps and hopes.
 # Skips (exit 77) without tmux or curl.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/tmux-lib.sh"
 
-for tool in tmux curl; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "SKIP: $tool is not installed"
-		exit 77
-	fi
-done
+e2e_require tmux curl
 : "${TCHESS:?TCHESS must name the tchess binary}"
 : "${TCHESSD:?TCHESSD must name the tchessd binary}"
-export LC_ALL=C.UTF-8
-tmp=$(mktemp -d)
-sock="tchess-series-$$"
-failures=0
-screen=""
-server_pid=""
-
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-# start_server ADDR: runs tchessd, sets server_pid and port. A restart on
-# the same port may find it still held for a moment: try again until the
-# deadline.
-start_server() {
-	local deadline=$((SECONDS + 20))
-	while :; do
-		: >"$tmp/out"
-		"$TCHESSD" --listen "$1" --db "$tmp/db" >"$tmp/out" 2>>"$tmp/log" &
-		server_pid=$!
-		until grep -q "listening on" "$tmp/out" || ! kill -0 "$server_pid" 2>/dev/null; do
-			[ $SECONDS -ge $deadline ] && break
-			tmux -L "$sock" wait-for -S never 2>/dev/null || true
-		done
-		grep -q "listening on" "$tmp/out" && break
-		wait "$server_pid" 2>/dev/null
-		if [ $SECONDS -ge $deadline ]; then
-			echo "not ok - tchessd did not start"; tail -5 "$tmp/log"; exit 1
-		fi
-	done
-	port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/out")
-}
+e2e_init series
 
 start_server 127.0.0.1:0
-url="http://127.0.0.1:$port"
-
-mkdir -p "$tmp/white" "$tmp/black"
-for who in white black; do
-	if ! XDG_CONFIG_HOME="$tmp/$who" "$TCHESS" register "${who}_p" --server "$url" >/dev/null; then
-		echo "not ok - register $who"; exit 1
-	fi
-done
-
-# run NAME CONFIG ARGS...: a detached 80x24 session running tchess ARGS.
-run() {
-	local name=$1 cfg=$2; shift 2
-	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
-		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
-		XDG_CONFIG_HOME="$tmp/$cfg" XDG_STATE_HOME="$tmp/state-$cfg" \
-		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" \
-		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
-}
-
-capture() { screen=$(tmux -L "$sock" capture-pane -p -t "$1" 2>/dev/null); }
-
-# wait_for SESSION TEXT [SECONDS]: polls the screen until TEXT shows.
-wait_for() {
-	local deadline=$((SECONDS + ${3:-10}))
-	while :; do
-		capture "$1"
-		case "$screen" in *"$2"*) return 0 ;; esac
-		[ $SECONDS -ge $deadline ] && return 1
-		tmux -L "$sock" wait-for -S never 2>/dev/null
-	done
-}
-
-check() { # check NAME SESSION TEXT [SECONDS]
-	if wait_for "$2" "$3" "${4:-10}"; then
-		echo "ok - $1"
-	else
-		echo "not ok - $1: '$3' not on the $2 screen:"
-		printf '%s\n' "$screen" | sed 's/^/    |/'
-		failures=$((failures + 1))
-	fi
-}
-
-keys() { local s=$1; shift; tmux -L "$sock" send-keys -t "$s" "$@"; }
-posted() { grep -c "POST /v1/games/.*/$1 " "$tmp/log"; }
-
-# new_game N [PLAY OPTIONS]: White (session wN) opens a seek, Black (bN)
-# joins; sets id.
-new_game() {
-	local before
-	before=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games --server "$url" | awk 'NR > 1 && $2 == "open" { print $1 }')
-	local n=$1; shift
-	run "w$n" white play --vs open --color white --tc 5+3 --server "$url" "$@"
-	check "game $n: white waits" "w$n" "waiting for an opponent" 20
-	id=$(XDG_CONFIG_HOME="$tmp/white" "$TCHESS" games --server "$url" |
-		awk -v old="$before" 'NR > 1 && $2 == "open" && index(old, $1) == 0 { print $1; exit }')
-	if [ -z "$id" ]; then echo "not ok - game $n: no open game listed"; exit 1; fi
-	run "b$n" black join "$id" --server "$url"
-	check "game $n: white to move" "w$n" "your move" 20
-	check "game $n: black sees White to move" "b$n" "White to move" 20
-}
-
-# absent SESSION TEXT: TEXT is not on the screen now.
-absent() {
-	capture "$2"
-	case "$screen" in
-	*"$3"*)
-		echo "not ok - $1: '$3' is on the $2 screen:"
-		printf '%s\n' "$screen" | sed 's/^/    |/'
-		failures=$((failures + 1)) ;;
-	*) echo "ok - $1" ;;
-	esac
-}
+for who in white black; do register_player "$who" "${who}_p"; done
 
 # 1. The undo game.
 new_game 1 --undo
@@ -209,9 +100,4 @@ check "the new game keeps the undo option" b1 "e4 is provisional"
 keys b1 d
 check "the new game's first move reaches the other screen" w1 "your move"
 
-if [ $failures -gt 0 ]; then
-	echo "$failures failure(s); server log:"
-	tail -20 "$tmp/log"
-	exit 1
-fi
-echo "all undo and series checks passed"
+e2e_finish "all undo and series checks passed"

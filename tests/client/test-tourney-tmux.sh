@@ -14,44 +14,15 @@
 # Every wait polls the screen with a deadline; nothing sleeps and hopes.
 # Skips (exit 77) without tmux, curl or python3.
 set -u
+. "$(dirname "${BASH_SOURCE[0]}")/tmux-lib.sh"
 
-for tool in tmux curl python3; do
-	if ! command -v $tool >/dev/null 2>&1; then
-		echo "SKIP: $tool is not installed"
-		exit 77
-	fi
-done
+e2e_require tmux curl python3
 : "${TCHESS:?TCHESS must name the tchess binary}"
 : "${TCHESSD:?TCHESSD must name the tchessd binary}"
-export LC_ALL=C.UTF-8
-tmp=$(mktemp -d)
-sock="tchess-tourney-$$"
-failures=0
-screen=""
-server_pid=""
-
-cleanup() {
-	tmux -L "$sock" kill-server >/dev/null 2>&1
-	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
-	rm -rf "$tmp"
-}
-trap cleanup EXIT
-
-ok() { echo "ok - $1"; }
-fail() { echo "not ok - $1"; failures=$((failures + 1)); }
+e2e_init tourney
 
 printf 'test_clock = on\n' >"$tmp/conf"
-"$TCHESSD" --listen 127.0.0.1:0 --db "$tmp/db" --config "$tmp/conf" >"$tmp/out" 2>>"$tmp/log" &
-server_pid=$!
-deadline=$((SECONDS + 20))
-until grep -q "listening on" "$tmp/out"; do
-	if [ $SECONDS -ge $deadline ] || ! kill -0 "$server_pid" 2>/dev/null; then
-		echo "not ok - tchessd did not start"; tail -5 "$tmp/log"; exit 1
-	fi
-	tmux -L "$sock" wait-for -S never 2>/dev/null || true
-done
-port=$(sed -n 's/^listening on 127\.0\.0\.1:\([0-9]*\)$/\1/p' "$tmp/out")
-url="http://127.0.0.1:$port"
+start_server 127.0.0.1:0 --config "$tmp/conf"
 
 tc() { XDG_CONFIG_HOME="$tmp/$1" "$TCHESS" "${@:2}" --server "$url"; }
 token() { sed -n 's/^token[ =]*//p' "$tmp/$1/tchess/token" | tr -d ' "'; }
@@ -60,42 +31,10 @@ api() { # api WHO METHOD PATH [BODY]
 }
 json() { python3 -c "import json,sys; d=json.load(sys.stdin); print($1)"; }
 
-for who in ann bob cat; do
-	mkdir -p "$tmp/$who"
-	tc "$who" register "$who" >/dev/null || { echo "not ok - register $who"; exit 1; }
-done
+for who in ann bob cat; do register_player "$who" "$who"; done
 if [ -z "$(token ann)" ]; then
 	echo "not ok - cannot read the token file:"; cat "$tmp/ann/tchess/token"; exit 1
 fi
-
-# run NAME WHO ARGS...: a detached 80x24 session running tchess ARGS.
-run() {
-	local name=$1 who=$2; shift 2
-	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
-		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
-		XDG_CONFIG_HOME="$tmp/$who" XDG_STATE_HOME="$tmp/state-$who" \
-		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" \
-		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@" --server "$url"
-}
-capture() { screen=$(tmux -L "$sock" capture-pane -p -t "$1" 2>/dev/null); }
-wait_for() {
-	local deadline=$((SECONDS + ${3:-10}))
-	while :; do
-		capture "$1"
-		case "$screen" in *"$2"*) return 0 ;; esac
-		[ $SECONDS -ge $deadline ] && return 1
-		tmux -L "$sock" wait-for -S never 2>/dev/null
-	done
-}
-check() { # check NAME SESSION TEXT [SECONDS]
-	if wait_for "$2" "$3" "${4:-10}"; then
-		ok "$1"
-	else
-		fail "$1: '$3' not on the $2 screen:"
-		printf '%s\n' "$screen" | sed 's/^/    |/'
-	fi
-}
-keys() { local s=$1; shift; tmux -L "$sock" send-keys -t "$s" "$@"; }
 
 # 1. Create from the CLI; bad arguments are refused before any request.
 if tc ann tournament create --players 2 --tc corr:10d/10 2>"$tmp/err"; then
@@ -107,7 +46,7 @@ tid=$(tc ann tournament create --players 3 --tc corr:10d/10 --stake 10 | head -1
 case "$tid" in [0-9a-f]*) ok "tournament $tid created" ;; *) echo "not ok - create: '$tid'"; exit 1 ;; esac
 
 # 2. The list screen shows it, open, 0/3.
-run l ann tournaments
+start_session l ann tournaments --server "$url"
 check "list shows the tournament" l "${tid:0:8}  round robin         0/3"
 check "list shows the credits" l "credits 1000"
 keys l q
@@ -126,7 +65,7 @@ out=$(tc cat tournament register "$tid")
 case "$out" in *"3 of 3 registered, running"*) ok "the third registration starts it" ;; *) fail "cat: $out" ;; esac
 
 # 4. The tournament screen: all three, stake and pot, the player's games.
-run t ann tournament "$tid"
+start_session t ann tournament "$tid" --server "$url"
 check "tournament screen heading" t "#${tid:0:8} round robin, 3/3 players, corr:10d/10, chessgamble, running"
 check "stake and pot" t "stake 10 credits, pot 30, prizes 100%: 1st 100%"
 check "credits on the screen" t "your credits: 990"
@@ -219,9 +158,4 @@ tc bob vacation cancel "$vid" | grep -q "cancelled vacation #$vid" && ok "cancel
 if tc bob vacation cancel "$vid" 2>"$tmp/err"; then fail "cancelled twice"; else
 	grep -q "refused" "$tmp/err" && ok "second cancel refused" || fail "second cancel: $(cat "$tmp/err")"; fi
 
-if [ $failures -gt 0 ]; then
-	echo "$failures failure(s); server log:"
-	tail -20 "$tmp/log"
-	exit 1
-fi
-echo "all tournament checks passed"
+e2e_finish "all tournament checks passed"

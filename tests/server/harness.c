@@ -1,5 +1,8 @@
 /*
- * tchessd test harness; see harness.h.
+ * tchessd test harness; see harness.h. Besides starting and stopping the
+ * binary and the HTTP calls, it holds the setup and the reading helpers
+ * that the game tests (actions, games, series, security, tournaments)
+ * share: the three-player table and the JSON member readers.
  */
 #include <check.h>
 #include <errno.h>
@@ -235,6 +238,13 @@ int64_t create_game_with(struct tchessd *d, const char *token, const char *reque
 	return g.seq;
 }
 
+void join_game(struct tchessd *d, const char *game, const char *token)
+{
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/join", game);
+	ck_assert_int_eq(http_call(d, "POST", path, token, "{}", 2, NULL), 200);
+}
+
 int64_t parked_polls(struct tchessd *d)
 {
 	char *out;
@@ -311,4 +321,133 @@ void poll_fini(struct poll_req *p)
 	curl_multi_cleanup(p->multi);
 	curl_slist_free_all(p->headers);
 	buf_fini(&p->body);
+}
+
+static const cJSON *member(const cJSON *o, const char *name)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	ck_assert_msg(v != NULL, "no member %s", name);
+	return v;
+}
+
+const char *jstr(const cJSON *o, const char *name)
+{
+	const cJSON *v = member(o, name);
+	ck_assert_msg(cJSON_IsString(v), "member %s is not a string", name);
+	return v->valuestring;
+}
+
+int64_t jint(const cJSON *o, const char *name)
+{
+	const cJSON *v = member(o, name);
+	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
+	return (int64_t)v->valuedouble;
+}
+
+double jnum(const cJSON *o, const char *name)
+{
+	const cJSON *v = member(o, name);
+	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
+	return v->valuedouble;
+}
+
+const cJSON *jobj(const cJSON *o, const char *name)
+{
+	const cJSON *v = member(o, name);
+	ck_assert_msg(cJSON_IsObject(v), "member %s is not an object", name);
+	return v;
+}
+
+void table_open(struct table *t, const char *config, const char *extra)
+{
+	memset(t, 0, sizeof *t);
+	tchessd_start(&t->d, config);
+	t->a = register_player(&t->d, "alice", t->alice);
+	t->b = register_player(&t->d, "bob", t->bob);
+	t->c = register_player(&t->d, "carol", t->carol);
+	char req[512];
+	snprintf(req, sizeof req, "{\"color\":\"white\"%s%s}", extra[0] ? "," : "", extra);
+	create_game_with(&t->d, t->alice, req, t->game);
+	join_game(&t->d, t->game, t->bob);
+}
+
+void table_close(struct table *t)
+{
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t->d)), 0);
+	tchessd_cleanup(&t->d);
+}
+
+long table_command(struct table *t, const char *method, const char *what, const char *token, const char *body,
+		   char **out)
+{
+	char path[160];
+	snprintf(path, sizeof path, "/v1/games/%s/%s", t->game, what);
+	return http_call(&t->d, method, path, token, body, body ? strlen(body) : 0, out);
+}
+
+size_t table_ok(struct table *t, const char *what, const char *token, const char *body)
+{
+	char *out;
+	struct protocol_events evs;
+	struct protocol_error err;
+	long status = table_command(t, "POST", what, token, body, &out);
+	ck_assert_msg(status == 200, "%s %s: %ld %s", what, body, status, out);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
+	free(out);
+	size_t n = evs.n;
+	protocol_events_fini(&evs);
+	return n;
+}
+
+void table_refused(struct table *t, const char *what, const char *token, const char *body, long want,
+		   const char *needle)
+{
+	char *out;
+	struct protocol_error e, err;
+	long status = table_command(t, "POST", what, token, body, &out);
+	ck_assert_msg(status == want, "%s %s: status %ld, want %ld (%s)", what, body, status, want, out);
+	ck_assert_msg(protocol_error_decode(out, strlen(out), &e, &err) == 0, "%s", err.message);
+	if (needle)
+		ck_assert_msg(strstr(e.message, needle), "%s: \"%s\" lacks \"%s\"", what, e.message, needle);
+	free(out);
+}
+
+cJSON *table_snapshot(struct table *t, const char *token)
+{
+	char path[128], *out;
+	snprintf(path, sizeof path, "/v1/games/%s", t->game);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &out), 200);
+	cJSON *o = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(o);
+	free(out);
+	return o;
+}
+
+cJSON *table_wait_event(struct table *t, const char *type)
+{
+	int64_t deadline = mono_ms() + 10000;
+	for (;;) {
+		char path[160], *out;
+		struct protocol_events evs;
+		struct protocol_error err;
+		snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t->game, (long long)t->seq);
+		long status = http_call(&t->d, "GET", path, NULL, NULL, 0, &out);
+		ck_assert_msg(status == 200, "events: %ld %s", status, out);
+		ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
+		free(out);
+		for (size_t i = 0; i < evs.n; i++) {
+			if (!strcmp(evs.events[i].type, type)) {
+				cJSON *o = cJSON_Parse(evs.events[i].data);
+				ck_assert_ptr_nonnull(o);
+				cJSON_AddNumberToObject(o, "seq", (double)evs.events[i].seq);
+				cJSON_AddNumberToObject(o, "t_ms", (double)evs.events[i].t_ms);
+				t->seq = evs.events[i].seq;
+				protocol_events_fini(&evs);
+				return o;
+			}
+		}
+		t->seq = evs.seq;
+		protocol_events_fini(&evs);
+		ck_assert_msg(mono_ms() < deadline, "no %s event within 10 s", type);
+	}
 }

@@ -7,11 +7,13 @@
 #ifndef TCHESS_TESTS_SERVER_HARNESS_H
 #define TCHESS_TESTS_SERVER_HARNESS_H
 
+#include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "tchess/protocol.h"
 #include "util/buf.h"
 
 struct tchessd {
@@ -54,6 +56,9 @@ void create_game(struct tchessd *d, const char *token, char *id);
 /* Creates a game with the given POST /v1/games request (expecting 201);
  * copies its id and returns the seq of the answer. */
 int64_t create_game_with(struct tchessd *d, const char *token, const char *request, char *id);
+/* token's player joins game (POST /v1/games/ID/join with "{}"), expecting
+ * 200. */
+void join_game(struct tchessd *d, const char *game, const char *token);
 /* The number of parked polls according to GET /v1/health. */
 int64_t parked_polls(struct tchessd *d);
 
@@ -78,5 +83,48 @@ void poll_wait_parked(struct poll_req *p, struct tchessd *d, int64_t n);
 void poll_fini(struct poll_req *p);
 
 int64_t mono_ms(void);
+
+/* Members of a parsed JSON answer; each fails the test when the member is
+ * missing or of another type. */
+const char *jstr(const cJSON *o, const char *name);
+int64_t jint(const cJSON *o, const char *name);
+double jnum(const cJSON *o, const char *name);
+const cJSON *jobj(const cJSON *o, const char *name);
+
+/* One game on its own tchessd, the setup of the game tests: alice created
+ * it as white, bob joined as black, carol is registered and holds no seat
+ * (a spectator). */
+struct table {
+	struct tchessd d;
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
+	int64_t a, b, c; /* their player ids */
+	char game[PROTOCOL_GAME_ID_MAX + 1];
+	int64_t seq;     /* where table_wait_event goes on from */
+};
+
+/* Starts tchessd with config (as tchessd_start), registers the three and
+ * makes the game with extra, more members of the create request after
+ * "color":"white" ("" for none). */
+void table_open(struct table *t, const char *config, const char *extra);
+/* Stops tchessd, expecting exit status 0, and removes its folder. */
+void table_close(struct table *t);
+/* METHOD /v1/games/ID/what with body (NULL for none) as token (NULL for
+ * nobody); returns the status and the answer (caller frees). */
+long table_command(struct table *t, const char *method, const char *what, const char *token, const char *body,
+		   char **out);
+/* A POST command expected to succeed (200, a list of events); returns how
+ * many events it answered. */
+size_t table_ok(struct table *t, const char *what, const char *token, const char *body);
+/* A POST command expected to fail with status want and an error whose
+ * message holds needle (NULL: any message). */
+void table_refused(struct table *t, const char *what, const char *token, const char *body, long want,
+		   const char *needle);
+/* The game's snapshot as token sees it (NULL: a spectator); caller
+ * deletes. */
+cJSON *table_snapshot(struct table *t, const char *token);
+/* Long-polls as a spectator (no token: a spectator is nobody's presence)
+ * from t->seq until an event of type comes, within 10 s; returns its data
+ * with "seq" and "t_ms" added (caller deletes) and moves t->seq past it. */
+cJSON *table_wait_event(struct table *t, const char *type);
 
 #endif

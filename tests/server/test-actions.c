@@ -21,143 +21,21 @@
 #include "tchess/protocol.h"
 #include "tchess/tablebase.h"
 
-struct table {
-	struct tchessd d;
-	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
-	char game[PROTOCOL_GAME_ID_MAX + 1];
-	int64_t seq; /* where wait_for goes on from */
-};
-
-/* Starts tchessd with config, registers alice (white), bob (black, who
- * joins) and carol (a spectator), and makes a game with the extra create
- * members. */
-static void table_open(struct table *t, const char *config, const char *extra)
-{
-	memset(t, 0, sizeof *t);
-	tchessd_start(&t->d, config);
-	register_player(&t->d, "alice", t->alice);
-	register_player(&t->d, "bob", t->bob);
-	register_player(&t->d, "carol", t->carol);
-	char req[512], path[128];
-	snprintf(req, sizeof req, "{\"color\":\"white\",%s}", extra);
-	create_game_with(&t->d, t->alice, req, t->game);
-	snprintf(path, sizeof path, "/v1/games/%s/join", t->game);
-	ck_assert_int_eq(http_call(&t->d, "POST", path, t->bob, "{}", 2, NULL), 200);
-}
-
-static void table_close(struct table *t)
-{
-	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t->d)), 0);
-	tchessd_cleanup(&t->d);
-}
-
-static long command(struct table *t, const char *what, const char *token, const char *body, char **out)
-{
-	char path[160];
-	snprintf(path, sizeof path, "/v1/games/%s/%s", t->game, what);
-	return http_call(&t->d, "POST", path, token, body, body ? strlen(body) : 0, out);
-}
-
-/* A command expected to succeed; returns how many events it answered. */
-static size_t ok(struct table *t, const char *what, const char *token, const char *body)
-{
-	char *out;
-	struct protocol_events evs;
-	struct protocol_error err;
-	long status = command(t, what, token, body, &out);
-	ck_assert_msg(status == 200, "%s %s: %ld %s", what, body, status, out);
-	ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
-	free(out);
-	size_t n = evs.n;
-	protocol_events_fini(&evs);
-	return n;
-}
-
-/* A command expected to fail with status and a message holding needle. */
-static void refused(struct table *t, const char *what, const char *token, const char *body, long want,
-		    const char *needle)
-{
-	char *out;
-	struct protocol_error e, err;
-	long status = command(t, what, token, body, &out);
-	ck_assert_msg(status == want, "%s %s: status %ld, want %ld (%s)", what, body, status, want, out);
-	ck_assert_msg(protocol_error_decode(out, strlen(out), &e, &err) == 0, "%s", err.message);
-	if (needle)
-		ck_assert_msg(strstr(e.message, needle), "%s: \"%s\" lacks \"%s\"", what, e.message, needle);
-	free(out);
-}
-
 static void play(struct table *t, const char *token, int ply, const char *text)
 {
 	char body[96];
 	snprintf(body, sizeof body, "{\"ply\":%d,\"move\":\"%s\"}", ply, text);
-	ok(t, "moves", token, body);
-}
-
-static cJSON *snapshot(struct table *t)
-{
-	char path[128], *out;
-	snprintf(path, sizeof path, "/v1/games/%s", t->game);
-	ck_assert_int_eq(http_call(&t->d, "GET", path, NULL, NULL, 0, &out), 200);
-	cJSON *o = cJSON_Parse(out);
-	ck_assert_ptr_nonnull(o);
-	free(out);
-	return o;
-}
-
-static const char *jstr(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsString(v), "member %s is not a string", name);
-	return v->valuestring;
-}
-
-static int64_t jint(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
-	return (int64_t)v->valuedouble;
+	table_ok(t, "moves", token, body);
 }
 
 /* Who holds the standing draw offer in the snapshot ("" for none). */
 static const char *draw_offer(struct table *t, char *buf)
 {
-	cJSON *s = snapshot(t);
+	cJSON *s = table_snapshot(t, NULL);
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "offers"), "draw");
 	snprintf(buf, 8, "%s", cJSON_IsString(d) ? d->valuestring : "");
 	cJSON_Delete(s);
 	return buf;
-}
-
-/* Long-polls as a spectator (no token: a spectator is nobody's presence)
- * until an event of type comes, within 10 s; returns its data with "seq"
- * and "type" (caller deletes). */
-static cJSON *wait_for(struct table *t, const char *type)
-{
-	int64_t deadline = mono_ms() + 10000;
-	for (;;) {
-		char path[160], *out;
-		struct protocol_events evs;
-		struct protocol_error err;
-		snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t->game, (long long)t->seq);
-		long status = http_call(&t->d, "GET", path, NULL, NULL, 0, &out);
-		ck_assert_msg(status == 200, "events: %ld %s", status, out);
-		ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
-		free(out);
-		for (size_t i = 0; i < evs.n; i++) {
-			if (!strcmp(evs.events[i].type, type)) {
-				cJSON *o = cJSON_Parse(evs.events[i].data);
-				ck_assert_ptr_nonnull(o);
-				cJSON_AddNumberToObject(o, "seq", (double)evs.events[i].seq);
-				t->seq = evs.events[i].seq;
-				protocol_events_fini(&evs);
-				return o;
-			}
-		}
-		t->seq = evs.seq;
-		protocol_events_fini(&evs);
-		ck_assert_msg(mono_ms() < deadline, "no %s event within 10 s", type);
-	}
 }
 
 static const char *FAST = "poll_timeout_ms = 1000\n";
@@ -171,26 +49,26 @@ START_TEST(test_draw_fide)
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
 	play(&t, t.alice, 0, "e4");
 	/* Not on one's own move: allowed under fide. */
-	ck_assert_uint_eq(ok(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"offer\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"offer\"}"), 1);
 	/* A retry of an applied command: success, no second event. */
-	ck_assert_uint_eq(ok(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"offer\"}"), 0);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"offer\"}"), 0);
 	ck_assert_str_eq(draw_offer(&t, who), "white");
-	refused(&t, "draw", t.carol, "{\"ply\":1,\"action\":\"accept\"}", 403, "seat");
-	refused(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"accept\"}", 409, "stale");
-	refused(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"shrug\"}", 400, "action");
-	refused(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"withdraw\"}", 422, "cannot be withdrawn");
+	table_refused(&t, "draw", t.carol, "{\"ply\":1,\"action\":\"accept\"}", 403, "seat");
+	table_refused(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"accept\"}", 409, "stale");
+	table_refused(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"shrug\"}", 400, "action");
+	table_refused(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"withdraw\"}", 422, "cannot be withdrawn");
 	play(&t, t.bob, 1, "e5");
 	ck_assert_str_eq(draw_offer(&t, who), "");
-	ck_assert_uint_eq(ok(&t, "draw", t.bob, "{\"ply\":2,\"action\":\"offer\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"accept\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"accept\"}"), 0);
-	cJSON *s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":2,\"action\":\"offer\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"accept\"}"), 0);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "result"), "1/2-1/2");
 	ck_assert_str_eq(jstr(s, "termination"), "agreement");
 	cJSON_Delete(s);
 	/* An offer is a retry only while it stands. */
-	refused(&t, "draw", t.bob, "{\"ply\":2,\"action\":\"offer\"}", 409, "over");
-	refused(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"offer\"}", 409, "over");
+	table_refused(&t, "draw", t.bob, "{\"ply\":2,\"action\":\"offer\"}", 409, "over");
+	table_refused(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"offer\"}", 409, "over");
 	table_close(&t);
 }
 END_TEST
@@ -204,18 +82,18 @@ START_TEST(test_draw_yourpot)
 	char who[8];
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
 	play(&t, t.alice, 0, "e4");
-	refused(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"offer\"}", 422, "own move");
-	ck_assert_uint_eq(ok(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"offer\"}"), 1);
+	table_refused(&t, "draw", t.alice, "{\"ply\":1,\"action\":\"offer\"}", 422, "own move");
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"offer\"}"), 1);
 	play(&t, t.bob, 1, "e5");
 	play(&t, t.alice, 2, "Nf3");
 	ck_assert_str_eq(draw_offer(&t, who), "black");
-	ck_assert_uint_eq(ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"withdraw\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"withdraw\"}"), 0);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"withdraw\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"withdraw\"}"), 0);
 	ck_assert_str_eq(draw_offer(&t, who), "");
-	ck_assert_uint_eq(ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"offer\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "draw", t.alice, "{\"ply\":3,\"action\":\"decline\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"offer\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":3,\"action\":\"decline\"}"), 1);
 	ck_assert_str_eq(draw_offer(&t, who), "");
-	refused(&t, "draw", t.alice, "{\"ply\":3,\"action\":\"accept\"}", 422, "no draw offer");
+	table_refused(&t, "draw", t.alice, "{\"ply\":3,\"action\":\"accept\"}", 422, "no draw offer");
 	table_close(&t);
 }
 END_TEST
@@ -229,11 +107,11 @@ START_TEST(test_draw_chessgamble)
 	struct table t;
 	char who[8];
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"");
-	ck_assert_uint_eq(ok(&t, "draw", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
 	play(&t, t.alice, 0, "e4");
 	ck_assert_str_eq(draw_offer(&t, who), "");
 	play(&t, t.bob, 1, "e5");
-	refused(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"offer\"}", 422, "next offer is allowed from ply 10");
+	table_refused(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"offer\"}", 422, "next offer is allowed from ply 10");
 	table_close(&t);
 }
 END_TEST
@@ -247,15 +125,15 @@ START_TEST(test_claims)
 	const char *moves[] = { "Nf3", "Nf6", "Ng1", "Ng8", "Nf3", "Nf6", "Ng1" };
 	for (int i = 0; i < 7; i++)
 		play(&t, i % 2 ? t.bob : t.alice, i, moves[i]);
-	refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\"}", 422, "no threefold repetition");
-	refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"fifty-moves\"}", 422, "no fifty-move draw");
-	refused(&t, "claim", t.alice, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Nf3\"}", 422, "player to move");
-	refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Ng9\"}", 422, NULL);
-	refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"tablebase\"}", 422, "no tablebase claims");
-	refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"win\"}", 422, "no win for a disconnect");
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Ng8\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Ng8\"}"), 0);
-	cJSON *s = snapshot(&t);
+	table_refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\"}", 422, "no threefold repetition");
+	table_refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"fifty-moves\"}", 422, "no fifty-move draw");
+	table_refused(&t, "claim", t.alice, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Nf3\"}", 422, "player to move");
+	table_refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Ng9\"}", 422, NULL);
+	table_refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"tablebase\"}", 422, "no tablebase claims");
+	table_refused(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"win\"}", 422, "no win for a disconnect");
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Ng8\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"Ng8\"}"), 0);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "termination"), "threefold");
 	ck_assert_str_eq(jstr(s, "result"), "1/2-1/2");
 	ck_assert_int_eq(jint(s, "ply"), 7);
@@ -264,8 +142,8 @@ START_TEST(test_claims)
 
 	/* The fifty-move rule by claim, with the move that completes it. */
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\",\"fen\":\"4k3/8/8/8/8/8/R7/4K3 w - - 99 80\"");
-	ck_assert_uint_eq(ok(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"fifty-moves\",\"move\":\"Ra3\"}"), 1);
-	s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"fifty-moves\",\"move\":\"Ra3\"}"), 1);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "termination"), "fifty-moves");
 	ck_assert_int_eq(jint(s, "ply"), 0);
 	cJSON_Delete(s);
@@ -289,8 +167,8 @@ START_TEST(test_tablebase_claims)
 	/* KPvK, rook's pawn, the defending king in the corner: drawn. (KBvK
 	 * cannot be claimed: insufficient material ends it at once.) */
 	table_open(&t, conf, "\"tc\":\"5+0\",\"ruleset\":\"yourpot\",\"fen\":\"k7/8/8/8/8/8/P7/K7 w - - 0 1\"");
-	ck_assert_uint_eq(ok(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"tablebase\"}"), 1);
-	cJSON *s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"tablebase\"}"), 1);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "termination"), "tablebase");
 	ck_assert_str_eq(jstr(s, "result"), "1/2-1/2");
 	cJSON_Delete(s);
@@ -298,15 +176,15 @@ START_TEST(test_tablebase_claims)
 
 	/* KQvK claimed by the lone king: not drawn, White gains a minute. */
 	table_open(&t, conf, "\"tc\":\"5+0\",\"ruleset\":\"yourpot\",\"fen\":\"k7/8/8/8/8/8/8/KQ6 b - - 0 1\"");
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 1);
-	cJSON *e = wait_for(&t, "time-added");
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 1);
+	cJSON *e = table_wait_event(&t, "time-added");
 	ck_assert_str_eq(jstr(e, "color"), "white");
 	ck_assert_int_eq(jint(e, "ms"), 60000);
 	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(e, "clock"), "white_ms"), 360000);
 	cJSON_Delete(e);
 	/* The retry adds nothing. */
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 0);
-	s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 0);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "clock"), "white_ms"), 360000);
 	ck_assert_str_eq(jstr(s, "status"), "playing");
 	cJSON_Delete(s);
@@ -314,7 +192,7 @@ START_TEST(test_tablebase_claims)
 
 	/* KQvKR: no 4-piece table here: refused with the reason. */
 	table_open(&t, conf, "\"tc\":\"5+0\",\"ruleset\":\"yourpot\",\"fen\":\"k7/1r6/8/8/8/8/8/KQ6 w - - 0 1\"");
-	refused(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"tablebase\"}", 422, "KQvKR");
+	table_refused(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"tablebase\"}", 422, "KQvKR");
 	table_close(&t);
 }
 END_TEST
@@ -331,17 +209,17 @@ START_TEST(test_abort)
 		   "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
 	play(&t, t.alice, 0, "e4");
 	play(&t, t.bob, 1, "e5");
-	ck_assert_uint_eq(ok(&t, "abort", t.alice, "{\"ply\":2}"), 1);
-	ck_assert_uint_eq(ok(&t, "abort", t.alice, "{\"ply\":2}"), 0);
-	refused(&t, "abort", t.alice, "{\"ply\":2,\"action\":\"accept\"}", 422, "consent");
-	ck_assert_uint_eq(ok(&t, "abort", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
-	cJSON *s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "abort", t.alice, "{\"ply\":2}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "abort", t.alice, "{\"ply\":2}"), 0);
+	table_refused(&t, "abort", t.alice, "{\"ply\":2,\"action\":\"accept\"}", 422, "consent");
+	ck_assert_uint_eq(table_ok(&t, "abort", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "playing");
 	cJSON_Delete(s);
-	ck_assert_uint_eq(ok(&t, "abort", t.alice, "{\"ply\":2,\"action\":\"request\"}"), 0 + 1);
-	ck_assert_uint_eq(ok(&t, "abort", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "abort", t.alice, "{\"ply\":2,\"action\":\"request\"}"), 0 + 1);
+	ck_assert_uint_eq(table_ok(&t, "abort", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
 	/* A parked poll learns of the end first, then that the game is gone. */
-	cJSON *e = wait_for(&t, "game-ended");
+	cJSON *e = table_wait_event(&t, "game-ended");
 	ck_assert_str_eq(jstr(e, "termination"), "aborted");
 	ck_assert_str_eq(jstr(e, "result"), "*");
 	cJSON_Delete(e);
@@ -366,15 +244,15 @@ START_TEST(test_abort)
 	/* Alone before the first move, and the first-move timeout. */
 	table_open(&t, "poll_timeout_ms = 1000\nfirst_move_timeout_ms = 800\n", "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
 	play(&t, t.alice, 0, "d4");
-	e = wait_for(&t, "game-ended");
+	e = table_wait_event(&t, "game-ended");
 	ck_assert_str_eq(jstr(e, "termination"), "aborted");
 	ck_assert_str_eq(jstr(e, "reason"), "first-move-timeout");
 	ck_assert_str_eq(jstr(e, "color"), "black");
 	cJSON_Delete(e);
 	table_close(&t);
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
-	ck_assert_uint_eq(ok(&t, "abort", t.bob, "{\"ply\":0}"), 1);
-	s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "abort", t.bob, "{\"ply\":0}"), 1);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "termination"), "aborted");
 	cJSON_Delete(s);
 	table_close(&t);
@@ -384,7 +262,7 @@ END_TEST
 /* Keeps a long-poll of token's parked: presence for that seat. */
 static void park(struct table *t, struct poll_req *p, const char *token)
 {
-	cJSON *s = snapshot(t);
+	cJSON *s = table_snapshot(t, NULL);
 	int64_t seq = jint(s, "seq");
 	cJSON_Delete(s);
 	poll_start(p, &t->d, t->game, seq, token);
@@ -403,40 +281,40 @@ START_TEST(test_disconnect_adjourn)
 	play(&t, t.alice, 0, "e4");
 	struct poll_req p;
 	park(&t, &p, t.bob); /* Bob stays; Alice says nothing more. */
-	cJSON *e = wait_for(&t, "presence");
+	cJSON *e = table_wait_event(&t, "presence");
 	ck_assert_str_eq(jstr(e, "color"), "white");
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "present")));
 	cJSON_Delete(e);
-	e = wait_for(&t, "game-adjourned");
+	e = table_wait_event(&t, "game-adjourned");
 	ck_assert_str_eq(jstr(e, "reason"), "disconnect");
 	int64_t black_ms = jint(cJSON_GetObjectItemCaseSensitive(e, "clock"), "black_ms");
 	cJSON_Delete(e);
 	poll_fini(&p);
-	cJSON *s = snapshot(&t);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "adjourned");
 	cJSON_Delete(s);
-	refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}", 409, "adjourned");
-	refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422, "resume request");
-	ck_assert_uint_eq(ok(&t, "resume", t.bob, "{\"ply\":1}"), 1);
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}"), 0);
-	s = snapshot(&t);
+	table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}", 409, "adjourned");
+	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422, "resume request");
+	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":1}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}"), 0);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "discards"), "white"), 1);
 	cJSON_Delete(s);
 	/* Alice is back (her request is presence) and agrees. */
-	ck_assert_uint_eq(ok(&t, "resume", t.alice, "{\"ply\":1,\"action\":\"accept\"}"), 1);
-	e = wait_for(&t, "presence");
+	ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":1,\"action\":\"accept\"}"), 1);
+	e = table_wait_event(&t, "presence");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "present")));
 	cJSON_Delete(e);
-	e = wait_for(&t, "game-resumed");
+	e = table_wait_event(&t, "game-resumed");
 	/* "Clocks stop": nothing was charged while adjourned. */
 	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(e, "clock"), "black_ms"), black_ms);
 	cJSON_Delete(e);
 	play(&t, t.bob, 1, "e5");
 	/* Adjourning by consent too. */
-	ck_assert_uint_eq(ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
-	ck_assert_uint_eq(ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
-	s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "adjourned");
 	cJSON_Delete(s);
 	table_close(&t);
@@ -453,7 +331,7 @@ START_TEST(test_disconnect_fide)
 	play(&t, t.alice, 0, "e4");
 	struct poll_req p;
 	park(&t, &p, t.bob);
-	cJSON *e = wait_for(&t, "game-ended");
+	cJSON *e = table_wait_event(&t, "game-ended");
 	ck_assert_str_eq(jstr(e, "termination"), "technical-failure");
 	ck_assert_str_eq(jstr(e, "reason"), "disconnect");
 	ck_assert_str_eq(jstr(e, "result"), "*");
@@ -472,16 +350,16 @@ START_TEST(test_disconnect_claim_win)
 	table_open(&t, "poll_timeout_ms = 20000\ndisconnect_grace_ms = 1000\n",
 		   "\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"");
 	play(&t, t.alice, 0, "e4");
-	refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}", 422, "present");
+	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}", 422, "present");
 	struct poll_req p;
 	park(&t, &p, t.bob);
-	cJSON *e = wait_for(&t, "presence");
+	cJSON *e = table_wait_event(&t, "presence");
 	ck_assert_str_eq(jstr(e, "color"), "white");
 	cJSON_Delete(e);
 	poll_fini(&p);
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}"), 1);
-	ck_assert_uint_eq(ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}"), 0);
-	cJSON *s = snapshot(&t);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}"), 0);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "result"), "0-1");
 	ck_assert_str_eq(jstr(s, "termination"), "technical-failure");
 	ck_assert_str_eq(jstr(s, "reason"), "abandoned");
@@ -499,12 +377,12 @@ START_TEST(test_invalid_commands)
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
 	play(&t, t.alice, 0, "e4");
 	for (int i = 0; i < 10; i++)
-		refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e2e4\"}", 422, NULL);
-	cJSON *s = snapshot(&t);
+		table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e2e4\"}", 422, NULL);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "playing");
 	cJSON_Delete(s);
-	refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":[]}", 400, NULL);
-	s = snapshot(&t);
+	table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":[]}", 400, NULL);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "result"), "1-0");
 	ck_assert_str_eq(jstr(s, "termination"), "technical-failure");
 	ck_assert_str_eq(jstr(s, "reason"), "invalid-commands");
@@ -520,7 +398,7 @@ START_TEST(test_max_duration)
 	struct table t;
 	table_open(&t, "poll_timeout_ms = 1000\nmax_game_ms = 1000\n", "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
 	play(&t, t.alice, 0, "e4");
-	cJSON *e = wait_for(&t, "game-ended");
+	cJSON *e = table_wait_event(&t, "game-ended");
 	ck_assert_str_eq(jstr(e, "termination"), "technical-failure");
 	ck_assert_str_eq(jstr(e, "reason"), "max-duration");
 	ck_assert_str_eq(jstr(e, "result"), "*");
@@ -536,7 +414,7 @@ START_TEST(test_notes_revealed)
 	struct table t;
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
 	char *out, path[128];
-	ck_assert_int_eq(command(&t, "notes", t.alice, "{\"text\":\"trap on f7\"}", &out), 201);
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.alice, "{\"text\":\"trap on f7\"}", &out), 201);
 	free(out);
 	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", t.game);
 	const char *viewers[] = { t.bob, t.carol, NULL };
@@ -545,9 +423,9 @@ START_TEST(test_notes_revealed)
 		ck_assert_ptr_null(strstr(out, "trap on f7"));
 		free(out);
 	}
-	ck_assert_int_eq(command(&t, "resign", t.alice, "{}", &out), 200);
+	ck_assert_int_eq(table_command(&t, "POST", "resign", t.alice, "{}", &out), 200);
 	free(out);
-	cJSON *e = wait_for(&t, "notes-revealed");
+	cJSON *e = table_wait_event(&t, "notes-revealed");
 	const cJSON *n = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "notes"), 0);
 	ck_assert_str_eq(jstr(n, "text"), "trap on f7");
 	cJSON_Delete(e);

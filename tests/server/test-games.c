@@ -22,44 +22,8 @@
 #include "tchess/pgn.h"
 #include "tchess/protocol.h"
 
-struct table {
-	struct tchessd d;
-	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
-	int64_t a, b, c;
-	char game[PROTOCOL_GAME_ID_MAX + 1];
-};
-
-/* Starts tchessd, registers alice (white), bob (black, joined) and carol
- * (a spectator), and makes a game with the given extra request members. */
-static void table_open(struct table *t, const char *extra)
-{
-	tchessd_start(&t->d, "poll_timeout_ms = 20000");
-	t->a = register_player(&t->d, "alice", t->alice);
-	t->b = register_player(&t->d, "bob", t->bob);
-	t->c = register_player(&t->d, "carol", t->carol);
-	char req[512];
-	snprintf(req, sizeof req, "{\"color\":\"white\"%s%s}", extra[0] ? "," : "", extra);
-	create_game_with(&t->d, t->alice, req, t->game);
-	char path[128];
-	snprintf(path, sizeof path, "/v1/games/%s/join", t->game);
-	ck_assert_int_eq(http_call(&t->d, "POST", path, t->bob, "{}", 2, NULL), 200);
-}
-
-static void table_close(struct table *t)
-{
-	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t->d)), 0);
-	tchessd_cleanup(&t->d);
-}
-
-/* A command on the game: METHOD /v1/games/ID/what with body; returns the
- * status and the answer (caller frees). */
-static long command(struct table *t, const char *method, const char *what, const char *token, const char *body,
-		    char **out)
-{
-	char path[160];
-	snprintf(path, sizeof path, "/v1/games/%s/%s", t->game, what);
-	return http_call(&t->d, method, path, token, body, body ? strlen(body) : 0, out);
-}
+/* The config of every table here: long-polls park for up to 20 s. */
+static const char *GAMES_CONFIG = "poll_timeout_ms = 20000";
 
 /* Plays text at ply for token, expecting 200; returns the answer's events. */
 static void move_ok(struct table *t, const char *token, int ply, const char *text, struct protocol_events *evs)
@@ -67,7 +31,7 @@ static void move_ok(struct table *t, const char *token, int ply, const char *tex
 	char body[96], *out;
 	struct protocol_error err;
 	snprintf(body, sizeof body, "{\"ply\":%d,\"move\":\"%s\"}", ply, text);
-	long status = command(t, "POST", "moves", token, body, &out);
+	long status = table_command(t, "POST", "moves", token, body, &out);
 	ck_assert_msg(status == 200, "move %s at ply %d: %ld %s", text, ply, status, out);
 	ck_assert_msg(protocol_events_decode(out, strlen(out), evs, &err) == 0, "%s", err.message);
 	free(out);
@@ -90,31 +54,6 @@ static int64_t expect_error_p(long status, char **bodyp, long want, enum protoco
 
 /* The call fills the caller's body; the pointer is read after it ran. */
 #define EXPECT_ERROR(call, ...) expect_error_p((call), &body, __VA_ARGS__)
-
-static cJSON *snapshot(struct table *t, const char *token)
-{
-	char path[128], *out;
-	snprintf(path, sizeof path, "/v1/games/%s", t->game);
-	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &out), 200);
-	cJSON *o = cJSON_Parse(out);
-	ck_assert_ptr_nonnull(o);
-	free(out);
-	return o;
-}
-
-static const char *jstr(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsString(v), "member %s is not a string", name);
-	return v->valuestring;
-}
-
-static int64_t jint(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
-	return (int64_t)v->valuedouble;
-}
 
 static void decode(const struct protocol_event *ev, struct fold_event *fe)
 {
@@ -143,7 +82,7 @@ static void fold_matches_snapshot(struct table *t, const char *token)
 	fold_view_init(&v);
 	for (size_t i = 0; i < evs.n; i++)
 		ck_assert_msg(fold_apply(&v, &evs.events[i], &err) == 0, "event %zu: %s", i, err.message);
-	cJSON *s = snapshot(t, token);
+	cJSON *s = table_snapshot(t, token);
 	char fen[FEN_MAX];
 	fen_write(&v.game.pos, fen);
 	ck_assert_str_eq(fen, jstr(s, "fen"));
@@ -159,7 +98,7 @@ START_TEST(test_fools_mate)
 	/* A short game to checkmate: the events, the retries and every bad
 	 * command on the way, and the final snapshot. */
 	struct table t;
-	table_open(&t, "\"tc\":\"5+3\"");
+	table_open(&t, GAMES_CONFIG, "\"tc\":\"5+3\"");
 	struct protocol_events evs;
 	char *body;
 
@@ -185,39 +124,39 @@ START_TEST(test_fools_mate)
 	ck_assert_int_eq(evs.events[0].seq, first_seq);
 	ck_assert_int_eq(evs.seq, first_seq);
 	protocol_events_fini(&evs);
-	cJSON *s = snapshot(&t, NULL);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(s, "ply"), 1);
 	cJSON_Delete(s);
 
 	/* "a stale ply gets 409 and the current seq". */
 	const char *stale = "{\"ply\":0,\"move\":\"g2g4\"}";
-	ck_assert_int_eq(EXPECT_ERROR(command(&t, "POST", "moves", t.alice, stale, &body), 409,
+	ck_assert_int_eq(EXPECT_ERROR(table_command(&t, "POST", "moves", t.alice, stale, &body), 409,
 				      PROTOCOL_ERR_CONFLICT, "stale ply", "stale"),
 			 first_seq);
 	/* Out of turn: white at black's ply. */
 	const char *early = "{\"ply\":1,\"move\":\"e2e4\"}";
-	EXPECT_ERROR(command(&t, "POST", "moves", t.alice, early, &body), 409, PROTOCOL_ERR_CONFLICT, "out of turn",
+	EXPECT_ERROR(table_command(&t, "POST", "moves", t.alice, early, &body), 409, PROTOCOL_ERR_CONFLICT, "out of turn",
 		     "not your move");
 	/* Illegal: 422 with libtchess's reason. */
 	const char *illegal = "{\"ply\":1,\"move\":\"g8g6\"}";
-	EXPECT_ERROR(command(&t, "POST", "moves", t.bob, illegal, &body), 422, PROTOCOL_ERR_ILLEGAL, "illegal",
+	EXPECT_ERROR(table_command(&t, "POST", "moves", t.bob, illegal, &body), 422, PROTOCOL_ERR_ILLEGAL, "illegal",
 		     "knight");
 	/* Spectators and strangers have no seat; tokens are required. */
 	const char *legal = "{\"ply\":1,\"move\":\"e7e5\"}";
-	EXPECT_ERROR(command(&t, "POST", "moves", t.carol, legal, &body), 403, PROTOCOL_ERR_FORBIDDEN, "spectator",
+	EXPECT_ERROR(table_command(&t, "POST", "moves", t.carol, legal, &body), 403, PROTOCOL_ERR_FORBIDDEN, "spectator",
 		     NULL);
-	EXPECT_ERROR(command(&t, "POST", "moves", NULL, legal, &body), 401, PROTOCOL_ERR_UNAUTHORIZED, "no token",
+	EXPECT_ERROR(table_command(&t, "POST", "moves", NULL, legal, &body), 401, PROTOCOL_ERR_UNAUTHORIZED, "no token",
 		     NULL);
-	EXPECT_ERROR(command(&t, "POST", "moves", "0123456789abcdef", legal, &body), 401,
+	EXPECT_ERROR(table_command(&t, "POST", "moves", "0123456789abcdef", legal, &body), 401,
 		     PROTOCOL_ERR_UNAUTHORIZED, "bad token", NULL);
-	EXPECT_ERROR(command(&t, "POST", "moves", t.bob, "{\"ply\":1}", &body), 400, PROTOCOL_ERR_BAD_REQUEST,
+	EXPECT_ERROR(table_command(&t, "POST", "moves", t.bob, "{\"ply\":1}", &body), 400, PROTOCOL_ERR_BAD_REQUEST,
 		     "no move", NULL);
 	char path[128];
 	snprintf(path, sizeof path, "/v1/games/%s/moves", "0123456789abcdef0123456789abcdef");
 	EXPECT_ERROR(http_call(&t.d, "POST", path, t.bob, legal, strlen(legal), &body), 404,
 		     PROTOCOL_ERR_NOT_FOUND, "unknown game", NULL);
 	/* None of that changed the game. */
-	s = snapshot(&t, NULL);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(s, "ply"), 1);
 	ck_assert_int_eq(jint(s, "seq"), first_seq);
 	cJSON_Delete(s);
@@ -239,7 +178,7 @@ START_TEST(test_fools_mate)
 	ck_assert_int_eq(fe.clock.running, CLOCK_NOBODY);
 	protocol_events_fini(&evs);
 
-	s = snapshot(&t, NULL);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "over");
 	ck_assert_str_eq(jstr(s, "result"), "0-1");
 	ck_assert_str_eq(jstr(s, "termination"), "checkmate");
@@ -261,7 +200,7 @@ START_TEST(test_fools_mate)
 	cJSON_Delete(s);
 	/* After the end nothing more is played. */
 	const char *late = "{\"ply\":4,\"move\":\"e2e4\"}";
-	EXPECT_ERROR(command(&t, "POST", "moves", t.alice, late, &body), 409, PROTOCOL_ERR_CONFLICT, "game over",
+	EXPECT_ERROR(table_command(&t, "POST", "moves", t.alice, late, &body), 409, PROTOCOL_ERR_CONFLICT, "game over",
 		     "over");
 
 	/* The public log, as a spectator reads it. */
@@ -294,7 +233,7 @@ START_TEST(test_premoves)
 	 * full legality and played in the same transaction with zero
 	 * thinking time -- or discarded, with an event to their owner". */
 	struct table t;
-	table_open(&t, "\"tc\":\"5+3\"");
+	table_open(&t, GAMES_CONFIG, "\"tc\":\"5+3\"");
 	struct protocol_events evs;
 	struct fold_event fe;
 	char *body;
@@ -302,26 +241,26 @@ START_TEST(test_premoves)
 	move_ok(&t, t.alice, 0, "e2e4", &evs);
 	protocol_events_fini(&evs);
 	/* Entered on one's own move: refused. */
-	EXPECT_ERROR(command(&t, "PUT", "premoves", t.bob, "{\"ply\":1,\"moves\":[\"g8f6\"]}", &body), 409,
+	EXPECT_ERROR(table_command(&t, "PUT", "premoves", t.bob, "{\"ply\":1,\"moves\":[\"g8f6\"]}", &body), 409,
 		     PROTOCOL_ERR_CONFLICT, "premove on own move", "your move");
 	/* A bishop never moves like a rook, whatever the ruleset. */
-	EXPECT_ERROR(command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"f1f3\"]}", &body), 422,
+	EXPECT_ERROR(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"f1f3\"]}", &body), 422,
 		     PROTOCOL_ERR_ILLEGAL, "bad premove", NULL);
-	EXPECT_ERROR(command(&t, "PUT", "premoves", t.carol, "{\"ply\":1,\"moves\":[\"e4e5\"]}", &body), 403,
+	EXPECT_ERROR(table_command(&t, "PUT", "premoves", t.carol, "{\"ply\":1,\"moves\":[\"e4e5\"]}", &body), 403,
 		     PROTOCOL_ERR_FORBIDDEN, "spectator premove", NULL);
 
 	/* e4-e5 is a fine premove now and impossible once black plays e5. */
-	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"e4e5\"]}", &body), 200);
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"e4e5\"]}", &body), 200);
 	ck_assert_int_eq(protocol_events_decode(body, strlen(body), &evs, NULL), 0);
 	free(body);
 	ck_assert_uint_eq(evs.n, 1);
 	ck_assert_str_eq(evs.events[0].type, "premoves");
 	int64_t seq = evs.seq;
 	protocol_events_fini(&evs);
-	cJSON *s = snapshot(&t, t.alice);
+	cJSON *s = table_snapshot(&t, t.alice);
 	ck_assert_ptr_nonnull(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
 	cJSON_Delete(s);
-	s = snapshot(&t, t.carol);
+	s = table_snapshot(&t, t.carol);
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
 	cJSON_Delete(s);
 
@@ -350,7 +289,7 @@ START_TEST(test_premoves)
 	ck_assert_int_eq(fe.color, WHITE);
 	ck_assert_msg(fe.reason[0], "no reason given");
 	protocol_events_fini(&evs);
-	s = snapshot(&t, t.alice);
+	s = table_snapshot(&t, t.alice);
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
 	cJSON_Delete(s);
 
@@ -358,7 +297,7 @@ START_TEST(test_premoves)
 	 * at the same instant, with zero thinking time. */
 	move_ok(&t, t.alice, 2, "g1f3", &evs);
 	protocol_events_fini(&evs);
-	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":3,\"moves\":[\"f1c4\"]}", NULL), 200);
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":3,\"moves\":[\"f1c4\"]}", NULL), 200);
 	move_ok(&t, t.bob, 3, "b8c6", &evs);
 	ck_assert_uint_eq(evs.n, 2);
 	ck_assert_int_eq(evs.events[1].seq, evs.events[0].seq + 1);
@@ -371,16 +310,16 @@ START_TEST(test_premoves)
 	ck_assert_int_eq(fe.think_ms, 0);
 	ck_assert_int_eq(fe.clock.running, BLACK);
 	protocol_events_fini(&evs);
-	s = snapshot(&t, NULL);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(s, "ply"), 5);
 	const cJSON *m4 = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "moves"), 4);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(m4, "premove")));
 	cJSON_Delete(s);
 
 	/* DELETE clears a queue; spectators never see any of it. */
-	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":5,\"moves\":[\"e1g1\"]}", NULL), 200);
-	ck_assert_int_eq(command(&t, "DELETE", "premoves", t.alice, NULL, NULL), 200);
-	s = snapshot(&t, t.alice);
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":5,\"moves\":[\"e1g1\"]}", NULL), 200);
+	ck_assert_int_eq(table_command(&t, "DELETE", "premoves", t.alice, NULL, NULL), 200);
+	s = table_snapshot(&t, t.alice);
 	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
 	cJSON_Delete(s);
 	all_events(&t, t.carol, &evs);
@@ -393,7 +332,7 @@ START_TEST(test_premoves)
 	fold_matches_snapshot(&t, NULL);
 
 	/* Resigning ends it; the opponent wins. */
-	ck_assert_int_eq(command(&t, "POST", "resign", t.bob, NULL, &body), 200);
+	ck_assert_int_eq(table_command(&t, "POST", "resign", t.bob, NULL, &body), 200);
 	ck_assert_int_eq(protocol_events_decode(body, strlen(body), &evs, NULL), 0);
 	free(body);
 	decode(&evs.events[0], &fe);
@@ -437,7 +376,7 @@ START_TEST(test_flag_fall)
 	 * fires whether or not anyone is connected". White's clock runs from
 	 * the join; nobody moves or polls. */
 	struct table t;
-	table_open(&t, "\"tc\":\"1s+0\"");
+	table_open(&t, GAMES_CONFIG, "\"tc\":\"1s+0\"");
 	struct fold_event fe;
 	wait_game_ended(&t, &fe);
 	ck_assert_str_eq(fe.termination, "timeout");
@@ -447,9 +386,9 @@ START_TEST(test_flag_fall)
 	ck_assert_int_eq(fe.clock.ms[BLACK], 1000);
 	ck_assert_int_eq(fe.clock.running, CLOCK_NOBODY);
 	char *body;
-	EXPECT_ERROR(command(&t, "POST", "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}", &body), 409,
+	EXPECT_ERROR(table_command(&t, "POST", "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}", &body), 409,
 		     PROTOCOL_ERR_CONFLICT, "move after the flag", "over");
-	cJSON *s = snapshot(&t, NULL);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "over");
 	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "clock"), "white_ms"), 0);
 	cJSON_Delete(s);
@@ -464,13 +403,13 @@ START_TEST(test_flag_vs_lone_king)
 	 * opponent cannot checkmate the player's king by any possible series
 	 * of legal moves". White (king and queen) flags against a lone king. */
 	struct table t;
-	table_open(&t, "\"tc\":\"1s+0\",\"fen\":\"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"");
+	table_open(&t, GAMES_CONFIG, "\"tc\":\"1s+0\",\"fen\":\"4k3/8/8/8/8/8/8/3QK3 w - - 0 1\"");
 	struct fold_event fe;
 	wait_game_ended(&t, &fe);
 	ck_assert_str_eq(fe.termination, "timeout-vs-insufficient-material");
 	ck_assert_str_eq(fe.result, "1/2-1/2");
 	ck_assert_int_eq(fe.color, WHITE);
-	cJSON *s = snapshot(&t, NULL);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "initial_fen"), "4k3/8/8/8/8/8/8/3QK3 w - - 0 1");
 	cJSON_Delete(s);
 	table_close(&t);
@@ -490,7 +429,7 @@ START_TEST(test_kill9_restart)
 	/* The issue: "no acknowledged move lost on kill -9"; "after a restart
 	 * clocks resume from the last committed reading". */
 	struct table t;
-	table_open(&t, "\"tc\":\"10+0\"");
+	table_open(&t, GAMES_CONFIG, "\"tc\":\"10+0\"");
 	struct protocol_events evs;
 	move_ok(&t, t.alice, 0, "e4", &evs);
 	protocol_events_fini(&evs);
@@ -499,14 +438,14 @@ START_TEST(test_kill9_restart)
 	move_ok(&t, t.alice, 2, "Nf3", &evs);
 	int64_t last_seq = evs.seq;
 	protocol_events_fini(&evs);
-	cJSON *before = snapshot(&t, NULL);
+	cJSON *before = table_snapshot(&t, NULL);
 
 	ck_assert_int_eq(kill(t.d.pid, SIGKILL), 0);
 	int st;
 	ck_assert_int_eq(waitpid(t.d.pid, &st, 0), t.d.pid);
 	tchessd_restart(&t.d);
 
-	cJSON *after = snapshot(&t, NULL);
+	cJSON *after = table_snapshot(&t, NULL);
 	/* Everything but the clock's live reading and the seq (one
 	 * clock-resumed event) is identical. */
 	const char *same[] = { "status", "fen", "initial_fen", "turn", "result", "termination", "tc", "ruleset" };
@@ -538,7 +477,7 @@ START_TEST(test_kill9_restart)
 	char *s1 = snapshot_text(&t);
 	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t.d)), 0);
 	tchessd_restart(&t.d);
-	cJSON *a2 = snapshot(&t, NULL);
+	cJSON *a2 = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(a2, "ply"), 4);
 	cJSON *b2 = cJSON_Parse(s1);
 	ck_assert_str_eq(jstr(a2, "fen"), jstr(b2, "fen"));
@@ -567,7 +506,7 @@ START_TEST(test_pgn_export)
 	 * history, [%clk], Termination, the ruleset and the protocol version
 	 * as tags". */
 	struct table t;
-	table_open(&t, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	table_open(&t, GAMES_CONFIG, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
 	struct protocol_events evs;
 	const char *moves[] = { "f3", "e5", "g4", "Qh4" };
 	for (int i = 0; i < 4; i++) {
@@ -575,7 +514,7 @@ START_TEST(test_pgn_export)
 		protocol_events_fini(&evs);
 	}
 	char *text;
-	ck_assert_int_eq(command(&t, "GET", "pgn", NULL, NULL, &text), 200);
+	ck_assert_int_eq(table_command(&t, "GET", "pgn", NULL, NULL, &text), 200);
 	struct pgn_reader r;
 	struct pgn_game g;
 	struct pgn_error e;
@@ -624,7 +563,7 @@ START_TEST(test_pgn_export)
 	/* A finished game is still there after a restart, PGN and all. */
 	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t.d)), 0);
 	tchessd_restart(&t.d);
-	ck_assert_int_eq(command(&t, "GET", "pgn", NULL, NULL, &text), 200);
+	ck_assert_int_eq(table_command(&t, "GET", "pgn", NULL, NULL, &text), 200);
 	ck_assert_ptr_nonnull(strstr(text, "Qh4#"));
 	free(text);
 	table_close(&t);

@@ -196,19 +196,14 @@ START_TEST(test_commands_need_the_right_token)
 {
 	/* Issue: "Tokens required and checked for every seat action";
 	 * DESIGN.md: "Only a seat's token acts for that seat." */
-	struct tchessd d;
-	tchessd_start(&d, NO_RATE_LIMITS);
-	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
-	register_player(&d, "alice", alice);
-	register_player(&d, "bob", bob);
-	register_player(&d, "carol", carol);
-	char game[PROTOCOL_GAME_ID_MAX + 1], path[128], *body;
-	create_game(&d, alice, game);
-	snprintf(path, sizeof path, "/v1/games/%s/join", game);
-	ck_assert_int_eq(http_call(&d, "POST", path, bob, "{}", 2, &body), 200);
-	free(body);
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS, "\"tc\":\"5+3\"");
+	/* Short names for the table's parts. */
+	struct tchessd *d = &t.d;
+	const char *alice = t.alice, *bob = t.bob, *carol = t.carol, *game = t.game;
+	char path[128], *body;
 	char *before;
-	int64_t seq = game_log(&d, game, alice, &before);
+	int64_t seq = game_log(d, game, alice, &before);
 
 	/* A token that is one hex digit off alice's, and alice's hash. */
 	char near[PROTOCOL_TOKEN_MAX + 1];
@@ -234,11 +229,11 @@ START_TEST(test_commands_need_the_right_token)
 	int tried = 0;
 	for (size_t i = 0; i < N_COMMANDS; i++) {
 		const struct endpoint *e = &commands[i];
-		long s = send_command(&d, e, game, NULL, &body);
+		long s = send_command(d, e, game, NULL, &body);
 		expect_error(s, body, 401, PROTOCOL_ERR_UNAUTHORIZED, e->method);
 		tried++;
 		for (size_t k = 0; k < 8; k++) {
-			s = send_command(&d, e, game, bad_headers[k], &body);
+			s = send_command(d, e, game, bad_headers[k], &body);
 			expect_error(s, body, 401, PROTOCOL_ERR_UNAUTHORIZED, bad_headers[k]);
 			tried++;
 		}
@@ -247,7 +242,7 @@ START_TEST(test_commands_need_the_right_token)
 		/* carol has no seat: 403 for every seat action; joining a full
 		 * game is a conflict. */
 		endpoint_path(path, sizeof path, e, game);
-		s = http_call(&d, e->method, path, carol, e->body, e->body ? strlen(e->body) : 0, &body);
+		s = http_call(d, e->method, path, carol, e->body, e->body ? strlen(e->body) : 0, &body);
 		if (i == 1)
 			expect_error(s, body, 409, PROTOCOL_ERR_CONFLICT, "carol joins a full game");
 		else
@@ -256,23 +251,23 @@ START_TEST(test_commands_need_the_right_token)
 	}
 	/* bob's token cannot play white's move, nor queue white's premove. */
 	snprintf(path, sizeof path, "/v1/games/%s/moves", game);
-	EXPECT_ERR(http_call(&d, "POST", path, bob, "{\"ply\":0,\"move\":\"e4\"}", 21, &body), 409,
+	EXPECT_ERR(http_call(d, "POST", path, bob, "{\"ply\":0,\"move\":\"e4\"}", 21, &body), 409,
 		     PROTOCOL_ERR_CONFLICT, "bob plays white's move");
 	tried++;
 	snprintf(path, sizeof path, "/v1/games/%s/join", game);
-	EXPECT_ERR(http_call(&d, "POST", path, alice, "{}", 2, &body), 409, PROTOCOL_ERR_CONFLICT,
+	EXPECT_ERR(http_call(d, "POST", path, alice, "{}", 2, &body), 409, PROTOCOL_ERR_CONFLICT,
 		     "alice joins her own game");
 	tried++;
 
 	/* Nothing of all that changed the game. */
 	char *after;
-	ck_assert_int_eq(game_log(&d, game, alice, &after), seq);
+	ck_assert_int_eq(game_log(d, game, alice, &after), seq);
 	ck_assert_str_eq(after, before);
 	free(before);
 	free(after);
 	fprintf(stderr, "security: %d bad-credential commands over %zu endpoints, none acted\n", tried, N_COMMANDS);
-	tchessd_stop(&d);
-	tchessd_cleanup(&d);
+	tchessd_stop(d);
+	tchessd_cleanup(d);
 }
 END_TEST
 
@@ -280,46 +275,41 @@ START_TEST(test_private_events_stay_private)
 {
 	/* Issue 4: "Private events (your premoves, your notes) reach only
 	 * their owner"; "spectators never see premoves". */
-	struct tchessd d;
-	tchessd_start(&d, NO_RATE_LIMITS);
-	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
-	register_player(&d, "alice", alice);
-	register_player(&d, "bob", bob);
-	register_player(&d, "carol", carol);
-	char game[PROTOCOL_GAME_ID_MAX + 1], path[128], *body;
-	create_game(&d, alice, game);
-	snprintf(path, sizeof path, "/v1/games/%s/join", game);
-	ck_assert_int_eq(http_call(&d, "POST", path, bob, "{}", 2, &body), 200);
-	free(body);
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS, "\"tc\":\"5+3\"");
+	/* Short names for the table's parts. */
+	struct tchessd *d = &t.d;
+	const char *alice = t.alice, *bob = t.bob, *carol = t.carol, *game = t.game;
+	char path[128], *body;
 	/* bob queues a premove and writes a note while alice thinks. */
 	snprintf(path, sizeof path, "/v1/games/%s/premoves", game);
 	const char *pm = "{\"ply\":0,\"moves\":[\"c7c5\"]}";
-	ck_assert_int_eq(http_call(&d, "PUT", path, bob, pm, strlen(pm), &body), 200);
+	ck_assert_int_eq(http_call(d, "PUT", path, bob, pm, strlen(pm), &body), 200);
 	free(body);
 	snprintf(path, sizeof path, "/v1/games/%s/notes", game);
 	const char *note = "{\"text\":\"secret-plan-c5\"}";
-	ck_assert_int_eq(http_call(&d, "POST", path, bob, note, strlen(note), &body), 201);
+	ck_assert_int_eq(http_call(d, "POST", path, bob, note, strlen(note), &body), 201);
 	free(body);
 
 	const char *viewers[] = { NULL, carol, alice };
 	for (size_t i = 0; i < 3; i++) {
 		char *log;
-		game_log(&d, game, viewers[i], &log);
+		game_log(d, game, viewers[i], &log);
 		ck_assert_msg(!strstr(log, "\"premoves\"") && !strstr(log, "c7c5") && !strstr(log, "secret-plan"),
 			      "viewer %zu sees bob's private events: %s", i, log);
 		free(log);
 		snprintf(path, sizeof path, "/v1/games/%s", game);
-		ck_assert_int_eq(http_call(&d, "GET", path, viewers[i], NULL, 0, &body), 200);
+		ck_assert_int_eq(http_call(d, "GET", path, viewers[i], NULL, 0, &body), 200);
 		ck_assert_msg(!strstr(body, "c7c5") && !strstr(body, "secret-plan"), "snapshot for %zu: %s", i, body);
 		free(body);
 	}
 	char *log;
-	game_log(&d, game, bob, &log);
+	game_log(d, game, bob, &log);
 	ck_assert_ptr_nonnull(strstr(log, "c7c5"));
 	ck_assert_ptr_nonnull(strstr(log, "secret-plan"));
 	free(log);
-	tchessd_stop(&d);
-	tchessd_cleanup(&d);
+	tchessd_stop(d);
+	tchessd_cleanup(d);
 }
 END_TEST
 

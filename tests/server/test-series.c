@@ -18,35 +18,6 @@
 #include "harness.h"
 #include "tchess/protocol.h"
 
-struct table {
-	struct tchessd d;
-	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
-	char game[PROTOCOL_GAME_ID_MAX + 1];
-	int64_t seq; /* where wait_for goes on from */
-};
-
-/* tchessd with config; alice (white) creates a game with the extra create
- * members, bob joins, carol watches. */
-static void table_open(struct table *t, const char *config, const char *extra)
-{
-	memset(t, 0, sizeof *t);
-	tchessd_start(&t->d, config);
-	register_player(&t->d, "alice", t->alice);
-	register_player(&t->d, "bob", t->bob);
-	register_player(&t->d, "carol", t->carol);
-	char req[512], path[128];
-	snprintf(req, sizeof req, "{\"color\":\"white\",%s}", extra);
-	create_game_with(&t->d, t->alice, req, t->game);
-	snprintf(path, sizeof path, "/v1/games/%s/join", t->game);
-	ck_assert_int_eq(http_call(&t->d, "POST", path, t->bob, "{}", 2, NULL), 200);
-}
-
-static void table_close(struct table *t)
-{
-	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t->d)), 0);
-	tchessd_cleanup(&t->d);
-}
-
 /* Another game of the same server becomes the table's game. */
 static void table_switch(struct table *t, const char *game)
 {
@@ -54,20 +25,12 @@ static void table_switch(struct table *t, const char *game)
 	t->seq = 0;
 }
 
-static long command(struct table *t, const char *method, const char *what, const char *token, const char *body,
-		    char **out)
-{
-	char path[160];
-	snprintf(path, sizeof path, "/v1/games/%s/%s", t->game, what);
-	return http_call(&t->d, method, path, token, body, body ? strlen(body) : 0, out);
-}
-
 /* A command expected to succeed: its answer's events as a cJSON array
  * (caller deletes). */
 static cJSON *ok_events(struct table *t, const char *what, const char *token, const char *body)
 {
 	char *out;
-	long status = command(t, "POST", what, token, body, &out);
+	long status = table_command(t, "POST", what, token, body, &out);
 	ck_assert_msg(status == 200, "%s %s: %ld %s", what, body, status, out);
 	cJSON *o = cJSON_Parse(out);
 	free(out);
@@ -78,95 +41,9 @@ static cJSON *ok_events(struct table *t, const char *what, const char *token, co
 	return evs;
 }
 
-/* A command expected to succeed; returns how many events it answered. */
-static int ok(struct table *t, const char *what, const char *token, const char *body)
-{
-	cJSON *evs = ok_events(t, what, token, body);
-	int n = cJSON_GetArraySize(evs);
-	cJSON_Delete(evs);
-	return n;
-}
-
-static void refused(struct table *t, const char *what, const char *token, const char *body, long want,
-		    const char *needle)
-{
-	char *out;
-	struct protocol_error e, err;
-	long status = command(t, "POST", what, token, body, &out);
-	ck_assert_msg(status == want, "%s %s: status %ld, want %ld (%s)", what, body, status, want, out);
-	ck_assert_msg(protocol_error_decode(out, strlen(out), &e, &err) == 0, "%s", err.message);
-	if (needle)
-		ck_assert_msg(strstr(e.message, needle), "%s: \"%s\" lacks \"%s\"", what, e.message, needle);
-	free(out);
-}
-
-static const char *jstr(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsString(v), "member %s is not a string", name);
-	return v->valuestring;
-}
-
-static double jnum(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
-	return v->valuedouble;
-}
-
-static const cJSON *jobj(const cJSON *o, const char *name)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	ck_assert_msg(cJSON_IsObject(v), "member %s is not an object", name);
-	return v;
-}
-
 static bool jnull(const cJSON *o, const char *name)
 {
 	return cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(o, name));
-}
-
-/* The spectator's snapshot (caller deletes). */
-static cJSON *snapshot(struct table *t)
-{
-	char path[128], *out;
-	snprintf(path, sizeof path, "/v1/games/%s", t->game);
-	ck_assert_int_eq(http_call(&t->d, "GET", path, NULL, NULL, 0, &out), 200);
-	cJSON *o = cJSON_Parse(out);
-	ck_assert_ptr_nonnull(o);
-	free(out);
-	return o;
-}
-
-/* Long-polls as a spectator until an event of type comes, within 10 s;
- * returns its data with "seq" and "t_ms" (caller deletes). */
-static cJSON *wait_for(struct table *t, const char *type)
-{
-	int64_t deadline = mono_ms() + 10000;
-	for (;;) {
-		char path[160], *out;
-		struct protocol_events evs;
-		struct protocol_error err;
-		snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t->game, (long long)t->seq);
-		long status = http_call(&t->d, "GET", path, NULL, NULL, 0, &out);
-		ck_assert_msg(status == 200, "events: %ld %s", status, out);
-		ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
-		free(out);
-		for (size_t i = 0; i < evs.n; i++) {
-			if (!strcmp(evs.events[i].type, type)) {
-				cJSON *o = cJSON_Parse(evs.events[i].data);
-				ck_assert_ptr_nonnull(o);
-				cJSON_AddNumberToObject(o, "seq", (double)evs.events[i].seq);
-				cJSON_AddNumberToObject(o, "t_ms", (double)evs.events[i].t_ms);
-				t->seq = evs.events[i].seq;
-				protocol_events_fini(&evs);
-				return o;
-			}
-		}
-		t->seq = evs.seq;
-		protocol_events_fini(&evs);
-		ck_assert_msg(mono_ms() < deadline, "no %s event within 10 s", type);
-	}
 }
 
 static const char *FAST = "poll_timeout_ms = 1000\n";
@@ -184,11 +61,11 @@ START_TEST(test_undo_turn)
 	struct table t;
 	char body[96];
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"undo\":true");
-	cJSON *s = snapshot(&t);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "undo")));
 	ck_assert(jnull(s, "provisional"));
 	cJSON_Delete(s);
-	cJSON *started = wait_for(&t, "game-started");
+	cJSON *started = table_wait_event(&t, "game-started");
 
 	/* The move is provisional: an event everyone sees, no ply played. */
 	move_body(body, sizeof body, 0, "e4");
@@ -197,11 +74,11 @@ START_TEST(test_undo_turn)
 	ck_assert_str_eq(jstr(cJSON_GetArrayItem(evs, 0), "type"), "provisional-move");
 	ck_assert_str_eq(jstr(cJSON_GetArrayItem(evs, 0), "san"), "e4");
 	cJSON_Delete(evs);
-	cJSON *pm = wait_for(&t, "provisional-move");
+	cJSON *pm = table_wait_event(&t, "provisional-move");
 	ck_assert_str_eq(jstr(pm, "uci"), "e2e4");
 	ck_assert_str_eq(jstr(pm, "color"), "white");
 	cJSON_Delete(pm);
-	s = snapshot(&t);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jnum(s, "ply"), 0);
 	ck_assert_str_eq(jstr(jobj(s, "provisional"), "san"), "e4");
 	ck_assert_str_eq(jstr(jobj(s, "provisional"), "fen"),
@@ -210,34 +87,34 @@ START_TEST(test_undo_turn)
 	cJSON_Delete(s);
 	/* A retry is answered without a second event; another move must wait
 	 * for the take-back; only the mover acts on the turn. */
-	ck_assert_int_eq(ok(&t, "moves", t.alice, body), 0);
+	ck_assert_int_eq(table_ok(&t, "moves", t.alice, body), 0);
 	move_body(body, sizeof body, 0, "d4");
-	refused(&t, "moves", t.alice, body, 409, "take it back or press done");
-	refused(&t, "done", t.bob, "{\"ply\":0}", 409, "not your move");
-	refused(&t, "takeback", t.bob, "{\"ply\":0}", 409, "not your move");
-	refused(&t, "takeback", t.carol, "{\"ply\":0}", 403, "seat");
-	refused(&t, "takeback", t.alice, "{\"ply\":0,\"action\":\"x\"}", 400, "only ply");
-	refused(&t, "done", t.alice, "{\"ply\":1}", 409, "stale");
+	table_refused(&t, "moves", t.alice, body, 409, "take it back or press done");
+	table_refused(&t, "done", t.bob, "{\"ply\":0}", 409, "not your move");
+	table_refused(&t, "takeback", t.bob, "{\"ply\":0}", 409, "not your move");
+	table_refused(&t, "takeback", t.carol, "{\"ply\":0}", 403, "seat");
+	table_refused(&t, "takeback", t.alice, "{\"ply\":0,\"action\":\"x\"}", 400, "only ply");
+	table_refused(&t, "done", t.alice, "{\"ply\":1}", 409, "stale");
 
 	/* Taken back, then another move, then done. */
-	ck_assert_int_eq(ok(&t, "takeback", t.alice, "{\"ply\":0}"), 1);
-	ck_assert_int_eq(ok(&t, "takeback", t.alice, "{\"ply\":0}"), 0);
-	cJSON *tb = wait_for(&t, "move-taken-back");
+	ck_assert_int_eq(table_ok(&t, "takeback", t.alice, "{\"ply\":0}"), 1);
+	ck_assert_int_eq(table_ok(&t, "takeback", t.alice, "{\"ply\":0}"), 0);
+	cJSON *tb = table_wait_event(&t, "move-taken-back");
 	ck_assert_str_eq(jstr(tb, "uci"), "e2e4");
 	cJSON_Delete(tb);
-	refused(&t, "done", t.alice, "{\"ply\":0}", 409, "no provisional move");
-	ck_assert_int_eq(ok(&t, "moves", t.alice, body), 1);
-	ck_assert_int_eq(ok(&t, "done", t.alice, "{\"ply\":0}"), 1);
-	ck_assert_int_eq(ok(&t, "done", t.alice, "{\"ply\":0}"), 0);
+	table_refused(&t, "done", t.alice, "{\"ply\":0}", 409, "no provisional move");
+	ck_assert_int_eq(table_ok(&t, "moves", t.alice, body), 1);
+	ck_assert_int_eq(table_ok(&t, "done", t.alice, "{\"ply\":0}"), 1);
+	ck_assert_int_eq(table_ok(&t, "done", t.alice, "{\"ply\":0}"), 0);
 	/* The clock ran until "done": the move's thinking time is the whole
 	 * turn, from the start to "done". */
-	cJSON *mv = wait_for(&t, "move");
+	cJSON *mv = table_wait_event(&t, "move");
 	ck_assert_str_eq(jstr(mv, "san"), "d4");
 	ck_assert_int_eq(jnum(mv, "think_ms"), jnum(mv, "t_ms") - jnum(started, "t_ms"));
 	ck_assert_int_eq(jnum(jobj(mv, "clock"), "white_ms"), 300000 - jnum(mv, "think_ms") + 3000);
 	cJSON_Delete(mv);
 	cJSON_Delete(started);
-	s = snapshot(&t);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jnum(s, "ply"), 1);
 	ck_assert(jnull(s, "provisional"));
 	ck_assert_str_eq(jstr(jobj(s, "clock"), "running"), "black");
@@ -246,11 +123,11 @@ START_TEST(test_undo_turn)
 	/* The opponent's premoves resolve at "done", not at the provisional
 	 * move. */
 	char *out;
-	ck_assert_int_eq(command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"g1f3\"]}", &out), 200);
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"g1f3\"]}", &out), 200);
 	free(out);
 	move_body(body, sizeof body, 1, "d5");
-	ck_assert_int_eq(ok(&t, "moves", t.bob, body), 1);
-	s = snapshot(&t);
+	ck_assert_int_eq(table_ok(&t, "moves", t.bob, body), 1);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jnum(s, "ply"), 1);
 	cJSON_Delete(s);
 	evs = ok_events(&t, "done", t.bob, "{\"ply\":1}");
@@ -258,20 +135,20 @@ START_TEST(test_undo_turn)
 	ck_assert_str_eq(jstr(cJSON_GetArrayItem(evs, 1), "san"), "Nf3");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(cJSON_GetArrayItem(evs, 1), "premove")));
 	cJSON_Delete(evs);
-	s = snapshot(&t);
+	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jnum(s, "ply"), 3);
 	cJSON_Delete(s);
 	/* Illegal moves are refused with the reason. */
 	move_body(body, sizeof body, 3, "Ke3");
-	refused(&t, "moves", t.bob, body, 422, NULL);
+	table_refused(&t, "moves", t.bob, body, 422, NULL);
 	table_close(&t);
 
 	/* In an ordinary game moves are final. */
 	table_open(&t, FAST, "\"tc\":\"5+3\"");
 	move_body(body, sizeof body, 0, "e4");
-	ck_assert_int_eq(ok(&t, "moves", t.alice, body), 1);
-	refused(&t, "takeback", t.bob, "{\"ply\":1}", 422, "not an undo game");
-	refused(&t, "done", t.bob, "{\"ply\":1}", 422, "not an undo game");
+	ck_assert_int_eq(table_ok(&t, "moves", t.alice, body), 1);
+	table_refused(&t, "takeback", t.bob, "{\"ply\":1}", 422, "not an undo game");
+	table_refused(&t, "done", t.bob, "{\"ply\":1}", 422, "not an undo game");
 	table_close(&t);
 }
 END_TEST
@@ -286,20 +163,20 @@ START_TEST(test_undo_flag)
 	char body[96];
 	table_open(&t, FAST, "\"tc\":\"3s+0\",\"undo\":true");
 	move_body(body, sizeof body, 0, "e4");
-	ck_assert_int_eq(ok(&t, "moves", t.alice, body), 1);
-	ck_assert_int_eq(ok(&t, "done", t.alice, "{\"ply\":0}"), 1);
+	ck_assert_int_eq(table_ok(&t, "moves", t.alice, body), 1);
+	ck_assert_int_eq(table_ok(&t, "done", t.alice, "{\"ply\":0}"), 1);
 	move_body(body, sizeof body, 1, "e5");
-	ck_assert_int_eq(ok(&t, "moves", t.bob, body), 1);
-	cJSON *end = wait_for(&t, "game-ended");
+	ck_assert_int_eq(table_ok(&t, "moves", t.bob, body), 1);
+	cJSON *end = table_wait_event(&t, "game-ended");
 	ck_assert_str_eq(jstr(end, "termination"), "timeout");
 	ck_assert_str_eq(jstr(end, "result"), "1-0");
 	ck_assert_str_eq(jstr(end, "color"), "black");
 	cJSON_Delete(end);
-	cJSON *s = snapshot(&t);
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jnum(s, "ply"), 1);
 	ck_assert(jnull(s, "provisional"));
 	cJSON_Delete(s);
-	refused(&t, "done", t.bob, "{\"ply\":1}", 409, "over");
+	table_refused(&t, "done", t.bob, "{\"ply\":1}", 409, "over");
 	table_close(&t);
 }
 END_TEST
@@ -307,7 +184,7 @@ END_TEST
 /* The series member of the table game's snapshot (caller deletes s). */
 static const cJSON *series_of(struct table *t, cJSON **s)
 {
-	*s = snapshot(t);
+	*s = table_snapshot(t, NULL);
 	return jobj(*s, "series");
 }
 
@@ -320,34 +197,34 @@ START_TEST(test_rematch_series)
 	char body[96], g1[PROTOCOL_GAME_ID_MAX + 1], g2[PROTOCOL_GAME_ID_MAX + 1];
 	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
 	snprintf(g1, sizeof g1, "%s", t.game);
-	refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 409, "not over");
+	table_refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 409, "not over");
 	move_body(body, sizeof body, 0, "e4");
-	ck_assert_int_eq(ok(&t, "moves", t.alice, body), 1);
+	ck_assert_int_eq(table_ok(&t, "moves", t.alice, body), 1);
 	move_body(body, sizeof body, 1, "e5");
-	ck_assert_int_eq(ok(&t, "moves", t.bob, body), 1);
-	ck_assert_int_eq(ok(&t, "resign", t.alice, "{}"), 1); /* 0-1 */
-	cJSON *s = snapshot(&t);
+	ck_assert_int_eq(table_ok(&t, "moves", t.bob, body), 1);
+	ck_assert_int_eq(table_ok(&t, "resign", t.alice, "{}"), 1); /* 0-1 */
+	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert(jnull(s, "series"));
 	ck_assert(jnull(jobj(s, "offers"), "rematch"));
 	cJSON_Delete(s);
 
-	refused(&t, "rematch", t.carol, "{\"ply\":2,\"action\":\"offer\"}", 403, "seat");
-	refused(&t, "rematch", t.alice, "{\"ply\":1,\"action\":\"offer\"}", 409, "stale");
-	refused(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"again\"}", 400, "action");
-	refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"accept\"}", 422, "no rematch offer");
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 1);
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 0);
-	s = snapshot(&t);
+	table_refused(&t, "rematch", t.carol, "{\"ply\":2,\"action\":\"offer\"}", 403, "seat");
+	table_refused(&t, "rematch", t.alice, "{\"ply\":1,\"action\":\"offer\"}", 409, "stale");
+	table_refused(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"again\"}", 400, "action");
+	table_refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"accept\"}", 422, "no rematch offer");
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 0);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(jobj(s, "offers"), "rematch"), "white");
 	cJSON_Delete(s);
-	refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"offer\"}", 422, "accept or decline");
+	table_refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"offer\"}", 422, "accept or decline");
 	/* Declined: the offer is gone. */
-	ck_assert_int_eq(ok(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
-	refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"accept\"}", 422, "no rematch offer");
+	ck_assert_int_eq(table_ok(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
+	table_refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"accept\"}", 422, "no rematch offer");
 	/* Made anew, withdrawn, made by the other side and accepted. */
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 1);
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"withdraw\"}"), 1);
-	ck_assert_int_eq(ok(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"withdraw\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"offer\"}"), 1);
 	cJSON *evs = ok_events(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"accept\"}");
 	ck_assert_int_eq(cJSON_GetArraySize(evs), 1);
 	const cJSON *acc = cJSON_GetArrayItem(evs, 0);
@@ -357,8 +234,8 @@ START_TEST(test_rematch_series)
 	snprintf(g2, sizeof g2, "%s", jstr(acc, "game"));
 	cJSON_Delete(evs);
 	ck_assert_str_ne(g2, g1);
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"accept\"}"), 0);
-	refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"offer\"}", 422, "accepted already");
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"accept\"}"), 0);
+	table_refused(&t, "rematch", t.bob, "{\"ply\":2,\"action\":\"offer\"}", 422, "accepted already");
 	/* The first game is the series' game 1, bob (black) 1 point up. */
 	const cJSON *se = series_of(&t, &s);
 	ck_assert_str_eq(jstr(se, "id"), g1);
@@ -393,8 +270,8 @@ START_TEST(test_rematch_series)
 	ck_assert_msg(strstr(pgn, "[Round \"2\"]") && strstr(pgn, "[White \"bob\"]"), "%s", pgn);
 	free(pgn);
 	/* A draw: bob 1.5, alice 0.5. */
-	ck_assert_int_eq(ok(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
-	ck_assert_int_eq(ok(&t, "draw", t.alice, "{\"ply\":0,\"action\":\"accept\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "draw", t.alice, "{\"ply\":0,\"action\":\"accept\"}"), 1);
 	se = series_of(&t, &s);
 	ck_assert_double_eq(jnum(jobj(se, "score"), "white"), 1.5);
 	ck_assert_double_eq(jnum(jobj(se, "score"), "black"), 0.5);
@@ -403,7 +280,7 @@ START_TEST(test_rematch_series)
 
 	/* Game 3: alice white again; aborted, so not scored, and no rematch
 	 * of an aborted game. */
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
 	evs = ok_events(&t, "rematch", t.bob, "{\"ply\":0,\"action\":\"accept\"}");
 	table_switch(&t, jstr(cJSON_GetArrayItem(evs, 0), "game"));
 	cJSON_Delete(evs);
@@ -414,12 +291,12 @@ START_TEST(test_rematch_series)
 	ck_assert_double_eq(jnum(jobj(se, "score"), "white"), 0.5);
 	ck_assert_double_eq(jnum(jobj(se, "score"), "black"), 1.5);
 	cJSON_Delete(s);
-	ck_assert_int_eq(ok(&t, "abort", t.alice, "{\"ply\":0}"), 1);
+	ck_assert_int_eq(table_ok(&t, "abort", t.alice, "{\"ply\":0}"), 1);
 	se = series_of(&t, &s);
 	ck_assert_int_eq(jnum(se, "games"), 3);
 	ck_assert_int_eq(jnum(se, "scored"), 2);
 	cJSON_Delete(s);
-	refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 422, "finished game");
+	table_refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 422, "finished game");
 	table_close(&t);
 }
 END_TEST
@@ -430,34 +307,34 @@ START_TEST(test_rematch_lapses)
 	 * the grace. */
 	struct table t;
 	table_open(&t, "poll_timeout_ms = 1000\ndisconnect_grace_ms = 1500\n", "\"tc\":\"5+3\"");
-	ck_assert_int_eq(ok(&t, "resign", t.bob, "{}"), 1);
-	ck_assert_int_eq(ok(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "resign", t.bob, "{}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
 	/* Alice stays: a parked long-poll of hers is presence. */
-	cJSON *s = snapshot(&t);
+	cJSON *s = table_snapshot(&t, NULL);
 	struct poll_req pr;
 	poll_start(&pr, &t.d, t.game, (int64_t)jnum(s, "seq"), t.alice);
 	cJSON_Delete(s);
 	poll_wait_parked(&pr, &t.d, 1);
-	cJSON *p = wait_for(&t, "presence");
+	cJSON *p = table_wait_event(&t, "presence");
 	ck_assert(poll_run(&pr, 10000));
 	poll_fini(&pr);
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(p, "present")));
-	s = snapshot(&t);
+	s = table_snapshot(&t, NULL);
 	ck_assert(jnull(jobj(s, "offers"), "rematch"));
 	cJSON_Delete(s);
 	/* Bob, idle since his resignation, left first: alice finds no offer
 	 * to accept and cannot offer to a player who is gone; bob's next
 	 * request brings him back (a presence event), and his offer stands. */
 	ck_assert_str_eq(jstr(p, "color"), "black");
-	refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"accept\"}", 422, "no rematch offer");
-	refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 422, "has left");
-	ck_assert_int_eq(ok(&t, "rematch", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	table_refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"accept\"}", 422, "no rematch offer");
+	table_refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 422, "has left");
+	ck_assert_int_eq(table_ok(&t, "rematch", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
 	cJSON_Delete(p);
-	p = wait_for(&t, "presence");
+	p = table_wait_event(&t, "presence");
 	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "present")));
 	ck_assert_str_eq(jstr(p, "color"), "black");
 	cJSON_Delete(p);
-	s = snapshot(&t);
+	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(jobj(s, "offers"), "rematch"), "black");
 	cJSON_Delete(s);
 	table_close(&t);

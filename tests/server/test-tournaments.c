@@ -60,20 +60,6 @@ static const cJSON *member(const cJSON *o, const char *name)
 	return v;
 }
 
-static int64_t jint(const cJSON *o, const char *name)
-{
-	const cJSON *v = member(o, name);
-	ck_assert_msg(cJSON_IsNumber(v), "member %s is not a number", name);
-	return (int64_t)v->valuedouble;
-}
-
-static const char *jstr(const cJSON *o, const char *name)
-{
-	const cJSON *v = member(o, name);
-	ck_assert_msg(cJSON_IsString(v), "member %s is not a string", name);
-	return v->valuestring;
-}
-
 static int64_t credits(struct tchessd *d, const struct player *p)
 {
 	cJSON *me = get_json(d, "/v1/me", p->token);
