@@ -20,6 +20,7 @@
 #include "tchess/movegen.h"
 
 #define ID "0123456789abcdef0123456789abcdef"
+#define ID2 "fedcba9876543210fedcba9876543210"
 #define T0 INT64_C(1700000000000)
 
 struct evbuf {
@@ -952,9 +953,70 @@ START_TEST(test_notes)
 END_TEST
 
 
+/* A client far behind gets a resync answer: the snapshot, and the notes
+ * it skipped. Its mirror, move list, notes and end text come out as those
+ * of a client that folded every event. */
+START_TEST(test_resync)
+{
+	static const char *const moves[] = { "e2e4", "e7e5", "g1f3", "b8c6", "f1b5", "a7a6", "b5a4", "g8f6" };
+	struct session x, y;
+	struct evbuf b;
+	struct position p;
+	started(&x, &b, WHITE);
+	raw_event(&b, "note", "{\"text\":\"Ruy Lopez today\"}");
+	evbuf_fold(&b, &x, 6000);
+	for (int i = 0; i < 8; i++) {
+		session_position(&x, &p);
+		move_event(&b, &x, &p, i, moves[i], T0 + 1000 * (i + 1), false);
+		evbuf_fold(&b, &x, 6000 + i);
+	}
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = BLACK;
+	snprintf(e.result, sizeof e.result, "1-0");
+	snprintf(e.termination, sizeof e.termination, "resignation");
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b, T0 + 9500, &e);
+	evbuf_fold(&b, &x, 7000);
+	ck_assert_msg(session_over(&x), "%s", x.message);
+
+	session_init(&y, ID, WHITE);
+	struct protocol_event note = { 4, "note", T0 + 3000, (char *)"{\"text\":\"Ruy Lopez today\"}" };
+	struct protocol_events rs = { .events = &note, .n = 1, .seq = x.view.seq, .now_ms = T0 + 9600, .resync = true };
+	rs.snapshot = fold_snapshot_encode(&x.view, ID, T0 + 9600, 1);
+	session_on_events(&y, &rs, 7000);
+	ck_assert_int_eq(y.after, x.view.seq);
+	char *sx = fold_snapshot_encode(&x.view, ID, T0 + 9600, 1), *sy = fold_snapshot_encode(&y.view, ID, T0 + 9600, 1);
+	ck_assert_str_eq(sx, sy);
+	for (int i = 0; i < 8; i++)
+		ck_assert_str_eq(y.san[i], x.san[i]);
+	ck_assert_str_eq(y.san[4], "Bb5");
+	ck_assert_int_eq(y.ml.rows, x.ml.rows);
+	ck_assert_int_eq((int)y.n_notes, 1);
+	ck_assert_str_eq(y.notes[0].text, "Ruy Lopez today");
+	char tx[160], ty[160];
+	session_end_text(&x, tx, sizeof tx);
+	session_end_text(&y, ty, sizeof ty);
+	ck_assert_str_eq(ty, "Black resigned");
+	ck_assert_str_eq(tx, ty);
+	ck_assert_str_eq(y.message, x.message);
+	/* A snapshot of another game is refused, the mirror kept. */
+	free(rs.snapshot);
+	rs.snapshot = fold_snapshot_encode(&x.view, ID2, T0 + 9600, 1);
+	rs.n = 0;
+	session_on_events(&y, &rs, 7100);
+	ck_assert_ptr_nonnull(strstr(y.message, "snapshot refused"));
+	ck_assert_uint_eq(y.view.game.n_plies, 8);
+	free(rs.snapshot);
+	free(sx);
+	free(sy);
+	session_fini(&x);
+	session_fini(&y);
+}
+END_TEST
+
 /* ---- undo games, rematch series, low time ---- */
 
-#define ID2 "fedcba9876543210fedcba9876543210"
 
 /* A started game with tc, as an undo game or not, s playing me. */
 static void started_tc(struct session *s, struct evbuf *b, int me, const char *tc, bool undo)
@@ -1356,6 +1418,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_abort);
 	tcase_add_test(tc, test_adjourn_and_absence);
 	tcase_add_test(tc, test_notes);
+	tcase_add_test(tc, test_resync);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("undo-series");
 	tcase_add_test(tc, test_undo_game);

@@ -19,6 +19,7 @@
 
 #include "harness.h"
 #include "tchess/fold.h"
+#include "tchess/movegen.h"
 #include "tchess/pgn.h"
 #include "tchess/protocol.h"
 
@@ -638,6 +639,113 @@ START_TEST(test_create_and_join_rules)
 }
 END_TEST
 
+/* GET events?after=after as token; the decoded answer. */
+static void events_after(struct table *t, const char *token, int64_t after, struct protocol_events *evs)
+{
+	char path[128], *out;
+	struct protocol_error err;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t->game, (long long)after);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &out), 200);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), evs, &err) == 0, "%s", err.message);
+	free(out);
+}
+
+/* Resync: a poll far behind (older than the server's ring of recent
+ * events) is answered with the snapshot, which rebuilds the game as the
+ * moves played make it, plus the skipped notes the poller may see; a poll
+ * a little behind gets the events; the rebuilt view folds what follows.
+ * After a restart (empty ring) the same holds. */
+START_TEST(test_resync_snapshot)
+{
+	struct table t;
+	struct protocol_events evs;
+	struct protocol_error err;
+	table_open(&t, "poll_timeout_ms = 20000\nrate_token_per_s = 1000\nrate_token_burst = 1000", "\"tc\":\"30+0\"");
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.alice, "{\"text\":\"plan: castle long\"}", NULL), 201);
+	/* A random game of 80 plies, the same every run, mirrored here. */
+	struct game g;
+	ck_assert_int_eq(game_init(&g, NULL, NULL, NULL), TCHESS_OK);
+	uint64_t rng = 88172645463325252ULL;
+	const int plies = 80;
+	for (int ply = 0; ply < plies; ply++) {
+		struct move_list list;
+		char uci[UCI_MAX];
+		movegen_legal(&g.pos, &list);
+		ck_assert_int_gt(list.count, 0);
+		rng ^= rng << 13;
+		rng ^= rng >> 7;
+		rng ^= rng << 17;
+		move m = list.moves[rng % (uint64_t)list.count];
+		uci_write(&g.pos, m, uci);
+		move_ok(&t, ply % 2 ? t.bob : t.alice, ply, uci, &evs);
+		protocol_events_fini(&evs);
+		ck_assert_int_eq(game_play(&g, (enum color)(ply % 2), m, ply, 0, NULL), TCHESS_OK);
+		ck_assert(!game_is_over(&g));
+	}
+	char want_fen[FEN_MAX];
+	fen_write(&g.pos, want_fen);
+	for (int round = 0; round < 2; round++) {
+		/* A spectator from the start: the snapshot, and no note (alice's
+		 * is private while the game runs). */
+		events_after(&t, NULL, 0, &evs);
+		ck_assert(evs.resync);
+		ck_assert_uint_eq(evs.n, 0);
+		struct game_view v;
+		fold_view_init(&v);
+		ck_assert_msg(fold_view_from_snapshot(&v, evs.snapshot, strlen(evs.snapshot), t.game, &err) == 0, "%s",
+			      err.message);
+		char fen[FEN_MAX];
+		fen_write(&v.game.pos, fen);
+		ck_assert_str_eq(fen, want_fen);
+		ck_assert_uint_eq(v.game.n_plies, (size_t)(plies + round));
+		ck_assert_int_eq(v.seq, evs.seq);
+		int64_t seq = evs.seq;
+		protocol_events_fini(&evs);
+		/* Alice far behind: the snapshot and her note. */
+		events_after(&t, t.alice, 1, &evs);
+		ck_assert(evs.resync);
+		ck_assert_uint_eq(evs.n, 1);
+		ck_assert_str_eq(evs.events[0].type, "note");
+		ck_assert_ptr_nonnull(strstr(evs.events[0].data, "castle long"));
+		protocol_events_fini(&evs);
+		/* A little behind: the events themselves (ring, or the store
+		 * after the restart). */
+		events_after(&t, NULL, seq - 10, &evs);
+		ck_assert(!evs.resync);
+		ck_assert_uint_eq(evs.n, 10);
+		ck_assert_int_eq(evs.events[9].seq, seq);
+		protocol_events_fini(&evs);
+		/* The rebuilt view goes on with the next move's event. */
+		struct move_list list;
+		char uci[UCI_MAX];
+		movegen_legal(&g.pos, &list);
+		uci_write(&g.pos, list.moves[0], uci);
+		int ply = plies + round;
+		move_ok(&t, ply % 2 ? t.bob : t.alice, ply, uci, &evs);
+		protocol_events_fini(&evs);
+		ck_assert_int_eq(game_play(&g, (enum color)(ply % 2), list.moves[0], ply, 0, NULL), TCHESS_OK);
+		events_after(&t, NULL, seq, &evs);
+		ck_assert(!evs.resync);
+		for (size_t i = 0; i < evs.n; i++)
+			ck_assert_msg(fold_apply(&v, &evs.events[i], &err) == 0, "%s", err.message);
+		ck_assert_uint_eq(v.game.n_plies, (size_t)ply + 1);
+		fen_write(&v.game.pos, fen);
+		fen_write(&g.pos, want_fen);
+		ck_assert_str_eq(fen, want_fen);
+		protocol_events_fini(&evs);
+		fold_view_fini(&v);
+		if (round == 0) {
+			/* Kill it: the ring is gone; the store answers. */
+			kill(t.d.pid, SIGKILL);
+			waitpid(t.d.pid, NULL, 0);
+			tchessd_restart(&t.d);
+		}
+	}
+	game_fini(&g);
+	table_close(&t);
+}
+END_TEST
+
 static Suite *games_suite(void)
 {
 	Suite *s = suite_create("tchessd games");
@@ -650,6 +758,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_kill9_restart);
 	tcase_add_test(tc, test_pgn_export);
 	tcase_add_test(tc, test_create_and_join_rules);
+	tcase_add_test(tc, test_resync_snapshot);
 	suite_add_tcase(s, tc);
 	return s;
 }
