@@ -15,6 +15,7 @@
 
 #include "clock-text.h"
 #include "keys.h"
+#include "play-status.h"
 #include "session.h"
 #include "tchess/fen.h"
 #include "tchess/movegen.h"
@@ -522,6 +523,52 @@ START_TEST(test_game_over)
 	ck_assert_int_eq(s.outbox[0].kind, SESSION_REQ_PGN);
 	apply(&s, SESSION_CMD_QUIT, 0);
 	ck_assert(s.quit);
+	session_fini(&s);
+}
+END_TEST
+
+/* The status line at any width keeps the turn and "? help" and never
+ * cuts a key hint in half ("? help  q qu" at 80 columns after the game):
+ * whole items go, the round-trip time first. */
+START_TEST(test_status_line_fits)
+{
+	struct session s;
+	struct evbuf b;
+	char line[400];
+	started(&s, &b, WHITE);
+	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
+	play_status_line(&s, 200, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | your move | online, rtt 3 ms | / move  = draw  R resign  ? help  q quit");
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | your move | online | / move  = draw  R resign  ? help  q quit");
+	play_status_line(&s, 60, line, sizeof line);
+	ck_assert_str_eq(line, "your move | online | / move  = draw  R resign  ? help");
+	play_status_line(&s, 40, line, sizeof line);
+	ck_assert_str_eq(line, "your move | = draw  R resign  ? help");
+	play_status_line(&s, 20, line, sizeof line);
+	ck_assert_str_eq(line, "your move | ? help");
+	/* A connection in trouble is never left out. */
+	session_set_conn(&s, SESSION_CONN_RECONNECTING, -1);
+	play_status_line(&s, 50, line, sizeof line);
+	ck_assert_str_eq(line, "your move | reconnecting... | R resign  ? help");
+	/* After the game, at 80 columns: the keys whole. */
+	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = BLACK;
+	snprintf(e.result, sizeof e.result, "1-0");
+	snprintf(e.termination, sizeof e.termination, "resignation");
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b, T0 + 4000, &e);
+	evbuf_fold(&b, &s, 7000);
+	ck_assert(session_over(&s));
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | game over | online | r rematch  s save PGN  n notes  ? help");
+	session_fini(&s);
+	/* A spectator's. */
+	started(&s, &b, -1);
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "watching 01234567 | White to move | connecting | f flip  ? help  q quit");
 	session_fini(&s);
 }
 END_TEST
@@ -1348,6 +1395,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_spectator);
 	tcase_add_test(tc, test_completion);
 	tcase_add_test(tc, test_game_over);
+	tcase_add_test(tc, test_status_line_fits);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("actions");
 	tcase_add_test(tc, test_draw_offer_and_answer);
