@@ -241,7 +241,7 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	} else if (session_my_turn(s)) {
 		snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
-	} else if (session_provisional_mine(s)) {
+	} else if (session_provisional_mine(s) && !session_undo_sent(s, NULL)) {
 		snprintf(line, sizeof line, "your move (provisional): d when done, u takes back");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 	} else {
