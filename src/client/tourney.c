@@ -390,10 +390,17 @@ static const char *tourney_cell_text(const struct tourney_cell *c, bool ascii)
 size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
 			       size_t size)
 {
-	char tmp[32];
+	char tmp[32], cut[32];
 	int64_t player = k < t->n_order ? t->order[k] : 0;
-	size_t n = tourney_len(snprintf(buf, size, "%3zu  %-*.*s", k + 1, xt->name_w, xt->name_w,
-					tourney_name(t, player, tmp, sizeof tmp)));
+	const char *name = tourney_name(t, player, tmp, sizeof tmp);
+	size_t len = strlen(name), w = (size_t)xt->name_w;
+	if (len > w && w >= 6 && w < sizeof cut) {
+		/* Head and tail: names often differ only at the end. */
+		size_t tail = w / 2 - 1, head = w - 1 - tail;
+		snprintf(cut, sizeof cut, "%.*s~%s", (int)head, name, name + len - tail);
+		name = cut;
+	}
+	size_t n = tourney_len(snprintf(buf, size, "%3zu  %-*.*s", k + 1, xt->name_w, xt->name_w, name));
 	for (size_t c = xt->first; c < xt->first + xt->count && c < t->n_order && n + 8 < size; c++) {
 		/* Padded by hand: "½" is two bytes in one column. */
 		int cols = 0;

@@ -124,7 +124,8 @@ struct tourney_xt {
 };
 /* The layout of t's crosstable for width columns (0: no limit), scrolled
  * to column first: names of 16, or as long as the longest, or cut to 10;
- * then as many columns as fit, first moved back so the window is full. */
+ * then as many columns as fit, first moved back so the window is full.
+ * A cut name keeps its head and tail ("grand~er07"). */
 void tourney_crosstable_fit(const struct tourney *t, int width, size_t first, struct tourney_xt *xt);
 /* The crosstable header ("   #  Player           1  2  3") and row k
  * (in standings order) in the layout xt; cells "1", "=" (ascii) or "½",
