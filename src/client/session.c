@@ -204,8 +204,13 @@ void session_position(const struct session *s, struct position *out)
 		position_init_start(out);
 		return;
 	}
-	/* Undo games: the provisional move is on the board for everyone. */
-	fold_board(&s->view, out);
+	/* Undo games: the provisional move is on the board for everyone,
+	 * except on mine while my take-back of it is on its way. */
+	enum session_req_kind sent;
+	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_TAKEBACK)
+		*out = s->view.game.pos;
+	else
+		fold_board(&s->view, out);
 	if (s->pending) {
 		struct undo u;
 		position_make(out, s->pending_move, &u);
@@ -228,18 +233,38 @@ static void session_rules_position(const struct session *s, struct position *out
 	}
 }
 
+bool session_undo_sent(const struct session *s, enum session_req_kind *kind)
+{
+	/* Stale once the turn it was meant for is over, whatever ended it. */
+	if (!s->undo_sent || !s->view.created || !s->view.undo || !fold_running(&s->view) ||
+	    s->undo_ply != (int64_t)s->view.game.n_plies)
+		return false;
+	if (kind)
+		*kind = s->undo_kind;
+	return true;
+}
+
 int session_turn(const struct session *s)
 {
+	enum session_req_kind sent;
 	if (!s->view.created)
 		return WHITE;
-	return session_pending_commits(s) ? !s->view.game.pos.side : s->view.game.pos.side;
+	/* My done on its way passes the turn, as its event will. */
+	if (session_pending_commits(s) || (session_undo_sent(s, &sent) && sent == SESSION_REQ_DONE))
+		return !s->view.game.pos.side;
+	return s->view.game.pos.side;
 }
 
 bool session_provisional_mine(const struct session *s)
 {
+	enum session_req_kind sent;
 	if (s->me < 0 || !s->view.created || !s->view.undo)
 		return false;
-	return s->pending || (takeback_pending(&s->view.turn) && s->view.turn.color == s->me);
+	if (s->pending)
+		return true;
+	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_TAKEBACK)
+		return false;
+	return takeback_pending(&s->view.turn) && s->view.turn.color == s->me;
 }
 
 bool session_extra_move(const struct session *s, char *san, size_t size)
@@ -248,14 +273,18 @@ bool session_extra_move(const struct session *s, char *san, size_t size)
 	san[0] = '\0';
 	if (!s->view.created)
 		return false;
+	enum session_req_kind sent = SESSION_REQ_MOVE;
+	bool sending = session_undo_sent(s, &sent);
 	if (s->pending) {
 		san_write(&s->view.game.pos, s->pending_move, t);
-		snprintf(san, size, s->view.undo ? "(%s)" : "%s", t);
+		snprintf(san, size, s->view.undo && !(sending && sent == SESSION_REQ_DONE) ? "(%s)" : "%s", t);
 		return true;
 	}
-	if (s->view.undo && takeback_pending(&s->view.turn)) {
+	sending = sending && s->view.turn.color == s->me;
+	if (s->view.undo && takeback_pending(&s->view.turn) && !(sending && sent == SESSION_REQ_TAKEBACK)) {
 		san_write(&s->view.game.pos, s->view.turn.pending, t);
-		snprintf(san, size, "(%s)", t);
+		/* Done on its way: shown as played, like a move on its way. */
+		snprintf(san, size, sending && sent == SESSION_REQ_DONE ? "%s" : "(%s)", t);
 		return true;
 	}
 	return false;
@@ -398,10 +427,16 @@ static void session_on_action_event(struct session *s, const struct fold_event *
 static void session_on_undo_event(struct session *s, const struct fold_event *fe)
 {
 	bool mine = fe->color == s->me;
+	/* My take-back or done is in the log now: the fold shows it. */
+	if (mine && (fe->kind == FOLD_EV_TAKEN_BACK || fe->kind == FOLD_EV_MOVE))
+		s->undo_sent = false;
 	switch (fe->kind) {
 	case FOLD_EV_PROVISIONAL:
 		if (s->pending && fe->ply == s->pending_ply && mine)
 			s->pending = false;
+		/* Not news when my take-back of it is on its way already. */
+		if (mine && s->undo_sent && s->undo_kind == SESSION_REQ_TAKEBACK)
+			break;
 		if (mine)
 			session_say(s, false, "%s is provisional: d when done, u takes it back", fe->san);
 		else
@@ -469,6 +504,7 @@ static void session_switch(struct session *s, const char *next)
 	s->note_text[0] = '\0';
 	s->ml_top = 0;
 	premove_queue_clear(&s->premoves);
+	s->undo_sent = false;
 	s->games_followed++;
 	if (side >= 0)
 		session_say(s, false, "rematch accepted: the next game starts, you play %s", session_side(side));
@@ -657,11 +693,14 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		session_say(s, true, "note refused: %s", why);
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_TAKEBACK:
-		session_say(s, true, "take-back refused: %s", why);
-		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_DONE:
-		session_say(s, true, "done refused: %s", why);
-		return SESSION_DIRTY_STATUS;
+		/* What was drawn at once goes back to the fold's. */
+		if (s->undo_sent && s->undo_kind == req->kind && s->undo_ply == req->ply) {
+			s->undo_sent = false;
+			session_relayout_moves(s);
+		}
+		session_say(s, true, "%s refused: %s", req->kind == SESSION_REQ_DONE ? "done" : "take-back", why);
+		return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 	case SESSION_REQ_REMATCH:
 		session_say(s, true, "rematch %s refused: %s", req->action, why);
 		return SESSION_DIRTY_STATUS;
@@ -916,6 +955,12 @@ static unsigned session_try(struct session *s, int from, int to, int promo)
 	if (fold_adjourned(&s->view)) {
 		session_say(s, true, "the game is adjourned: P asks to resume");
 		return SESSION_DIRTY_STATUS;
+	}
+	enum session_req_kind sent;
+	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_DONE) {
+		s->selected = SQ_NONE;
+		session_say(s, true, "done is on its way: premoves once the server has it");
+		return SESSION_DIRTY_STATUS | SESSION_DIRTY_BOARD;
 	}
 	if (session_provisional_mine(s)) {
 		/* One provisional move a turn (the server answers 409 to a
@@ -1204,26 +1249,66 @@ static unsigned session_undo_action(struct session *s, bool done)
 	}
 	if (session_not_running(s))
 		return SESSION_DIRTY_STATUS;
+	enum session_req_kind sent;
+	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_DONE) {
+		session_say(s, true, "done is on its way: the turn has passed");
+		return SESSION_DIRTY_STATUS;
+	}
 	if (!session_provisional_mine(s)) {
 		session_say(s, true, done ? "nothing to commit: make a move first, then press d"
 					  : "nothing to take back: you have no provisional move");
 		return SESSION_DIRTY_STATUS;
 	}
+	/* libtchess decides, on copies, as the server will: my move on its
+	 * way is made provisional first. */
+	struct tchess_error err;
+	struct takeback_turn t = s->view.turn;
+	struct game g;
+	if (game_copy(&g, &s->view.game, &err) != TCHESS_OK) {
+		session_say(s, true, "%s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	enum tchess_err e = TCHESS_OK;
+	if (s->pending)
+		e = takeback_move(&t, &g, (enum color)s->me, s->pending_move, 0, &err);
+	if (e == TCHESS_OK && done)
+		e = takeback_done(&t, &g, (enum color)s->me, 0, s->reading.ms[s->me] > 0 ? s->reading.ms[s->me] : 1,
+				  &err);
+	else if (e == TCHESS_OK)
+		e = takeback_take_back(&t, &g, (enum color)s->me, &err);
+	game_fini(&g);
+	if (e != TCHESS_OK) {
+		session_say(s, true, "%s refused: %s", done ? "done" : "take-back", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	session_extra_move(s, san, sizeof san);
 	struct session_req r = { .kind = done ? SESSION_REQ_DONE : SESSION_REQ_TAKEBACK,
 				 .ply = (int64_t)session_plies(s) };
 	session_push(s, &r);
-	session_extra_move(s, san, sizeof san);
+	/* Drawn at once, like a move: the move gone, or played and the turn
+	 * passed; the event confirms it (or the refusal undoes it). A move
+	 * still on its way is taken back with it. */
+	s->undo_sent = true;
+	s->undo_kind = r.kind;
+	s->undo_ply = r.ply;
+	if (s->pending && !done)
+		s->pending = false;
+	s->selected = SQ_NONE;
+	session_relayout_moves(s);
 	if (done)
 		session_say(s, false, "done: %s is played, the turn passes...", san);
 	else
 		session_say(s, false, "taking %s back...", san);
-	return SESSION_DIRTY_STATUS;
+	return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 }
 
 bool session_undo_text(const struct session *s, char *buf, size_t size)
 {
 	buf[0] = '\0';
 	if (s->me < 0 || !s->view.created || !s->view.undo || !fold_running(&s->view))
+		return false;
+	enum session_req_kind sent;
+	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_DONE)
 		return false;
 	if (session_provisional_mine(s))
 		snprintf(buf, size, "undo game: press d when done, u takes back");
@@ -2061,9 +2146,11 @@ void session_board_view(const struct session *s, struct board_view *v)
 	v->ascii = s->ascii;
 	session_position(s, &p);
 	move last = MOVE_NONE;
+	enum session_req_kind sent;
+	bool taking_back = session_undo_sent(s, &sent) && sent == SESSION_REQ_TAKEBACK;
 	if (s->pending)
 		last = s->pending_move;
-	else if (s->view.created && s->view.undo && takeback_pending(&s->view.turn))
+	else if (s->view.created && s->view.undo && takeback_pending(&s->view.turn) && !taking_back)
 		last = s->view.turn.pending;
 	else if (s->view.created && s->view.game.n_plies)
 		last = s->view.game.plies[s->view.game.n_plies - 1].m;

@@ -213,6 +213,14 @@ struct session {
 	move pending_move;
 	int64_t pending_ply;
 
+	/* Undo games: my take-back or done sent and not yet seen in the log,
+	 * drawn at once as the fold will show it (SESSION_REQ_TAKEBACK or
+	 * SESSION_REQ_DONE, for the turn of ply undo_ply); the event, or the
+	 * server's refusal, ends it. */
+	bool undo_sent;
+	enum session_req_kind undo_kind;
+	int64_t undo_ply;
+
 	/* The premove queue as entered here (the server's, once it answers). */
 	struct premove_queue premoves;
 
@@ -310,8 +318,14 @@ int64_t session_low_threshold_ms(const struct session *s);
 bool session_clock_low(const struct session *s, int c, int64_t mono_ms);
 
 /* Undo games: whether my provisional move stands (or my move is on its
- * way, which the server will make provisional). */
+ * way, which the server will make provisional), and is not being taken
+ * back. */
 bool session_provisional_mine(const struct session *s);
+/* Undo games: my take-back (SESSION_REQ_TAKEBACK) or done
+ * (SESSION_REQ_DONE) on its way and still meant for this turn; shown at
+ * once (the move gone, or played and the turn passed) until its event
+ * arrives. False when none. */
+bool session_undo_sent(const struct session *s, enum session_req_kind *kind);
 /* The move shown after the committed ones: my move on its way, or the
  * provisional move of an undo game ("(Nf3)"). False (san "") if none. */
 bool session_extra_move(const struct session *s, char *san, size_t size);

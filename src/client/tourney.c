@@ -15,6 +15,7 @@
 #include "answer-json.h"
 #include "keys.h"
 #include "movelist.h"
+#include "status-line.h"
 #include "tchess/position.h"
 #include "tourney.h"
 #include "util/xalloc.h"
@@ -324,13 +325,49 @@ size_t tourney_standing_line(const struct tourney *t, size_t k, char *buf, size_
 				    s->place, s->name, pts, sb, s->wins, s->draws, s->losses, prize));
 }
 
-size_t tourney_crosstable_header(const struct tourney *t, char *buf, size_t size)
+/* Columns of one opponent: " 1" or, two results a cell, " 1=" (and one
+ * more for the two-digit numbers, which the header needs). */
+static int tourney_cell_cols(const struct tourney *t)
 {
-	int cw = t->cycles == 2 ? 3 : 2;
-	size_t n = tourney_len(snprintf(buf, size, "%3s  %-16s", "#", "Player"));
-	for (size_t c = 0; c < t->n_order && n + 4 < size; c++)
+	return t->cycles == 2 ? 4 : 3;
+}
+
+void tourney_crosstable_fit(const struct tourney *t, int width, size_t first, struct tourney_xt *xt)
+{
+	size_t longest = 6; /* "Player" */
+	for (size_t k = 0; k < t->n_order; k++) {
+		char tmp[32];
+		size_t l = strlen(tourney_name(t, t->order[k], tmp, sizeof tmp));
+		longest = l > longest ? l : longest;
+	}
+	int cw = tourney_cell_cols(t), all = (int)t->n_order * cw;
+	xt->name_w = 16;
+	xt->first = 0;
+	xt->count = t->n_order;
+	if (width <= 0 || 5 + 16 + all <= width)
+		return;
+	/* Too wide: names only as long as the longest, then cut to 10 (the
+	 * standings above have them whole), then a window of columns. */
+	xt->name_w = longest < 16 ? (int)longest : 16;
+	if (5 + xt->name_w + all <= width)
+		return;
+	xt->name_w = xt->name_w < 10 ? xt->name_w : 10;
+	int fit = (width - 5 - xt->name_w) / cw;
+	xt->count = fit < 1 ? 1 : (size_t)fit;
+	if (xt->count >= t->n_order) {
+		xt->count = t->n_order;
+		return;
+	}
+	xt->first = first + xt->count > t->n_order ? t->n_order - xt->count : first;
+}
+
+size_t tourney_crosstable_header(const struct tourney *t, const struct tourney_xt *xt, char *buf, size_t size)
+{
+	int cw = tourney_cell_cols(t) - 1;
+	size_t n = tourney_len(snprintf(buf, size, "%3s  %-*s", "#", xt->name_w, "Player"));
+	for (size_t c = xt->first; c < xt->first + xt->count && c < t->n_order && n + 4 < size; c++)
 		n += tourney_len(snprintf(buf + n, size - n, " %*zu", cw, c + 1));
-	return n;
+	return n < size ? n : size - 1;
 }
 
 /* A cell's text: its score, or what stands for "no score". */
@@ -350,12 +387,21 @@ static const char *tourney_cell_text(const struct tourney_cell *c, bool ascii)
 	}
 }
 
-size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, char *buf, size_t size)
+size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
+			       size_t size)
 {
-	char tmp[32];
+	char tmp[32], cut[32];
 	int64_t player = k < t->n_order ? t->order[k] : 0;
-	size_t n = tourney_len(snprintf(buf, size, "%3zu  %-16.16s", k + 1, tourney_name(t, player, tmp, sizeof tmp)));
-	for (size_t c = 0; c < t->n_order && n + 8 < size; c++) {
+	const char *name = tourney_name(t, player, tmp, sizeof tmp);
+	size_t len = strlen(name), w = (size_t)xt->name_w;
+	if (len > w && w >= 6 && w < sizeof cut) {
+		/* Head and tail: names often differ only at the end. */
+		size_t tail = w / 2 - 1, head = w - 1 - tail;
+		snprintf(cut, sizeof cut, "%.*s~%s", (int)head, name, name + len - tail);
+		name = cut;
+	}
+	size_t n = tourney_len(snprintf(buf, size, "%3zu  %-*.*s", k + 1, xt->name_w, xt->name_w, name));
+	for (size_t c = xt->first; c < xt->first + xt->count && c < t->n_order && n + 8 < size; c++) {
 		/* Padded by hand: "½" is two bytes in one column. */
 		int cols = 0;
 		char cell[16] = "";
@@ -410,7 +456,7 @@ static struct tourney_line *tourney_add(struct tourney_lines *l, enum tourney_li
 }
 
 size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits, bool all_games, bool ascii,
-			   struct tourney_line **out)
+			   int width, size_t xt_first, struct tourney_line **out)
 {
 	struct tourney_lines l = { 0 };
 	struct tourney_line *x;
@@ -443,10 +489,20 @@ size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits,
 		tourney_add(&l, TOURNEY_LINE_TEXT, -1);
 	}
 	if (t->cycles && t->n_order) {
+		struct tourney_xt xt;
+		tourney_crosstable_fit(t, width, xt_first, &xt);
+		if (xt.count < t->n_order) {
+			/* Which columns these are, and the keys for the rest. */
+			x = tourney_add(&l, TOURNEY_LINE_TEXT, -1);
+			snprintf(x->text, sizeof x->text, "Crosstable: opponents %zu-%zu of %zu   %s%s%s",
+				 xt.first + 1, xt.first + xt.count, t->n_order, xt.first ? "h <-" : "",
+				 xt.first && xt.first + xt.count < t->n_order ? "  " : "",
+				 xt.first + xt.count < t->n_order ? "l ->" : "");
+		}
 		x = tourney_add(&l, TOURNEY_LINE_HEADING, -1);
-		tourney_crosstable_header(t, x->text, sizeof x->text);
+		tourney_crosstable_header(t, &xt, x->text, sizeof x->text);
 		for (size_t k = 0; k < t->n_order; k++)
-			tourney_crosstable_line(t, k, ascii, tourney_add(&l, TOURNEY_LINE_TEXT, -1)->text,
+			tourney_crosstable_line(t, k, ascii, &xt, tourney_add(&l, TOURNEY_LINE_TEXT, -1)->text,
 						TOURNEY_LINE_MAX);
 		tourney_add(&l, TOURNEY_LINE_TEXT, -1);
 	}
@@ -558,6 +614,11 @@ struct tourney_cmd tourney_key(const struct tourney_view *v, int key)
 		if (v->screen == TOURNEY_SCREEN_DETAIL)
 			return tourney_cmd(TOURNEY_CMD_TOGGLE_GAMES, 0);
 		break;
+	case 'h':
+	case 'l':
+		if (v->screen == TOURNEY_SCREEN_DETAIL)
+			return tourney_cmd(TOURNEY_CMD_COLUMNS, key == 'h' ? -1 : 1);
+		break;
 	case '?':
 		return tourney_cmd(TOURNEY_CMD_HELP, 0);
 	case KEYS_CTRL_L:
@@ -608,7 +669,8 @@ static void tourney_rebuild(struct tourney_view *v)
 	v->lines = NULL;
 	v->n_lines = 0;
 	if (v->have_t)
-		v->n_lines = tourney_build_lines(&v->t, v->me, v->credits, v->all_games, v->ascii, &v->lines);
+		v->n_lines = tourney_build_lines(&v->t, v->me, v->credits, v->all_games, v->ascii, v->w, v->xt_first,
+						 &v->lines);
 	v->sel_line = -1;
 	for (size_t i = 0; i < v->n_lines; i++) {
 		if (v->lines[i].kind != TOURNEY_LINE_GAME)
@@ -657,6 +719,39 @@ static unsigned tourney_move(struct tourney_view *v, long by)
 	v->sel_line = sel;
 	tourney_scroll(v);
 	return TOURNEY_DIRTY_BODY;
+}
+
+bool tourney_crosstable_clipped(const struct tourney_view *v, struct tourney_xt *xt)
+{
+	struct tourney_xt tmp;
+	if (!xt)
+		xt = &tmp;
+	memset(xt, 0, sizeof *xt);
+	if (v->screen != TOURNEY_SCREEN_DETAIL || !v->have_t || !v->t.cycles || !v->t.n_order)
+		return false;
+	tourney_crosstable_fit(&v->t, v->w, v->xt_first, xt);
+	return xt->count < v->t.n_order;
+}
+
+/* h and l: the crosstable's window of columns, half a window a step. */
+static unsigned tourney_columns(struct tourney_view *v, long dir)
+{
+	struct tourney_xt xt;
+	if (!tourney_crosstable_clipped(v, &xt)) {
+		tourney_say(v, false, "the crosstable fits: nothing to scroll");
+		return TOURNEY_DIRTY_STATUS;
+	}
+	size_t step = xt.count > 1 ? xt.count / 2 : 1;
+	size_t first = xt.first;
+	if (dir < 0)
+		first = first > step ? first - step : 0;
+	else
+		first = first + step + xt.count > v->t.n_order ? v->t.n_order - xt.count : first + step;
+	if (first == xt.first)
+		return 0;
+	v->xt_first = first;
+	tourney_rebuild(v);
+	return TOURNEY_DIRTY_BODY | TOURNEY_DIRTY_STATUS;
 }
 
 static unsigned tourney_open(struct tourney_view *v)
@@ -732,18 +827,51 @@ unsigned tourney_apply(struct tourney_view *v, const struct tourney_cmd *c)
 		v->all_games = !v->all_games;
 		tourney_rebuild(v);
 		return TOURNEY_DIRTY_BODY;
+	case TOURNEY_CMD_COLUMNS:
+		return tourney_columns(v, c->arg);
 	case TOURNEY_CMD_HELP:
 		v->help = !v->help;
 		return v->help ? TOURNEY_DIRTY_HELP : TOURNEY_DIRTY_ALL;
 	case TOURNEY_CMD_RESIZE:
 		v->w = (int)c->arg;
 		v->h = (int)c->arg2;
-		tourney_scroll(v);
+		/* The crosstable is laid out for the width. */
+		tourney_rebuild(v);
 		return TOURNEY_DIRTY_ALL;
 	case TOURNEY_CMD_REDRAW:
 		return TOURNEY_DIRTY_ALL;
 	}
 	return 0;
+}
+
+size_t tourney_status_line(const struct tourney_view *v, int width, char *buf, size_t size)
+{
+	char count[48] = "", credits[48] = "";
+	struct status_line_item it[12];
+	size_t n = 0;
+	if (v->screen == TOURNEY_SCREEN_LIST)
+		snprintf(count, sizeof count, "tournaments: %zu", v->n_list);
+	if (v->credits >= 0)
+		snprintf(credits, sizeof credits, "credits %" PRId64, v->credits);
+	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, count, 0 };
+	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, credits, 0 };
+	/* Rank: the higher, the sooner left out on a narrow screen. */
+	if (v->screen == TOURNEY_SCREEN_LIST) {
+		it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "Enter open", 5 };
+	} else {
+		it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "Enter open game", 5 };
+		if (tourney_crosstable_clipped(v, NULL))
+			it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "h/l columns", 4 };
+		it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "a all/yours", 8 };
+	}
+	it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "r register", 9 };
+	it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "w withdraw", 10 };
+	it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "u update", 11 };
+	if (v->screen == TOURNEY_SCREEN_DETAIL && v->has_list)
+		it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "Esc list", 3 };
+	it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "? help", 0 };
+	it[n++] = (struct status_line_item){ STATUS_LINE_KEY, "q quit", 2 };
+	return status_line_fit(it, n, width, buf, size);
 }
 
 bool tourney_take_request(struct tourney_view *v, struct tourney_req *out)

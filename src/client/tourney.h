@@ -116,11 +116,24 @@ size_t tourney_list_header(char *buf, size_t size);
 /* The standings header and row k. */
 size_t tourney_standings_header(char *buf, size_t size);
 size_t tourney_standing_line(const struct tourney *t, size_t k, char *buf, size_t size);
+/* How the crosstable fits a width: the names' width and the window of
+ * opponent columns shown (first, count). */
+struct tourney_xt {
+	int name_w;
+	size_t first, count;
+};
+/* The layout of t's crosstable for width columns (0: no limit), scrolled
+ * to column first: names of 16, or as long as the longest, or cut to 10;
+ * then as many columns as fit, first moved back so the window is full.
+ * A cut name keeps its head and tail ("grand~er07"). */
+void tourney_crosstable_fit(const struct tourney *t, int width, size_t first, struct tourney_xt *xt);
 /* The crosstable header ("   #  Player           1  2  3") and row k
- * (in standings order); cells "1", "=" (ascii) or "½", "0", "." pending,
- * "x" unscored, "*" the diagonal; a double round robin has two per cell. */
-size_t tourney_crosstable_header(const struct tourney *t, char *buf, size_t size);
-size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, char *buf, size_t size);
+ * (in standings order) in the layout xt; cells "1", "=" (ascii) or "½",
+ * "0", "." pending, "x" unscored, "*" the diagonal; a double round robin
+ * has two per cell. */
+size_t tourney_crosstable_header(const struct tourney *t, const struct tourney_xt *xt, char *buf, size_t size);
+size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
+			       size_t size);
 /* Game row gi: "  R1  B1  ann - bob  1-0  05527d38"; the second column
  * is '*' for the player's own games (the first is the UI's cursor). */
 size_t tourney_game_line(const struct tourney *t, size_t gi, int64_t me, char *buf, size_t size);
@@ -162,6 +175,7 @@ enum tourney_cmd_kind {
 	TOURNEY_CMD_WITHDRAW,
 	TOURNEY_CMD_RELOAD,
 	TOURNEY_CMD_TOGGLE_GAMES,   /* the player's games / all games */
+	TOURNEY_CMD_COLUMNS,        /* arg: -1 / 1, the crosstable's columns */
 	TOURNEY_CMD_HELP,
 	TOURNEY_CMD_RESIZE,         /* arg: width, arg2: height */
 	TOURNEY_CMD_REDRAW
@@ -203,6 +217,7 @@ struct tourney_view {
 	size_t n_lines;
 	long sel_line;              /* a GAME line, or -1 */
 	int top;
+	size_t xt_first;            /* the crosstable's first column shown */
 
 	bool help;
 	char message[TOURNEY_MESSAGE_MAX];
@@ -222,6 +237,15 @@ void tourney_view_fini(struct tourney_view *v);
 struct tourney_cmd tourney_key(const struct tourney_view *v, int key);
 unsigned tourney_apply(struct tourney_view *v, const struct tourney_cmd *c);
 
+/* Whether the open tournament's crosstable is wider than the screen (h
+ * and l scroll it); its layout into *xt when xt is not NULL. */
+bool tourney_crosstable_clipped(const struct tourney_view *v, struct tourney_xt *xt);
+
+/* The status line for a width-column screen: the count or the credits
+ * and the keys, "h/l columns" when the crosstable is wider than the
+ * screen, fitted by leaving out whole key hints (status-line.h). */
+size_t tourney_status_line(const struct tourney_view *v, int width, char *buf, size_t size);
+
 /* Takes the oldest request into *out; false when none. */
 bool tourney_take_request(struct tourney_view *v, struct tourney_req *out);
 /* Method, path and malloc'd body (or NULL) of an HTTP request. */
@@ -232,9 +256,10 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
 			   size_t len);
 
 /* The lines of the detail screen for t as player me sees them: header,
- * stakes, standings, crosstable, the games (all or the player's). The
+ * stakes, standings, crosstable (laid out for width, 0: no limit,
+ * scrolled to column xt_first), the games (all or the player's). The
  * caller frees *out. */
 size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits, bool all_games, bool ascii,
-			   struct tourney_line **out);
+			   int width, size_t xt_first, struct tourney_line **out);
 
 #endif

@@ -15,6 +15,7 @@
 
 #include "clock-text.h"
 #include "keys.h"
+#include "play-status.h"
 #include "session.h"
 #include "tchess/fen.h"
 #include "tchess/movegen.h"
@@ -523,6 +524,52 @@ START_TEST(test_game_over)
 	ck_assert_int_eq(s.outbox[0].kind, SESSION_REQ_PGN);
 	apply(&s, SESSION_CMD_QUIT, 0);
 	ck_assert(s.quit);
+	session_fini(&s);
+}
+END_TEST
+
+/* The status line at any width keeps the turn and "? help" and never
+ * cuts a key hint in half ("? help  q qu" at 80 columns after the game):
+ * whole items go, the round-trip time first. */
+START_TEST(test_status_line_fits)
+{
+	struct session s;
+	struct evbuf b;
+	char line[400];
+	started(&s, &b, WHITE);
+	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
+	play_status_line(&s, 200, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | your move | online, rtt 3 ms | / move  = draw  R resign  ? help  q quit");
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | your move | online | / move  = draw  R resign  ? help  q quit");
+	play_status_line(&s, 60, line, sizeof line);
+	ck_assert_str_eq(line, "your move | online | / move  = draw  R resign  ? help");
+	play_status_line(&s, 40, line, sizeof line);
+	ck_assert_str_eq(line, "your move | = draw  R resign  ? help");
+	play_status_line(&s, 20, line, sizeof line);
+	ck_assert_str_eq(line, "your move | ? help");
+	/* A connection in trouble is never left out. */
+	session_set_conn(&s, SESSION_CONN_RECONNECTING, -1);
+	play_status_line(&s, 50, line, sizeof line);
+	ck_assert_str_eq(line, "your move | reconnecting... | R resign  ? help");
+	/* After the game, at 80 columns: the keys whole. */
+	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = BLACK;
+	snprintf(e.result, sizeof e.result, "1-0");
+	snprintf(e.termination, sizeof e.termination, "resignation");
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b, T0 + 4000, &e);
+	evbuf_fold(&b, &s, 7000);
+	ck_assert(session_over(&s));
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | game over | online | r rematch  s save PGN  n notes  ? help");
+	session_fini(&s);
+	/* A spectator's. */
+	started(&s, &b, -1);
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "watching 01234567 | White to move | connecting | f flip  ? help  q quit");
 	session_fini(&s);
 }
 END_TEST
@@ -1121,9 +1168,65 @@ START_TEST(test_undo_game)
 	ck_assert_str_eq(w.message, "your move is provisional: u takes it back, d when done");
 	ck_assert_int_eq(w.n_out, 0);
 
-	/* u takes it back, for the turn's ply. */
+	/* u takes it back, for the turn's ply; shown at once, like a move:
+	 * the pawn is home, the move list has no "(e4)", it is my move. */
 	press(&w, 'u');
 	ck_assert_str_eq(w.message, "taking (e4) back...");
+	enum session_req_kind sent;
+	ck_assert(session_undo_sent(&w, &sent));
+	ck_assert_int_eq(sent, SESSION_REQ_TAKEBACK);
+	session_position(&w, &p);
+	ck_assert_int_eq(p.board[make_sq(4, 1)], W_PAWN);
+	ck_assert_int_eq(p.board[make_sq(4, 3)], NO_PIECE);
+	ck_assert(!session_extra_move(&w, text, sizeof text));
+	ck_assert(session_my_turn(&w));
+	ck_assert(!session_provisional_mine(&w));
+	struct board_view bv;
+	session_board_view(&w, &bv);
+	ck_assert(!bv.last_move);
+	/* The mirror is the server's: still provisional there until the
+	 * event, and a second u is nothing to take back. */
+	ck_assert(takeback_pending(&w.view.turn));
+	press(&w, 'u');
+	ck_assert_str_eq(w.message, "nothing to take back: you have no provisional move");
+	/* Refused by the server: the provisional move is back. */
+	struct session_req tb;
+	ck_assert(session_take_request(&w, &tb));
+	ck_assert_int_eq(tb.kind, SESSION_REQ_TAKEBACK);
+	struct protocol_error perr = { 0 };
+	snprintf(perr.message, sizeof perr.message, "no provisional move of yours");
+	session_on_answer(&w, &tb, 409, &perr);
+	ck_assert_str_eq(w.message, "take-back refused: no provisional move of yours");
+	ck_assert(!session_undo_sent(&w, NULL));
+	ck_assert(session_extra_move(&w, text, sizeof text));
+	ck_assert_str_eq(text, "(e4)");
+	session_position(&w, &p);
+	ck_assert_int_eq(p.board[make_sq(4, 3)], W_PAWN);
+	/* u right after a move still on its way takes it back with it
+	 * (libtchess judges the pair; both requests go, in order). */
+	struct session u2;
+	struct evbuf b3;
+	started_tc(&u2, &b3, WHITE, "5+3", true);
+	type(&u2, "Nf3");
+	ck_assert(u2.pending);
+	press(&u2, 'u');
+	ck_assert_str_eq(u2.message, "taking (Nf3) back...");
+	ck_assert(!u2.pending);
+	ck_assert(session_my_turn(&u2));
+	take_http(&u2, "POST", "/v1/games/" ID "/moves", "{\"ply\":0,\"move\":\"g1f3\"}");
+	take_http(&u2, "POST", "/v1/games/" ID "/takeback", "{\"ply\":0}");
+	provisional_event(&b3, &u2, WHITE, "g1f3", false);
+	evbuf_fold(&b3, &u2, 6000);
+	ck_assert(!session_extra_move(&u2, text, sizeof text));
+	ck_assert_str_eq(u2.message, "taking (Nf3) back...");
+	provisional_event(&b3, &u2, WHITE, "g1f3", true);
+	evbuf_fold(&b3, &u2, 6100);
+	ck_assert(!session_undo_sent(&u2, NULL));
+	ck_assert(session_my_turn(&u2));
+	session_fini(&u2);
+
+	/* Again, and this time the event confirms it. */
+	press(&w, 'u');
 	take_http(&w, "POST", "/v1/games/" ID "/takeback", "{\"ply\":0}");
 	provisional_event(&b, &w, WHITE, "e2e4", true);
 	fold_both(&b, &w, &bl, 6500);
@@ -1140,6 +1243,17 @@ START_TEST(test_undo_game)
 	fold_both(&b, &w, &bl, 7000);
 	press(&w, 'd');
 	ck_assert_str_eq(w.message, "done: (d4) is played, the turn passes...");
+	/* At once: d4 as played, Black to move, no reminder to press d. */
+	ck_assert(session_undo_sent(&w, &sent));
+	ck_assert_int_eq(sent, SESSION_REQ_DONE);
+	ck_assert_int_eq(session_turn(&w), BLACK);
+	ck_assert(!session_my_turn(&w));
+	ck_assert(session_extra_move(&w, text, sizeof text));
+	ck_assert_str_eq(text, "d4");
+	ck_assert(!session_undo_text(&w, text, sizeof text));
+	press(&w, 'd');
+	ck_assert_str_eq(w.message, "done is on its way: the turn has passed");
+	ck_assert_int_eq((int)w.view.game.n_plies, 0); /* the fold waits for the server */
 	take_http(&w, "POST", "/v1/games/" ID "/done", "{\"ply\":0}");
 	move_event(&b, &w, &w.view.game.pos, 0, "d2d4", T0 + 3000, false);
 	fold_both(&b, &w, &bl, 8000);
@@ -1150,6 +1264,8 @@ START_TEST(test_undo_game)
 	ck_assert_str_eq(w.message, "you pressed done: d4");
 	ck_assert(session_my_turn(&bl));
 	ck_assert_int_eq(session_turn(&w), BLACK);
+	ck_assert(!session_undo_sent(&w, NULL));
+	ck_assert(!session_extra_move(&w, text, sizeof text));
 	session_fini(&w);
 	session_fini(&bl);
 
@@ -1410,6 +1526,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_spectator);
 	tcase_add_test(tc, test_completion);
 	tcase_add_test(tc, test_game_over);
+	tcase_add_test(tc, test_status_line_fits);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("actions");
 	tcase_add_test(tc, test_draw_offer_and_answer);

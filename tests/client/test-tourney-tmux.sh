@@ -76,7 +76,7 @@ capture t
 mine=$(printf '%s\n' "$screen" | grep -c '^[> ]\* R')
 [ "$mine" -eq 2 ] && ok "two games of ann listed" || fail "ann's games: $mine"
 keys t a
-check "all games" t "bye: "
+check "all games" t "Games (Enter opens; a: your games)"
 capture t
 all=$(printf '%s\n' "$screen" | grep -c '^[> ][* ] R[0-9 ]* B')
 [ "$all" -eq 3 ] && ok "all three games listed" || fail "all games: $all"

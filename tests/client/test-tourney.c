@@ -153,36 +153,44 @@ START_TEST(test_crosstable_layout)
 {
 	struct tourney t;
 	char err[200], buf[TOURNEY_LINE_MAX];
+	struct tourney_xt xt;
 	ck_assert_int_eq(tourney_parse(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
-	tourney_crosstable_header(&t, buf, sizeof buf);
+	/* Three players fit any screen: names of 16, every column. */
+	tourney_crosstable_fit(&t, 80, 0, &xt);
+	ck_assert_int_eq(xt.name_w, 16);
+	ck_assert_uint_eq(xt.first, 0);
+	ck_assert_uint_eq(xt.count, 3);
+	tourney_crosstable_header(&t, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  #  Player            1  2  3");
-	tourney_crosstable_line(&t, 0, true, buf, sizeof buf);
+	tourney_crosstable_line(&t, 0, true, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  1  cat               *  1  =");
-	tourney_crosstable_line(&t, 1, true, buf, sizeof buf);
+	tourney_crosstable_line(&t, 1, true, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  2  ann               0  *  1");
-	tourney_crosstable_line(&t, 2, false, buf, sizeof buf);
+	tourney_crosstable_line(&t, 2, false, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  3  bob               \u00bd  0  *");
 	/* A pending game and an unscored one. */
 	t.cells[0][2][0].score = -1;
 	snprintf(t.cells[0][2][0].outcome, sizeof t.cells[0][2][0].outcome, "pending");
 	t.cells[1][2][0].score = -1;
 	snprintf(t.cells[1][2][0].outcome, sizeof t.cells[1][2][0].outcome, "unscored");
-	tourney_crosstable_line(&t, 0, true, buf, sizeof buf);
+	tourney_crosstable_line(&t, 0, true, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  1  cat               *  1  .");
-	tourney_crosstable_line(&t, 1, true, buf, sizeof buf);
+	tourney_crosstable_line(&t, 1, true, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  2  ann               0  *  x");
 	/* Double round robin: two results per cell. */
 	t.cycles = 2;
 	t.cells[0][1][1] = t.cells[0][1][0];
 	t.cells[0][1][1].score = 1;
 	t.cells[0][2][1] = t.cells[0][2][0];
-	tourney_crosstable_header(&t, buf, sizeof buf);
+	tourney_crosstable_fit(&t, 0, 0, &xt);
+	tourney_crosstable_header(&t, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  #  Player             1   2   3");
-	tourney_crosstable_line(&t, 0, true, buf, sizeof buf);
+	tourney_crosstable_line(&t, 0, true, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  1  cat               **  1=  ..");
 	tourney_fini(&t);
 }
 END_TEST
+
 
 START_TEST(test_detail_lines)
 {
@@ -190,7 +198,7 @@ START_TEST(test_detail_lines)
 	struct tourney_line *lines;
 	char err[200];
 	ck_assert_int_eq(tourney_parse(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
-	size_t n = tourney_build_lines(&t, 1, 1005, false, true, &lines);
+	size_t n = tourney_build_lines(&t, 1, 1005, false, true, 80, 0, &lines);
 	ck_assert_str_eq(lines[0].text, "#f59252c8 round robin, 3/3 players, corr:10d/10, chessgamble, finished");
 	ck_assert_str_eq(lines[1].text, "stake 10 credits, pot 30, prizes 100%: 1st 60% 2nd 40%   your credits: 1005");
 	ck_assert_ptr_nonnull(line_of(lines, n, "Your games"));
@@ -207,7 +215,7 @@ START_TEST(test_detail_lines)
 	ck_assert_ptr_null(line_of(lines, n, "bye: bob"));
 	free(lines);
 	/* All games: three, the third still running. */
-	n = tourney_build_lines(&t, 1, 1005, true, true, &lines);
+	n = tourney_build_lines(&t, 1, 1005, true, true, 80, 0, &lines);
 	ck_assert_ptr_nonnull(line_of(lines, n, "   R3  B1  bob              - cat              running  c0000000"));
 	free(lines);
 	tourney_fini(&t);
@@ -322,6 +330,115 @@ START_TEST(test_detail_opens_games)
 }
 END_TEST
 
+/* A 32-player crosstable at 80 columns ("a crosstable wider than the
+ * terminal is cut off"): names cut to 10, a window of 21 columns, h and l
+ * move it by half a window, and every column can be reached. */
+static void wide_tourney(struct tourney *t, int cycles)
+{
+	memset(t, 0, sizeof *t);
+	snprintf(t->sum.id, sizeof t->sum.id, "0123456789abcdef0123456789abcdef");
+	snprintf(t->sum.status, sizeof t->sum.status, "running");
+	t->cycles = cycles;
+	t->n_order = t->n_entrants = TOURNAMENT_PLAYERS_MAX;
+	for (size_t k = 0; k < t->n_order; k++) {
+		t->order[k] = (int64_t)k + 1;
+		t->entrants[k].player = (int64_t)k + 1;
+		snprintf(t->entrants[k].name, sizeof t->entrants[k].name, "grandmaster%02zu", k + 1);
+		for (size_t c = 0; c < t->n_order; c++)
+			for (int cy = 0; cy < 2; cy++) {
+				struct tourney_cell *cell = &t->cells[k][c][cy];
+				cell->game = c != k;
+				cell->score = c < k ? 2 : 0;
+				snprintf(cell->outcome, sizeof cell->outcome, "1-0");
+			}
+	}
+}
+
+START_TEST(test_crosstable_wide)
+{
+	struct tourney t;
+	struct tourney_xt xt;
+	char buf[TOURNEY_LINE_MAX];
+	wide_tourney(&t, 1);
+	/* Unlimited: the old layout, 5 + 16 + 32 * 3 columns. */
+	tourney_crosstable_fit(&t, 0, 0, &xt);
+	tourney_crosstable_header(&t, &xt, buf, sizeof buf);
+	ck_assert_int_eq((int)strlen(buf), 5 + 16 + 96);
+	/* 80 columns: names of 10, 21 columns of 3. */
+	tourney_crosstable_fit(&t, 80, 0, &xt);
+	ck_assert_int_eq(xt.name_w, 10);
+	ck_assert_uint_eq(xt.count, 21);
+	tourney_crosstable_header(&t, &xt, buf, sizeof buf);
+	ck_assert_int_le((int)strlen(buf), 80);
+	ck_assert_str_eq(buf, "  #  Player      1  2  3  4  5  6  7  8  9 10 11 12 13 14 15 16 17 18 19 20 21");
+	tourney_crosstable_line(&t, 1, true, &xt, buf, sizeof buf);
+	ck_assert(!strncmp(buf, "  2  grand~er02  1  *  0", 24));
+	/* A window past the end is moved back to end at the last column. */
+	tourney_crosstable_fit(&t, 80, 30, &xt);
+	ck_assert_uint_eq(xt.first, 11);
+	tourney_crosstable_header(&t, &xt, buf, sizeof buf);
+	ck_assert_str_eq(buf, "  #  Player     12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32");
+	tourney_crosstable_line(&t, 31, true, &xt, buf, sizeof buf);
+	ck_assert_str_eq(buf + strlen(buf) - 6, "  1  *");
+	/* Double round robin: 4 columns each, 16 of them. */
+	wide_tourney(&t, 2);
+	tourney_crosstable_fit(&t, 80, 0, &xt);
+	ck_assert_uint_eq(xt.count, 16);
+	tourney_crosstable_line(&t, 0, true, &xt, buf, sizeof buf);
+	ck_assert_int_le((int)strlen(buf), 80);
+	ck_assert(!strncmp(buf, "  1  grand~er01  **  00  00", 27));
+}
+END_TEST
+
+START_TEST(test_crosstable_scroll_keys)
+{
+	struct tourney_view v;
+	tourney_view_init(&v, "0123456789abcdef0123456789abcdef", 0);
+	struct tourney_req r;
+	ck_assert(tourney_take_request(&v, &r));
+	wide_tourney(&v.t, 1);
+	v.have_t = true;
+	struct tourney_cmd rs = { TOURNEY_CMD_RESIZE, 80, 24 };
+	tourney_apply(&v, &rs);
+	struct tourney_xt xt;
+	ck_assert(tourney_crosstable_clipped(&v, &xt));
+	ck_assert_uint_eq(xt.first, 0);
+	char *title = line_of(v.lines, v.n_lines, "Crosstable:");
+	ck_assert_ptr_nonnull(title);
+	ck_assert_str_eq(title, "Crosstable: opponents 1-21 of 32   l ->");
+	/* The status line names the keys, whole, within the 80 columns. */
+	char status[300];
+	tourney_status_line(&v, 80, status, sizeof status);
+	ck_assert_str_eq(status, "Enter open game  h/l columns  a all/yours  r register  ? help  q quit");
+	tourney_status_line(&v, 50, status, sizeof status);
+	ck_assert_str_eq(status, "Enter open game  h/l columns  ? help  q quit");
+	/* l: half a window on; the key only asks, apply moves. */
+	struct tourney_cmd c = tourney_key(&v, 'l');
+	ck_assert_int_eq(c.kind, TOURNEY_CMD_COLUMNS);
+	ck_assert_uint_eq(v.xt_first, 0);
+	tourney_apply(&v, &c);
+	ck_assert_uint_eq(v.xt_first, 10);
+	press(&v, 'l');
+	ck_assert_uint_eq(v.xt_first, 11);
+	ck_assert_str_eq(line_of(v.lines, v.n_lines, "Crosstable:"), "Crosstable: opponents 12-32 of 32   h <-");
+	ck_assert_ptr_nonnull(line_of(v.lines, v.n_lines, " 31 32"));
+	press(&v, 'h');
+	ck_assert_uint_eq(v.xt_first, 1);
+	ck_assert_str_eq(line_of(v.lines, v.n_lines, "Crosstable:"),
+			 "Crosstable: opponents 2-22 of 32   h <-  l ->");
+	press(&v, 'h');
+	ck_assert_uint_eq(v.xt_first, 0);
+	/* Wide enough: no title, nothing to scroll. */
+	struct tourney_cmd wide = { TOURNEY_CMD_RESIZE, 130, 40 };
+	tourney_apply(&v, &wide);
+	ck_assert(!tourney_crosstable_clipped(&v, NULL));
+	ck_assert_ptr_null(line_of(v.lines, v.n_lines, "Crosstable:"));
+	press(&v, 'l');
+	ck_assert_str_eq(v.message, "the crosstable fits: nothing to scroll");
+	tourney_view_fini(&v);
+}
+END_TEST
+
 /* Correspondence: "absolute deadlines shown in the client" (issue 7);
  * correspondence time is charged "to the minute". */
 START_TEST(test_deadline_text)
@@ -420,6 +537,8 @@ static Suite *tourney_suite(void)
 	tcase_add_test(tc, test_standings_layout);
 	tcase_add_test(tc, test_points_text);
 	tcase_add_test(tc, test_crosstable_layout);
+	tcase_add_test(tc, test_crosstable_wide);
+	tcase_add_test(tc, test_crosstable_scroll_keys);
 	tcase_add_test(tc, test_detail_lines);
 	tcase_add_test(tc, test_list_screen);
 	tcase_add_test(tc, test_detail_opens_games);

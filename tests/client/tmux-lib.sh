@@ -148,6 +148,9 @@ check() {
 # absent NAME SESSION TEXT: TEXT is not on SESSION's screen now.
 absent() {
 	capture "$2"
+	# The game's id on the status line is random hex ("0d592be4" holds
+	# "e4"): the last line is left out.
+	screen=$(printf '%s\n' "$screen" | sed '$d')
 	case "$screen" in
 	*"$3"*)
 		fail "$1: '$3' is on the $2 screen:"

@@ -29,6 +29,7 @@
 #include "../keys.h"
 #include "../material.h"
 #include "../net.h"
+#include "../play-status.h"
 #include "board.h"
 #include "draw.h"
 #include "latency.h"
@@ -240,7 +241,7 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	} else if (session_my_turn(s)) {
 		snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
-	} else if (session_provisional_mine(s)) {
+	} else if (session_provisional_mine(s) && !session_undo_sent(s, NULL)) {
 		snprintf(line, sizeof line, "your move (provisional): d when done, u takes back");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 	} else {
@@ -283,37 +284,11 @@ static void ui_play_draw_message(struct ui_play *p, WINDOW *w)
 
 static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 {
-	const struct session *s = p->s;
 	int width = getmaxx(w);
-	char line[400], rtt[32] = "";
-	static const char *const conn[] = { "connecting", "online", "reconnecting..." };
-	struct position pos;
+	char line[400];
 
-	session_position(s, &pos);
 	ui_draw_status_bar(p->ui, w);
-	if (s->rtt_ms >= 0)
-		snprintf(rtt, sizeof rtt, ", rtt %lld ms", (long long)s->rtt_ms);
-	const char *turn = !s->view.started ? "not started"
-			   : session_over(s) ? "game over"
-			   : fold_adjourned(&s->view) ? "adjourned"
-			   : session_my_turn(s) ? "your move"
-			   : session_turn(s) == WHITE ? "White to move" : "Black to move";
-	char req[160];
-	const char *no_rematch;
-	/* A standing offer or request takes the place of the key hints, and
-	 * comes before the connection so it is never cut off; so does an
-	 * undo game's reminder to press done. */
-	if (session_request_text(s, req, sizeof req) || session_undo_text(s, req, sizeof req))
-		snprintf(line, sizeof line, "%s%.8s | %s | %s%s", s->me < 0 ? "watching " : "game ", s->game_id, req,
-			 conn[s->conn], rtt);
-	else
-		snprintf(line, sizeof line, "%s%.8s | %s | %s%s | %s", s->me < 0 ? "watching " : "game ", s->game_id,
-			 turn, conn[s->conn], rtt,
-			 session_over(s) && session_rematch_possible(s, &no_rematch)
-				 ? "r rematch  s save PGN  ? help  q quit"
-			 : session_over(s) ? "s save PGN  n notes  ? help  q quit"
-			 : s->me < 0	 ? "f flip  ? help  q quit"
-					 : "/ move  = draw  R resign  ? help  q quit");
+	play_status_line(p->s, width, line, sizeof line);
 	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
 }

@@ -109,15 +109,8 @@ static void ui_tourney_draw_status(struct ui_tourney *p, WINDOW *w)
 {
 	const struct tourney_view *v = p->v;
 	int width = getmaxx(w);
-	char line[300], credits[48] = "";
-	if (v->credits >= 0)
-		snprintf(credits, sizeof credits, "credits %lld | ", (long long)v->credits);
-	if (v->screen == TOURNEY_SCREEN_LIST)
-		snprintf(line, sizeof line, "tournaments: %zu | %sEnter open  r register  w withdraw  u update  ? help  q quit",
-			 v->n_list, credits);
-	else
-		snprintf(line, sizeof line, "%s%sEnter open game  a all/yours  r register  w withdraw  u update  %s  q quit",
-			 credits, v->have_t ? "" : "", v->has_list ? "Esc list" : "? help");
+	char line[300];
+	tourney_status_line(v, width, line, sizeof line);
 	ui_draw_status_bar(p->ui, w);
 	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, A_NORMAL);
@@ -133,6 +126,8 @@ static const char *const ui_tourney_help_text[] = {
 	"  r                 register (the stake is debited)",
 	"  w                 withdraw before the start (refunded)",
 	"  a                 your games / all games",
+	"  h  l              the crosstable's columns, when it is wider",
+	"                    than the screen",
 	"  u                 update from the server",
 	"  Esc  <            back to the list",
 	"  Ctrl-L            redraw",
