@@ -4,15 +4,14 @@
  * computed here from the pure tournament core, never by hand, so every
  * side shows the figures tournament.h defines.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol-json.h"
+#include "protocol-codec.h"
 #include "tchess/protocol-tournament.h"
 #include "util/xalloc.h"
-
-#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *protocol_tournament_kind_str(enum tournament_kind kind)
 {
@@ -68,98 +67,88 @@ static void add_number(cJSON *o, const char *name, double v)
 
 /* ---- requests ---- */
 
+/* Table rows as in protocol.c: see protocol-codec.h. */
+#define REQ PROTOCOL_CODEC_REQUIRED
+#define STRING PROTOCOL_CODEC_STRING
+#define INT PROTOCOL_CODEC_INT
+
+static void create_encode_rest(cJSON *o, const void *src)
+{
+	const struct protocol_tournament_create_request *req = src;
+	if (!req->n_places)
+		return;
+	cJSON *a = array();
+	for (int i = 0; i < req->n_places; i++)
+		push(a, cJSON_CreateNumber((double)req->places[i]));
+	protocol_json_add_item(o, "places", a);
+}
+
+static int create_decode_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
+{
+	struct protocol_tournament_create_request *out = dst;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "places");
+	for (const cJSON *p = a ? a->child : NULL; p; p = p->next) {
+		if (out->n_places == TOURNAMENT_PRIZE_PLACES_MAX)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: at most %d places", what,
+						  TOURNAMENT_PRIZE_PLACES_MAX);
+		if (!cJSON_IsNumber(p) || p->valuedouble != (double)(int)p->valuedouble || p->valuedouble < 0 ||
+		    p->valuedouble > 100)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+						  "%s: places must be whole percentages 0..100", what);
+		out->places[out->n_places++] = (int64_t)p->valuedouble;
+	}
+	return 0;
+}
+
+/* An absent payout_percent is -1, the server's default. */
+static const struct protocol_codec_member create_members[] = {
+	STRING(struct protocol_tournament_create_request, kind, REQ),
+	INT(struct protocol_tournament_create_request, players, REQ),
+	STRING(struct protocol_tournament_create_request, tc, REQ),
+	STRING(struct protocol_tournament_create_request, ruleset, PROTOCOL_CODEC_EMPTY_OK | PROTOCOL_CODEC_OMIT),
+	INT(struct protocol_tournament_create_request, stake, PROTOCOL_CODEC_OMIT),
+	{ "payout_percent", PROTOCOL_JSON_INT, PROTOCOL_CODEC_OMIT,
+	  offsetof(struct protocol_tournament_create_request, payout_percent), 0, NULL, -1 },
+	PROTOCOL_CODEC_HOOKED("places", PROTOCOL_JSON_ARRAY, 0),
+};
+static const struct protocol_codec_message create_msg =
+	PROTOCOL_CODEC_MESSAGE("create tournament", create_members, create_decode_rest, create_encode_rest);
+
 char *protocol_tournament_create_request_encode(const struct protocol_tournament_create_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "kind", req->kind);
-	protocol_json_add_int(o, "players", req->players);
-	protocol_json_add_string(o, "tc", req->tc);
-	if (req->ruleset[0])
-		protocol_json_add_string(o, "ruleset", req->ruleset);
-	if (req->stake)
-		protocol_json_add_int(o, "stake", req->stake);
-	if (req->payout_percent >= 0)
-		protocol_json_add_int(o, "payout_percent", req->payout_percent);
-	if (req->n_places) {
-		cJSON *a = array();
-		for (int i = 0; i < req->n_places; i++)
-			push(a, cJSON_CreateNumber((double)req->places[i]));
-		protocol_json_add_item(o, "places", a);
-	}
-	return protocol_json_print(o);
+	/* Every negative payout_percent means "the default" and is left out. */
+	struct protocol_tournament_create_request r = *req;
+	if (r.payout_percent < 0)
+		r.payout_percent = -1;
+	return protocol_codec_encode(&create_msg, &r);
 }
 
 int protocol_tournament_create_request_decode(const char *json, size_t len,
 					      struct protocol_tournament_create_request *out,
 					      struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "kind", PROTOCOL_JSON_STRING, true },     { "players", PROTOCOL_JSON_INT, true },
-		{ "tc", PROTOCOL_JSON_STRING, true },       { "ruleset", PROTOCOL_JSON_STRING, false },
-		{ "stake", PROTOCOL_JSON_INT, false },      { "payout_percent", PROTOCOL_JSON_INT, false },
-		{ "places", PROTOCOL_JSON_ARRAY, false },
-	};
-	const char *what = "create tournament";
 	memset(out, 0, sizeof *out);
 	out->payout_percent = -1;
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->kind, sizeof out->kind, o, "kind", false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->tc, sizeof out->tc, o, "tc", false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->ruleset, sizeof out->ruleset, o, "ruleset", true, what, err);
-	if (!rc) {
-		out->players = protocol_json_int(o, "players");
-		out->stake = protocol_json_int(o, "stake");
-		if (cJSON_GetObjectItemCaseSensitive(o, "payout_percent"))
-			out->payout_percent = protocol_json_int(o, "payout_percent");
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "places");
-		for (const cJSON *p = a ? a->child : NULL; p && !rc; p = p->next) {
-			if (out->n_places == TOURNAMENT_PRIZE_PLACES_MAX)
-				rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: at most %d places", what,
-							TOURNAMENT_PRIZE_PLACES_MAX);
-			else if (!cJSON_IsNumber(p) || p->valuedouble != (double)(int)p->valuedouble ||
-				 p->valuedouble < 0 || p->valuedouble > 100)
-				rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
-							"%s: places must be whole percentages 0..100", what);
-			else
-				out->places[out->n_places++] = (int64_t)p->valuedouble;
-		}
-	}
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&create_msg, json, len, out, err);
 }
+
+static const struct protocol_codec_member vacation_request_members[] = {
+	STRING(struct protocol_vacation_request, start, REQ),
+	INT(struct protocol_vacation_request, days, REQ),
+};
+static const struct protocol_codec_message vacation_request_msg =
+	PROTOCOL_CODEC_MESSAGE("vacation", vacation_request_members, NULL, NULL);
 
 char *protocol_vacation_request_encode(const struct protocol_vacation_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "start", req->start);
-	protocol_json_add_int(o, "days", req->days);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&vacation_request_msg, req);
 }
 
 int protocol_vacation_request_decode(const char *json, size_t len, struct protocol_vacation_request *out,
 				     struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "start", PROTOCOL_JSON_STRING, true },
-		{ "days", PROTOCOL_JSON_INT, true },
-	};
-	const char *what = "vacation";
 	memset(out, 0, sizeof *out);
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->start, sizeof out->start, o, "start", false, what, err);
-	out->days = protocol_json_int(o, "days");
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&vacation_request_msg, json, len, out, err);
 }
 
 /* ---- answers ---- */
@@ -234,16 +223,18 @@ static void summary(const struct protocol_tournament *t, cJSON *o)
 	}
 }
 
+static const struct protocol_codec_member entrant_members[] = {
+	INT(struct protocol_tournament_entrant, player, REQ),
+	STRING(struct protocol_tournament_entrant, name, REQ),
+};
+static const struct protocol_codec_message entrant_msg =
+	PROTOCOL_CODEC_MESSAGE("entrant", entrant_members, NULL, NULL);
+
 static void entrants(const struct protocol_tournament *t, cJSON *o)
 {
-	cJSON *a = array();
-	for (int i = 0; i < t->n_entrants; i++) {
-		cJSON *e = protocol_json_object();
-		protocol_json_add_int(e, "player", t->entrants[i].player);
-		protocol_json_add_string(e, "name", t->entrants[i].name);
-		push(a, e);
-	}
-	protocol_json_add_item(o, "entrants", a);
+	protocol_json_add_item(o, "entrants",
+			       protocol_codec_array(&entrant_msg, t->entrants, sizeof t->entrants[0],
+						    (size_t)t->n_entrants));
 }
 
 static void standings(const struct protocol_tournament *t, const struct tournament_standing *st, cJSON *o)
@@ -383,42 +374,38 @@ char *protocol_tournament_list_encode(const struct protocol_tournament *ts, size
 
 /* ---- vacations, the player's games, the test clock ---- */
 
-static cJSON *vacation_json(const struct protocol_vacation *v)
-{
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "id", v->id);
-	protocol_json_add_string(o, "start", v->start);
-	protocol_json_add_int(o, "days", v->days);
-	protocol_json_add_int(o, "start_ms", v->start_ms);
-	protocol_json_add_int(o, "end_ms", v->end_ms);
-	protocol_json_add_item(o, "active", cJSON_CreateBool(v->active));
-	protocol_json_add_item(o, "cancellable", cJSON_CreateBool(v->cancellable));
-	return o;
-}
+static const struct protocol_codec_member vacation_members[] = {
+	INT(struct protocol_vacation, id, REQ),
+	STRING(struct protocol_vacation, start, REQ),
+	INT(struct protocol_vacation, days, REQ),
+	INT(struct protocol_vacation, start_ms, REQ),
+	INT(struct protocol_vacation, end_ms, REQ),
+	PROTOCOL_CODEC_BOOL(struct protocol_vacation, active, REQ),
+	PROTOCOL_CODEC_BOOL(struct protocol_vacation, cancellable, REQ),
+};
+static const struct protocol_codec_message vacation_msg =
+	PROTOCOL_CODEC_MESSAGE("vacation", vacation_members, NULL, NULL);
+
+static const struct protocol_codec_member allowance_members[] = {
+	INT(struct protocol_allowance, year, REQ),
+	INT(struct protocol_allowance, days, REQ),
+	INT(struct protocol_allowance, booked, REQ),
+	INT(struct protocol_allowance, left, REQ),
+};
+static const struct protocol_codec_message allowance_msg =
+	PROTOCOL_CODEC_MESSAGE("allowance", allowance_members, NULL, NULL);
 
 char *protocol_vacation_encode(const struct protocol_vacation *v)
 {
-	return protocol_json_print(vacation_json(v));
+	return protocol_codec_encode(&vacation_msg, v);
 }
 
 char *protocol_vacations_encode(const struct protocol_vacation *v, size_t n, const struct protocol_allowance *a,
 				size_t n_allowance, bool on_vacation)
 {
 	cJSON *o = protocol_json_object();
-	cJSON *list = array();
-	for (size_t i = 0; i < n; i++)
-		push(list, vacation_json(&v[i]));
-	protocol_json_add_item(o, "vacations", list);
-	cJSON *al = array();
-	for (size_t i = 0; i < n_allowance; i++) {
-		cJSON *e = protocol_json_object();
-		protocol_json_add_int(e, "year", a[i].year);
-		protocol_json_add_int(e, "days", a[i].days);
-		protocol_json_add_int(e, "booked", a[i].booked);
-		protocol_json_add_int(e, "left", a[i].left);
-		push(al, e);
-	}
-	protocol_json_add_item(o, "allowance", al);
+	protocol_json_add_item(o, "vacations", protocol_codec_array(&vacation_msg, v, sizeof *v, n));
+	protocol_json_add_item(o, "allowance", protocol_codec_array(&allowance_msg, a, sizeof *a, n_allowance));
 	protocol_json_add_item(o, "on_vacation", cJSON_CreateBool(on_vacation));
 	return protocol_json_print(o);
 }
@@ -460,17 +447,9 @@ char *protocol_my_games_encode(const struct protocol_my_game *g, size_t n, int64
 
 int protocol_test_clock_request_decode(const char *json, size_t len, int64_t *advance_ms, struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "advance_ms", PROTOCOL_JSON_INT, true },
+	static const struct protocol_codec_member members[] = {
+		{ "advance_ms", PROTOCOL_JSON_INT, REQ | PROTOCOL_CODEC_NON_NEGATIVE, 0, 0, NULL, 0 },
 	};
-	const char *what = "test clock";
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	*advance_ms = protocol_json_int(o, "advance_ms");
-	if (!rc && *advance_ms < 0)
-		rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: advance_ms must not be negative", what);
-	cJSON_Delete(o);
-	return rc;
+	static const struct protocol_codec_message msg = PROTOCOL_CODEC_MESSAGE("test clock", members, NULL, NULL);
+	return protocol_codec_decode(&msg, json, len, advance_ms, err);
 }

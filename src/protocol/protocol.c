@@ -3,11 +3,12 @@
  * are in protocol-event.c. See tchess/protocol.h.
  */
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "protocol-json.h"
+#include "protocol-codec.h"
 #include "util/xalloc.h"
 
 #define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
@@ -129,364 +130,207 @@ bool protocol_game_id_valid(const char *id)
 	return true;
 }
 
+/* Every flat message below is a table of its members for the codec in
+ * protocol-codec.c; the functions are its wrappers plus each message's own
+ * checks. */
+#define REQ PROTOCOL_CODEC_REQUIRED
+#define EMPTY_OK PROTOCOL_CODEC_EMPTY_OK
+#define OMIT PROTOCOL_CODEC_OMIT
+#define NON_NEGATIVE PROTOCOL_CODEC_NON_NEGATIVE
+#define STRING PROTOCOL_CODEC_STRING
+#define INT PROTOCOL_CODEC_INT
+
+/* The name is checked before it is copied, so a long one gets the name
+ * rule's message rather than the buffer's. */
+static const struct protocol_codec_member register_request_members[] = {
+	{ "name", PROTOCOL_JSON_STRING, REQ, offsetof(struct protocol_register_request, name),
+	  sizeof(((struct protocol_register_request *)0)->name), protocol_name_valid, 0 },
+};
+static const struct protocol_codec_message register_request_msg =
+	PROTOCOL_CODEC_MESSAGE("register", register_request_members, NULL, NULL);
+
 char *protocol_register_request_encode(const struct protocol_register_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "name", req->name);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&register_request_msg, req);
 }
 
 int protocol_register_request_decode(const char *json, size_t len, struct protocol_register_request *out,
 				     struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "name", PROTOCOL_JSON_STRING, true },
-	};
-	const char *what = "register";
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc) {
-		const char *name = cJSON_GetObjectItemCaseSensitive(o, "name")->valuestring;
-		if (!protocol_name_valid(name, err))
-			rc = -1;
-		else
-			snprintf(out->name, sizeof out->name, "%s", name);
-	}
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&register_request_msg, json, len, out, err);
 }
+
+static const struct protocol_codec_member player_members[] = {
+	INT(struct protocol_player, player, REQ),
+	STRING(struct protocol_player, name, REQ),
+	INT(struct protocol_player, credits, 0),
+};
+static const struct protocol_codec_message player_msg = PROTOCOL_CODEC_MESSAGE("player", player_members, NULL, NULL);
 
 char *protocol_player_encode(const struct protocol_player *p)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "player", p->player);
-	protocol_json_add_string(o, "name", p->name);
-	protocol_json_add_int(o, "credits", p->credits);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&player_msg, p);
 }
 
 int protocol_player_decode(const char *json, size_t len, struct protocol_player *out, struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "player", PROTOCOL_JSON_INT, true },
-		{ "name", PROTOCOL_JSON_STRING, true },
-		{ "credits", PROTOCOL_JSON_INT, false },
-	};
-	const char *what = "player";
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc) {
-		out->player = protocol_json_int(o, "player");
-		out->credits = protocol_json_int(o, "credits");
-		rc = protocol_json_copy(out->name, sizeof out->name, o, "name", false, what, err);
-	}
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&player_msg, json, len, out, err);
 }
+
+static const struct protocol_codec_member register_response_members[] = {
+	INT(struct protocol_register_response, player, REQ),
+	STRING(struct protocol_register_response, name, REQ),
+	STRING(struct protocol_register_response, token, REQ),
+};
+static const struct protocol_codec_message register_response_msg =
+	PROTOCOL_CODEC_MESSAGE("register response", register_response_members, NULL, NULL);
 
 char *protocol_register_response_encode(const struct protocol_register_response *r)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "player", r->player);
-	protocol_json_add_string(o, "name", r->name);
-	protocol_json_add_string(o, "token", r->token);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&register_response_msg, r);
 }
 
 int protocol_register_response_decode(const char *json, size_t len, struct protocol_register_response *out,
 				      struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "player", PROTOCOL_JSON_INT, true },
-		{ "name", PROTOCOL_JSON_STRING, true },
-		{ "token", PROTOCOL_JSON_STRING, true },
-	};
-	const char *what = "register response";
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc) {
-		out->player = protocol_json_int(o, "player");
-		rc = protocol_json_copy(out->name, sizeof out->name, o, "name", false, what, err);
-	}
-	if (!rc)
-		rc = protocol_json_copy(out->token, sizeof out->token, o, "token", false, what, err);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&register_response_msg, json, len, out, err);
 }
 
-static cJSON *seat(int64_t id)
+static int summary_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
 {
-	cJSON *v = id ? cJSON_CreateNumber((double)id) : cJSON_CreateNull();
-	if (!v)
-		xalloc_die();
-	return v;
-}
-
-static cJSON *summary_json(const struct protocol_game_summary *g)
-{
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "id", g->id);
-	protocol_json_add_string(o, "status", g->status);
-	protocol_json_add_item(o, "white", seat(g->white));
-	protocol_json_add_item(o, "black", seat(g->black));
-	protocol_json_add_int(o, "created_ms", g->created_ms);
-	protocol_json_add_int(o, "seq", g->seq);
-	return o;
-}
-
-static int summary_from_json(const cJSON *o, struct protocol_game_summary *out, struct protocol_error *err)
-{
-	static const struct protocol_json_field fields[] = {
-		{ "id", PROTOCOL_JSON_STRING, true },     { "status", PROTOCOL_JSON_STRING, true },
-		{ "white", PROTOCOL_JSON_INT_OR_NULL, true }, { "black", PROTOCOL_JSON_INT_OR_NULL, true },
-		{ "created_ms", PROTOCOL_JSON_INT, true }, { "seq", PROTOCOL_JSON_INT, true },
-	};
-	const char *what = "game";
-	if (!cJSON_IsObject(o))
-		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", what);
-	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
-	    protocol_json_copy(out->id, sizeof out->id, o, "id", false, what, err) ||
-	    protocol_json_copy(out->status, sizeof out->status, o, "status", false, what, err))
-		return -1;
-	if (!protocol_game_id_valid(out->id))
+	const struct protocol_game_summary *g = dst;
+	if (!protocol_game_id_valid(g->id))
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: malformed id", what);
-	out->white = protocol_json_int(o, "white");
-	out->black = protocol_json_int(o, "black");
-	out->created_ms = protocol_json_int(o, "created_ms");
-	out->seq = protocol_json_int(o, "seq");
 	return 0;
 }
 
+static const struct protocol_codec_member summary_members[] = {
+	STRING(struct protocol_game_summary, id, REQ),
+	STRING(struct protocol_game_summary, status, REQ),
+	PROTOCOL_CODEC_SEAT(struct protocol_game_summary, white, REQ),
+	PROTOCOL_CODEC_SEAT(struct protocol_game_summary, black, REQ),
+	INT(struct protocol_game_summary, created_ms, REQ),
+	INT(struct protocol_game_summary, seq, REQ),
+};
+static const struct protocol_codec_message summary_msg =
+	PROTOCOL_CODEC_MESSAGE("game", summary_members, summary_rest, NULL);
+
 char *protocol_game_summary_encode(const struct protocol_game_summary *g)
 {
-	return protocol_json_print(summary_json(g));
+	return protocol_codec_encode(&summary_msg, g);
 }
 
 int protocol_game_summary_decode(const char *json, size_t len, struct protocol_game_summary *out,
 				 struct protocol_error *err)
 {
-	cJSON *o = protocol_json_parse(json, len, "game", err);
-	if (!o)
-		return -1;
-	int rc = summary_from_json(o, out, err);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&summary_msg, json, len, out, err);
 }
 
 char *protocol_game_list_encode(const struct protocol_game_summary *games, size_t n)
 {
 	cJSON *o = protocol_json_object();
-	cJSON *a = cJSON_CreateArray();
-	if (!a)
-		xalloc_die();
-	protocol_json_add_item(o, "games", a);
-	for (size_t i = 0; i < n; i++) {
-		if (!cJSON_AddItemToArray(a, summary_json(&games[i])))
-			xalloc_die();
-	}
+	protocol_json_add_item(o, "games", protocol_codec_array(&summary_msg, games, sizeof *games, n));
 	return protocol_json_print(o);
 }
 
 int protocol_game_list_decode(const char *json, size_t len, struct protocol_game_summary **out, size_t *n,
 			      struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "games", PROTOCOL_JSON_ARRAY, true },
-	};
-	*out = NULL;
-	*n = 0;
-	cJSON *o = protocol_json_parse(json, len, "games", err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, "games", err);
-	if (!rc) {
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "games");
-		size_t count = (size_t)cJSON_GetArraySize(a);
-		*out = xcalloc(count, sizeof **out);
-		for (const cJSON *g = a->child; g && !rc; g = g->next)
-			rc = summary_from_json(g, &(*out)[(*n)++], err);
-		if (rc) {
-			free(*out);
-			*out = NULL;
-			*n = 0;
-		}
-	}
-	cJSON_Delete(o);
+	void *list;
+	int rc = protocol_codec_decode_list("games", "games", &summary_msg, sizeof **out, json, len, &list, n, err);
+	*out = list;
 	return rc;
 }
 
+static const struct protocol_codec_member note_request_members[] = {
+	STRING(struct protocol_note_request, text, REQ),
+};
+static const struct protocol_codec_message note_request_msg =
+	PROTOCOL_CODEC_MESSAGE("note", note_request_members, NULL, NULL);
+
 char *protocol_note_request_encode(const struct protocol_note_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "text", req->text);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&note_request_msg, req);
 }
 
 int protocol_note_request_decode(const char *json, size_t len, struct protocol_note_request *out,
 				 struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "text", PROTOCOL_JSON_STRING, true },
-	};
-	const char *what = "note";
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->text, sizeof out->text, o, "text", false, what, err);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&note_request_msg, json, len, out, err);
 }
 
-static int revealed_from_json(const cJSON *o, struct protocol_revealed_note *out, struct protocol_error *err)
-{
-	static const struct protocol_json_field fields[] = {
-		{ "seq", PROTOCOL_JSON_INT, true },
-		{ "t_ms", PROTOCOL_JSON_INT, true },
-		{ "player", PROTOCOL_JSON_INT, true },
-		{ "text", PROTOCOL_JSON_STRING, true },
-	};
-	const char *what = "notes-revealed: note";
-	if (!cJSON_IsObject(o))
-		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", what);
-	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
-	    protocol_json_copy(out->text, sizeof out->text, o, "text", false, what, err))
-		return -1;
-	out->seq = protocol_json_int(o, "seq");
-	out->t_ms = protocol_json_int(o, "t_ms");
-	out->player = protocol_json_int(o, "player");
-	return 0;
-}
+static const struct protocol_codec_member revealed_members[] = {
+	INT(struct protocol_revealed_note, seq, REQ),
+	INT(struct protocol_revealed_note, t_ms, REQ),
+	INT(struct protocol_revealed_note, player, REQ),
+	STRING(struct protocol_revealed_note, text, REQ),
+};
+static const struct protocol_codec_message revealed_msg =
+	PROTOCOL_CODEC_MESSAGE("notes-revealed: note", revealed_members, NULL, NULL);
 
 int protocol_notes_revealed_decode(const char *json, size_t len, struct protocol_revealed_note **out, size_t *n,
 				   struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "notes", PROTOCOL_JSON_ARRAY, true },
-	};
-	const char *what = "notes-revealed";
-	*out = NULL;
-	*n = 0;
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc) {
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "notes");
-		size_t count = (size_t)cJSON_GetArraySize(a);
-		*out = xcalloc(count ? count : 1, sizeof **out);
-		for (const cJSON *x = a->child; x && !rc; x = x->next)
-			rc = revealed_from_json(x, &(*out)[(*n)++], err);
-		if (rc) {
-			free(*out);
-			*out = NULL;
-			*n = 0;
-		}
-	}
-	cJSON_Delete(o);
+	void *list;
+	int rc = protocol_codec_decode_list("notes-revealed", "notes", &revealed_msg, sizeof **out, json, len, &list,
+					    n, err);
+	*out = list;
 	return rc;
 }
 
+/* Optional members are left out when "" (level 0, undo false). */
+static const struct protocol_codec_member game_create_members[] = {
+	STRING(struct protocol_game_create_request, tc, REQ),
+	STRING(struct protocol_game_create_request, ruleset, EMPTY_OK | OMIT),
+	STRING(struct protocol_game_create_request, color, EMPTY_OK | OMIT),
+	STRING(struct protocol_game_create_request, opponent, EMPTY_OK | OMIT),
+	INT(struct protocol_game_create_request, level, OMIT),
+	STRING(struct protocol_game_create_request, fen, EMPTY_OK | OMIT),
+	PROTOCOL_CODEC_BOOL(struct protocol_game_create_request, undo, OMIT),
+};
+static const struct protocol_codec_message game_create_msg =
+	PROTOCOL_CODEC_MESSAGE("create game", game_create_members, NULL, NULL);
+
 char *protocol_game_create_request_encode(const struct protocol_game_create_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "tc", req->tc);
-	if (req->ruleset[0])
-		protocol_json_add_string(o, "ruleset", req->ruleset);
-	if (req->color[0])
-		protocol_json_add_string(o, "color", req->color);
-	if (req->opponent[0])
-		protocol_json_add_string(o, "opponent", req->opponent);
-	if (req->level)
-		protocol_json_add_int(o, "level", req->level);
-	if (req->fen[0])
-		protocol_json_add_string(o, "fen", req->fen);
-	if (req->undo)
-		protocol_json_add_item(o, "undo", cJSON_CreateBool(true));
-	return protocol_json_print(o);
+	return protocol_codec_encode(&game_create_msg, req);
 }
 
 int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,
 					struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "tc", PROTOCOL_JSON_STRING, true },        { "ruleset", PROTOCOL_JSON_STRING, false },
-		{ "color", PROTOCOL_JSON_STRING, false },    { "opponent", PROTOCOL_JSON_STRING, false },
-		{ "level", PROTOCOL_JSON_INT, false },       { "fen", PROTOCOL_JSON_STRING, false },
-		{ "undo", PROTOCOL_JSON_BOOL, false },
-	};
-	const char *what = "create game";
 	memset(out, 0, sizeof *out);
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->tc, sizeof out->tc, o, "tc", false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->ruleset, sizeof out->ruleset, o, "ruleset", true, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->color, sizeof out->color, o, "color", true, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->opponent, sizeof out->opponent, o, "opponent", true, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->fen, sizeof out->fen, o, "fen", true, what, err);
-	out->level = protocol_json_int(o, "level");
-	out->undo = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "undo"));
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&game_create_msg, json, len, out, err);
 }
+
+static const struct protocol_codec_member seat_members[] = {
+	STRING(struct protocol_seat_response, id, REQ),
+	STRING(struct protocol_seat_response, color, REQ),
+	INT(struct protocol_seat_response, seq, REQ),
+	STRING(struct protocol_seat_response, invite, EMPTY_OK | OMIT),
+};
+static const struct protocol_codec_message seat_msg = PROTOCOL_CODEC_MESSAGE("seat", seat_members, NULL, NULL);
 
 char *protocol_seat_response_encode(const struct protocol_seat_response *r)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "id", r->id);
-	protocol_json_add_string(o, "color", r->color);
-	protocol_json_add_int(o, "seq", r->seq);
-	if (r->invite[0])
-		protocol_json_add_string(o, "invite", r->invite);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&seat_msg, r);
 }
 
 int protocol_seat_response_decode(const char *json, size_t len, struct protocol_seat_response *out,
 				  struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "id", PROTOCOL_JSON_STRING, true },
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "seq", PROTOCOL_JSON_INT, true },
-		{ "invite", PROTOCOL_JSON_STRING, false },
-	};
-	const char *what = "seat";
 	memset(out, 0, sizeof *out);
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->id, sizeof out->id, o, "id", false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->color, sizeof out->color, o, "color", false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->invite, sizeof out->invite, o, "invite", true, what, err);
-	out->seq = protocol_json_int(o, "seq");
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&seat_msg, json, len, out, err);
 }
+
+static const struct protocol_codec_member join_members[] = {
+	STRING(struct protocol_join_request, invite, EMPTY_OK | OMIT),
+};
+static const struct protocol_codec_message join_msg = PROTOCOL_CODEC_MESSAGE("join", join_members, NULL, NULL);
 
 char *protocol_join_request_encode(const struct protocol_join_request *req)
 {
-	cJSON *o = protocol_json_object();
-	if (req->invite[0])
-		protocol_json_add_string(o, "invite", req->invite);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&join_msg, req);
 }
 
 /* Whether the body is absent or only blanks. */
@@ -502,118 +346,85 @@ static bool body_empty(const char *json, size_t len)
 int protocol_join_request_decode(const char *json, size_t len, struct protocol_join_request *out,
 				 struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "invite", PROTOCOL_JSON_STRING, false },
-	};
-	const char *what = "join";
 	memset(out, 0, sizeof *out);
 	if (body_empty(json, len))
 		return 0;
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->invite, sizeof out->invite, o, "invite", true, what, err);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&join_msg, json, len, out, err);
 }
 
 int protocol_empty_request_decode(const char *json, size_t len, struct protocol_error *err)
 {
+	static const struct protocol_codec_message empty_msg = { "request", NULL, 0, NULL, NULL };
 	if (body_empty(json, len))
 		return 0;
-	cJSON *o = protocol_json_parse(json, len, "request", err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, NULL, 0, false, "request", err);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&empty_msg, json, len, NULL, err);
 }
+
+static const struct protocol_codec_member move_members[] = {
+	INT(struct protocol_move_request, ply, REQ | NON_NEGATIVE),
+	STRING(struct protocol_move_request, move, REQ),
+};
+static const struct protocol_codec_message move_msg = PROTOCOL_CODEC_MESSAGE("move", move_members, NULL, NULL);
 
 char *protocol_move_request_encode(const struct protocol_move_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "ply", req->ply);
-	protocol_json_add_string(o, "move", req->move);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&move_msg, req);
 }
 
 int protocol_move_request_decode(const char *json, size_t len, struct protocol_move_request *out,
 				 struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "move", PROTOCOL_JSON_STRING, true },
-	};
-	const char *what = "move";
 	memset(out, 0, sizeof *out);
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->move, sizeof out->move, o, "move", false, what, err);
-	out->ply = protocol_json_int(o, "ply");
-	if (!rc && out->ply < 0)
-		rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&move_msg, json, len, out, err);
 }
+
+/* Optional members: absent is "", present must not be empty. */
+static const struct protocol_codec_member action_members[] = {
+	INT(struct protocol_action_request, ply, REQ | NON_NEGATIVE),
+	STRING(struct protocol_action_request, action, OMIT),
+	STRING(struct protocol_action_request, claim, OMIT),
+	STRING(struct protocol_action_request, move, OMIT),
+};
+static const struct protocol_codec_message action_msg =
+	PROTOCOL_CODEC_MESSAGE("request", action_members, NULL, NULL);
 
 char *protocol_action_request_encode(const struct protocol_action_request *req)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "ply", req->ply);
-	if (req->action[0])
-		protocol_json_add_string(o, "action", req->action);
-	if (req->claim[0])
-		protocol_json_add_string(o, "claim", req->claim);
-	if (req->move[0])
-		protocol_json_add_string(o, "move", req->move);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&action_msg, req);
 }
 
 int protocol_action_request_decode(const char *json, size_t len, struct protocol_action_request *out,
 				   struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "action", PROTOCOL_JSON_STRING, false },
-		{ "claim", PROTOCOL_JSON_STRING, false },
-		{ "move", PROTOCOL_JSON_STRING, false },
-	};
-	const char *what = "request";
 	memset(out, 0, sizeof *out);
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	/* Optional members: absent is "", present must not be empty. */
-	struct {
-		char *dst;
-		size_t size;
-		const char *name;
-	} opt[] = {
-		{ out->action, sizeof out->action, "action" },
-		{ out->claim, sizeof out->claim, "claim" },
-		{ out->move, sizeof out->move, "move" },
-	};
-	for (size_t i = 0; !rc && i < N_FIELDS(opt); i++) {
-		if (cJSON_GetObjectItemCaseSensitive(o, opt[i].name))
-			rc = protocol_json_copy(opt[i].dst, opt[i].size, o, opt[i].name, false, what, err);
-	}
-	out->ply = protocol_json_int(o, "ply");
-	if (!rc && out->ply < 0)
-		rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&action_msg, json, len, out, err);
 }
 
-char *protocol_premoves_request_encode(const struct protocol_premoves_request *req)
+/* The moves array, then the ply: its check comes after the moves'. */
+static int premoves_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "ply", req->ply);
+	struct protocol_premoves_request *out = dst;
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
+	for (const cJSON *m = a->child; m; m = m->next) {
+		if (out->n == PROTOCOL_PREMOVES_MAX)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: more than %d moves", what,
+						  PROTOCOL_PREMOVES_MAX);
+		if (!cJSON_IsString(m) || !m->valuestring[0] || strlen(m->valuestring) >= PROTOCOL_MOVE_MAX)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+						  "%s: moves must be short non-empty strings", what);
+		strcpy(out->moves[out->n++], m->valuestring);
+	}
+	if (out->n == 0)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: no moves (DELETE clears the queue)",
+					  what);
+	if (out->ply < 0)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
+	return 0;
+}
+
+static void premoves_encode_rest(cJSON *o, const void *src)
+{
+	const struct protocol_premoves_request *req = src;
 	cJSON *a = cJSON_CreateArray();
 	if (!a)
 		xalloc_die();
@@ -623,78 +434,42 @@ char *protocol_premoves_request_encode(const struct protocol_premoves_request *r
 			xalloc_die();
 	}
 	protocol_json_add_item(o, "moves", a);
-	return protocol_json_print(o);
+}
+
+static const struct protocol_codec_member premoves_members[] = {
+	INT(struct protocol_premoves_request, ply, REQ),
+	PROTOCOL_CODEC_HOOKED("moves", PROTOCOL_JSON_ARRAY, REQ),
+};
+static const struct protocol_codec_message premoves_msg =
+	PROTOCOL_CODEC_MESSAGE("premoves", premoves_members, premoves_rest, premoves_encode_rest);
+
+char *protocol_premoves_request_encode(const struct protocol_premoves_request *req)
+{
+	return protocol_codec_encode(&premoves_msg, req);
 }
 
 int protocol_premoves_request_decode(const char *json, size_t len, struct protocol_premoves_request *out,
 				     struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "moves", PROTOCOL_JSON_ARRAY, true },
-	};
-	const char *what = "premoves";
 	memset(out, 0, sizeof *out);
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc) {
-		out->ply = protocol_json_int(o, "ply");
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
-		for (const cJSON *m = a->child; m && !rc; m = m->next) {
-			if (out->n == PROTOCOL_PREMOVES_MAX)
-				rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: more than %d moves",
-							what, PROTOCOL_PREMOVES_MAX);
-			else if (!cJSON_IsString(m) || !m->valuestring[0] ||
-				 strlen(m->valuestring) >= PROTOCOL_MOVE_MAX)
-				rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
-							"%s: moves must be short non-empty strings", what);
-			else
-				strcpy(out->moves[out->n++], m->valuestring);
-		}
-		if (!rc && out->n == 0)
-			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
-						"%s: no moves (DELETE clears the queue)", what);
-		if (!rc && out->ply < 0)
-			rc = protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: ply must not be negative", what);
-	}
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&premoves_msg, json, len, out, err);
 }
+
+static const struct protocol_codec_member health_members[] = {
+	STRING(struct protocol_health, status, REQ),
+	STRING(struct protocol_health, version, REQ | EMPTY_OK),
+	INT(struct protocol_health, protocol, REQ),
+	INT(struct protocol_health, parked, REQ),
+	INT(struct protocol_health, now_ms, REQ),
+};
+static const struct protocol_codec_message health_msg = PROTOCOL_CODEC_MESSAGE("health", health_members, NULL, NULL);
 
 char *protocol_health_encode(const struct protocol_health *h)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "status", h->status);
-	protocol_json_add_string(o, "version", h->version);
-	protocol_json_add_int(o, "protocol", h->protocol);
-	protocol_json_add_int(o, "parked", h->parked);
-	protocol_json_add_int(o, "now_ms", h->now_ms);
-	return protocol_json_print(o);
+	return protocol_codec_encode(&health_msg, h);
 }
 
 int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "status", PROTOCOL_JSON_STRING, true },   { "version", PROTOCOL_JSON_STRING, true },
-		{ "protocol", PROTOCOL_JSON_INT, true },    { "parked", PROTOCOL_JSON_INT, true },
-		{ "now_ms", PROTOCOL_JSON_INT, true },
-	};
-	const char *what = "health";
-	cJSON *o = protocol_json_parse(json, len, what, err);
-	if (!o)
-		return -1;
-	int rc = protocol_json_check(o, fields, N_FIELDS(fields), false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->status, sizeof out->status, o, "status", false, what, err);
-	if (!rc)
-		rc = protocol_json_copy(out->version, sizeof out->version, o, "version", true, what, err);
-	if (!rc) {
-		out->protocol = protocol_json_int(o, "protocol");
-		out->parked = protocol_json_int(o, "parked");
-		out->now_ms = protocol_json_int(o, "now_ms");
-	}
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&health_msg, json, len, out, err);
 }

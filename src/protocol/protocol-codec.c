@@ -1,0 +1,178 @@
+/*
+ * The one encoder and the one strict decoder of the protocol's flat
+ * messages; see protocol-codec.h. Strictness itself (kinds, unknown and
+ * repeated members, missing ones) is protocol_json_check's, so a table
+ * message and a hand-written one refuse the same bodies the same way.
+ */
+#include <assert.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "protocol-codec.h"
+#include "util/xalloc.h"
+
+/* More than any message has; protocol_json_check takes its own rows. */
+#define MEMBERS_MAX 16
+
+static bool is_absent_value(const struct protocol_codec_member *m, const char *p)
+{
+	switch (m->kind) {
+	case PROTOCOL_JSON_STRING:
+		return !p[0];
+	case PROTOCOL_JSON_INT:
+	case PROTOCOL_JSON_INT_OR_NULL:
+		return *(const int64_t *)p == m->absent;
+	case PROTOCOL_JSON_BOOL:
+		return !*(const bool *)p;
+	default:
+		return true;
+	}
+}
+
+cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const void *src)
+{
+	cJSON *o = protocol_json_object();
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
+		const char *p = (const char *)src + m->offset;
+		if ((m->flags & PROTOCOL_CODEC_OMIT) && is_absent_value(m, p))
+			continue;
+		switch (m->kind) {
+		case PROTOCOL_JSON_STRING:
+			protocol_json_add_string(o, m->name, p);
+			break;
+		case PROTOCOL_JSON_INT:
+			protocol_json_add_int(o, m->name, *(const int64_t *)p);
+			break;
+		case PROTOCOL_JSON_INT_OR_NULL: {
+			/* A cJSON number, not a raw one: seats have always been
+			 * printed the way cJSON prints a double. */
+			int64_t v = *(const int64_t *)p;
+			protocol_json_add_item(o, m->name, v ? cJSON_CreateNumber((double)v) : cJSON_CreateNull());
+			break;
+		}
+		case PROTOCOL_JSON_BOOL:
+			protocol_json_add_item(o, m->name, cJSON_CreateBool(*(const bool *)p));
+			break;
+		default:
+			break; /* the encode_rest hook's */
+		}
+	}
+	if (msg->encode_rest)
+		msg->encode_rest(o, src);
+	return o;
+}
+
+char *protocol_codec_encode(const struct protocol_codec_message *msg, const void *src)
+{
+	return protocol_json_print(protocol_codec_object(msg, src));
+}
+
+static int read_member(const struct protocol_codec_member *m, const cJSON *o, char *p, const char *what,
+		       struct protocol_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m->name);
+	switch (m->kind) {
+	case PROTOCOL_JSON_STRING:
+		if (!v) {
+			p[0] = '\0';
+			return 0;
+		}
+		if (m->valid && !m->valid(v->valuestring, err))
+			return -1;
+		return protocol_json_copy(p, m->size, o, m->name, m->flags & PROTOCOL_CODEC_EMPTY_OK, what, err);
+	case PROTOCOL_JSON_INT:
+	case PROTOCOL_JSON_INT_OR_NULL:
+		*(int64_t *)p = !v ? m->absent : protocol_json_int(o, m->name);
+		return 0;
+	case PROTOCOL_JSON_BOOL:
+		*(bool *)p = cJSON_IsTrue(v);
+		return 0;
+	default:
+		return 0; /* the decode_rest hook's */
+	}
+}
+
+int protocol_codec_read(const struct protocol_codec_message *msg, const cJSON *o, void *dst,
+			struct protocol_error *err)
+{
+	struct protocol_json_field fields[MEMBERS_MAX];
+	assert(msg->n <= MEMBERS_MAX);
+	for (size_t i = 0; i < msg->n; i++) {
+		fields[i].name = msg->members[i].name;
+		fields[i].kind = msg->members[i].kind;
+		fields[i].required = msg->members[i].flags & PROTOCOL_CODEC_REQUIRED;
+	}
+	if (!cJSON_IsObject(o))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", msg->what);
+	if (protocol_json_check(o, fields, msg->n, false, msg->what, err))
+		return -1;
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
+		if (read_member(m, o, (char *)dst + m->offset, msg->what, err))
+			return -1;
+	}
+	/* Bounds after every copy, so a bad string is reported before a bad
+	 * number wherever they stand in the table. */
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
+		if ((m->flags & PROTOCOL_CODEC_NON_NEGATIVE) && *(const int64_t *)((char *)dst + m->offset) < 0)
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: %s must not be negative",
+						  msg->what, m->name);
+	}
+	return msg->decode_rest ? msg->decode_rest(o, dst, msg->what, err) : 0;
+}
+
+int protocol_codec_decode(const struct protocol_codec_message *msg, const char *json, size_t len, void *dst,
+			  struct protocol_error *err)
+{
+	cJSON *o = protocol_json_parse(json, len, msg->what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_codec_read(msg, o, dst, err);
+	cJSON_Delete(o);
+	return rc;
+}
+
+cJSON *protocol_codec_array(const struct protocol_codec_message *elem, const void *elems, size_t elem_size,
+			    size_t n)
+{
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		xalloc_die();
+	for (size_t i = 0; i < n; i++) {
+		if (!cJSON_AddItemToArray(a, protocol_codec_object(elem, (const char *)elems + i * elem_size)))
+			xalloc_die();
+	}
+	return a;
+}
+
+int protocol_codec_decode_list(const char *what, const char *name, const struct protocol_codec_message *elem,
+			       size_t elem_size, const char *json, size_t len, void **out, size_t *n,
+			       struct protocol_error *err)
+{
+	const struct protocol_json_field fields[] = {
+		{ name, PROTOCOL_JSON_ARRAY, true },
+	};
+	*out = NULL;
+	*n = 0;
+	cJSON *o = protocol_json_parse(json, len, what, err);
+	if (!o)
+		return -1;
+	int rc = protocol_json_check(o, fields, 1, false, what, err);
+	if (!rc) {
+		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, name);
+		char *list = xcalloc((size_t)cJSON_GetArraySize(a), elem_size);
+		size_t count = 0;
+		for (const cJSON *x = a->child; x && !rc; x = x->next)
+			rc = protocol_codec_read(elem, x, list + count++ * elem_size, err);
+		if (rc) {
+			free(list);
+		} else {
+			*out = list;
+			*n = count;
+		}
+	}
+	cJSON_Delete(o);
+	return rc;
+}
