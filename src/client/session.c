@@ -65,6 +65,7 @@ void session_reset(struct session *s)
 	fold_view_init(&s->view);
 	s->after = 0;
 	s->pending = false;
+	s->undo_sent = false;
 	s->have_reading = false;
 	s->resync = false;
 	/* A new mirror is no crossing: the first reading sets the state. */
