@@ -17,7 +17,7 @@ void config_init(struct server_config *cfg)
 	cfg->connection_memory = 8 * 1024;
 	cfg->connection_timeout_s = 30;
 	cfg->max_body = 16 * 1024;
-	cfg->per_ip_connections = 0;
+	cfg->per_ip_connections = 64;
 	cfg->drain_timeout_ms = 5000;
 	cfg->sync_full = true;
 	cfg->list_limit = 50;

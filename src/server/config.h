@@ -21,7 +21,7 @@ struct server_config {
 	size_t connection_memory;   /* MHD per-connection memory (headers) */
 	unsigned connection_timeout_s; /* idle / slow-loris timeout */
 	size_t max_body;            /* request bodies past this get 413 */
-	unsigned per_ip_connections; /* 0: no per-address limit */
+	unsigned per_ip_connections; /* 0: no per-address limit; rate_exempt addresses are free of it */
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */
 	bool sync_full;             /* no command acknowledged before an fsync covers it (group commit) */
 	bool read_only;             /* open the database read-only: reads only */

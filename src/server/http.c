@@ -29,6 +29,14 @@
 #include "util/sha256.h"
 #include "util/xalloc.h"
 
+/* Open connections of one client address (per_ip_connections). */
+#define HTTP_PEER_BUCKETS 256
+struct peer {
+	struct peer *next;
+	unsigned n;
+	char addr[NI_MAXHOST];
+};
+
 struct http {
 	struct server *srv;
 	const struct http_route *routes;
@@ -43,9 +51,10 @@ struct http {
 	/* Replies held for their commit's fsync, oldest (lowest commit)
 	 * first, under srv->lock. */
 	struct http_conn *held_head, *held_tail;
-	pthread_mutex_t count_lock;  /* guards in_flight only */
+	pthread_mutex_t count_lock;  /* guards in_flight and peers */
 	pthread_cond_t count_cond;
 	unsigned in_flight;          /* requests begun and not yet completed */
+	struct peer *peers[HTTP_PEER_BUCKETS]; /* open connections per address */
 };
 
 /* One request's state, kept by MHD as its con_cls. */
@@ -280,6 +289,90 @@ void http_dispatch(struct server *srv, const struct http_route *routes, struct h
 		http_reply_error(reply, PROTOCOL_ERR_INTERNAL, "no reply");
 	}
 	unavailable_if_storage(srv, reply);
+}
+
+/* ---- connections per address ----
+ *
+ * Counted here rather than by the HTTP library's own per-address limit so
+ * that rate_exempt addresses (loopback by default: a reverse proxy, which
+ * limits per real client itself, or a local benchmark) are free of it. */
+
+static struct peer **peer_slot(struct http *h, const char *addr)
+{
+	uint32_t hash = 2166136261u;
+	for (const char *p = addr; *p; p++)
+		hash = (hash ^ (uint8_t)*p) * 16777619u;
+	struct peer **pp = &h->peers[hash % HTTP_PEER_BUCKETS];
+	while (*pp && strcmp((*pp)->addr, addr))
+		pp = &(*pp)->next;
+	return pp;
+}
+
+static void sockaddr_text(const struct sockaddr *sa, char *out, size_t size)
+{
+	socklen_t len = sa->sa_family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	if (getnameinfo(sa, len, out, (socklen_t)size, NULL, 0, NI_NUMERICHOST))
+		out[0] = '\0';
+}
+
+/* The accept policy: an address at its limit is refused (the socket is
+ * closed before anything is read). */
+static enum MHD_Result http_accept(void *cls, const struct sockaddr *addr, socklen_t addrlen)
+{
+	struct http *h = cls;
+	unsigned limit = h->srv->cfg.per_ip_connections;
+	char text[NI_MAXHOST];
+	(void)addrlen;
+	if (!limit)
+		return MHD_YES;
+	sockaddr_text(addr, text, sizeof text);
+	if (exempt(h->srv->cfg.rate_exempt, text))
+		return MHD_YES;
+	pthread_mutex_lock(&h->count_lock);
+	struct peer *p = *peer_slot(h, text);
+	bool full = p && p->n >= limit;
+	pthread_mutex_unlock(&h->count_lock);
+	if (full)
+		log_debug("refused a connection from %s: %u open (per_ip_connections)", text, limit);
+	return full ? MHD_NO : MHD_YES;
+}
+
+/* Connection opened and closed: the count of its address. */
+static void http_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
+			enum MHD_ConnectionNotificationCode toe)
+{
+	struct http *h = cls;
+	(void)socket_context;
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+	char text[NI_MAXHOST];
+	if (!h->srv->cfg.per_ip_connections || !ci || !ci->client_addr)
+		return;
+	sockaddr_text(ci->client_addr, text, sizeof text);
+	pthread_mutex_lock(&h->count_lock);
+	struct peer **pp = peer_slot(h, text);
+	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
+		if (!*pp) {
+			*pp = xcalloc(1, sizeof **pp);
+			snprintf((*pp)->addr, sizeof (*pp)->addr, "%s", text);
+		}
+		(*pp)->n++;
+	} else if (*pp && --(*pp)->n == 0) {
+		struct peer *gone = *pp;
+		*pp = gone->next;
+		free(gone);
+	}
+	pthread_mutex_unlock(&h->count_lock);
+}
+
+static void peers_free(struct http *h)
+{
+	for (size_t i = 0; i < HTTP_PEER_BUCKETS; i++) {
+		while (h->peers[i]) {
+			struct peer *next = h->peers[i]->next;
+			free(h->peers[i]);
+			h->peers[i] = next;
+		}
+	}
 }
 
 static void conn_peer(struct MHD_Connection *conn, char *out, size_t size)
@@ -576,12 +669,12 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES)
 		flags |= MHD_USE_EPOLL;
-	h->daemon = MHD_start_daemon(flags, 0, NULL, NULL, http_access, h,
+	h->daemon = MHD_start_daemon(flags, 0, http_accept, h, http_access, h,
 				     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)srv->cfg.max_connections,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)srv->cfg.connection_memory,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)srv->cfg.connection_timeout_s,
-				     MHD_OPTION_PER_IP_CONNECTION_LIMIT, (unsigned int)srv->cfg.per_ip_connections,
+				     MHD_OPTION_NOTIFY_CONNECTION, http_notify, h,
 				     MHD_OPTION_NOTIFY_COMPLETED, http_completed, h,
 				     MHD_OPTION_END);
 	if (!h->daemon) {
@@ -663,5 +756,6 @@ void http_stop(struct http *h)
 	pthread_cond_destroy(&h->timer_cond);
 	pthread_cond_destroy(&h->count_cond);
 	pthread_mutex_destroy(&h->count_lock);
+	peers_free(h);
 	free(h);
 }

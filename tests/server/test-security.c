@@ -517,7 +517,8 @@ START_TEST(test_slow_loris)
 	 * holds, so another client (127.0.0.2) is served at once; and
 	 * connections that stall are closed by connection_timeout_s. */
 	struct tchessd d;
-	tchessd_start(&d, NO_RATE_LIMITS "max_connections = 64\nper_ip_connections = 16\nconnection_timeout_s = 1\n");
+	tchessd_start(&d, NO_RATE_LIMITS "max_connections = 96\nper_ip_connections = 16\nconnection_timeout_s = 1\n"
+			  "rate_exempt = 127.0.0.3\n");
 	enum { LORIS = 48 };
 	int fds[LORIS];
 	for (int i = 0; i < LORIS; i++) {
@@ -547,6 +548,17 @@ START_TEST(test_slow_loris)
 	}
 	ck_assert_msg(closed_count == LORIS, "%d of %d stalled connections were closed", closed_count, LORIS);
 	ck_assert(healthy(&d));
+	/* An exempt address (a reverse proxy) holds more than the limit and
+	 * is still served. */
+	for (int i = 0; i < 24; i++) {
+		fds[i] = dial(&d, "127.0.0.3");
+		send_all(fds[i], "GET /v1/health HTTP/1.1\r\nX-A: ", 31);
+	}
+	s = raw_request(&d, "127.0.0.3", "GET /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", 56, &resp);
+	ck_assert_msg(s == 200, "exempt address over the limit: %d %.200s", s, resp);
+	free(resp);
+	for (int i = 0; i < 24; i++)
+		close(fds[i]);
 	ck_assert_int_eq(tchessd_stop(&d), 0);
 	tchessd_cleanup(&d);
 }
