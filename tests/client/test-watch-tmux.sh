@@ -19,7 +19,6 @@ e2e_require tmux curl
 e2e_init watch
 
 # The players are curl: no long-poll keeps their seats present.
-# The players are curl, with no long-poll keeping their seats present.
 printf 'rate_token_per_s = 0\nengine_processes = 0\ndisconnect_grace_ms = 600000\n' >"$tmp/tchessd.conf"
 start_server 127.0.0.1:0 --config "$tmp/tchessd.conf" --log-level debug
 for who in white black; do register_player "$who" "${who}_p"; done
