@@ -343,7 +343,7 @@ static void wide_tourney(struct tourney *t, int cycles)
 	for (size_t k = 0; k < t->n_order; k++) {
 		t->order[k] = (int64_t)k + 1;
 		t->entrants[k].player = (int64_t)k + 1;
-		snprintf(t->entrants[k].name, sizeof t->entrants[k].name, "grandmaster%02zu", k + 1);
+		snprintf(t->entrants[k].name, sizeof t->entrants[k].name, "grandmaster%02u", (unsigned)(k + 1) % 100u);
 		for (size_t c = 0; c < t->n_order; c++)
 			for (int cy = 0; cy < 2; cy++) {
 				struct tourney_cell *cell = &t->cells[k][c][cy];
