@@ -346,6 +346,12 @@ static const char *session_who(const struct session *s, int c)
 	return c == s->me ? "you" : session_side(c);
 }
 
+/* "your" for me, else the side's name with 's. */
+static const char *session_whose(const struct session *s, int c)
+{
+	return c == s->me ? "your" : c == WHITE ? "White's" : c == BLACK ? "Black's" : "nobody's";
+}
+
 static void session_note_add(struct session *s, int64_t seq, int color, const char *text)
 {
 	if (s->n_notes == s->notes_cap) {
@@ -631,16 +637,16 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		dirty |= SESSION_DIRTY_CLOCKS;
 	}
 	if (session_over(s) && !s->over_seen) {
-		char res[64];
 		s->over_seen = true;
 		s->selected = SQ_NONE;
 		s->promo = false;
 		s->confirm = SESSION_CONFIRM_NONE;
 		premove_queue_clear(&s->premoves);
-		session_result_text(s, res, sizeof res);
-		const char *why;
-		session_say(s, false, "game over: %s   s save PGN,%s%s q quit", res,
-			    session_rematch_possible(s, &why) ? " r rematch," : "", s->n_notes ? " n notes," : "");
+		/* The end is told once, by the info pane's game-over panel
+		 * (result, why, keys) and the status line's "game over";
+		 * a message left from the game would only be stale now. */
+		s->message[0] = '\0';
+		s->message_error = false;
 		dirty |= SESSION_DIRTY_STATUS | SESSION_DIRTY_INFO;
 	}
 	if (dirty & SESSION_DIRTY_MOVES) {
@@ -1616,7 +1622,8 @@ static void session_note_erase(struct session *s)
 void session_end_text(const struct session *s, char *buf, size_t size)
 {
 	const struct game *g = &s->view.game;
-	const char *by = session_side(s->view.end_color), *other = session_side(!s->view.end_color);
+	/* The viewer's own side is "you", as in every other message. */
+	const char *by = session_who(s, s->view.end_color), *other = session_who(s, !s->view.end_color);
 	const char *reason = s->view.end_reason;
 	bool has_color = s->view.end_color == WHITE || s->view.end_color == BLACK;
 	buf[0] = '\0';
@@ -1627,11 +1634,11 @@ void session_end_text(const struct session *s, char *buf, size_t size)
 		snprintf(buf, size, "%s resigned", by);
 		break;
 	case GAME_TERM_AGREEMENT:
-		snprintf(buf, size, "%s accepted %s's draw offer", by, other);
+		snprintf(buf, size, "%s accepted %s draw offer", by, session_whose(s, !s->view.end_color));
 		break;
 	case GAME_TERM_TIMEOUT:
 	case GAME_TERM_TIMEOUT_VS_INSUFFICIENT:
-		snprintf(buf, size, "%s's time ran out%s", has_color ? by : "a side",
+		snprintf(buf, size, "%s time ran out%s", has_color ? session_whose(s, s->view.end_color) : "a side's",
 			 g->termination == GAME_TERM_TIMEOUT_VS_INSUFFICIENT ? "; the opponent cannot mate" : "");
 		break;
 	case GAME_TERM_ABORTED:

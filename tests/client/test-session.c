@@ -516,7 +516,13 @@ START_TEST(test_game_over)
 	char res[64];
 	session_result_text(&s, res, sizeof res);
 	ck_assert_str_eq(res, "0-1 checkmate");
-	ck_assert_ptr_nonnull(strstr(s.message, "game over: 0-1 checkmate"));
+	/* The end is told once, by the info pane and the status line: no
+	 * third "game over" on the message line. */
+	ck_assert_str_eq(s.message, "");
+	char st[200];
+	play_status_line(&s, 80, st, sizeof st);
+	ck_assert_ptr_nonnull(strstr(st, "game over"));
+	ck_assert_ptr_nonnull(strstr(st, "n notes"));
 	ck_assert_str_eq(s.san[3], "Qh4#");
 	ck_assert_int_eq(session_next_tick(&s, 8000), -1);
 	apply(&s, SESSION_CMD_SAVE_PGN, 0);
@@ -700,7 +706,15 @@ START_TEST(test_draw_offer_and_answer)
 	session_result_text(&bl, text, sizeof text);
 	ck_assert_str_eq(text, "1/2-1/2 agreement");
 	session_end_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "you accepted White's draw offer");
+	/* The same end as White and as a spectator read it. */
+	bl.me = WHITE;
+	session_end_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "Black accepted your draw offer");
+	bl.me = -1;
+	session_end_text(&bl, text, sizeof text);
 	ck_assert_str_eq(text, "Black accepted White's draw offer");
+	bl.me = BLACK;
 	ck_assert(!session_request_text(&bl, text, sizeof text));
 	/* After the end every action is refused without a request. */
 	int keys[] = { '=', 'A', 'D', 'C', 'X', 'P', 'G', 'T' };
@@ -978,10 +992,12 @@ START_TEST(test_notes)
 	ck_assert_int_eq((int)s.n_notes, 2);
 	ck_assert_int_eq(s.notes[1].color, BLACK);
 	ck_assert_str_eq(s.notes[1].text, "he won't dare");
-	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, r rematch, n notes, q quit");
+	ck_assert_str_eq(s.message, "");
+	/* The resigning player reads "you resigned", as every other
+	 * message names the viewer's own side "you". */
 	char text[160];
 	session_end_text(&s, text, sizeof text);
-	ck_assert_str_eq(text, "White resigned");
+	ck_assert_str_eq(text, "you resigned");
 	session_fini(&s);
 
 	/* A spectator reads the notes only once they are revealed. */

@@ -226,8 +226,9 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
-		snprintf(line, sizeof line, "s save PGN%s   %sn notes   q quit", s->saved ? " (saved)" : "",
-			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "");
+		/* The same keys, in the same order, as the status line's. */
+		snprintf(line, sizeof line, "%ss save PGN%s   n notes   q quit",
+			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "", s->saved ? " (saved)" : "");
 		ui_draw_put(w, 2, 0, line, width);
 		if (in_series)
 			ui_draw_put(w, 3, 0, series, width);
