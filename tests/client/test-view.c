@@ -207,26 +207,43 @@ START_TEST(test_material)
 {
 	struct position p;
 	struct material m;
-	char b[32];
-	/* White has a queen for a rook and a pawn more: +5. */
+	char b[64];
+	/* White has a queen for a rook and a pawn more: +10, shown as the
+	 * black pieces White has taken more of, as chess sites show it. */
 	ck_assert_int_eq(fen_parse(&p, "4k3/pp6/8/8/8/8/PPP5/3QK3 w - - 0 1", NULL), TCHESS_OK);
 	material_count(&p, &m);
 	ck_assert_int_eq(m.points, 10);
-	material_text(&m, WHITE, b, sizeof b);
-	ck_assert_str_eq(b, "QP+10");
-	material_text(&m, BLACK, b, sizeof b);
+	ck_assert_int_eq(material_text(&m, WHITE, true, 40, b, sizeof b), 6);
+	ck_assert_str_eq(b, "qp +10");
+	ck_assert_int_eq(material_text(&m, WHITE, false, 40, b, sizeof b), 6);
+	ck_assert_str_eq(b, "\u265b\u265f +10");
+	ck_assert_int_eq(material_text(&m, BLACK, false, 40, b, sizeof b), 0);
 	ck_assert_str_eq(b, "");
+	/* Too narrow for the pieces: the points alone; then nothing. */
+	ck_assert_int_eq(material_text(&m, WHITE, false, 5, b, sizeof b), 3);
+	ck_assert_str_eq(b, "+10");
+	ck_assert_int_eq(material_text(&m, WHITE, false, 2, b, sizeof b), 0);
+	ck_assert_str_eq(b, "");
+	/* Black has a rook, White a bishop: Black has taken a (white) rook
+	 * more, +2; White a (black) bishop more, and no points. */
 	ck_assert_int_eq(fen_parse(&p, "3rk3/8/8/8/8/8/8/3BK3 w - - 0 1", NULL), TCHESS_OK);
 	material_count(&p, &m);
 	ck_assert_int_eq(m.points, -2);
-	material_text(&m, BLACK, b, sizeof b);
-	ck_assert_str_eq(b, "R+2");
-	material_text(&m, WHITE, b, sizeof b);
-	ck_assert_str_eq(b, "B");
+	material_text(&m, BLACK, true, 40, b, sizeof b);
+	ck_assert_str_eq(b, "R +2");
+	material_text(&m, BLACK, false, 40, b, sizeof b);
+	ck_assert_str_eq(b, "\u2656 +2");
+	material_text(&m, WHITE, true, 40, b, sizeof b);
+	ck_assert_str_eq(b, "b");
+	/* Two pawns up. */
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", NULL), TCHESS_OK);
+	material_count(&p, &m);
+	ck_assert_int_eq(material_text(&m, WHITE, false, 40, b, sizeof b), 5);
+	ck_assert_str_eq(b, "\u265f\u265f +2");
 	position_init_start(&p);
 	material_count(&p, &m);
 	ck_assert_int_eq(m.points, 0);
-	material_text(&m, WHITE, b, sizeof b);
+	ck_assert_int_eq(material_text(&m, WHITE, false, 40, b, sizeof b), 0);
 	ck_assert_str_eq(b, "");
 }
 END_TEST

@@ -41,6 +41,14 @@ void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width)
 		mvwaddnstr(w, y, x, text, (int)n);
 }
 
+int ui_draw_cols(const char *text)
+{
+	int cols = 0;
+	for (; *text; text++)
+		cols += (*text & 0xC0) != 0x80;
+	return cols;
+}
+
 void ui_draw_hline(WINDOW *w, int y, int width, bool ascii)
 {
 	if (ascii)

@@ -23,6 +23,8 @@ void ui_draw_free_panes(WINDOW **pane, int n);
 /* Writes at most width columns of UTF-8 text at (y, x); nothing when width
  * is not positive. */
 void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width);
+/* The columns UTF-8 text takes (every glyph tchess writes is one wide). */
+int ui_draw_cols(const char *text);
 
 /* A rule across row y of w: box-drawing line, or '-' in ASCII mode. The
  * wide-character call works in every UTF-8 terminal, where the ACS_

@@ -113,7 +113,7 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 	int64_t now = now_mono_ms();
 	struct position pos;
 	struct material m;
-	char line[160], name[64], clk[CLOCK_TEXT_MAX], mat[32];
+	char line[160], name[64], clk[CLOCK_TEXT_MAX], mat[160];
 
 	werase(w);
 	session_position(s, &pos);
@@ -128,14 +128,18 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 			snprintf(clk, sizeof clk, "-:--");
 		else
 			clock_text_format(ms, clk);
-		material_text(&m, (enum color)c, mat, sizeof mat);
 		snprintf(line, sizeof line, "%s %s%s", board_view_glyph(c == WHITE ? W_KING : B_KING, s->ascii, false),
 			 ui_play_name(s, c, name, sizeof name), c == s->me ? " (you)" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 		ui_draw_put(w, row, 0, line, width - 10);
 		int right = width - (int)strlen(clk) - 2;
-		if (mat[0] && right - (int)strlen(mat) - 1 > (int)strlen(line))
-			mvwaddstr(w, row, right - (int)strlen(mat) - 1, mat);
+		/* The material between the name and the clock, a blank each
+		 * side, or as much of it as fits there. */
+		int name_end = ui_draw_cols(line) < width - 10 ? ui_draw_cols(line) : width - 10;
+		int mat_w = material_text(&m, (enum color)c, s->ascii, right - 2 - name_end, mat, sizeof mat);
+		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+		if (mat_w > 0)
+			mvwaddstr(w, row, right - 1 - mat_w, mat);
 		int a = ui_attr(p->ui, THEME_TEXT, -1);
 		bool low = session_clock_low(s, c, now);
 		if (low)
