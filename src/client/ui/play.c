@@ -255,15 +255,8 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	}
 	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
-	if (s->premoves.n && !session_over(s)) {
-		size_t used = (size_t)snprintf(line, sizeof line, "premoves:");
-		for (int i = 0; i < s->premoves.n && used < sizeof line - 16; i++) {
-			char t[PREMOVE_TEXT_MAX];
-			premove_write(&s->premoves.items[i], pos.chess960, t);
-			used += (size_t)snprintf(line + used, sizeof line - used, " %d.%s", i + 1, t);
-		}
+	if (session_premoves_text(s, line, sizeof line))
 		ui_draw_put(w, 1, 0, line, width);
-	}
 	if (in_series)
 		ui_draw_put(w, 2, 0, series, width);
 	wattrset(w, A_NORMAL);
