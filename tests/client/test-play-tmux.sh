@@ -76,7 +76,8 @@ check "black back online" b "online" 15
 # 7. Black premoves Qh4 during White's turn; White's g4 lets the server
 # play it at once: mate.
 keys b / d 8 h 4 Enter
-check "premove shown as queued" b "premove 1 queued: d8h4"
+check "premove shown as queued, in SAN" b "premove 1 queued: Qh4"
+check "the info pane lists it in SAN" b "premove: Qh4   x clears"
 keys w / g 4 Enter
 check "white sees the mate" w "0-1 checkmate" 10
 check "black sees the mate" b "0-1 checkmate" 10
