@@ -1,8 +1,10 @@
 /*
  * View-model tests without a terminal: board orientation and geometry,
- * glyphs, the move list layout, clock text and material difference.
+ * glyphs, the move list layout, clock text, material difference and word
+ * wrapping.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "board-view.h"
@@ -10,6 +12,7 @@
 #include "material.h"
 #include "movelist.h"
 #include "tchess/fen.h"
+#include "text-wrap.h"
 
 /* "If you play the white pieces, the letters (files) are sorted by
  * alphabetical order: A - H. [...] they are counted upwards: 1 - 8."
@@ -248,6 +251,37 @@ START_TEST(test_material)
 }
 END_TEST
 
+/* Wrapping at blanks: every word of the text shows on a narrow screen;
+ * a word longer than the width is cut. */
+START_TEST(test_text_wrap)
+{
+	const char *text = "Terminal too small: 40x20, tchess play needs at least 60x14.", *p = text, *next;
+	char lines[8][64];
+	int n = 0;
+	size_t len;
+	while ((len = text_wrap_line(p, 20, &next)) > 0 && n < 8) {
+		ck_assert_int_le((int)len, 20);
+		snprintf(lines[n++], sizeof lines[0], "%.*s", (int)len, p);
+		p = next;
+	}
+	ck_assert_int_eq(n, 4);
+	ck_assert_str_eq(lines[0], "Terminal too small:");
+	ck_assert_str_eq(lines[1], "40x20, tchess play");
+	ck_assert_str_eq(lines[2], "needs at least");
+	ck_assert_str_eq(lines[3], "60x14.");
+	/* It all fits: one line. */
+	ck_assert_int_eq((int)text_wrap_line("a b", 3, &next), 3);
+	ck_assert_str_eq(next, "");
+	/* A long word is cut at the width; UTF-8 counts as one column. */
+	ck_assert_int_eq((int)text_wrap_line("abcdefgh ij", 4, &next), 4);
+	ck_assert_str_eq(next, "efgh ij");
+	ck_assert_int_eq((int)text_wrap_line("\u265f\u265f\u265f x", 3, &next), 9);
+	ck_assert_str_eq(next, "x");
+	ck_assert_int_eq((int)text_wrap_line("abc", 0, &next), 0);
+	ck_assert_int_eq((int)text_wrap_line("   ", 5, &next), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -264,6 +298,7 @@ int main(void)
 	tcase_add_test(tc, test_movelist_scroll);
 	tcase_add_test(tc, test_clock_text);
 	tcase_add_test(tc, test_material);
+	tcase_add_test(tc, test_text_wrap);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

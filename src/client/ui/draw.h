@@ -47,7 +47,9 @@ int ui_draw_message_attr(struct ui *ui, bool error);
 int ui_draw_selected_attr(struct ui *ui);
 
 /* The help overlay: the lines of text (up to a NULL) in a box at most
- * width columns wide, centred on a screen of screen_w x screen_h. */
+ * width columns wide, centred on a screen of screen_w x screen_h, over a
+ * blank screen (the status line stays). Draw it after the panes, in every
+ * pass that draws one. */
 void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_w, int screen_h, bool ascii);
 
 /* The page shown instead of a screen on a terminal of w x h that is

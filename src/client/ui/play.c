@@ -404,9 +404,11 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 			wnoutrefresh(w);
 		}
 	}
-	if (s->help && (dirty & (SESSION_DIRTY_HELP | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
+	/* An overlay goes on top of whatever pane was drawn in this pass
+	 * (the clocks every second too): drawn last, it stays whole. */
+	if (s->help && dirty)
 		ui_draw_help(p->ui, ui_play_help_text, 74, l->w, l->h, s->ascii);
-	if (s->notes_open && (dirty & (SESSION_DIRTY_NOTES | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
+	if (s->notes_open && dirty)
 		ui_play_draw_notes(p);
 }
 

@@ -329,7 +329,8 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 		ui_review_draw_status(s, s->pane[PANE_STATUS]);
 		wnoutrefresh(s->pane[PANE_STATUS]);
 	}
-	if (r->help && (dirty & REVIEW_DIRTY_HELP))
+	/* Drawn last whenever anything was, so no pane shows through. */
+	if (r->help && dirty)
 		ui_draw_help(s->ui, ui_review_help_text, 52, r->layout.w, r->layout.h, r->ascii);
 }
 
