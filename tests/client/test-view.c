@@ -1,7 +1,7 @@
 /*
  * View-model tests without a terminal: board orientation and geometry,
- * glyphs, the move list layout, clock text, material difference and word
- * wrapping.
+ * glyphs, the move list layout, clock text, material difference, word
+ * wrapping and short game ids.
  */
 #include <check.h>
 #include <stdio.h>
@@ -9,6 +9,7 @@
 
 #include "board-view.h"
 #include "clock-text.h"
+#include "game-id.h"
 #include "material.h"
 #include "movelist.h"
 #include "tchess/fen.h"
@@ -282,6 +283,26 @@ START_TEST(test_text_wrap)
 }
 END_TEST
 
+/* A short game id, as the screens show it, names the one game whose id
+ * starts with it; none or several is an error that says which. */
+START_TEST(test_game_id_match)
+{
+	const char *ids[] = { "208fe1f1c0ffee00aa11bb22cc33dd44", "208fe1f2000000000000000000000000",
+			      "9a0000000000000000000000000000ff", "208fe1f1c0ffee00aa11bb22cc33dd44" };
+	char out[40], err[300];
+	ck_assert_int_eq(game_id_match("208fe1f1", ids, 4, out, sizeof out, err, sizeof err), 0);
+	ck_assert_str_eq(out, "208fe1f1c0ffee00aa11bb22cc33dd44");
+	ck_assert_int_eq(game_id_match("9a", ids, 4, out, sizeof out, err, sizeof err), 0);
+	ck_assert_str_eq(out, "9a0000000000000000000000000000ff");
+	ck_assert_int_eq(game_id_match("208fe1f", ids, 4, out, sizeof out, err, sizeof err), -1);
+	ck_assert_str_eq(err, "'208fe1f' starts 2 game ids (208fe1f1c0ffee00aa11bb22cc33dd44, "
+			      "208fe1f2000000000000000000000000): type more of it");
+	ck_assert_int_eq(game_id_match("77", ids, 4, out, sizeof out, err, sizeof err), -1);
+	ck_assert_str_eq(err, "no game with an id starting '77' (tchess games lists them)");
+	ck_assert_int_eq(game_id_match("1", ids, 0, out, sizeof out, err, sizeof err), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("view");
@@ -299,6 +320,7 @@ int main(void)
 	tcase_add_test(tc, test_clock_text);
 	tcase_add_test(tc, test_material);
 	tcase_add_test(tc, test_text_wrap);
+	tcase_add_test(tc, test_game_id_match);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

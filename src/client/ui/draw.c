@@ -84,7 +84,8 @@ int ui_draw_selected_attr(struct ui *ui)
 	return ui_attr(ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD;
 }
 
-void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_w, int screen_h, bool ascii)
+void ui_draw_help(struct ui *ui, const char *const *text, const char *footer, int width, int screen_w, int screen_h,
+		  bool ascii)
 {
 	int n = 0;
 	while (text[n])
@@ -112,6 +113,9 @@ void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_
 	ui_draw_box(win, ascii);
 	for (int i = 0; i < n && i + 1 < h - 1; i++)
 		ui_draw_put(win, i + 1, 2, text[i], w - 4);
+	/* The footer sits in the bottom border, whole or not at all. */
+	if (footer && ui_draw_cols(footer) + 2 <= w - 4)
+		ui_draw_put(win, h - 1, 2, footer, w - 4);
 	wnoutrefresh(win);
 	delwin(win);
 }

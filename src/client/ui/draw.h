@@ -48,9 +48,11 @@ int ui_draw_selected_attr(struct ui *ui);
 
 /* The help overlay: the lines of text (up to a NULL) in a box at most
  * width columns wide, centred on a screen of screen_w x screen_h, over a
- * blank screen (the status line stays). Draw it after the panes, in every
- * pass that draws one. */
-void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_w, int screen_h, bool ascii);
+ * blank screen (the status line stays); footer (NULL: none) in its bottom
+ * border when it fits whole. Draw it after the panes, in every pass that
+ * draws one. */
+void ui_draw_help(struct ui *ui, const char *const *text, const char *footer, int width, int screen_w, int screen_h,
+		  bool ascii);
 
 /* The page shown instead of a screen on a terminal of w x h that is
  * smaller than min_w x min_h; what names the screen ("tchess play"). */

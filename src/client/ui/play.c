@@ -406,8 +406,12 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 	}
 	/* An overlay goes on top of whatever pane was drawn in this pass
 	 * (the clocks every second too): drawn last, it stays whole. */
-	if (s->help && dirty)
-		ui_draw_help(p->ui, ui_play_help_text, 74, l->w, l->h, s->ascii);
+	if (s->help && dirty) {
+		/* The whole id, which the status line shortens. */
+		char footer[PROTOCOL_GAME_ID_MAX + 16];
+		snprintf(footer, sizeof footer, " game %s ", s->game_id);
+		ui_draw_help(p->ui, ui_play_help_text, footer, 74, l->w, l->h, s->ascii);
+	}
 	if (s->notes_open && dirty)
 		ui_play_draw_notes(p);
 }
@@ -464,6 +468,11 @@ static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct 
 			snprintf(s->message, sizeof s->message, "cannot follow the game: %s",
 				 err.message[0] ? err.message : "the server refused");
 			s->message_error = true;
+			/* Nothing seen of the game yet: no screen to keep, and a
+			 * start position would only pretend to be the game. The
+			 * caller says why once the terminal is back. */
+			if (!s->view.created)
+				s->quit = true;
 			return SESSION_DIRTY_STATUS;
 		}
 		net_poll(n, s->game_id, s->after);

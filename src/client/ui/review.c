@@ -331,7 +331,7 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 	}
 	/* Drawn last whenever anything was, so no pane shows through. */
 	if (r->help && dirty)
-		ui_draw_help(s->ui, ui_review_help_text, 52, r->layout.w, r->layout.h, r->ascii);
+		ui_draw_help(s->ui, ui_review_help_text, NULL, 52, r->layout.w, r->layout.h, r->ascii);
 }
 
 void ui_review_run(struct ui *ui, struct review *r)

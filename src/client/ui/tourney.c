@@ -161,7 +161,7 @@ static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 	}
 	/* Drawn last whenever anything was, so no pane shows through. */
 	if (v->help && dirty)
-		ui_draw_help(p->ui, ui_tourney_help_text, 70, v->w, v->h, v->ascii);
+		ui_draw_help(p->ui, ui_tourney_help_text, NULL, 70, v->w, v->h, v->ascii);
 }
 
 /* Does the model's requests; the game screen through open_game. */
