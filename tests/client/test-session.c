@@ -640,6 +640,27 @@ START_TEST(test_status_line_fits)
 	play_status_line(&s, 80, line, sizeof line);
 	ck_assert_str_eq(line, "game 01234567 | game over | online | r rematch  s save PGN  n notes  ? help");
 	session_fini(&s);
+	/* Before the start: no move, draw or resign hints for a game that
+	 * has not begun. */
+	session_init(&s, ID, WHITE);
+	evbuf_init(&b, 0);
+	{
+		struct fold_event c;
+		fold_event_init(&c, FOLD_EV_CREATED);
+		snprintf(c.tc, sizeof c.tc, "5+3");
+		snprintf(c.ruleset, sizeof c.ruleset, "fide");
+		snprintf(c.fen, sizeof c.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+		snprintf(c.opponent, sizeof c.opponent, "open");
+		c.seats[WHITE].kind = FOLD_SEAT_HUMAN;
+		c.seats[WHITE].player = 1;
+		snprintf(c.seats[WHITE].name, sizeof c.seats[WHITE].name, "alice");
+		evbuf_add(&b, T0, &c);
+	}
+	evbuf_fold(&b, &s, 5000);
+	ck_assert(s.view.created && !s.view.started);
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | not started | connecting | f flip  ? help  q quit");
+	session_fini(&s);
 	/* A spectator's. */
 	started(&s, &b, -1);
 	play_status_line(&s, 80, line, sizeof line);
