@@ -18,11 +18,13 @@
 #include "commands.h"
 #include "corr.h"
 #include "config.h"
+#include "game-id.h"
 #include "net.h"
 #include "session.h"
 #include "tchess/fold.h"
 #include "theme.h"
 #include "ui/ui.h"
+#include "util/xalloc.h"
 
 void client_disconnect(struct client_conn *c)
 {
@@ -225,6 +227,11 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	char res[64];
 	/* A rematch may have moved the screen on to the series' next game. */
 	session_result_text(&s, res, sizeof res);
+	if (!s.view.created && s.message_error) {
+		fprintf(stderr, "tchess: game %s: %s\n", s.game_id, s.message);
+		session_fini(&s);
+		return 1;
+	}
 	if (session_over(&s))
 		printf("game %s: %s\n", s.game_id, res);
 	else
@@ -446,6 +453,73 @@ out:
 	return rc;
 }
 
+/* Turns what the user typed for a game (its whole id, or its start as the
+ * screens show it: "208fe1f1") into the game's id, before any screen
+ * opens. A prefix is matched against the server's recent games and the
+ * player's own unfinished ones. Returns 0 with the id in id (size bytes),
+ * 2 for text that is no id at all, or 1 after saying why on stderr,
+ * prefixed with who ("tchess watch"). */
+static int client_resolve_game(struct client_conn *c, const char *typed, char *id, size_t size, const char *who)
+{
+	char path[128], err[512], *resp = NULL;
+	size_t len = 0, n = 0, n_ids = 0;
+	struct protocol_game_summary *games = NULL;
+	struct protocol_error perr;
+	struct corr_my_games mine = { 0 };
+	const char **ids = NULL;
+	int rc = 1;
+	if (!protocol_game_id_valid(typed)) {
+		fprintf(stderr, "%s: '%s' is not a game id (letters a-z and digits, as tchess games lists them)\n",
+			who, typed);
+		return 2;
+	}
+	snprintf(path, sizeof path, "/v1/games/%s", typed);
+	int status = net_request(c->net, "GET", path, NULL, &resp, &len, err, sizeof err);
+	if (status < 0) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		goto out;
+	}
+	if (status == 200) {
+		snprintf(id, size, "%s", typed);
+		rc = 0;
+		goto out;
+	}
+	if (status != 404) {
+		client_print_refusal(who, status, resp, len);
+		goto out;
+	}
+	free(resp);
+	resp = NULL;
+	if (client_call(c, "GET", "/v1/games", NULL, 200, who, NULL, &resp, &len) < 0)
+		goto out;
+	if (protocol_game_list_decode(resp, len, &games, &n, &perr) < 0) {
+		fprintf(stderr, "%s: the server's game list: %s\n", who, perr.message);
+		goto out;
+	}
+	free(resp);
+	resp = NULL;
+	/* Games too old for the public list can still be the player's own. */
+	if (c->have_account && net_request(c->net, "GET", "/v1/me/games", NULL, &resp, &len, err, sizeof err) == 200 &&
+	    corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0)
+		mine.n = 0;
+	ids = xcalloc(n + mine.n + 1, sizeof *ids);
+	for (size_t i = 0; i < n; i++)
+		ids[n_ids++] = games[i].id;
+	for (size_t i = 0; i < mine.n; i++)
+		ids[n_ids++] = mine.games[i].id;
+	if (game_id_match(typed, ids, n_ids, id, size, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: %s\n", who, err);
+		goto out;
+	}
+	rc = 0;
+out:
+	free(ids);
+	corr_my_games_fini(&mine);
+	free(games);
+	free(resp);
+	return rc;
+}
+
 /* Finds which side player sits on in game id from its snapshot; -1 if
  * none. *turn gets the side to move, *running whether it runs. */
 static int client_game_seat(struct net *n, const char *id, int64_t player, int *turn, bool *running)
@@ -476,15 +550,15 @@ int cmd_join(int argc, char **argv)
 	const char *target = NULL;
 	if (client_args(&o, argc, argv, &target, "usage: tchess join GAME[:INVITE] [--server URL]") < 0)
 		return 2;
-	char id[PROTOCOL_GAME_ID_MAX + 1];
+	char typed[PROTOCOL_GAME_ID_MAX + 1], id[PROTOCOL_GAME_ID_MAX + 1];
 	struct protocol_join_request jr;
 	memset(&jr, 0, sizeof jr);
 	const char *colon = strchr(target, ':');
-	snprintf(id, sizeof id, "%.*s", colon ? (int)(colon - target) : (int)strlen(target), target);
+	snprintf(typed, sizeof typed, "%.*s", colon ? (int)(colon - target) : (int)strlen(target), target);
 	if (colon)
 		snprintf(jr.invite, sizeof jr.invite, "%s", colon + 1);
-	if (!protocol_game_id_valid(id)) {
-		fprintf(stderr, "tchess join: '%s' is not a game id\n", id);
+	if (!protocol_game_id_valid(typed)) {
+		fprintf(stderr, "tchess join: '%s' is not a game id\n", typed);
 		return 2;
 	}
 	struct client_conn c;
@@ -492,9 +566,13 @@ int cmd_join(int argc, char **argv)
 		return 1;
 	char path[128], err[512], *resp = NULL;
 	size_t len = 0;
-	int rc = 1, me;
+	int rc, me;
 	bool running;
 	int turn;
+	rc = client_resolve_game(&c, typed, id, sizeof id, "tchess join");
+	if (rc)
+		goto out;
+	rc = 1;
 	/* Already seated (coming back to a game): just show it. */
 	me = client_game_seat(c.net, id, c.acct.player, &turn, &running);
 	if (me < 0) {
@@ -526,17 +604,20 @@ out:
 int cmd_watch(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	const char *id = NULL;
-	if (client_args(&o, argc, argv, &id, "usage: tchess watch GAME [--server URL]") < 0)
+	const char *typed = NULL;
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	if (client_args(&o, argc, argv, &typed, "usage: tchess watch GAME [--server URL]") < 0)
 		return 2;
-	if (!protocol_game_id_valid(id)) {
-		fprintf(stderr, "usage: tchess watch GAME [--server URL]\n");
+	if (!protocol_game_id_valid(typed)) {
+		fprintf(stderr, "tchess watch: '%s' is not a game id\n", typed);
 		return 2;
 	}
 	struct client_conn c;
 	if (client_connect(&c, o.server, false, false) < 0)
 		return 1;
-	int rc = client_screen(&c, id, -1, NULL, o.theme, o.ascii);
+	int rc = client_resolve_game(&c, typed, id, sizeof id, "tchess watch");
+	if (rc == 0)
+		rc = client_screen(&c, id, -1, NULL, o.theme, o.ascii);
 	client_disconnect(&c);
 	return rc;
 }
@@ -619,11 +700,12 @@ out:
 int cmd_export(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	const char *id = NULL;
-	if (client_args(&o, argc, argv, &id, "usage: tchess export GAME [--server URL]") < 0)
+	const char *typed = NULL;
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	if (client_args(&o, argc, argv, &typed, "usage: tchess export GAME [--server URL]") < 0)
 		return 2;
-	if (!protocol_game_id_valid(id)) {
-		fprintf(stderr, "usage: tchess export GAME [--server URL]\n");
+	if (!protocol_game_id_valid(typed)) {
+		fprintf(stderr, "tchess export: '%s' is not a game id\n", typed);
 		return 2;
 	}
 	struct client_conn c;
@@ -631,7 +713,10 @@ int cmd_export(int argc, char **argv)
 		return 1;
 	char path[128], err[512], *resp = NULL;
 	size_t len = 0;
-	int rc = 1;
+	int rc = client_resolve_game(&c, typed, id, sizeof id, "tchess export");
+	if (rc)
+		goto out;
+	rc = 1;
 	snprintf(path, sizeof path, "/v1/games/%s/pgn", id);
 	int status = net_request(c.net, "GET", path, NULL, &resp, &len, err, sizeof err);
 	if (status < 0) {
@@ -645,6 +730,7 @@ int cmd_export(int argc, char **argv)
 		fwrite(resp, 1, len, stdout);
 		rc = 0;
 	}
+out:
 	free(resp);
 	client_disconnect(&c);
 	return rc;

@@ -6,6 +6,7 @@
 #ifndef TCHESS_CLIENT_MATERIAL_H
 #define TCHESS_CLIENT_MATERIAL_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "tchess/position.h"
@@ -20,9 +21,13 @@ struct material {
 /* Fills m from the pieces of p. */
 void material_count(const struct position *p, struct material *m);
 
-/* Writes what colour c is ahead in, strongest piece first, as letters
- * ("QP+7", "P+1") or "" when c is not ahead, into buf of size bytes.
- * Returns the length. */
-size_t material_text(const struct material *m, enum color c, char *buf, size_t size);
+/* Writes what colour c is ahead in, as chess sites show it: the pieces c
+ * has taken more of, strongest first, drawn as the opponent's pieces
+ * (glyphs, or letters when ascii: "♟♟ +2", "pp +2" for White two pawns
+ * up; "♞" when c has a knight more but is not ahead in points), then the
+ * points c is ahead by. At most max_cols columns: the pieces go first
+ * when they do not fit, then everything. "" when c is not ahead. buf
+ * holds size bytes. Returns the columns written (every glyph is one). */
+int material_text(const struct material *m, enum color c, bool ascii, int max_cols, char *buf, size_t size);
 
 #endif

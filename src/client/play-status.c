@@ -41,7 +41,8 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 		if (session_over(s)) {
 			keys[k++] = "s save PGN";
 			keys[k++] = "n notes";
-		} else if (s->me < 0) {
+		} else if (s->me < 0 || !s->view.started) {
+			/* Nothing to move, offer or resign yet. */
 			keys[k++] = "f flip";
 		} else {
 			keys[k++] = "/ move";

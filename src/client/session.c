@@ -16,6 +16,7 @@
 #include "clock-text.h"
 #include "keys.h"
 #include "session.h"
+#include "tchess/bitboard.h"
 #include "tchess/movegen.h"
 #include "util/xalloc.h"
 
@@ -346,6 +347,12 @@ static const char *session_who(const struct session *s, int c)
 	return c == s->me ? "you" : session_side(c);
 }
 
+/* "your" for me, else the side's name with 's. */
+static const char *session_whose(const struct session *s, int c)
+{
+	return c == s->me ? "your" : c == WHITE ? "White's" : c == BLACK ? "Black's" : "nobody's";
+}
+
 static void session_note_add(struct session *s, int64_t seq, int color, const char *text)
 {
 	if (s->n_notes == s->notes_cap) {
@@ -578,7 +585,8 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 			break;
 		case FOLD_EV_PREMOVE_DISCARDED:
 			if (fe.color == s->me)
-				session_say(s, true, "premove %s discarded: %s", fe.uci, fe.reason);
+				session_say(s, true, "premove %.2s-%s discarded: %s", fe.uci,
+					    strlen(fe.uci) >= 2 ? fe.uci + 2 : "", fe.reason);
 			break;
 		case FOLD_EV_STARTED:
 			if (s->me >= 0 && s->view.series.id[0])
@@ -631,16 +639,16 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		dirty |= SESSION_DIRTY_CLOCKS;
 	}
 	if (session_over(s) && !s->over_seen) {
-		char res[64];
 		s->over_seen = true;
 		s->selected = SQ_NONE;
 		s->promo = false;
 		s->confirm = SESSION_CONFIRM_NONE;
 		premove_queue_clear(&s->premoves);
-		session_result_text(s, res, sizeof res);
-		const char *why;
-		session_say(s, false, "game over: %s   s save PGN,%s%s q quit", res,
-			    session_rematch_possible(s, &why) ? " r rematch," : "", s->n_notes ? " n notes," : "");
+		/* The end is told once, by the info pane's game-over panel
+		 * (result, why, keys) and the status line's "game over";
+		 * a message left from the game would only be stale now. */
+		s->message[0] = '\0';
+		s->message_error = false;
 		dirty |= SESSION_DIRTY_STATUS | SESSION_DIRTY_INFO;
 	}
 	if (dirty & SESSION_DIRTY_MOVES) {
@@ -888,6 +896,88 @@ static bitboard session_destinations(const struct session *s, int from)
 	return bb;
 }
 
+/* One premove as a player reads it, SAN-like on the board the queue
+ * before it leaves (premove_board): "Nf3", "exd5", "Rae1", "e8=Q",
+ * "O-O"; "d7-d6" when its origin holds none of my pieces there. A premove
+ * is no legal move yet, so neither check marks nor the move generator. */
+static void session_premove_san(const struct position *base, enum color me, const struct premove_queue *q, int i,
+				char *buf, size_t size)
+{
+	static const char letter[PIECE_TYPE_NB] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
+	const struct premove *pm = &q->items[i];
+	struct position vb;
+	char to[3] = { (char)('a' + sq_file(pm->to)), (char)('1' + sq_rank(pm->to)), '\0' };
+	premove_board(base, me, q->items, i, &vb);
+	enum piece pc = (enum piece)vb.board[pm->from];
+	if (pm->castling) {
+		snprintf(buf, size, "%s", sq_file(pm->to) > sq_file(pm->from) ? "O-O" : "O-O-O");
+		return;
+	}
+	if (pc == NO_PIECE || piece_color(pc) != me) {
+		snprintf(buf, size, "%c%c-%s", 'a' + sq_file(pm->from), '1' + sq_rank(pm->from), to);
+		return;
+	}
+	enum piece_type pt = piece_type(pc);
+	bool takes = vb.board[pm->to] != NO_PIECE;
+	if (pt == PAWN) {
+		char promo[3] = "";
+		if (pm->promo != PREMOVE_NO_PROMO)
+			snprintf(promo, sizeof promo, "=%c", letter[pm->promo]);
+		if (takes || sq_file(pm->to) != sq_file(pm->from))
+			snprintf(buf, size, "%cx%s%s", 'a' + sq_file(pm->from), to, promo);
+		else
+			snprintf(buf, size, "%s%s", to, promo);
+		return;
+	}
+	/* Another piece of the kind that reaches the square on this board
+	 * too: name the file, else the rank, else both, as SAN does. */
+	char from[3] = "";
+	if (pt != KING) {
+		bitboard occ = position_occupied(&vb);
+		bitboard rivals = position_pieces(&vb, me, pt) & ~sq_bb(pm->from);
+		bitboard reach = 0;
+		for (int sq = 0; sq < 64; sq++)
+			if ((rivals & sq_bb(sq)) && (attacks_piece(pt, sq, occ) & sq_bb(pm->to)))
+				reach |= sq_bb(sq);
+		bool same_file = false, same_rank = false;
+		for (int sq = 0; sq < 64; sq++) {
+			if (!(reach & sq_bb(sq)))
+				continue;
+			same_file |= sq_file(sq) == sq_file(pm->from);
+			same_rank |= sq_rank(sq) == sq_rank(pm->from);
+		}
+		if (reach && !same_file)
+			snprintf(from, sizeof from, "%c", 'a' + sq_file(pm->from));
+		else if (reach && !same_rank)
+			snprintf(from, sizeof from, "%c", '1' + sq_rank(pm->from));
+		else if (reach)
+			snprintf(from, sizeof from, "%c%c", 'a' + sq_file(pm->from), '1' + sq_rank(pm->from));
+	}
+	snprintf(buf, size, "%c%s%s%s", letter[pt], from, takes ? "x" : "", to);
+}
+
+bool session_premoves_text(const struct session *s, char *buf, size_t size)
+{
+	struct position p;
+	size_t used = 0;
+	buf[0] = '\0';
+	if (s->premoves.n == 0 || s->me < 0 || session_over(s))
+		return false;
+	session_rules_position(s, &p);
+	used = (size_t)snprintf(buf, size, "premove%s:", s->premoves.n > 1 ? "s" : "");
+	for (int i = 0; i < s->premoves.n && used < size; i++) {
+		char t[SAN_MAX];
+		session_premove_san(&p, (enum color)s->me, &s->premoves, i, t, sizeof t);
+		if (s->premoves.n > 1)
+			used += (size_t)snprintf(buf + used, size - used, " %d. %s", i + 1, t);
+		else
+			used += (size_t)snprintf(buf + used, size - used, " %s", t);
+	}
+	if (used < size)
+		snprintf(buf + used, size - used, "   x clears");
+	return true;
+}
+
 static unsigned session_send_move(struct session *s, move m)
 {
 	struct session_req r = { .kind = SESSION_REQ_MOVE };
@@ -920,7 +1010,7 @@ static unsigned session_add_premove(struct session *s, struct premove pm)
 	struct position p;
 	struct tchess_error err = { 0 };
 	struct premove_queue q = s->premoves;
-	char text[PREMOVE_TEXT_MAX];
+	char text[SAN_MAX];
 	session_rules_position(s, &p);
 	if (premove_queue_push(&q, &p, (enum color)s->me, pm, &s->view.game.rules, &err) != TCHESS_OK) {
 		session_say(s, true, "premove refused: %s", err.message);
@@ -929,7 +1019,7 @@ static unsigned session_add_premove(struct session *s, struct premove pm)
 	s->premoves = q;
 	s->selected = SQ_NONE;
 	s->promo = false;
-	premove_write(&q.items[q.n - 1], p.chess960, text);
+	session_premove_san(&p, (enum color)s->me, &q, q.n - 1, text, sizeof text);
 	session_say(s, false, "premove %d queued: %s   x clears", q.n, text);
 	return session_send_premoves(s);
 }
@@ -1616,7 +1706,8 @@ static void session_note_erase(struct session *s)
 void session_end_text(const struct session *s, char *buf, size_t size)
 {
 	const struct game *g = &s->view.game;
-	const char *by = session_side(s->view.end_color), *other = session_side(!s->view.end_color);
+	/* The viewer's own side is "you", as in every other message. */
+	const char *by = session_who(s, s->view.end_color), *other = session_who(s, !s->view.end_color);
 	const char *reason = s->view.end_reason;
 	bool has_color = s->view.end_color == WHITE || s->view.end_color == BLACK;
 	buf[0] = '\0';
@@ -1627,11 +1718,11 @@ void session_end_text(const struct session *s, char *buf, size_t size)
 		snprintf(buf, size, "%s resigned", by);
 		break;
 	case GAME_TERM_AGREEMENT:
-		snprintf(buf, size, "%s accepted %s's draw offer", by, other);
+		snprintf(buf, size, "%s accepted %s draw offer", by, session_whose(s, !s->view.end_color));
 		break;
 	case GAME_TERM_TIMEOUT:
 	case GAME_TERM_TIMEOUT_VS_INSUFFICIENT:
-		snprintf(buf, size, "%s's time ran out%s", has_color ? by : "a side",
+		snprintf(buf, size, "%s time ran out%s", has_color ? session_whose(s, s->view.end_color) : "a side's",
 			 g->termination == GAME_TERM_TIMEOUT_VS_INSUFFICIENT ? "; the opponent cannot mate" : "");
 		break;
 	case GAME_TERM_ABORTED:

@@ -336,6 +336,11 @@ bool session_undo_text(const struct session *s, char *buf, size_t size);
  * players see their own points first, spectators White's game's order.
  * False (buf "") when the game is in no series. */
 bool session_series_text(const struct session *s, char *buf, size_t size);
+/* My queued premoves for the info pane, SAN-like on the board the queue
+ * leaves ("premove: d6   x clears", "premoves: 1. d6 2. Nf6   x clears";
+ * "d7-d6" when a premove's piece is gone). False (buf "") when none, for a
+ * spectator, or once the game is over. */
+bool session_premoves_text(const struct session *s, char *buf, size_t size);
 /* Whether r may offer (or accept) a rematch now; *why when not. */
 bool session_rematch_possible(const struct session *s, const char **why);
 

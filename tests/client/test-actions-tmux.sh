@@ -36,7 +36,8 @@ check "black sees the offer in the status line" b1 "White offers a draw — A ac
 keys b1 A
 check "white's screen ends in agreement" w1 "1/2-1/2 agreement" 10
 check "black's screen ends in agreement" b1 "1/2-1/2 agreement" 10
-check "the reason is given" w1 "Black accepted White's draw offer"
+check "the reason is given, White's offer is 'your' offer" w1 "Black accepted your draw offer"
+check "black reads it as 'you accepted'" b1 "you accepted White's draw offer"
 check "PGN save offered" b1 "s save PGN"
 keys w1 q
 keys b1 q
@@ -114,5 +115,6 @@ keys b4 y
 check "black's screen: resigned" b4 "1-0 resignation" 10
 check "white's screen: resigned" w4 "1-0 resignation" 10
 check "the reason is given" w4 "Black resigned"
+check "the resigner reads 'you resigned'" b4 "you resigned"
 
 e2e_finish "all action checks passed"

@@ -35,8 +35,21 @@ if [ -n "$id" ]; then echo "ok - tchess games lists the open game"; else echo "n
 start_session b black join "$id"
 check "white's turn on white's screen" w "your move" 20
 check "black sees White to move" b "White to move" 20
-start_session s watch watch "$id" --server "$url"
+# The spectator types the id as the screens show it: its first 8
+# characters (the status line's "game 208fe1f1").
+check "white's status line shows the short id" w "game ${id:0:8} |"
+start_session s watch watch "${id:0:8}" --server "$url"
 check "spectator sees the game" s "spectating: White to move" 20
+# An unknown or ambiguous prefix is an error before any screen opens.
+out=$(XDG_CONFIG_HOME="$tmp/watch" "$TCHESS" watch zz9 --server "$url" 2>&1 </dev/null); rc=$?
+if [ $rc -eq 1 ] && [ "$out" = "tchess watch: no game with an id starting 'zz9' (tchess games lists them)" ]; then
+	echo "ok - an unknown prefix is refused before the screen"
+else
+	echo "not ok - unknown prefix: status $rc, '$out'"; failures=$((failures + 1))
+fi
+# (An ambiguous prefix needs two ids that share it: test-view.c.)
+out=$(XDG_CONFIG_HOME="$tmp/watch" "$TCHESS" watch "" --server "$url" 2>&1 </dev/null); rc=$?
+if [ $rc -eq 2 ]; then echo "ok - an empty id is refused"; else echo "not ok - empty id: $rc '$out'"; failures=$((failures + 1)); fi
 capture b
 row1=$(printf '%s\n' "$screen" | sed -n 2p)
 case "$row1" in "1 "*) echo "ok - black's board is flipped (rank 1 on top)" ;;
@@ -76,7 +89,8 @@ check "black back online" b "online" 15
 # 7. Black premoves Qh4 during White's turn; White's g4 lets the server
 # play it at once: mate.
 keys b / d 8 h 4 Enter
-check "premove shown as queued" b "premove 1 queued: d8h4"
+check "premove shown as queued, in SAN" b "premove 1 queued: Qh4"
+check "the info pane lists it in SAN" b "premove: Qh4   x clears"
 keys w / g 4 Enter
 check "white sees the mate" w "0-1 checkmate" 10
 check "black sees the mate" b "0-1 checkmate" 10
@@ -85,8 +99,8 @@ check "spectator sees the mate" s "0-1 checkmate" 10
 check "spectator's move list" s "g4"
 
 # 8. Export and quit.
-if XDG_CONFIG_HOME="$tmp/white" "$TCHESS" export "$id" | grep -q "Qh4#"; then
-	echo "ok - tchess export writes the PGN"
+if XDG_CONFIG_HOME="$tmp/white" "$TCHESS" export "${id:0:8}" | grep -q "Qh4#"; then
+	echo "ok - tchess export writes the PGN (given the short id)"
 else
 	echo "not ok - tchess export"; failures=$((failures + 1))
 fi

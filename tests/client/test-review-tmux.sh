@@ -112,6 +112,8 @@ check "back at the list" t "2 games"
 # 6. Too small, then big again.
 tmux -L "$sock" resize-window -t t -x 40 -y 10 2>/dev/null
 check "too small message" t "Terminal too small: 40x10"
+check "too small message wrapped, not cut at 40 columns" t "needs at least 52x12"
+check "too small message says how to quit" t "press q to quit"
 tmux -L "$sock" resize-window -t t -x 80 -y 24 2>/dev/null
 check "list again after growing" t "Alpha, Anna"
 

@@ -298,7 +298,11 @@ START_TEST(test_premoves)
 	ck_assert_int_eq(s.outbox[0].n, 1);
 	ck_assert_str_eq(s.outbox[0].moves[0], "e7e5");
 	ck_assert_int_eq(s.premoves.n, 1);
-	ck_assert_ptr_nonnull(strstr(s.message, "premove 1 queued: e7e5"));
+	/* Shown as a player reads it, not in UCI. */
+	ck_assert_str_eq(s.message, "premove 1 queued: e5   x clears");
+	char pt[120];
+	ck_assert(session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "premove: e5   x clears");
 	struct board_view v;
 	session_board_view(&s, &v);
 	ck_assert_int_eq(v.premove[make_sq(4, 6)], 1);
@@ -350,13 +354,77 @@ START_TEST(test_premoves)
 	evbuf_add(&b, T0 + 2000, &e);
 	evbuf_fold(&b, &s, 7000);
 	ck_assert_int_eq(s.premoves.n, 0);
-	ck_assert_ptr_nonnull(strstr(s.message, "discarded"));
+	ck_assert_ptr_nonnull(strstr(s.message, "premove d8-h4 discarded"));
+	ck_assert(!session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "");
 	ck_assert_ptr_nonnull(strstr(s.message, "pinned"));
 	/* My move now: what is typed is a move, not a premove. */
 	s.n_out = 0;
 	type(&s, "Qh4");
 	ck_assert_int_eq(s.n_out, 1); /* my move now: a move, not a premove */
 	ck_assert_int_eq(s.outbox[0].kind, SESSION_REQ_MOVE);
+	session_fini(&s);
+}
+END_TEST
+
+/* A started fide game from fen, White to move, s playing me. */
+static void started_fen(struct session *s, struct evbuf *b, int me, const char *fen)
+{
+	struct fold_event e;
+	session_init(s, ID, me);
+	evbuf_init(b, 0);
+	fold_event_init(&e, FOLD_EV_CREATED);
+	snprintf(e.tc, sizeof e.tc, "5+3");
+	snprintf(e.ruleset, sizeof e.ruleset, "fide");
+	snprintf(e.fen, sizeof e.fen, "%s", fen);
+	snprintf(e.opponent, sizeof e.opponent, "open");
+	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
+	e.seats[WHITE].player = 1;
+	snprintf(e.seats[WHITE].name, sizeof e.seats[WHITE].name, "alice");
+	e.seats[BLACK] = e.seats[WHITE];
+	e.seats[BLACK].player = 2;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
+	evbuf_add(b, T0, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 300000, 300000, WHITE);
+	evbuf_add(b, T0, &e);
+	evbuf_fold(b, s, 0);
+}
+
+/* Premoves read like SAN on the board the player sees: a second knight
+ * that reaches the square names the origin file, a pawn capture its
+ * file, castling O-O; a premove whose piece is gone reads "b8-d7". */
+START_TEST(test_premove_text)
+{
+	struct session s;
+	struct evbuf b;
+	char pt[120];
+	started_fen(&s, &b, BLACK, "rn2k2r/8/8/2p5/3N4/8/3P4/4K3 w kq - 0 1");
+	ck_assert(!session_my_turn(&s));
+	type(&s, "b8d7");
+	ck_assert_int_eq(s.premoves.n, 1);
+	ck_assert(session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "premove: Nd7   x clears");
+	apply(&s, SESSION_CMD_PREMOVES_CLEAR, 0);
+	ck_assert_int_eq(s.premoves.n, 0);
+	type(&s, "e8g8");
+	ck_assert(session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "premove: O-O   x clears");
+	apply(&s, SESSION_CMD_PREMOVES_CLEAR, 0);
+	type(&s, "c5d4");
+	ck_assert(session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "premove: cxd4   x clears");
+	session_fini(&s);
+
+	started_fen(&s, &b, BLACK, "1n2kn2/8/8/8/8/8/3P4/4K3 w - - 0 1");
+	type(&s, "f8d7");
+	ck_assert(session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "premove: Nfd7   x clears");
+	/* The piece gone from its square (as after a capture the server
+	 * has not judged yet): the squares, not a guess. */
+	s.premoves.items[0].from = SQ_A8;
+	ck_assert(session_premoves_text(&s, pt, sizeof pt));
+	ck_assert_str_eq(pt, "premove: a8-d7   x clears");
 	session_fini(&s);
 }
 END_TEST
@@ -516,7 +584,13 @@ START_TEST(test_game_over)
 	char res[64];
 	session_result_text(&s, res, sizeof res);
 	ck_assert_str_eq(res, "0-1 checkmate");
-	ck_assert_ptr_nonnull(strstr(s.message, "game over: 0-1 checkmate"));
+	/* The end is told once, by the info pane and the status line: no
+	 * third "game over" on the message line. */
+	ck_assert_str_eq(s.message, "");
+	char st[200];
+	play_status_line(&s, 80, st, sizeof st);
+	ck_assert_ptr_nonnull(strstr(st, "game over"));
+	ck_assert_ptr_nonnull(strstr(st, "n notes"));
 	ck_assert_str_eq(s.san[3], "Qh4#");
 	ck_assert_int_eq(session_next_tick(&s, 8000), -1);
 	apply(&s, SESSION_CMD_SAVE_PGN, 0);
@@ -565,6 +639,27 @@ START_TEST(test_status_line_fits)
 	ck_assert(session_over(&s));
 	play_status_line(&s, 80, line, sizeof line);
 	ck_assert_str_eq(line, "game 01234567 | game over | online | r rematch  s save PGN  n notes  ? help");
+	session_fini(&s);
+	/* Before the start: no move, draw or resign hints for a game that
+	 * has not begun. */
+	session_init(&s, ID, WHITE);
+	evbuf_init(&b, 0);
+	{
+		struct fold_event c;
+		fold_event_init(&c, FOLD_EV_CREATED);
+		snprintf(c.tc, sizeof c.tc, "5+3");
+		snprintf(c.ruleset, sizeof c.ruleset, "fide");
+		snprintf(c.fen, sizeof c.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
+		snprintf(c.opponent, sizeof c.opponent, "open");
+		c.seats[WHITE].kind = FOLD_SEAT_HUMAN;
+		c.seats[WHITE].player = 1;
+		snprintf(c.seats[WHITE].name, sizeof c.seats[WHITE].name, "alice");
+		evbuf_add(&b, T0, &c);
+	}
+	evbuf_fold(&b, &s, 5000);
+	ck_assert(s.view.created && !s.view.started);
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | not started | connecting | f flip  ? help  q quit");
 	session_fini(&s);
 	/* A spectator's. */
 	started(&s, &b, -1);
@@ -700,7 +795,15 @@ START_TEST(test_draw_offer_and_answer)
 	session_result_text(&bl, text, sizeof text);
 	ck_assert_str_eq(text, "1/2-1/2 agreement");
 	session_end_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "you accepted White's draw offer");
+	/* The same end as White and as a spectator read it. */
+	bl.me = WHITE;
+	session_end_text(&bl, text, sizeof text);
+	ck_assert_str_eq(text, "Black accepted your draw offer");
+	bl.me = -1;
+	session_end_text(&bl, text, sizeof text);
 	ck_assert_str_eq(text, "Black accepted White's draw offer");
+	bl.me = BLACK;
 	ck_assert(!session_request_text(&bl, text, sizeof text));
 	/* After the end every action is refused without a request. */
 	int keys[] = { '=', 'A', 'D', 'C', 'X', 'P', 'G', 'T' };
@@ -978,10 +1081,12 @@ START_TEST(test_notes)
 	ck_assert_int_eq((int)s.n_notes, 2);
 	ck_assert_int_eq(s.notes[1].color, BLACK);
 	ck_assert_str_eq(s.notes[1].text, "he won't dare");
-	ck_assert_str_eq(s.message, "game over: 0-1 resignation   s save PGN, r rematch, n notes, q quit");
+	ck_assert_str_eq(s.message, "");
+	/* The resigning player reads "you resigned", as every other
+	 * message names the viewer's own side "you". */
 	char text[160];
 	session_end_text(&s, text, sizeof text);
-	ck_assert_str_eq(text, "White resigned");
+	ck_assert_str_eq(text, "you resigned");
 	session_fini(&s);
 
 	/* A spectator reads the notes only once they are revealed. */
@@ -1521,6 +1626,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_illegal_refused_locally);
 	tcase_add_test(tc, test_promotion_chooser);
 	tcase_add_test(tc, test_premoves);
+	tcase_add_test(tc, test_premove_text);
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_spectator);

@@ -1,15 +1,19 @@
 /*
  * View-model tests without a terminal: board orientation and geometry,
- * glyphs, the move list layout, clock text and material difference.
+ * glyphs, the move list layout, clock text, material difference, word
+ * wrapping and short game ids.
  */
 #include <check.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "board-view.h"
 #include "clock-text.h"
+#include "game-id.h"
 #include "material.h"
 #include "movelist.h"
 #include "tchess/fen.h"
+#include "text-wrap.h"
 
 /* "If you play the white pieces, the letters (files) are sorted by
  * alphabetical order: A - H. [...] they are counted upwards: 1 - 8."
@@ -207,27 +211,95 @@ START_TEST(test_material)
 {
 	struct position p;
 	struct material m;
-	char b[32];
-	/* White has a queen for a rook and a pawn more: +5. */
+	char b[64];
+	/* White has a queen for a rook and a pawn more: +10, shown as the
+	 * black pieces White has taken more of, as chess sites show it. */
 	ck_assert_int_eq(fen_parse(&p, "4k3/pp6/8/8/8/8/PPP5/3QK3 w - - 0 1", NULL), TCHESS_OK);
 	material_count(&p, &m);
 	ck_assert_int_eq(m.points, 10);
-	material_text(&m, WHITE, b, sizeof b);
-	ck_assert_str_eq(b, "QP+10");
-	material_text(&m, BLACK, b, sizeof b);
+	ck_assert_int_eq(material_text(&m, WHITE, true, 40, b, sizeof b), 6);
+	ck_assert_str_eq(b, "qp +10");
+	ck_assert_int_eq(material_text(&m, WHITE, false, 40, b, sizeof b), 6);
+	ck_assert_str_eq(b, "\u265b\u265f +10");
+	ck_assert_int_eq(material_text(&m, BLACK, false, 40, b, sizeof b), 0);
 	ck_assert_str_eq(b, "");
+	/* Too narrow for the pieces: the points alone; then nothing. */
+	ck_assert_int_eq(material_text(&m, WHITE, false, 5, b, sizeof b), 3);
+	ck_assert_str_eq(b, "+10");
+	ck_assert_int_eq(material_text(&m, WHITE, false, 2, b, sizeof b), 0);
+	ck_assert_str_eq(b, "");
+	/* Black has a rook, White a bishop: Black has taken a (white) rook
+	 * more, +2; White a (black) bishop more, and no points. */
 	ck_assert_int_eq(fen_parse(&p, "3rk3/8/8/8/8/8/8/3BK3 w - - 0 1", NULL), TCHESS_OK);
 	material_count(&p, &m);
 	ck_assert_int_eq(m.points, -2);
-	material_text(&m, BLACK, b, sizeof b);
-	ck_assert_str_eq(b, "R+2");
-	material_text(&m, WHITE, b, sizeof b);
-	ck_assert_str_eq(b, "B");
+	material_text(&m, BLACK, true, 40, b, sizeof b);
+	ck_assert_str_eq(b, "R +2");
+	material_text(&m, BLACK, false, 40, b, sizeof b);
+	ck_assert_str_eq(b, "\u2656 +2");
+	material_text(&m, WHITE, true, 40, b, sizeof b);
+	ck_assert_str_eq(b, "b");
+	/* Two pawns up. */
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/8/8/8/8/PP6/4K3 w - - 0 1", NULL), TCHESS_OK);
+	material_count(&p, &m);
+	ck_assert_int_eq(material_text(&m, WHITE, false, 40, b, sizeof b), 5);
+	ck_assert_str_eq(b, "\u265f\u265f +2");
 	position_init_start(&p);
 	material_count(&p, &m);
 	ck_assert_int_eq(m.points, 0);
-	material_text(&m, WHITE, b, sizeof b);
+	ck_assert_int_eq(material_text(&m, WHITE, false, 40, b, sizeof b), 0);
 	ck_assert_str_eq(b, "");
+}
+END_TEST
+
+/* Wrapping at blanks: every word of the text shows on a narrow screen;
+ * a word longer than the width is cut. */
+START_TEST(test_text_wrap)
+{
+	const char *text = "Terminal too small: 40x20, tchess play needs at least 60x14.", *p = text, *next;
+	char lines[8][64];
+	int n = 0;
+	size_t len;
+	while ((len = text_wrap_line(p, 20, &next)) > 0 && n < 8) {
+		ck_assert_int_le((int)len, 20);
+		snprintf(lines[n++], sizeof lines[0], "%.*s", (int)len, p);
+		p = next;
+	}
+	ck_assert_int_eq(n, 4);
+	ck_assert_str_eq(lines[0], "Terminal too small:");
+	ck_assert_str_eq(lines[1], "40x20, tchess play");
+	ck_assert_str_eq(lines[2], "needs at least");
+	ck_assert_str_eq(lines[3], "60x14.");
+	/* It all fits: one line. */
+	ck_assert_int_eq((int)text_wrap_line("a b", 3, &next), 3);
+	ck_assert_str_eq(next, "");
+	/* A long word is cut at the width; UTF-8 counts as one column. */
+	ck_assert_int_eq((int)text_wrap_line("abcdefgh ij", 4, &next), 4);
+	ck_assert_str_eq(next, "efgh ij");
+	ck_assert_int_eq((int)text_wrap_line("\u265f\u265f\u265f x", 3, &next), 9);
+	ck_assert_str_eq(next, "x");
+	ck_assert_int_eq((int)text_wrap_line("abc", 0, &next), 0);
+	ck_assert_int_eq((int)text_wrap_line("   ", 5, &next), 0);
+}
+END_TEST
+
+/* A short game id, as the screens show it, names the one game whose id
+ * starts with it; none or several is an error that says which. */
+START_TEST(test_game_id_match)
+{
+	const char *ids[] = { "208fe1f1c0ffee00aa11bb22cc33dd44", "208fe1f2000000000000000000000000",
+			      "9a0000000000000000000000000000ff", "208fe1f1c0ffee00aa11bb22cc33dd44" };
+	char out[40], err[300];
+	ck_assert_int_eq(game_id_match("208fe1f1", ids, 4, out, sizeof out, err, sizeof err), 0);
+	ck_assert_str_eq(out, "208fe1f1c0ffee00aa11bb22cc33dd44");
+	ck_assert_int_eq(game_id_match("9a", ids, 4, out, sizeof out, err, sizeof err), 0);
+	ck_assert_str_eq(out, "9a0000000000000000000000000000ff");
+	ck_assert_int_eq(game_id_match("208fe1f", ids, 4, out, sizeof out, err, sizeof err), -1);
+	ck_assert_str_eq(err, "'208fe1f' starts 2 game ids (208fe1f1c0ffee00aa11bb22cc33dd44, "
+			      "208fe1f2000000000000000000000000): type more of it");
+	ck_assert_int_eq(game_id_match("77", ids, 4, out, sizeof out, err, sizeof err), -1);
+	ck_assert_str_eq(err, "no game with an id starting '77' (tchess games lists them)");
+	ck_assert_int_eq(game_id_match("1", ids, 0, out, sizeof out, err, sizeof err), -1);
 }
 END_TEST
 
@@ -247,6 +319,8 @@ int main(void)
 	tcase_add_test(tc, test_movelist_scroll);
 	tcase_add_test(tc, test_clock_text);
 	tcase_add_test(tc, test_material);
+	tcase_add_test(tc, test_text_wrap);
+	tcase_add_test(tc, test_game_id_match);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 
+#include "../text-wrap.h"
 #include "draw.h"
 
 WINDOW *ui_draw_newwin(int h, int w, int y, int x)
@@ -41,6 +42,14 @@ void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width)
 		mvwaddnstr(w, y, x, text, (int)n);
 }
 
+int ui_draw_cols(const char *text)
+{
+	int cols = 0;
+	for (; *text; text++)
+		cols += (*text & 0xC0) != 0x80;
+	return cols;
+}
+
 void ui_draw_hline(WINDOW *w, int y, int width, bool ascii)
 {
 	if (ascii)
@@ -75,7 +84,8 @@ int ui_draw_selected_attr(struct ui *ui)
 	return ui_attr(ui, THEME_CURRENT_MOVE_FG, THEME_CURRENT_MOVE_BG) | (int)A_BOLD;
 }
 
-void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_w, int screen_h, bool ascii)
+void ui_draw_help(struct ui *ui, const char *const *text, const char *footer, int width, int screen_w, int screen_h,
+		  bool ascii)
 {
 	int n = 0;
 	while (text[n])
@@ -85,6 +95,16 @@ void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_
 		w = screen_w;
 	if (h > screen_h)
 		h = screen_h;
+	/* The screen behind the box is blanked (all but the status line):
+	 * a pane showing around its edges, cut off by it, reads as garbage
+	 * ("5" of a clock's "4:55"). */
+	WINDOW *bg = newwin(screen_h > 1 ? screen_h - 1 : 1, screen_w, 0, 0);
+	if (bg) {
+		wattrset(bg, ui_attr(ui, THEME_TEXT, -1));
+		werase(bg);
+		wnoutrefresh(bg);
+		delwin(bg);
+	}
 	WINDOW *win = newwin(h, w, (screen_h - h) / 2, (screen_w - w) / 2);
 	if (!win)
 		return;
@@ -93,16 +113,30 @@ void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_
 	ui_draw_box(win, ascii);
 	for (int i = 0; i < n && i + 1 < h - 1; i++)
 		ui_draw_put(win, i + 1, 2, text[i], w - 4);
+	/* The footer sits in the bottom border, whole or not at all. */
+	if (footer && ui_draw_cols(footer) + 2 <= w - 4)
+		ui_draw_put(win, h - 1, 2, footer, w - 4);
 	wnoutrefresh(win);
 	delwin(win);
 }
 
 void ui_draw_too_small(int w, int h, const char *what, int min_w, int min_h)
 {
-	char line[160];
+	char text[320];
+	const char *p, *next;
+	int lines = 0, y;
 	erase();
-	snprintf(line, sizeof line, "Terminal too small: %dx%d, %s needs at least %dx%d.", w, h, what, min_w, min_h);
-	mvaddnstr(h / 2 > 0 ? h / 2 - 1 : 0, 0, line, w);
-	mvaddnstr(h / 2, 0, "Enlarge the window, or press q to quit.", w);
+	/* Wrapped, not cut: the page is for terminals too narrow for it. */
+	snprintf(text, sizeof text, "Terminal too small: %dx%d, %s needs at least %dx%d. Enlarge the window, or press q to quit.",
+		 w, h, what, min_w, min_h);
+	for (p = text; text_wrap_line(p, w, &next) > 0; p = next)
+		lines++;
+	y = lines < h ? (h - lines) / 2 : 0;
+	for (p = text; y < h; p = next, y++) {
+		size_t len = text_wrap_line(p, w, &next);
+		if (len == 0)
+			break;
+		mvaddnstr(y, 0, p, (int)len);
+	}
 	wnoutrefresh(stdscr);
 }

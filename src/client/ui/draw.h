@@ -23,6 +23,8 @@ void ui_draw_free_panes(WINDOW **pane, int n);
 /* Writes at most width columns of UTF-8 text at (y, x); nothing when width
  * is not positive. */
 void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width);
+/* The columns UTF-8 text takes (every glyph tchess writes is one wide). */
+int ui_draw_cols(const char *text);
 
 /* A rule across row y of w: box-drawing line, or '-' in ASCII mode. The
  * wide-character call works in every UTF-8 terminal, where the ACS_
@@ -45,8 +47,12 @@ int ui_draw_message_attr(struct ui *ui, bool error);
 int ui_draw_selected_attr(struct ui *ui);
 
 /* The help overlay: the lines of text (up to a NULL) in a box at most
- * width columns wide, centred on a screen of screen_w x screen_h. */
-void ui_draw_help(struct ui *ui, const char *const *text, int width, int screen_w, int screen_h, bool ascii);
+ * width columns wide, centred on a screen of screen_w x screen_h, over a
+ * blank screen (the status line stays); footer (NULL: none) in its bottom
+ * border when it fits whole. Draw it after the panes, in every pass that
+ * draws one. */
+void ui_draw_help(struct ui *ui, const char *const *text, const char *footer, int width, int screen_w, int screen_h,
+		  bool ascii);
 
 /* The page shown instead of a screen on a terminal of w x h that is
  * smaller than min_w x min_h; what names the screen ("tchess play"). */

@@ -113,7 +113,7 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 	int64_t now = now_mono_ms();
 	struct position pos;
 	struct material m;
-	char line[160], name[64], clk[CLOCK_TEXT_MAX], mat[32];
+	char line[160], name[64], clk[CLOCK_TEXT_MAX], mat[160];
 
 	werase(w);
 	session_position(s, &pos);
@@ -128,14 +128,18 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 			snprintf(clk, sizeof clk, "-:--");
 		else
 			clock_text_format(ms, clk);
-		material_text(&m, (enum color)c, mat, sizeof mat);
 		snprintf(line, sizeof line, "%s %s%s", board_view_glyph(c == WHITE ? W_KING : B_KING, s->ascii, false),
 			 ui_play_name(s, c, name, sizeof name), c == s->me ? " (you)" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 		ui_draw_put(w, row, 0, line, width - 10);
 		int right = width - (int)strlen(clk) - 2;
-		if (mat[0] && right - (int)strlen(mat) - 1 > (int)strlen(line))
-			mvwaddstr(w, row, right - (int)strlen(mat) - 1, mat);
+		/* The material between the name and the clock, a blank each
+		 * side, or as much of it as fits there. */
+		int name_end = ui_draw_cols(line) < width - 10 ? ui_draw_cols(line) : width - 10;
+		int mat_w = material_text(&m, (enum color)c, s->ascii, right - 2 - name_end, mat, sizeof mat);
+		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+		if (mat_w > 0)
+			mvwaddstr(w, row, right - 1 - mat_w, mat);
 		int a = ui_attr(p->ui, THEME_TEXT, -1);
 		bool low = session_clock_low(s, c, now);
 		if (low)
@@ -226,8 +230,9 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
-		snprintf(line, sizeof line, "s save PGN%s   %sn notes   q quit", s->saved ? " (saved)" : "",
-			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "");
+		/* The same keys, in the same order, as the status line's. */
+		snprintf(line, sizeof line, "%ss save PGN%s   n notes   q quit",
+			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "", s->saved ? " (saved)" : "");
 		ui_draw_put(w, 2, 0, line, width);
 		if (in_series)
 			ui_draw_put(w, 3, 0, series, width);
@@ -250,15 +255,8 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	}
 	ui_draw_put(w, 0, 0, line, width);
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
-	if (s->premoves.n && !session_over(s)) {
-		size_t used = (size_t)snprintf(line, sizeof line, "premoves:");
-		for (int i = 0; i < s->premoves.n && used < sizeof line - 16; i++) {
-			char t[PREMOVE_TEXT_MAX];
-			premove_write(&s->premoves.items[i], pos.chess960, t);
-			used += (size_t)snprintf(line + used, sizeof line - used, " %d.%s", i + 1, t);
-		}
+	if (session_premoves_text(s, line, sizeof line))
 		ui_draw_put(w, 1, 0, line, width);
-	}
 	if (in_series)
 		ui_draw_put(w, 2, 0, series, width);
 	wattrset(w, A_NORMAL);
@@ -406,9 +404,15 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 			wnoutrefresh(w);
 		}
 	}
-	if (s->help && (dirty & (SESSION_DIRTY_HELP | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
-		ui_draw_help(p->ui, ui_play_help_text, 74, l->w, l->h, s->ascii);
-	if (s->notes_open && (dirty & (SESSION_DIRTY_NOTES | SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS)))
+	/* An overlay goes on top of whatever pane was drawn in this pass
+	 * (the clocks every second too): drawn last, it stays whole. */
+	if (s->help && dirty) {
+		/* The whole id, which the status line shortens. */
+		char footer[PROTOCOL_GAME_ID_MAX + 16];
+		snprintf(footer, sizeof footer, " game %s ", s->game_id);
+		ui_draw_help(p->ui, ui_play_help_text, footer, 74, l->w, l->h, s->ascii);
+	}
+	if (s->notes_open && dirty)
 		ui_play_draw_notes(p);
 }
 
@@ -464,6 +468,11 @@ static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct 
 			snprintf(s->message, sizeof s->message, "cannot follow the game: %s",
 				 err.message[0] ? err.message : "the server refused");
 			s->message_error = true;
+			/* Nothing seen of the game yet: no screen to keep, and a
+			 * start position would only pretend to be the game. The
+			 * caller says why once the terminal is back. */
+			if (!s->view.created)
+				s->quit = true;
 			return SESSION_DIRTY_STATUS;
 		}
 		net_poll(n, s->game_id, s->after);

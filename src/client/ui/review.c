@@ -71,9 +71,8 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 	werase(w);
 	material_count(&r->positions[r->ply], &m);
 	for (int c = WHITE; c <= BLACK; c++) {
-		char mat[32];
+		char mat[160];
 		int64_t ms = review_clock_of(r, (enum color)c);
-		material_text(&m, (enum color)c, mat, sizeof mat);
 		const char *glyph = board_view_glyph(c == WHITE ? W_KING : B_KING, r->ascii, false);
 		snprintf(line, sizeof line, "%s %s", glyph,
 			 ui_review_or(c == WHITE ? r->game.white : r->game.black, "?"));
@@ -88,8 +87,10 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 				mvwaddstr(w, c, right, clk);
 			right--;
 		}
-		if (mat[0] && right - (int)strlen(mat) > 20)
-			mvwaddstr(w, c, right - (int)strlen(mat), mat);
+		/* The material keeps clear of the name (the first 20 columns). */
+		int mat_w = material_text(&m, (enum color)c, r->ascii, right - 21, mat, sizeof mat);
+		if (mat_w > 0)
+			mvwaddstr(w, c, right - mat_w, mat);
 	}
 	snprintf(line, sizeof line, "%s%s%s  %s", ui_review_or(r->game.event, "?"), r->game.date ? ", " : "",
 		 r->game.date ? r->game.date : "", ui_review_or(r->game.result, "*"));
@@ -328,8 +329,9 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 		ui_review_draw_status(s, s->pane[PANE_STATUS]);
 		wnoutrefresh(s->pane[PANE_STATUS]);
 	}
-	if (r->help && (dirty & REVIEW_DIRTY_HELP))
-		ui_draw_help(s->ui, ui_review_help_text, 52, r->layout.w, r->layout.h, r->ascii);
+	/* Drawn last whenever anything was, so no pane shows through. */
+	if (r->help && dirty)
+		ui_draw_help(s->ui, ui_review_help_text, NULL, 52, r->layout.w, r->layout.h, r->ascii);
 }
 
 void ui_review_run(struct ui *ui, struct review *r)

@@ -143,12 +143,7 @@ static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 		wnoutrefresh(stdscr);
 	}
 	if (!p->pane[PANE_BODY]) {
-		char line[120];
-		erase();
-		snprintf(line, sizeof line, "Terminal too small: %dx%d, needs at least %dx%d (q quits).", v->w, v->h,
-			 TOURNEY_MIN_WIDTH, TOURNEY_MIN_HEIGHT);
-		mvaddnstr(0, 0, line, v->w);
-		wnoutrefresh(stdscr);
+		ui_draw_too_small(v->w, v->h, "tchess tournament", TOURNEY_MIN_WIDTH, TOURNEY_MIN_HEIGHT);
 		return;
 	}
 	if (dirty & (TOURNEY_DIRTY_BODY | TOURNEY_DIRTY_CLEAR)) {
@@ -164,8 +159,9 @@ static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 		ui_tourney_draw_status(p, p->pane[PANE_STATUS]);
 		wnoutrefresh(p->pane[PANE_STATUS]);
 	}
-	if (v->help && (dirty & TOURNEY_DIRTY_HELP))
-		ui_draw_help(p->ui, ui_tourney_help_text, 70, v->w, v->h, v->ascii);
+	/* Drawn last whenever anything was, so no pane shows through. */
+	if (v->help && dirty)
+		ui_draw_help(p->ui, ui_tourney_help_text, NULL, 70, v->w, v->h, v->ascii);
 }
 
 /* Does the model's requests; the game screen through open_game. */
