@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -201,6 +202,7 @@ int account_embedded_start(struct embedded *e, const char *tchessd, const char *
 		snprintf(err, errsize, "pipe: %s", strerror(errno));
 		return -1;
 	}
+	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errsize, "fork: %s", strerror(errno));
@@ -220,6 +222,12 @@ int account_embedded_start(struct embedded *e, const char *tchessd, const char *
 		/* Its own process group: a Ctrl-C meant for the terminal
 		 * reaches the client, which stops the server in order. */
 		setpgid(0, 0);
+		/* A client killed outright (its terminal closed: SIGHUP) takes
+		 * its server along: SIGTERM, which drains and exits cleanly,
+		 * rather than a stray tchessd holding the database. */
+		prctl(PR_SET_PDEATHSIG, SIGTERM);
+		if (getppid() != parent)
+			_exit(0);
 		/* The engine for engine seats, when one is installed. */
 		const char *engines[] = { "/usr/games/stockfish", "/usr/bin/stockfish", "/usr/local/bin/stockfish" };
 		for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)

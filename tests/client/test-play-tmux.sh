@@ -109,4 +109,21 @@ check "PGN saved from the game-over screen" w "saved the game to"
 keys w q
 check "white quits" w "tchess-exit-0"
 
+# 9. With no server configured, tchess play runs its own tchessd; closing
+# the terminal (SIGHUP to the client) takes that server along.
+mkdir -p "$tmp/solo"
+start_session e solo play --vs open
+check "the embedded server's game waits" e "waiting for an opponent" 20
+embedded=$(pgrep -f -- "--db $tmp/state-solo/" | head -1)
+if [ -n "$embedded" ]; then ok "tchess play started its own tchessd"; else fail "no embedded tchessd"; fi
+tmux -L "$sock" kill-session -t e
+deadline=$((SECONDS + 10))
+while [ -n "$embedded" ] && kill -0 "$embedded" 2>/dev/null && [ $SECONDS -lt $deadline ]; do poll_pause; done
+if [ -n "$embedded" ] && ! kill -0 "$embedded" 2>/dev/null; then
+	ok "the embedded tchessd stopped with its client"
+else
+	fail "the embedded tchessd outlived its client"
+	[ -n "$embedded" ] && kill "$embedded"
+fi
+
 e2e_finish "all play checks passed"

@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "tchess/fold.h"
 #include "tchess/protocol.h"
 #include "util/xalloc.h"
 
@@ -243,6 +244,27 @@ void join_game(struct tchessd *d, const char *game, const char *token)
 	char path[128];
 	snprintf(path, sizeof path, "/v1/games/%s/join", game);
 	ck_assert_int_eq(http_call(d, "POST", path, token, "{}", 2, NULL), 200);
+}
+
+void fold_game(struct tchessd *d, const char *game, const char *token, struct game_view *v)
+{
+	char path[160], *out;
+	struct protocol_events evs;
+	struct protocol_error err;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", game);
+	ck_assert_int_eq(http_call(d, "GET", path, token, NULL, 0, &out), 200);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
+	free(out);
+	fold_view_init(v);
+	if (evs.resync)
+		ck_assert_msg(fold_view_from_snapshot(v, evs.snapshot, strlen(evs.snapshot), game, &err) == 0, "%s",
+			      err.message);
+	for (size_t i = 0; i < evs.n; i++) {
+		if (evs.events[i].seq > v->seq)
+			ck_assert_msg(fold_apply(v, &evs.events[i], &err) == 0, "%s", err.message);
+	}
+	ck_assert_int_le(v->seq, evs.seq);
+	protocol_events_fini(&evs);
 }
 
 int64_t parked_polls(struct tchessd *d)

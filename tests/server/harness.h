@@ -59,6 +59,12 @@ int64_t create_game_with(struct tchessd *d, const char *token, const char *reque
 /* token's player joins game (POST /v1/games/ID/join with "{}"), expecting
  * 200. */
 void join_game(struct tchessd *d, const char *game, const char *token);
+/* The game as a client folds it from nothing (v not initialised): GET
+ * events?after=0 answers every event, or for a log longer than the
+ * server's ring a resync snapshot (tchess-protocol(7)); either way v ends
+ * at the game's seq. token may be NULL (a spectator). */
+struct game_view;
+void fold_game(struct tchessd *d, const char *game, const char *token, struct game_view *v);
 /* The number of parked polls according to GET /v1/health. */
 int64_t parked_polls(struct tchessd *d);
 

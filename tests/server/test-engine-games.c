@@ -133,20 +133,10 @@ static long move_cmd(struct eg *g, int64_t ply, const char *text)
 	return status;
 }
 
-/* The game's position, folded from all its events. */
+/* The game's position, as a client folds it. */
 static void current(struct eg *g, struct game_view *v)
 {
-	char path[160], *out;
-	struct protocol_events evs;
-	struct protocol_error err;
-	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", g->game);
-	ck_assert_int_eq(http_call(&g->d, "GET", path, g->token, NULL, 0, &out), 200);
-	ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
-	free(out);
-	fold_view_init(v);
-	for (size_t i = 0; i < evs.n; i++)
-		ck_assert_msg(fold_apply(v, &evs.events[i], &err) == 0, "%s", err.message);
-	protocol_events_fini(&evs);
+	fold_game(&g->d, g->game, g->token, v);
 }
 
 /* A sensible developing move for White if one is legal (so the engine has
