@@ -143,8 +143,9 @@ bool protocol_game_id_valid(const char *id)
 /* The name is checked before it is copied, so a long one gets the name
  * rule's message rather than the buffer's. */
 static const struct protocol_codec_member register_request_members[] = {
-	{ "name", PROTOCOL_JSON_STRING, REQ, offsetof(struct protocol_register_request, name),
-	  sizeof(((struct protocol_register_request *)0)->name), protocol_name_valid, 0 },
+	{ .name = "name", .kind = PROTOCOL_JSON_STRING, .flags = REQ,
+	  .offset = offsetof(struct protocol_register_request, name),
+	  .size = sizeof(((struct protocol_register_request *)0)->name), .valid = protocol_name_valid },
 };
 static const struct protocol_codec_message register_request_msg =
 	PROTOCOL_CODEC_MESSAGE("register", register_request_members, NULL, NULL);
