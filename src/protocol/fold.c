@@ -332,13 +332,14 @@ static void joined_encode_rest(cJSON *o, const void *src)
 static int premoves_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
 {
 	struct fold_event *e = dst;
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
-	for (const cJSON *m = a->child; m; m = m->next) {
-		if (e->n_moves == PREMOVE_DEPTH_MAX)
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: too many moves", what);
-		if (!cJSON_IsString(m) || strlen(m->valuestring) >= PREMOVE_TEXT_MAX || !m->valuestring[0])
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: moves must be UCI strings", what);
-		strcpy(e->moves[e->n_moves++], m->valuestring);
+	switch (protocol_codec_read_strings(cJSON_GetObjectItemCaseSensitive(o, "moves"), e->moves[0],
+					    sizeof e->moves[0], PREMOVE_DEPTH_MAX, &e->n_moves)) {
+	case PROTOCOL_CODEC_STRINGS_TOO_MANY:
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: too many moves", what);
+	case PROTOCOL_CODEC_STRINGS_BAD:
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: moves must be UCI strings", what);
+	case PROTOCOL_CODEC_STRINGS_OK:
+		break;
 	}
 	return 0;
 }
@@ -346,15 +347,7 @@ static int premoves_rest(const cJSON *o, void *dst, const char *what, struct pro
 static void premoves_encode_rest(cJSON *o, const void *src)
 {
 	const struct fold_event *e = src;
-	cJSON *a = cJSON_CreateArray();
-	if (!a)
-		xalloc_die();
-	for (int i = 0; i < e->n_moves; i++) {
-		cJSON *m = cJSON_CreateString(e->moves[i]);
-		if (!m || !cJSON_AddItemToArray(a, m))
-			xalloc_die();
-	}
-	protocol_json_add_item(o, "moves", a);
+	protocol_json_add_item(o, "moves", protocol_codec_strings(e->moves[0], sizeof e->moves[0], e->n_moves));
 }
 
 /* The names are read as ints (PROTOCOL_CODEC_NAME). */

@@ -282,3 +282,29 @@ int protocol_codec_decode_list(const char *what, const char *name, const struct 
 	cJSON_Delete(o);
 	return rc;
 }
+
+cJSON *protocol_codec_strings(const char *first, size_t stride, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		xalloc_die();
+	for (int i = 0; i < n; i++) {
+		cJSON *m = cJSON_CreateString(first + (size_t)i * stride);
+		if (!m || !cJSON_AddItemToArray(a, m))
+			xalloc_die();
+	}
+	return a;
+}
+
+enum protocol_codec_strings_status protocol_codec_read_strings(const cJSON *a, char *first, size_t stride, int max,
+							       int *n)
+{
+	for (const cJSON *m = a->child; m; m = m->next) {
+		if (*n == max)
+			return PROTOCOL_CODEC_STRINGS_TOO_MANY;
+		if (!cJSON_IsString(m) || !m->valuestring[0] || strlen(m->valuestring) >= stride)
+			return PROTOCOL_CODEC_STRINGS_BAD;
+		strcpy(first + (size_t)(*n)++ * stride, m->valuestring);
+	}
+	return PROTOCOL_CODEC_STRINGS_OK;
+}

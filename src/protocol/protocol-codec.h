@@ -168,4 +168,18 @@ int protocol_codec_decode_list(const char *what, const char *name, const struct 
 			       size_t elem_size, const char *json, size_t len, void **out, size_t *n,
 			       struct protocol_error *err);
 
+/* Arrays of short strings, as rows of stride bytes from first (premove
+ * lists): n of them as a new array; aborts on out-of-memory. */
+cJSON *protocol_codec_strings(const char *first, size_t stride, int n);
+enum protocol_codec_strings_status {
+	PROTOCOL_CODEC_STRINGS_OK = 0,
+	PROTOCOL_CODEC_STRINGS_TOO_MANY, /* more than max elements */
+	PROTOCOL_CODEC_STRINGS_BAD,      /* an element not a non-empty string shorter than stride */
+};
+/* Reads the array a into rows of stride bytes from first, at most max of
+ * them, counting them in *n (which the caller sets, usually to 0); the
+ * caller words the error. */
+enum protocol_codec_strings_status protocol_codec_read_strings(const cJSON *a, char *first, size_t stride, int max,
+							       int *n);
+
 #endif
