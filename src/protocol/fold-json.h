@@ -7,12 +7,12 @@
 #ifndef TCHESS_FOLD_JSON_H
 #define TCHESS_FOLD_JSON_H
 
-#include "protocol-json.h"
+#include "protocol-codec.h"
 #include "tchess/fold.h"
 
 #define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
 /* The largest integer a JSON number carries exactly: unlimited clocks. */
-#define FOLD_JSON_INT_MAX 9007199254740991LL
+#define FOLD_JSON_INT_MAX PROTOCOL_CODEC_INT_MAX
 
 /* A string, or null for NULL. */
 cJSON *fold_json_nullable_string(const char *s);

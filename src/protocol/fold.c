@@ -1,7 +1,8 @@
 /*
  * The game events' data on the wire and the fold that applies them to a
- * game's state; see tchess/fold.h. The encoder and the strict decoder of
- * each event type sit side by side so their members cannot drift apart.
+ * game's state; see tchess/fold.h. Each event type's data is described
+ * once, by a table of the protocol codec (protocol-codec.h), which both
+ * encodes and strictly decodes it, so the two cannot drift apart.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -9,34 +10,9 @@
 #include <string.h>
 
 #include "fold-json.h"
+#include "protocol-codec.h"
 #include "tchess/movegen.h"
 #include "util/xalloc.h"
-
-static const char *const type_names[] = {
-	[FOLD_EV_CREATED] = "game-created",
-	[FOLD_EV_JOINED] = "player-joined",
-	[FOLD_EV_STARTED] = "game-started",
-	[FOLD_EV_MOVE] = "move",
-	[FOLD_EV_PREMOVES] = "premoves",
-	[FOLD_EV_PREMOVE_DISCARDED] = "premove-discarded",
-	[FOLD_EV_ENDED] = "game-ended",
-	[FOLD_EV_CLOCK_RESUMED] = "clock-resumed",
-	[FOLD_EV_VACATION] = "vacation",
-	[FOLD_EV_REQUEST] = "request",
-	[FOLD_EV_ADJOURNED] = "game-adjourned",
-	[FOLD_EV_RESUMED] = "game-resumed",
-	[FOLD_EV_DISCARD] = "discard-claimed",
-	[FOLD_EV_PRESENCE] = "presence",
-	[FOLD_EV_TIME_ADDED] = "time-added",
-	[FOLD_EV_PROVISIONAL] = "provisional-move",
-	[FOLD_EV_TAKEN_BACK] = "move-taken-back",
-	[FOLD_EV_OTHER] = "",
-};
-
-const char *fold_event_type(enum fold_event_kind kind)
-{
-	return (unsigned)kind <= FOLD_EV_OTHER ? type_names[kind] : "";
-}
 
 void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
 {
@@ -46,8 +22,9 @@ void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
 	e->clock.running = CLOCK_NOBODY;
 }
 
-static const char *const what_names[FOLD_REQ_COUNT] = { "draw", "abort", "adjourn", "resume", "rematch" };
-static const char *const action_names[] = { "made", "declined", "withdrawn", "accepted" };
+/* NULL-terminated for the codec (PROTOCOL_CODEC_NAME). */
+static const char *const what_names[FOLD_REQ_COUNT + 1] = { "draw", "abort", "adjourn", "resume", "rematch", NULL };
+static const char *const action_names[] = { "made", "declined", "withdrawn", "accepted", NULL };
 
 const char *fold_request_what_str(enum fold_request_what w)
 {
@@ -102,7 +79,17 @@ bool fold_color_parse(const char *s, int *out)
 	return true;
 }
 
-/* ---- encoding ---- */
+/* ---- the event data codec ----
+ *
+ * Each event type's data is one table of protocol-codec.h: its encoder and
+ * its strict decoder are the codec's, so they cannot drift apart. Events
+ * are stored, so a table's member order is the order on the wire and in
+ * the decoder's error messages; neither may change.
+ */
+
+#define REQ PROTOCOL_CODEC_REQUIRED
+#define EMPTY_OK PROTOCOL_CODEC_EMPTY_OK
+#define OMIT PROTOCOL_CODEC_OMIT
 
 cJSON *fold_json_nullable_string(const char *s)
 {
@@ -117,18 +104,31 @@ int64_t fold_json_clamp_ms(int64_t ms)
 	return ms > FOLD_JSON_INT_MAX ? FOLD_JSON_INT_MAX : ms;
 }
 
+static int clock_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
+{
+	const struct fold_clock_reading *c = dst;
+	(void)o;
+	(void)what;
+	if (c->ms[WHITE] < 0 || c->ms[BLACK] < 0 || c->turn_used_ms < 0)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "clock: negative time");
+	return 0;
+}
+
+/* Times are clamped to what a JSON number carries (unlimited clocks);
+ * deadline_ms is optional, as events stored before deadlines lack it. */
+static const struct protocol_codec_member clock_members[] = {
+	PROTOCOL_CODEC_INT_AS("white_ms", struct fold_clock_reading, ms[WHITE], REQ | PROTOCOL_CODEC_CLAMP),
+	PROTOCOL_CODEC_INT_AS("black_ms", struct fold_clock_reading, ms[BLACK], REQ | PROTOCOL_CODEC_CLAMP),
+	PROTOCOL_CODEC_COLOR_AS("running", struct fold_clock_reading, running, REQ, true, CLOCK_NOBODY),
+	PROTOCOL_CODEC_INT(struct fold_clock_reading, turn_used_ms, REQ | PROTOCOL_CODEC_CLAMP),
+	{ .name = "deadline_ms", .kind = PROTOCOL_JSON_INT_OR_NULL, .flags = PROTOCOL_CODEC_CLAMP,
+	  .offset = offsetof(struct fold_clock_reading, deadline_ms), .absent = INT64_MAX },
+};
+static const struct protocol_codec_message clock_msg = PROTOCOL_CODEC_MESSAGE("clock", clock_members, clock_rest, NULL);
+
 cJSON *fold_json_clock(const struct fold_clock_reading *c)
 {
-	cJSON *o = protocol_json_object();
-	protocol_json_add_int(o, "white_ms", fold_json_clamp_ms(c->ms[WHITE]));
-	protocol_json_add_int(o, "black_ms", fold_json_clamp_ms(c->ms[BLACK]));
-	protocol_json_add_item(o, "running", fold_json_nullable_string(fold_color_str(c->running)));
-	protocol_json_add_int(o, "turn_used_ms", fold_json_clamp_ms(c->turn_used_ms));
-	if (c->deadline_ms == INT64_MAX)
-		protocol_json_add_item(o, "deadline_ms", fold_json_nullable_string(NULL));
-	else
-		protocol_json_add_int(o, "deadline_ms", fold_json_clamp_ms(c->deadline_ms));
-	return o;
+	return protocol_codec_object(&clock_msg, c);
 }
 
 cJSON *fold_json_seat(const struct fold_seat *s)
@@ -152,186 +152,6 @@ cJSON *fold_json_seat(const struct fold_seat *s)
 			xalloc_die();
 		return o;
 	}
-}
-
-/* A game-created event's series member (half-points are integers). */
-cJSON *fold_json_series(const struct fold_series *s)
-{
-	cJSON *o = protocol_json_object();
-	protocol_json_add_string(o, "id", s->id);
-	protocol_json_add_int(o, "game", s->game);
-	protocol_json_add_string(o, "previous", s->previous);
-	protocol_json_add_int(o, "white_half_points", s->score.half[WHITE]);
-	protocol_json_add_int(o, "black_half_points", s->score.half[BLACK]);
-	protocol_json_add_int(o, "scored", s->score.scored);
-	return o;
-}
-
-static cJSON *event_data_json(const struct fold_event *e)
-{
-	cJSON *o = protocol_json_object();
-	switch (e->kind) {
-	case FOLD_EV_CREATED:
-		protocol_json_add_string(o, "tc", e->tc);
-		protocol_json_add_string(o, "ruleset", e->ruleset);
-		protocol_json_add_string(o, "fen", e->fen);
-		protocol_json_add_string(o, "opponent", e->opponent);
-		protocol_json_add_item(o, "white", fold_json_seat(&e->seats[WHITE]));
-		protocol_json_add_item(o, "black", fold_json_seat(&e->seats[BLACK]));
-		/* Optional members, absent in ordinary games, so logs from
-		 * before undo games and series read as they were. */
-		if (e->undo)
-			protocol_json_add_item(o, "undo", cJSON_CreateBool(true));
-		if (e->series.id[0])
-			protocol_json_add_item(o, "series", fold_json_series(&e->series));
-		break;
-	case FOLD_EV_JOINED:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_int(o, "player", e->seats[e->color].player);
-		protocol_json_add_string(o, "name", e->seats[e->color].name);
-		break;
-	case FOLD_EV_STARTED:
-		break;
-	case FOLD_EV_MOVE:
-		protocol_json_add_int(o, "ply", e->ply);
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_string(o, "uci", e->uci);
-		protocol_json_add_string(o, "san", e->san);
-		protocol_json_add_string(o, "fen", e->fen);
-		protocol_json_add_int(o, "think_ms", e->think_ms);
-		protocol_json_add_item(o, "premove", cJSON_CreateBool(e->premove));
-		break;
-	case FOLD_EV_PREMOVES: {
-		protocol_json_add_int(o, "ply", e->ply);
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		cJSON *a = cJSON_CreateArray();
-		if (!a)
-			xalloc_die();
-		for (int i = 0; i < e->n_moves; i++) {
-			cJSON *m = cJSON_CreateString(e->moves[i]);
-			if (!m || !cJSON_AddItemToArray(a, m))
-				xalloc_die();
-		}
-		protocol_json_add_item(o, "moves", a);
-		break;
-	}
-	case FOLD_EV_PREMOVE_DISCARDED:
-		protocol_json_add_int(o, "ply", e->ply);
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_string(o, "premove", e->uci);
-		protocol_json_add_string(o, "reason", e->reason);
-		break;
-	case FOLD_EV_ENDED:
-		protocol_json_add_string(o, "result", e->result);
-		protocol_json_add_string(o, "termination", e->termination);
-		protocol_json_add_item(o, "color", fold_json_nullable_string(fold_color_str(e->color)));
-		if (e->reason[0])
-			protocol_json_add_string(o, "reason", e->reason);
-		if (e->uci[0])
-			protocol_json_add_string(o, "move", e->uci);
-		break;
-	case FOLD_EV_CLOCK_RESUMED:
-		protocol_json_add_int(o, "paused_ms", e->paused_ms);
-		break;
-	case FOLD_EV_VACATION:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_int(o, "start_ms", e->vacation.start_ms);
-		protocol_json_add_int(o, "end_ms", e->vacation.end_ms);
-		protocol_json_add_item(o, "cancelled", cJSON_CreateBool(e->cancelled));
-		break;
-	case FOLD_EV_REQUEST:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_string(o, "what", fold_request_what_str(e->what));
-		protocol_json_add_string(o, "action", fold_request_action_str(e->action));
-		protocol_json_add_int(o, "ply", e->ply);
-		if (e->game[0])
-			protocol_json_add_string(o, "game", e->game);
-		break;
-	case FOLD_EV_PROVISIONAL:
-		protocol_json_add_int(o, "ply", e->ply);
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_string(o, "uci", e->uci);
-		protocol_json_add_string(o, "san", e->san);
-		protocol_json_add_string(o, "fen", e->fen);
-		break;
-	case FOLD_EV_TAKEN_BACK:
-		protocol_json_add_int(o, "ply", e->ply);
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_string(o, "uci", e->uci);
-		break;
-	case FOLD_EV_ADJOURNED:
-		protocol_json_add_item(o, "color", fold_json_nullable_string(fold_color_str(e->color)));
-		protocol_json_add_string(o, "reason", e->reason);
-		break;
-	case FOLD_EV_RESUMED:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		break;
-	case FOLD_EV_DISCARD:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_int(o, "count", e->count);
-		break;
-	case FOLD_EV_PRESENCE:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_item(o, "present", cJSON_CreateBool(e->present));
-		break;
-	case FOLD_EV_TIME_ADDED:
-		protocol_json_add_string(o, "color", fold_color_str(e->color));
-		protocol_json_add_int(o, "ms", e->ms);
-		protocol_json_add_string(o, "reason", e->reason);
-		break;
-	case FOLD_EV_OTHER:
-		break;
-	}
-	if (e->has_clock)
-		protocol_json_add_item(o, "clock", fold_json_clock(&e->clock));
-	return o;
-}
-
-char *fold_event_encode(const struct fold_event *e)
-{
-	return protocol_json_print(event_data_json(e));
-}
-
-/* ---- decoding ---- */
-
-int fold_json_color_member(const cJSON *o, const char *name, bool null_ok, int *out, const char *what,
-			struct protocol_error *err)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
-	if (null_ok && cJSON_IsNull(v)) {
-		*out = -1;
-		return 0;
-	}
-	if (!cJSON_IsString(v) || !fold_color_parse(v->valuestring, out))
-		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: member \"%s\" must be \"white\" or "
-					  "\"black\"%s", what, name, null_ok ? " or null" : "");
-	return 0;
-}
-
-static int clock_from_json(const cJSON *o, struct fold_clock_reading *out, struct protocol_error *err)
-{
-	static const struct protocol_json_field fields[] = {
-		{ "white_ms", PROTOCOL_JSON_INT, true },
-		{ "black_ms", PROTOCOL_JSON_INT, true },
-		{ "running", PROTOCOL_JSON_STRING_OR_NULL, true },
-		{ "turn_used_ms", PROTOCOL_JSON_INT, true },
-		/* Optional: events stored before deadlines were added lack it. */
-		{ "deadline_ms", PROTOCOL_JSON_INT_OR_NULL, false },
-	};
-	const char *what = "clock";
-	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
-	    fold_json_color_member(o, "running", true, &out->running, what, err))
-		return -1;
-	out->ms[WHITE] = protocol_json_int(o, "white_ms");
-	out->ms[BLACK] = protocol_json_int(o, "black_ms");
-	out->turn_used_ms = protocol_json_int(o, "turn_used_ms");
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "deadline_ms");
-	out->deadline_ms = d && !cJSON_IsNull(d) ? protocol_json_int(o, "deadline_ms") : INT64_MAX;
-	if (out->ms[WHITE] < 0 || out->ms[BLACK] < 0 || out->turn_used_ms < 0)
-		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "clock: negative time");
-	if (out->running == -1)
-		out->running = CLOCK_NOBODY;
-	return 0;
 }
 
 int fold_json_seat_decode(const cJSON *v, struct fold_seat *out, struct protocol_error *err)
@@ -375,287 +195,346 @@ int fold_json_seat_decode(const cJSON *v, struct fold_seat *out, struct protocol
 	return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "seat: unknown kind");
 }
 
-int fold_json_series_decode(const cJSON *o, struct fold_series *out, struct protocol_error *err)
+/* A series as it is on the wire: struct fold_series holds ints, and a
+ * number out of their range must be refused, not cut. */
+struct series_wire {
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	int64_t game;
+	char previous[PROTOCOL_GAME_ID_MAX + 1];
+	int64_t half[2];
+	int64_t scored;
+};
+
+/* Every game gives at most 2 half-points to its two players together. */
+static int series_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
 {
-	static const struct protocol_json_field fields[] = {
-		{ "id", PROTOCOL_JSON_STRING, true },
-		{ "game", PROTOCOL_JSON_INT, true },
-		{ "previous", PROTOCOL_JSON_STRING, true },
-		{ "white_half_points", PROTOCOL_JSON_INT, true },
-		{ "black_half_points", PROTOCOL_JSON_INT, true },
-		{ "scored", PROTOCOL_JSON_INT, true },
-	};
-	const char *what = "series";
-	if (protocol_json_check(o, fields, N_FIELDS(fields), false, what, err) ||
-	    protocol_json_copy(out->id, sizeof out->id, o, "id", false, what, err) ||
-	    protocol_json_copy(out->previous, sizeof out->previous, o, "previous", false, what, err))
-		return -1;
-	int64_t game = protocol_json_int(o, "game"), w = protocol_json_int(o, "white_half_points");
-	int64_t b = protocol_json_int(o, "black_half_points"), scored = protocol_json_int(o, "scored");
-	/* Every game gives at most 2 half-points to its two players together. */
-	if (!protocol_game_id_valid(out->id) || !protocol_game_id_valid(out->previous) || game < 2 ||
-	    game > 1000000 || scored < 0 || scored >= game || w < 0 || b < 0 || w + b != 2 * scored)
+	const struct series_wire *w = dst;
+	(void)o;
+	(void)what;
+	if (!protocol_game_id_valid(w->id) || !protocol_game_id_valid(w->previous) || w->game < 2 ||
+	    w->game > 1000000 || w->scored < 0 || w->scored >= w->game || w->half[WHITE] < 0 || w->half[BLACK] < 0 ||
+	    w->half[WHITE] + w->half[BLACK] != 2 * w->scored)
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "series: inconsistent members");
-	out->game = (int)game;
-	out->score.half[WHITE] = (int)w;
-	out->score.half[BLACK] = (int)b;
-	out->score.scored = (int)scored;
-	out->score.games = (int)game - 1;
 	return 0;
 }
 
-static int data_from_json(const cJSON *o, struct fold_event *e, const char *what, struct protocol_error *err)
+/* Half-points are integers. */
+static const struct protocol_codec_member series_members[] = {
+	PROTOCOL_CODEC_STRING(struct series_wire, id, REQ),
+	PROTOCOL_CODEC_INT(struct series_wire, game, REQ),
+	PROTOCOL_CODEC_STRING(struct series_wire, previous, REQ),
+	PROTOCOL_CODEC_INT_AS("white_half_points", struct series_wire, half[WHITE], REQ),
+	PROTOCOL_CODEC_INT_AS("black_half_points", struct series_wire, half[BLACK], REQ),
+	PROTOCOL_CODEC_INT(struct series_wire, scored, REQ),
+};
+static const struct protocol_codec_message series_msg =
+	PROTOCOL_CODEC_MESSAGE("series", series_members, series_rest, NULL);
+
+cJSON *fold_json_series(const struct fold_series *s)
 {
-	static const struct protocol_json_field created[] = {
-		{ "tc", PROTOCOL_JSON_STRING, true },       { "ruleset", PROTOCOL_JSON_STRING, true },
-		{ "fen", PROTOCOL_JSON_STRING, true },      { "opponent", PROTOCOL_JSON_STRING, true },
-		{ "white", PROTOCOL_JSON_OBJECT_OR_NULL, true }, { "black", PROTOCOL_JSON_OBJECT_OR_NULL, true },
-		{ "undo", PROTOCOL_JSON_BOOL, false },      { "series", PROTOCOL_JSON_OBJECT, false },
-	};
-	static const struct protocol_json_field joined[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "player", PROTOCOL_JSON_INT, true },
-		{ "name", PROTOCOL_JSON_STRING, true },
-	};
-	static const struct protocol_json_field started[] = {
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	static const struct protocol_json_field moved[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },      { "color", PROTOCOL_JSON_STRING, true },
-		{ "uci", PROTOCOL_JSON_STRING, true },   { "san", PROTOCOL_JSON_STRING, true },
-		{ "fen", PROTOCOL_JSON_STRING, true },   { "think_ms", PROTOCOL_JSON_INT, true },
-		{ "premove", PROTOCOL_JSON_BOOL, true }, { "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	static const struct protocol_json_field premoves[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "moves", PROTOCOL_JSON_ARRAY, true },
-	};
-	static const struct protocol_json_field discarded[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "premove", PROTOCOL_JSON_STRING, true },
-		{ "reason", PROTOCOL_JSON_STRING, true },
-	};
-	static const struct protocol_json_field ended[] = {
-		{ "result", PROTOCOL_JSON_STRING, true },
-		{ "termination", PROTOCOL_JSON_STRING, true },
-		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-		{ "reason", PROTOCOL_JSON_STRING, false },
-		{ "move", PROTOCOL_JSON_STRING, false },
-	};
-	static const struct protocol_json_field request[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "what", PROTOCOL_JSON_STRING, true },
-		{ "action", PROTOCOL_JSON_STRING, true },
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "game", PROTOCOL_JSON_STRING, false },
-	};
-	static const struct protocol_json_field provisional[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },    { "color", PROTOCOL_JSON_STRING, true },
-		{ "uci", PROTOCOL_JSON_STRING, true }, { "san", PROTOCOL_JSON_STRING, true },
-		{ "fen", PROTOCOL_JSON_STRING, true },
-	};
-	static const struct protocol_json_field taken_back[] = {
-		{ "ply", PROTOCOL_JSON_INT, true },
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "uci", PROTOCOL_JSON_STRING, true },
-	};
-	static const struct protocol_json_field adjourned[] = {
-		{ "color", PROTOCOL_JSON_STRING_OR_NULL, true },
-		{ "reason", PROTOCOL_JSON_STRING, true },
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	static const struct protocol_json_field game_resumed[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	static const struct protocol_json_field discard[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "count", PROTOCOL_JSON_INT, true },
-	};
-	static const struct protocol_json_field presence[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "present", PROTOCOL_JSON_BOOL, true },
-	};
-	static const struct protocol_json_field time_added[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },
-		{ "ms", PROTOCOL_JSON_INT, true },
-		{ "reason", PROTOCOL_JSON_STRING, true },
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	static const struct protocol_json_field resumed[] = {
-		{ "paused_ms", PROTOCOL_JSON_INT, true },
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	static const struct protocol_json_field vacation[] = {
-		{ "color", PROTOCOL_JSON_STRING, true },    { "start_ms", PROTOCOL_JSON_INT, true },
-		{ "end_ms", PROTOCOL_JSON_INT, true },      { "cancelled", PROTOCOL_JSON_BOOL, true },
-		{ "clock", PROTOCOL_JSON_OBJECT, true },
-	};
-	switch (e->kind) {
-	case FOLD_EV_CREATED:
-		if (protocol_json_check(o, created, N_FIELDS(created), false, what, err) ||
-		    protocol_json_copy(e->tc, sizeof e->tc, o, "tc", false, what, err) ||
-		    protocol_json_copy(e->ruleset, sizeof e->ruleset, o, "ruleset", false, what, err) ||
-		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err) ||
-		    protocol_json_copy(e->opponent, sizeof e->opponent, o, "opponent", false, what, err) ||
-		    fold_json_seat_decode(cJSON_GetObjectItemCaseSensitive(o, "white"), &e->seats[WHITE], err) ||
-		    fold_json_seat_decode(cJSON_GetObjectItemCaseSensitive(o, "black"), &e->seats[BLACK], err))
-			return -1;
-		e->undo = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "undo"));
-		if (cJSON_GetObjectItemCaseSensitive(o, "series"))
-			return fold_json_series_decode(cJSON_GetObjectItemCaseSensitive(o, "series"), &e->series, err);
-		return 0;
-	case FOLD_EV_JOINED:
-		if (protocol_json_check(o, joined, N_FIELDS(joined), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err))
-			return -1;
-		e->seats[e->color].kind = FOLD_SEAT_HUMAN;
-		e->seats[e->color].player = protocol_json_int(o, "player");
-		if (e->seats[e->color].player <= 0)
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: bad player id", what);
-		return protocol_json_copy(e->seats[e->color].name, sizeof e->seats[e->color].name, o, "name", false,
-					  what, err);
-	case FOLD_EV_STARTED:
-		return protocol_json_check(o, started, N_FIELDS(started), false, what, err);
-	case FOLD_EV_MOVE:
-		if (protocol_json_check(o, moved, N_FIELDS(moved), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
-		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err) ||
-		    protocol_json_copy(e->san, sizeof e->san, o, "san", false, what, err) ||
-		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err))
-			return -1;
-		e->ply = protocol_json_int(o, "ply");
-		e->think_ms = protocol_json_int(o, "think_ms");
-		e->premove = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "premove"));
-		return 0;
-	case FOLD_EV_PREMOVES: {
-		if (protocol_json_check(o, premoves, N_FIELDS(premoves), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err))
-			return -1;
-		e->ply = protocol_json_int(o, "ply");
-		const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
-		for (const cJSON *m = a->child; m; m = m->next) {
-			if (e->n_moves == PREMOVE_DEPTH_MAX)
-				return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: too many moves", what);
-			if (!cJSON_IsString(m) || strlen(m->valuestring) >= PREMOVE_TEXT_MAX ||
-			    !m->valuestring[0])
-				return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
-							  "%s: moves must be UCI strings", what);
-			strcpy(e->moves[e->n_moves++], m->valuestring);
-		}
+	struct series_wire w = { .game = s->game, .scored = s->score.scored };
+	w.half[WHITE] = s->score.half[WHITE];
+	w.half[BLACK] = s->score.half[BLACK];
+	memcpy(w.id, s->id, sizeof w.id);
+	memcpy(w.previous, s->previous, sizeof w.previous);
+	return protocol_codec_object(&series_msg, &w);
+}
+
+int fold_json_series_decode(const cJSON *o, struct fold_series *out, struct protocol_error *err)
+{
+	struct series_wire w = { 0 };
+	if (protocol_codec_read(&series_msg, o, &w, err))
+		return -1;
+	memcpy(out->id, w.id, sizeof out->id);
+	memcpy(out->previous, w.previous, sizeof out->previous);
+	out->game = (int)w.game;
+	out->score.half[WHITE] = (int)w.half[WHITE];
+	out->score.half[BLACK] = (int)w.half[BLACK];
+	out->score.scored = (int)w.scored;
+	out->score.games = (int)w.game - 1;
+	return 0;
+}
+
+int fold_json_color_member(const cJSON *o, const char *name, bool null_ok, int *out, const char *what,
+			   struct protocol_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, name);
+	if (null_ok && cJSON_IsNull(v)) {
+		*out = -1;
 		return 0;
 	}
-	case FOLD_EV_PREMOVE_DISCARDED:
-		if (protocol_json_check(o, discarded, N_FIELDS(discarded), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
-		    protocol_json_copy(e->uci, sizeof e->uci, o, "premove", false, what, err) ||
-		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err))
-			return -1;
-		e->ply = protocol_json_int(o, "ply");
-		return 0;
-	case FOLD_EV_ENDED:
-		if (protocol_json_check(o, ended, N_FIELDS(ended), false, what, err) ||
-		    fold_json_color_member(o, "color", true, &e->color, what, err) ||
-		    protocol_json_copy(e->result, sizeof e->result, o, "result", false, what, err) ||
-		    protocol_json_copy(e->termination, sizeof e->termination, o, "termination", false, what, err) ||
-		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", true, what, err) ||
-		    protocol_json_copy(e->uci, sizeof e->uci, o, "move", true, what, err))
-			return -1;
-		return 0;
-	case FOLD_EV_REQUEST: {
-		char w[FOLD_WORD_MAX], a[FOLD_WORD_MAX];
-		if (protocol_json_check(o, request, N_FIELDS(request), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
-		    protocol_json_copy(w, sizeof w, o, "what", false, what, err) ||
-		    protocol_json_copy(a, sizeof a, o, "action", false, what, err))
-			return -1;
-		int wi = -1, ai = -1;
-		for (int i = 0; i < FOLD_REQ_COUNT; i++)
-			wi = strcmp(w, what_names[i]) ? wi : i;
-		for (int i = 0; i <= FOLD_REQ_ACCEPTED; i++)
-			ai = strcmp(a, action_names[i]) ? ai : i;
-		if (wi < 0 || ai < 0)
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: unknown what or action", what);
-		e->what = (enum fold_request_what)wi;
-		e->action = (enum fold_request_action)ai;
-		e->ply = protocol_json_int(o, "ply");
-		return protocol_json_copy(e->game, sizeof e->game, o, "game", true, what, err);
+	if (!cJSON_IsString(v) || !fold_color_parse(v->valuestring, out))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: member \"%s\" must be \"white\" or "
+					  "\"black\"%s", what, name, null_ok ? " or null" : "");
+	return 0;
+}
+
+/* The nested members of the events: seats, the series, the clock. The
+ * clock's hooks take the whole event, whose has_clock says whether it has
+ * one. */
+static cJSON *seat_write(const void *p)
+{
+	return fold_json_seat(p);
+}
+
+static int seat_read(const cJSON *v, void *p, struct protocol_error *err)
+{
+	return fold_json_seat_decode(v, p, err);
+}
+
+static cJSON *series_write(const void *p)
+{
+	const struct fold_series *s = p;
+	return s->id[0] ? fold_json_series(s) : NULL;
+}
+
+static int series_read(const cJSON *v, void *p, struct protocol_error *err)
+{
+	return fold_json_series_decode(v, p, err);
+}
+
+static cJSON *event_clock_write(const void *p)
+{
+	const struct fold_event *e = p;
+	return e->has_clock ? fold_json_clock(&e->clock) : NULL;
+}
+
+static int event_clock_read(const cJSON *v, void *p, struct protocol_error *err)
+{
+	struct fold_event *e = p;
+	e->has_clock = true;
+	return protocol_codec_read(&clock_msg, v, &e->clock, err);
+}
+
+static const struct protocol_codec_nested seat_nested = { seat_write, seat_read };
+static const struct protocol_codec_nested series_nested = { series_write, series_read };
+static const struct protocol_codec_nested clock_nested = { event_clock_write, event_clock_read };
+
+/* player-joined: the player and name go to the seat of the joining colour. */
+static int joined_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
+{
+	struct fold_event *e = dst;
+	struct fold_seat *s = &e->seats[e->color];
+	s->kind = FOLD_SEAT_HUMAN;
+	s->player = protocol_json_int(o, "player");
+	if (s->player <= 0)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: bad player id", what);
+	return protocol_json_copy(s->name, sizeof s->name, o, "name", false, what, err);
+}
+
+static void joined_encode_rest(cJSON *o, const void *src)
+{
+	const struct fold_event *e = src;
+	protocol_json_add_int(o, "player", e->seats[e->color].player);
+	protocol_json_add_string(o, "name", e->seats[e->color].name);
+}
+
+static int premoves_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
+{
+	struct fold_event *e = dst;
+	switch (protocol_codec_read_strings(cJSON_GetObjectItemCaseSensitive(o, "moves"), e->moves[0],
+					    sizeof e->moves[0], PREMOVE_DEPTH_MAX, &e->n_moves)) {
+	case PROTOCOL_CODEC_STRINGS_TOO_MANY:
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: too many moves", what);
+	case PROTOCOL_CODEC_STRINGS_BAD:
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: moves must be UCI strings", what);
+	case PROTOCOL_CODEC_STRINGS_OK:
+		break;
 	}
-	case FOLD_EV_PROVISIONAL:
-		if (protocol_json_check(o, provisional, N_FIELDS(provisional), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
-		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err) ||
-		    protocol_json_copy(e->san, sizeof e->san, o, "san", false, what, err) ||
-		    protocol_json_copy(e->fen, sizeof e->fen, o, "fen", false, what, err))
-			return -1;
-		e->ply = protocol_json_int(o, "ply");
-		return 0;
-	case FOLD_EV_TAKEN_BACK:
-		if (protocol_json_check(o, taken_back, N_FIELDS(taken_back), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
-		    protocol_json_copy(e->uci, sizeof e->uci, o, "uci", false, what, err))
-			return -1;
-		e->ply = protocol_json_int(o, "ply");
-		return 0;
-	case FOLD_EV_ADJOURNED:
-		if (protocol_json_check(o, adjourned, N_FIELDS(adjourned), false, what, err) ||
-		    fold_json_color_member(o, "color", true, &e->color, what, err) ||
-		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", false, what, err))
-			return -1;
-		return 0;
-	case FOLD_EV_RESUMED:
-		if (protocol_json_check(o, game_resumed, N_FIELDS(game_resumed), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err))
-			return -1;
-		return 0;
-	case FOLD_EV_DISCARD:
-		if (protocol_json_check(o, discard, N_FIELDS(discard), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err))
-			return -1;
-		e->count = protocol_json_int(o, "count");
-		return 0;
-	case FOLD_EV_PRESENCE:
-		if (protocol_json_check(o, presence, N_FIELDS(presence), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err))
-			return -1;
-		e->present = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "present"));
-		return 0;
-	case FOLD_EV_TIME_ADDED:
-		if (protocol_json_check(o, time_added, N_FIELDS(time_added), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err) ||
-		    protocol_json_copy(e->reason, sizeof e->reason, o, "reason", false, what, err))
-			return -1;
-		e->ms = protocol_json_int(o, "ms");
-		return 0;
-	case FOLD_EV_CLOCK_RESUMED:
-		if (protocol_json_check(o, resumed, N_FIELDS(resumed), false, what, err))
-			return -1;
-		e->paused_ms = protocol_json_int(o, "paused_ms");
-		return 0;
-	case FOLD_EV_VACATION:
-		if (protocol_json_check(o, vacation, N_FIELDS(vacation), false, what, err) ||
-		    fold_json_color_member(o, "color", false, &e->color, what, err))
-			return -1;
-		e->vacation.start_ms = protocol_json_int(o, "start_ms");
-		e->vacation.end_ms = protocol_json_int(o, "end_ms");
-		e->cancelled = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "cancelled"));
-		return 0;
-	case FOLD_EV_OTHER:
-		return 0;
-	}
-	return -1;
+	return 0;
+}
+
+static void premoves_encode_rest(cJSON *o, const void *src)
+{
+	const struct fold_event *e = src;
+	protocol_json_add_item(o, "moves", protocol_codec_strings(e->moves[0], sizeof e->moves[0], e->n_moves));
+}
+
+/* The names are read as ints (PROTOCOL_CODEC_NAME). */
+_Static_assert(sizeof(enum fold_request_what) == sizeof(int), "request what is read as an int");
+_Static_assert(sizeof(enum fold_request_action) == sizeof(int), "request action is read as an int");
+
+/* request: an unknown what or action is refused only once both texts are
+ * read, and the rematch's game after that. */
+static int request_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
+{
+	struct fold_event *e = dst;
+	if ((unsigned)e->what >= FOLD_REQ_COUNT || (unsigned)e->action > FOLD_REQ_ACCEPTED)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: unknown what or action", what);
+	return protocol_json_copy(e->game, sizeof e->game, o, "game", true, what, err);
+}
+
+static void request_encode_rest(cJSON *o, const void *src)
+{
+	const struct fold_event *e = src;
+	if (e->game[0])
+		protocol_json_add_string(o, "game", e->game);
+}
+
+#define EV struct fold_event
+#define EV_STRING(m, flags) PROTOCOL_CODEC_STRING(EV, m, flags)
+#define EV_INT(m) PROTOCOL_CODEC_INT(EV, m, REQ)
+#define EV_BOOL(m, flags) PROTOCOL_CODEC_BOOL(EV, m, flags)
+#define EV_COLOR PROTOCOL_CODEC_COLOR_AS("color", EV, color, REQ, false, -1)
+#define EV_COLOR_OR_NULL PROTOCOL_CODEC_COLOR_AS("color", EV, color, REQ, true, -1)
+#define EV_SEAT(name, side) \
+	PROTOCOL_CODEC_NESTED_AT(name, PROTOCOL_JSON_OBJECT_OR_NULL, REQ, offsetof(EV, seats[side]), &seat_nested)
+#define EV_CLOCK PROTOCOL_CODEC_NESTED_AT("clock", PROTOCOL_JSON_OBJECT, REQ, 0, &clock_nested)
+
+/* undo and series are left out of ordinary games, so logs from before
+ * undo games and series read as they were. */
+static const struct protocol_codec_member created_members[] = {
+	EV_STRING(tc, REQ),
+	EV_STRING(ruleset, REQ),
+	EV_STRING(fen, REQ),
+	EV_STRING(opponent, REQ),
+	EV_SEAT("white", WHITE),
+	EV_SEAT("black", BLACK),
+	EV_BOOL(undo, OMIT),
+	PROTOCOL_CODEC_NESTED_AT("series", PROTOCOL_JSON_OBJECT, OMIT, offsetof(EV, series), &series_nested),
+};
+static const struct protocol_codec_member joined_members[] = {
+	EV_COLOR,
+	PROTOCOL_CODEC_HOOKED("player", PROTOCOL_JSON_INT, REQ),
+	PROTOCOL_CODEC_HOOKED("name", PROTOCOL_JSON_STRING, REQ),
+};
+static const struct protocol_codec_member started_members[] = {
+	EV_CLOCK,
+};
+static const struct protocol_codec_member move_members[] = {
+	EV_INT(ply),
+	EV_COLOR,
+	EV_STRING(uci, REQ),
+	EV_STRING(san, REQ),
+	EV_STRING(fen, REQ),
+	EV_INT(think_ms),
+	EV_BOOL(premove, REQ),
+	EV_CLOCK,
+};
+static const struct protocol_codec_member premoves_members[] = {
+	EV_INT(ply),
+	EV_COLOR,
+	PROTOCOL_CODEC_HOOKED("moves", PROTOCOL_JSON_ARRAY, REQ),
+};
+static const struct protocol_codec_member discarded_members[] = {
+	EV_INT(ply),
+	EV_COLOR,
+	PROTOCOL_CODEC_STRING_AS("premove", EV, uci, REQ),
+	EV_STRING(reason, REQ | EMPTY_OK),
+};
+/* A claim's reason and intended move are left out when there are none. */
+static const struct protocol_codec_member ended_members[] = {
+	EV_STRING(result, REQ),
+	EV_STRING(termination, REQ),
+	EV_COLOR_OR_NULL,
+	EV_STRING(reason, EMPTY_OK | OMIT),
+	PROTOCOL_CODEC_STRING_AS("move", EV, uci, EMPTY_OK | OMIT),
+	EV_CLOCK,
+};
+static const struct protocol_codec_member clock_resumed_members[] = {
+	EV_INT(paused_ms),
+	EV_CLOCK,
+};
+static const struct protocol_codec_member vacation_members[] = {
+	EV_COLOR,
+	PROTOCOL_CODEC_INT_AS("start_ms", EV, vacation.start_ms, REQ),
+	PROTOCOL_CODEC_INT_AS("end_ms", EV, vacation.end_ms, REQ),
+	EV_BOOL(cancelled, REQ),
+	EV_CLOCK,
+};
+/* game: the new game of an accepted rematch. */
+static const struct protocol_codec_member request_members[] = {
+	EV_COLOR,
+	PROTOCOL_CODEC_NAME_AS("what", EV, what, REQ, what_names, FOLD_WORD_MAX),
+	PROTOCOL_CODEC_NAME_AS("action", EV, action, REQ, action_names, FOLD_WORD_MAX),
+	EV_INT(ply),
+	PROTOCOL_CODEC_HOOKED("game", PROTOCOL_JSON_STRING, 0),
+};
+static const struct protocol_codec_member adjourned_members[] = {
+	EV_COLOR_OR_NULL,
+	EV_STRING(reason, REQ),
+	EV_CLOCK,
+};
+static const struct protocol_codec_member resumed_members[] = {
+	EV_COLOR,
+	EV_CLOCK,
+};
+static const struct protocol_codec_member discard_members[] = {
+	EV_COLOR,
+	EV_INT(count),
+};
+static const struct protocol_codec_member presence_members[] = {
+	EV_COLOR,
+	EV_BOOL(present, REQ),
+};
+static const struct protocol_codec_member time_added_members[] = {
+	EV_COLOR,
+	EV_INT(ms),
+	EV_STRING(reason, REQ),
+	EV_CLOCK,
+};
+static const struct protocol_codec_member provisional_members[] = {
+	EV_INT(ply),
+	EV_COLOR,
+	EV_STRING(uci, REQ),
+	EV_STRING(san, REQ),
+	EV_STRING(fen, REQ),
+};
+static const struct protocol_codec_member taken_back_members[] = {
+	EV_INT(ply),
+	EV_COLOR,
+	EV_STRING(uci, REQ),
+};
+
+/* Each message's what is its wire type, which names it in errors. */
+static const struct protocol_codec_message event_msgs[] = {
+	[FOLD_EV_CREATED] = PROTOCOL_CODEC_MESSAGE("game-created", created_members, NULL, NULL),
+	[FOLD_EV_JOINED] = PROTOCOL_CODEC_MESSAGE("player-joined", joined_members, joined_rest, joined_encode_rest),
+	[FOLD_EV_STARTED] = PROTOCOL_CODEC_MESSAGE("game-started", started_members, NULL, NULL),
+	[FOLD_EV_MOVE] = PROTOCOL_CODEC_MESSAGE("move", move_members, NULL, NULL),
+	[FOLD_EV_PREMOVES] =
+		PROTOCOL_CODEC_MESSAGE("premoves", premoves_members, premoves_rest, premoves_encode_rest),
+	[FOLD_EV_PREMOVE_DISCARDED] = PROTOCOL_CODEC_MESSAGE("premove-discarded", discarded_members, NULL, NULL),
+	[FOLD_EV_ENDED] = PROTOCOL_CODEC_MESSAGE("game-ended", ended_members, NULL, NULL),
+	[FOLD_EV_CLOCK_RESUMED] = PROTOCOL_CODEC_MESSAGE("clock-resumed", clock_resumed_members, NULL, NULL),
+	[FOLD_EV_VACATION] = PROTOCOL_CODEC_MESSAGE("vacation", vacation_members, NULL, NULL),
+	[FOLD_EV_REQUEST] = PROTOCOL_CODEC_MESSAGE("request", request_members, request_rest, request_encode_rest),
+	[FOLD_EV_ADJOURNED] = PROTOCOL_CODEC_MESSAGE("game-adjourned", adjourned_members, NULL, NULL),
+	[FOLD_EV_RESUMED] = PROTOCOL_CODEC_MESSAGE("game-resumed", resumed_members, NULL, NULL),
+	[FOLD_EV_DISCARD] = PROTOCOL_CODEC_MESSAGE("discard-claimed", discard_members, NULL, NULL),
+	[FOLD_EV_PRESENCE] = PROTOCOL_CODEC_MESSAGE("presence", presence_members, NULL, NULL),
+	[FOLD_EV_TIME_ADDED] = PROTOCOL_CODEC_MESSAGE("time-added", time_added_members, NULL, NULL),
+	[FOLD_EV_PROVISIONAL] = PROTOCOL_CODEC_MESSAGE("provisional-move", provisional_members, NULL, NULL),
+	[FOLD_EV_TAKEN_BACK] = PROTOCOL_CODEC_MESSAGE("move-taken-back", taken_back_members, NULL, NULL),
+	[FOLD_EV_OTHER] = { .what = "" },
+};
+
+#undef EV
+#undef EV_STRING
+#undef EV_INT
+#undef EV_BOOL
+#undef EV_COLOR
+#undef EV_COLOR_OR_NULL
+#undef EV_SEAT
+#undef EV_CLOCK
+
+const char *fold_event_type(enum fold_event_kind kind)
+{
+	return (unsigned)kind <= FOLD_EV_OTHER ? event_msgs[kind].what : "";
 }
 
 enum fold_event_kind fold_event_kind_of(const char *type)
 {
 	for (int k = 0; k < FOLD_EV_OTHER; k++) {
-		if (!strcmp(type, type_names[k]))
+		if (!strcmp(type, event_msgs[k].what))
 			return (enum fold_event_kind)k;
 	}
 	return FOLD_EV_OTHER;
+}
+
+char *fold_event_encode(const struct fold_event *e)
+{
+	return protocol_codec_encode(&event_msgs[(unsigned)e->kind <= FOLD_EV_OTHER ? e->kind : FOLD_EV_OTHER], e);
 }
 
 int fold_event_decode(const char *type, const char *data, struct fold_event *out, struct protocol_error *err)
@@ -664,18 +543,7 @@ int fold_event_decode(const char *type, const char *data, struct fold_event *out
 	fold_event_init(out, kind);
 	if (kind == FOLD_EV_OTHER)
 		return 0;
-	const char *what = type_names[kind];
-	cJSON *o = protocol_json_parse(data ? data : "{}", data ? strlen(data) : 2, what, err);
-	if (!o)
-		return -1;
-	int rc = data_from_json(o, out, what, err);
-	const cJSON *c = cJSON_GetObjectItemCaseSensitive(o, "clock");
-	if (!rc && c) {
-		rc = clock_from_json(c, &out->clock, err);
-		out->has_clock = true;
-	}
-	cJSON_Delete(o);
-	return rc;
+	return protocol_codec_decode(&event_msgs[kind], data ? data : "{}", data ? strlen(data) : 2, out, err);
 }
 
 /* ---- the fold ---- */

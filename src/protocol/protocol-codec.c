@@ -1,6 +1,6 @@
 /*
- * The one encoder and the one strict decoder of the protocol's flat
- * messages; see protocol-codec.h. Strictness itself (kinds, unknown and
+ * The one encoder and the one strict decoder of the protocol's messages
+ * and the fold's event data; see protocol-codec.h. Strictness itself (kinds, unknown and
  * repeated members, missing ones) is protocol_json_check's, so a table
  * message and a hand-written one refuse the same bodies the same way.
  */
@@ -9,13 +9,43 @@
 #include <string.h>
 
 #include "protocol-codec.h"
+#include "tchess/bitboard.h"
 #include "util/xalloc.h"
 
 /* More than any message has; protocol_json_check takes its own rows. */
 #define MEMBERS_MAX 16
+/* Room for a named member's text, more than any names list needs. */
+#define NAME_TEXT_MAX 64
+
+static const char *const color_names[] = { [WHITE] = "white", [BLACK] = "black", NULL };
+
+static const char *name_of(const char *const *names, int v)
+{
+	for (int i = 0; names[i]; i++) {
+		if (i == v)
+			return names[i];
+	}
+	return "";
+}
+
+static int index_of(const char *const *names, const char *s)
+{
+	for (int i = 0; names[i]; i++) {
+		if (!strcmp(s, names[i]))
+			return i;
+	}
+	return -1;
+}
+
+static int64_t clamped(const struct protocol_codec_member *m, int64_t v)
+{
+	return (m->flags & PROTOCOL_CODEC_CLAMP) && v > PROTOCOL_CODEC_INT_MAX ? PROTOCOL_CODEC_INT_MAX : v;
+}
 
 static bool is_absent_value(const struct protocol_codec_member *m, const char *p)
 {
+	if (m->form == PROTOCOL_CODEC_COLOR || m->form == PROTOCOL_CODEC_NAME)
+		return *(const int *)p == m->absent;
 	switch (m->kind) {
 	case PROTOCOL_JSON_STRING:
 		return !p[0];
@@ -35,20 +65,42 @@ cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const voi
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
 		const char *p = (const char *)src + m->offset;
-		if ((m->flags & PROTOCOL_CODEC_OMIT) && is_absent_value(m, p))
+		if (m->form == PROTOCOL_CODEC_NESTED) {
+			cJSON *v = m->nested->write(p);
+			if (v)
+				protocol_json_add_item(o, m->name, v);
 			continue;
+		}
+		if (m->form == PROTOCOL_CODEC_HOOK || ((m->flags & PROTOCOL_CODEC_OMIT) && is_absent_value(m, p)))
+			continue;
+		if (m->form == PROTOCOL_CODEC_COLOR) {
+			int c = *(const int *)p;
+			const char *s = c == WHITE || c == BLACK ? color_names[c] : NULL;
+			/* Not a side and no null allowed: cJSON_CreateString(NULL)
+			 * fails and the add aborts, a programmer's error. */
+			protocol_json_add_item(o, m->name, !s && m->kind == PROTOCOL_JSON_STRING_OR_NULL
+								   ? cJSON_CreateNull() : cJSON_CreateString(s));
+			continue;
+		}
+		if (m->form == PROTOCOL_CODEC_NAME) {
+			protocol_json_add_string(o, m->name, name_of(m->names, *(const int *)p));
+			continue;
+		}
 		switch (m->kind) {
 		case PROTOCOL_JSON_STRING:
 			protocol_json_add_string(o, m->name, p);
 			break;
 		case PROTOCOL_JSON_INT:
-			protocol_json_add_int(o, m->name, *(const int64_t *)p);
+			protocol_json_add_int(o, m->name, clamped(m, *(const int64_t *)p));
 			break;
 		case PROTOCOL_JSON_INT_OR_NULL: {
-			/* A cJSON number, not a raw one: seats have always been
-			 * printed the way cJSON prints a double. */
 			int64_t v = *(const int64_t *)p;
-			protocol_json_add_item(o, m->name, v ? cJSON_CreateNumber((double)v) : cJSON_CreateNull());
+			if (v == m->absent)
+				protocol_json_add_item(o, m->name, cJSON_CreateNull());
+			else if (m->flags & PROTOCOL_CODEC_DOUBLE)
+				protocol_json_add_item(o, m->name, cJSON_CreateNumber((double)clamped(m, v)));
+			else
+				protocol_json_add_int(o, m->name, clamped(m, v));
 			break;
 		}
 		case PROTOCOL_JSON_BOOL:
@@ -68,10 +120,53 @@ char *protocol_codec_encode(const struct protocol_codec_message *msg, const void
 	return protocol_json_print(protocol_codec_object(msg, src));
 }
 
+static int read_color(const struct protocol_codec_member *m, const cJSON *o, int *p, const char *what,
+		      struct protocol_error *err)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m->name);
+	bool null_ok = m->kind == PROTOCOL_JSON_STRING_OR_NULL;
+	if (!v || (null_ok && cJSON_IsNull(v))) {
+		*p = (int)m->absent;
+		return 0;
+	}
+	*p = cJSON_IsString(v) ? index_of(color_names, v->valuestring) : -1;
+	if (*p < 0)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
+					  "%s: member \"%s\" must be \"white\" or \"black\"%s", what, m->name,
+					  null_ok ? " or null" : "");
+	return 0;
+}
+
+static int read_name(const struct protocol_codec_member *m, const cJSON *o, int *p, const char *what,
+		     struct protocol_error *err)
+{
+	char text[NAME_TEXT_MAX];
+	assert(m->size <= sizeof text);
+	if (!cJSON_GetObjectItemCaseSensitive(o, m->name)) {
+		*p = (int)m->absent;
+		return 0;
+	}
+	if (protocol_json_copy(text, m->size, o, m->name, m->flags & PROTOCOL_CODEC_EMPTY_OK, what, err))
+		return -1;
+	*p = index_of(m->names, text);
+	return 0;
+}
+
 static int read_member(const struct protocol_codec_member *m, const cJSON *o, char *p, const char *what,
 		       struct protocol_error *err)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m->name);
+	switch (m->form) {
+	case PROTOCOL_CODEC_NAME:
+		return read_name(m, o, (int *)p, what, err);
+	case PROTOCOL_CODEC_COLOR:
+	case PROTOCOL_CODEC_NESTED:
+		return 0; /* a pass of their own */
+	case PROTOCOL_CODEC_HOOK:
+		return 0; /* the decode_rest hook's */
+	case PROTOCOL_CODEC_PLAIN:
+		break;
+	}
 	switch (m->kind) {
 	case PROTOCOL_JSON_STRING:
 		if (!v) {
@@ -83,7 +178,7 @@ static int read_member(const struct protocol_codec_member *m, const cJSON *o, ch
 		return protocol_json_copy(p, m->size, o, m->name, m->flags & PROTOCOL_CODEC_EMPTY_OK, what, err);
 	case PROTOCOL_JSON_INT:
 	case PROTOCOL_JSON_INT_OR_NULL:
-		*(int64_t *)p = !v ? m->absent : protocol_json_int(o, m->name);
+		*(int64_t *)p = !v || cJSON_IsNull(v) ? m->absent : protocol_json_int(o, m->name);
 		return 0;
 	case PROTOCOL_JSON_BOOL:
 		*(bool *)p = cJSON_IsTrue(v);
@@ -109,6 +204,11 @@ int protocol_codec_read(const struct protocol_codec_message *msg, const cJSON *o
 		return -1;
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
+		if (m->form == PROTOCOL_CODEC_COLOR && read_color(m, o, (int *)((char *)dst + m->offset), msg->what, err))
+			return -1;
+	}
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
 		if (read_member(m, o, (char *)dst + m->offset, msg->what, err))
 			return -1;
 	}
@@ -119,6 +219,12 @@ int protocol_codec_read(const struct protocol_codec_message *msg, const cJSON *o
 		if ((m->flags & PROTOCOL_CODEC_NON_NEGATIVE) && *(const int64_t *)((char *)dst + m->offset) < 0)
 			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: %s must not be negative",
 						  msg->what, m->name);
+	}
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m->name);
+		if (m->form == PROTOCOL_CODEC_NESTED && v && m->nested->read(v, (char *)dst + m->offset, err))
+			return -1;
 	}
 	return msg->decode_rest ? msg->decode_rest(o, dst, msg->what, err) : 0;
 }
@@ -175,4 +281,30 @@ int protocol_codec_decode_list(const char *what, const char *name, const struct 
 	}
 	cJSON_Delete(o);
 	return rc;
+}
+
+cJSON *protocol_codec_strings(const char *first, size_t stride, int n)
+{
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		xalloc_die();
+	for (int i = 0; i < n; i++) {
+		cJSON *m = cJSON_CreateString(first + (size_t)i * stride);
+		if (!m || !cJSON_AddItemToArray(a, m))
+			xalloc_die();
+	}
+	return a;
+}
+
+enum protocol_codec_strings_status protocol_codec_read_strings(const cJSON *a, char *first, size_t stride, int max,
+							       int *n)
+{
+	for (const cJSON *m = a->child; m; m = m->next) {
+		if (*n == max)
+			return PROTOCOL_CODEC_STRINGS_TOO_MANY;
+		if (!cJSON_IsString(m) || !m->valuestring[0] || strlen(m->valuestring) >= stride)
+			return PROTOCOL_CODEC_STRINGS_BAD;
+		strcpy(first + (size_t)(*n)++ * stride, m->valuestring);
+	}
+	return PROTOCOL_CODEC_STRINGS_OK;
 }

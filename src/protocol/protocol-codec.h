@@ -1,12 +1,12 @@
 /*
- * The table-driven codec behind the protocol's flat messages, private to
- * the protocol library. A message is described once, as a static table of
- * its members (JSON name, kind, flags, where the value sits in the C
- * struct); one encoder and one strict decoder walk that table, so every
- * message means the same by "required", "optional", "may be empty" and
- * "left out when empty". The public protocol_*_encode/decode functions are
- * thin wrappers that name their table and add the checks that are theirs
- * alone (a hook at the end of either direction).
+ * The table-driven codec behind the protocol's messages and the fold's
+ * event data, private to the protocol library. A message is described
+ * once, as a static table of its members (JSON name, kind, flags, where
+ * the value sits in the C struct); one encoder and one strict decoder walk
+ * that table, so every message means the same by "required", "optional",
+ * "may be empty" and "left out when empty". The public encode/decode
+ * functions are thin wrappers that name their table and add the checks
+ * that are theirs alone (a hook at the end of either direction).
  */
 #ifndef TCHESS_PROTOCOL_CODEC_H
 #define TCHESS_PROTOCOL_CODEC_H
@@ -28,15 +28,60 @@ enum protocol_codec_flag {
 	/* Integers: a negative value is refused with "WHAT: NAME must not be
 	 * negative", after every member has been read. */
 	PROTOCOL_CODEC_NON_NEGATIVE = 8,
+	/* Integers: written as at most PROTOCOL_CODEC_INT_MAX (a clock with
+	 * no limit holds more). */
+	PROTOCOL_CODEC_CLAMP = 16,
+	/* PROTOCOL_JSON_INT_OR_NULL: written the way cJSON prints a double,
+	 * not as a raw decimal (seats have always been). */
+	PROTOCOL_CODEC_DOUBLE = 32,
+};
+
+/* The largest integer a JSON number carries exactly. */
+#define PROTOCOL_CODEC_INT_MAX 9007199254740991LL
+
+/*
+ * What a member's C value is, beyond its JSON kind. The decoder reads
+ * colours first, then the plain and named members in table order, then
+ * checks the non-negative ones, then reads the nested objects in table
+ * order, then calls decode_rest: the order the fold's hand-written
+ * decoders reported errors in, which stored events still rely on.
+ */
+enum protocol_codec_form {
+	PROTOCOL_CODEC_PLAIN = 0, /* as the kind says (see struct protocol_codec_member) */
+	/* An int: "white" is WHITE, "black" BLACK; with kind
+	 * PROTOCOL_JSON_STRING_OR_NULL, null is the absent value (and that
+	 * value is written as null). Anything else is refused with "WHAT:
+	 * member "NAME" must be "white" or "black"[ or null]". */
+	PROTOCOL_CODEC_COLOR,
+	/* An int: the index of the string in names (NULL-terminated). The
+	 * text is bounded by size like a string member's; an unknown one
+	 * reads as -1, for decode_rest to refuse in the message's own words.
+	 * A value outside names is written as "". */
+	PROTOCOL_CODEC_NAME,
+	/* An object (or null) read and written by nested's hooks. */
+	PROTOCOL_CODEC_NESTED,
+	/* Only checked for kind and presence: the message's decode_rest and
+	 * encode_rest read and write it, so it stands after the members the
+	 * table writes. */
+	PROTOCOL_CODEC_HOOK,
+};
+
+/* A nested member's hooks, both on the member's storage (the struct plus
+ * offset). */
+struct protocol_codec_nested {
+	/* The member's value (a new item), or NULL to leave it out. */
+	cJSON *(*write)(const void *p);
+	/* Called only when the member is present (of the right kind). */
+	int (*read)(const cJSON *v, void *p, struct protocol_error *err);
 };
 
 /*
  * One member. Kinds and their C types: PROTOCOL_JSON_STRING is a char
  * array of size bytes; PROTOCOL_JSON_INT an int64_t (written as a raw
  * decimal); PROTOCOL_JSON_INT_OR_NULL an int64_t with 0 for null (written
- * as a number, 0 as null); PROTOCOL_JSON_BOOL a bool. Members of the other
- * kinds (arrays, objects) are only checked for kind and presence: their
- * message's hooks read and write them, so they stand last in the table.
+ * by default as a raw decimal, the absent value as null); PROTOCOL_JSON_BOOL
+ * a bool. A member whose form is not PROTOCOL_CODEC_PLAIN is read as its
+ * form says; arrays and objects must have one.
  */
 struct protocol_codec_member {
 	const char *name;
@@ -47,8 +92,11 @@ struct protocol_codec_member {
 	/* Strings: checked before the copy (its error is the message's); NULL
 	 * for none. */
 	bool (*valid)(const char *s, struct protocol_error *err);
-	/* Integers: the value of an absent member. */
+	/* Integers and colours: the value of an absent member (and of null). */
 	int64_t absent;
+	enum protocol_codec_form form;
+	const char *const *names;                    /* PROTOCOL_CODEC_NAME */
+	const struct protocol_codec_nested *nested;  /* PROTOCOL_CODEC_NESTED */
 };
 
 struct protocol_codec_message {
@@ -62,14 +110,36 @@ struct protocol_codec_message {
 	void (*encode_rest)(cJSON *o, const void *src);
 };
 
-/* Table rows for a member whose JSON name is its C name, in struct T. */
-#define PROTOCOL_CODEC_STRING(T, m, flags) \
-	{ #m, PROTOCOL_JSON_STRING, (flags), offsetof(T, m), sizeof(((T *)0)->m), NULL, 0 }
-#define PROTOCOL_CODEC_INT(T, m, flags) { #m, PROTOCOL_JSON_INT, (flags), offsetof(T, m), 0, NULL, 0 }
-#define PROTOCOL_CODEC_SEAT(T, m, flags) { #m, PROTOCOL_JSON_INT_OR_NULL, (flags), offsetof(T, m), 0, NULL, 0 }
-#define PROTOCOL_CODEC_BOOL(T, m, flags) { #m, PROTOCOL_JSON_BOOL, (flags), offsetof(T, m), 0, NULL, 0 }
-/* A member the message's hooks handle (an array or an object). */
-#define PROTOCOL_CODEC_HOOKED(name, kind, flags) { (name), (kind), (flags), 0, 0, NULL, 0 }
+/* Table rows for the member JSON name of struct T whose C name is m (the
+ * _AS rows; m may name a nested member, "vacation.start_ms"), or for a
+ * member whose JSON name is its C name. */
+#define PROTOCOL_CODEC_STRING_AS(name_, T, m, flags_) \
+	{ .name = (name_), .kind = PROTOCOL_JSON_STRING, .flags = (flags_), .offset = offsetof(T, m), \
+	  .size = sizeof(((T *)0)->m) }
+#define PROTOCOL_CODEC_STRING(T, m, flags_) PROTOCOL_CODEC_STRING_AS(#m, T, m, flags_)
+#define PROTOCOL_CODEC_INT_AS(name_, T, m, flags_) \
+	{ .name = (name_), .kind = PROTOCOL_JSON_INT, .flags = (flags_), .offset = offsetof(T, m) }
+#define PROTOCOL_CODEC_INT(T, m, flags_) PROTOCOL_CODEC_INT_AS(#m, T, m, flags_)
+#define PROTOCOL_CODEC_SEAT(T, m, flags_) \
+	{ .name = #m, .kind = PROTOCOL_JSON_INT_OR_NULL, .flags = (flags_) | PROTOCOL_CODEC_DOUBLE, \
+	  .offset = offsetof(T, m) }
+#define PROTOCOL_CODEC_BOOL(T, m, flags_) \
+	{ .name = #m, .kind = PROTOCOL_JSON_BOOL, .flags = (flags_), .offset = offsetof(T, m) }
+/* A colour (an int); null_ok: null stands for the value absent. */
+#define PROTOCOL_CODEC_COLOR_AS(name_, T, m, flags_, null_ok, absent_value) \
+	{ .name = (name_), .kind = (null_ok) ? PROTOCOL_JSON_STRING_OR_NULL : PROTOCOL_JSON_STRING, \
+	  .flags = (flags_), .offset = offsetof(T, m), .absent = (absent_value), .form = PROTOCOL_CODEC_COLOR }
+/* One of names (an int), its text at most size - 1 bytes. */
+#define PROTOCOL_CODEC_NAME_AS(name_, T, m, flags_, names_, size_) \
+	{ .name = (name_), .kind = PROTOCOL_JSON_STRING, .flags = (flags_), .offset = offsetof(T, m), \
+	  .size = (size_), .form = PROTOCOL_CODEC_NAME, .names = (names_) }
+/* An object of kind (PROTOCOL_JSON_OBJECT or _OBJECT_OR_NULL) at offset. */
+#define PROTOCOL_CODEC_NESTED_AT(name_, kind_, flags_, offset_, hooks) \
+	{ .name = (name_), .kind = (kind_), .flags = (flags_), .offset = (offset_), .form = PROTOCOL_CODEC_NESTED, \
+	  .nested = (hooks) }
+/* A member the message's hooks handle. */
+#define PROTOCOL_CODEC_HOOKED(name_, kind_, flags_) \
+	{ .name = (name_), .kind = (kind_), .flags = (flags_), .form = PROTOCOL_CODEC_HOOK }
 
 #define PROTOCOL_CODEC_MESSAGE(what, members, decode_rest, encode_rest) \
 	{ (what), (members), sizeof(members) / sizeof((members)[0]), (decode_rest), (encode_rest) }
@@ -79,9 +149,10 @@ cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const voi
 /* The message as JSON text the caller frees. */
 char *protocol_codec_encode(const struct protocol_codec_message *msg, const void *src);
 /* Reads the object o (anything else is "WHAT: expected an object") into
- * dst strictly: protocol_json_check, then each member in table order, then
- * the non-negative checks, then decode_rest. Returns 0 or -1 with err set;
- * on error dst may be partly written. */
+ * dst strictly: protocol_json_check, then the colours, the other members
+ * in table order, the non-negative checks, the nested objects and
+ * decode_rest. Returns 0 or -1 with err set; on error dst may be partly
+ * written. */
 int protocol_codec_read(const struct protocol_codec_message *msg, const cJSON *o, void *dst,
 			struct protocol_error *err);
 /* Parses json[0..len) as one object and reads it with protocol_codec_read. */
@@ -96,5 +167,19 @@ cJSON *protocol_codec_array(const struct protocol_codec_message *elem, const voi
 int protocol_codec_decode_list(const char *what, const char *name, const struct protocol_codec_message *elem,
 			       size_t elem_size, const char *json, size_t len, void **out, size_t *n,
 			       struct protocol_error *err);
+
+/* Arrays of short strings, as rows of stride bytes from first (premove
+ * lists): n of them as a new array; aborts on out-of-memory. */
+cJSON *protocol_codec_strings(const char *first, size_t stride, int n);
+enum protocol_codec_strings_status {
+	PROTOCOL_CODEC_STRINGS_OK = 0,
+	PROTOCOL_CODEC_STRINGS_TOO_MANY, /* more than max elements */
+	PROTOCOL_CODEC_STRINGS_BAD,      /* an element not a non-empty string shorter than stride */
+};
+/* Reads the array a into rows of stride bytes from first, at most max of
+ * them, counting them in *n (which the caller sets, usually to 0); the
+ * caller words the error. */
+enum protocol_codec_strings_status protocol_codec_read_strings(const cJSON *a, char *first, size_t stride, int max,
+							       int *n);
 
 #endif

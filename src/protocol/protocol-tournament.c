@@ -107,8 +107,8 @@ static const struct protocol_codec_member create_members[] = {
 	STRING(struct protocol_tournament_create_request, tc, REQ),
 	STRING(struct protocol_tournament_create_request, ruleset, PROTOCOL_CODEC_EMPTY_OK | PROTOCOL_CODEC_OMIT),
 	INT(struct protocol_tournament_create_request, stake, PROTOCOL_CODEC_OMIT),
-	{ "payout_percent", PROTOCOL_JSON_INT, PROTOCOL_CODEC_OMIT,
-	  offsetof(struct protocol_tournament_create_request, payout_percent), 0, NULL, -1 },
+	{ .name = "payout_percent", .kind = PROTOCOL_JSON_INT, .flags = PROTOCOL_CODEC_OMIT,
+	  .offset = offsetof(struct protocol_tournament_create_request, payout_percent), .absent = -1 },
 	PROTOCOL_CODEC_HOOKED("places", PROTOCOL_JSON_ARRAY, 0),
 };
 static const struct protocol_codec_message create_msg =
@@ -448,7 +448,7 @@ char *protocol_my_games_encode(const struct protocol_my_game *g, size_t n, int64
 int protocol_test_clock_request_decode(const char *json, size_t len, int64_t *advance_ms, struct protocol_error *err)
 {
 	static const struct protocol_codec_member members[] = {
-		{ "advance_ms", PROTOCOL_JSON_INT, REQ | PROTOCOL_CODEC_NON_NEGATIVE, 0, 0, NULL, 0 },
+		{ .name = "advance_ms", .kind = PROTOCOL_JSON_INT, .flags = REQ | PROTOCOL_CODEC_NON_NEGATIVE },
 	};
 	static const struct protocol_codec_message msg = PROTOCOL_CODEC_MESSAGE("test clock", members, NULL, NULL);
 	return protocol_codec_decode(&msg, json, len, advance_ms, err);

@@ -143,8 +143,9 @@ bool protocol_game_id_valid(const char *id)
 /* The name is checked before it is copied, so a long one gets the name
  * rule's message rather than the buffer's. */
 static const struct protocol_codec_member register_request_members[] = {
-	{ "name", PROTOCOL_JSON_STRING, REQ, offsetof(struct protocol_register_request, name),
-	  sizeof(((struct protocol_register_request *)0)->name), protocol_name_valid, 0 },
+	{ .name = "name", .kind = PROTOCOL_JSON_STRING, .flags = REQ,
+	  .offset = offsetof(struct protocol_register_request, name),
+	  .size = sizeof(((struct protocol_register_request *)0)->name), .valid = protocol_name_valid },
 };
 static const struct protocol_codec_message register_request_msg =
 	PROTOCOL_CODEC_MESSAGE("register", register_request_members, NULL, NULL);
@@ -404,15 +405,16 @@ int protocol_action_request_decode(const char *json, size_t len, struct protocol
 static int premoves_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
 {
 	struct protocol_premoves_request *out = dst;
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "moves");
-	for (const cJSON *m = a->child; m; m = m->next) {
-		if (out->n == PROTOCOL_PREMOVES_MAX)
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: more than %d moves", what,
-						  PROTOCOL_PREMOVES_MAX);
-		if (!cJSON_IsString(m) || !m->valuestring[0] || strlen(m->valuestring) >= PROTOCOL_MOVE_MAX)
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
-						  "%s: moves must be short non-empty strings", what);
-		strcpy(out->moves[out->n++], m->valuestring);
+	switch (protocol_codec_read_strings(cJSON_GetObjectItemCaseSensitive(o, "moves"), out->moves[0],
+					    sizeof out->moves[0], PROTOCOL_PREMOVES_MAX, &out->n)) {
+	case PROTOCOL_CODEC_STRINGS_TOO_MANY:
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: more than %d moves", what,
+					  PROTOCOL_PREMOVES_MAX);
+	case PROTOCOL_CODEC_STRINGS_BAD:
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: moves must be short non-empty strings",
+					  what);
+	case PROTOCOL_CODEC_STRINGS_OK:
+		break;
 	}
 	if (out->n == 0)
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: no moves (DELETE clears the queue)",
@@ -425,15 +427,7 @@ static int premoves_rest(const cJSON *o, void *dst, const char *what, struct pro
 static void premoves_encode_rest(cJSON *o, const void *src)
 {
 	const struct protocol_premoves_request *req = src;
-	cJSON *a = cJSON_CreateArray();
-	if (!a)
-		xalloc_die();
-	for (int i = 0; i < req->n; i++) {
-		cJSON *m = cJSON_CreateString(req->moves[i]);
-		if (!m || !cJSON_AddItemToArray(a, m))
-			xalloc_die();
-	}
-	protocol_json_add_item(o, "moves", a);
+	protocol_json_add_item(o, "moves", protocol_codec_strings(req->moves[0], sizeof req->moves[0], req->n));
 }
 
 static const struct protocol_codec_member premoves_members[] = {
