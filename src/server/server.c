@@ -183,6 +183,11 @@ void server_fini(struct server *srv)
 	config_fini(&srv->cfg);
 }
 
+bool server_game_watched(const struct server *srv, const char *game_id)
+{
+	return http_watched(srv->http, game_id);
+}
+
 void server_notify_game(struct server *srv, const char *game_id)
 {
 	if (srv->http)

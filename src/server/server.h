@@ -82,6 +82,9 @@ void server_fini(struct server *srv);
 /* Called with the lock held once events of game_id are durable: wakes the
  * game's parked polls. */
 void server_notify_game(struct server *srv, const char *game_id);
+/* With the lock held: whether a long-poll is parked on game_id (a game
+ * someone watches stays in memory, game-service.c). */
+bool server_game_watched(const struct server *srv, const char *game_id);
 /* With the lock held, after a store_commit: tells the syncer. */
 void server_committed(struct server *srv);
 /* With the lock held: the commit number a reply sent now must wait for
