@@ -193,6 +193,11 @@ static void insert(struct game_service *gs, struct live_game *lg)
 	gs->bucket[b] = lg;
 	lg->used_ms = now_wall_ms();
 	gs->n_live++;
+	/* Its eviction may come before anything the timer waits for. */
+	if (gs->srv->cfg.evict_idle_ms > 0 && lg->used_ms + gs->srv->cfg.evict_idle_ms < gs->timer_next) {
+		gs->timer_next = lg->used_ms + gs->srv->cfg.evict_idle_ms;
+		pthread_cond_signal(&gs->timer_cond);
+	}
 }
 
 /* Takes lg out of the games in memory (the caller frees it). */
