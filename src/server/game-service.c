@@ -39,6 +39,9 @@
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -2274,13 +2277,13 @@ static void evict(struct game_service *gs, struct live_game *lg)
 	live_free(lg);
 }
 
-/* Evicts lg if it has been idle long enough and may go; else lowers *next
- * to when to look again. */
-static void evict_if_idle(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
+/* Evicts lg if it has been idle long enough and may go (returns true
+ * then); else lowers *next to when to look again. */
+static bool evict_if_idle(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
 {
 	int64_t idle = gs->srv->cfg.evict_idle_ms;
 	if (idle <= 0)
-		return;
+		return false;
 	int64_t at = lg->used_ms + idle;
 	if (at > now) {
 		earliest(next, at);
@@ -2290,7 +2293,9 @@ static void evict_if_idle(struct game_service *gs, struct live_game *lg, int64_t
 		earliest(next, now + idle);
 	} else {
 		evict(gs, lg);
+		return true;
 	}
+	return false;
 }
 
 /* Brings back the evicted games whose deadline has come (the timer then
@@ -2362,15 +2367,22 @@ static int64_t chores_due(struct game_service *gs)
 {
 	int64_t next = INT64_MAX;
 	int64_t now = now_wall_ms();
+	size_t evicted = 0;
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		struct live_game *lg = gs->bucket[b];
 		while (lg) {
 			struct live_game *following = lg->next;
-			if (!chores(gs, lg, now, &next))
-				evict_if_idle(gs, lg, now, &next);
+			if (!chores(gs, lg, now, &next) && evict_if_idle(gs, lg, now, &next))
+				evicted++;
 			lg = following;
 		}
 	}
+#ifdef __GLIBC__
+	/* glibc keeps freed pages; an operator watching RSS should see the
+	 * evicted games go. One walk of the heap per pass that evicted. */
+	if (evicted)
+		malloc_trim(0);
+#endif
 	return next;
 }
 
