@@ -62,6 +62,8 @@
 #include "util/xalloc.h"
 
 #define GS_BUCKETS 1024
+/* Games rebuilt at start-up between two fsyncs (sync = full, eviction on). */
+#define GS_REBUILD_SYNC 256
 /* Events one command may append: a move, the opponent's premove, a
  * discard, an end, with room to spare; a correspondence game's start also
  * carries both seats' vacations. */
@@ -2742,7 +2744,7 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 		game_service_free(gs);
 		return NULL;
 	}
-	size_t rebuilt = 0;
+	size_t rebuilt = 0, synced = 0;
 	/* The lock keeps engine answers (pool threads) out until every game
 	 * is in place. */
 	pthread_mutex_lock(&srv->lock);
@@ -2761,14 +2763,27 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 		rebuilt++;
 		/* Idle across the restart: a game that may leave memory at
 		 * once does, so the start-up needs memory for the records, not
-		 * for every fold. (With sync = full a resumed clock's event
-		 * awaits the first fsync: that game goes when idle.) */
+		 * for every fold. With sync = full a resumed clock's event must
+		 * be durable first: every GS_REBUILD_SYNC games one fsync makes
+		 * them so (as the syncer, which is not running yet, would). */
 		if (srv->cfg.evict_idle_ms > 0 && evictable(gs, lg))
 			evict(gs, lg);
+		if (srv->cfg.evict_idle_ms > 0 && store_syncs(srv->store) &&
+		    (i + 1 - synced >= GS_REBUILD_SYNC || i + 1 == l.n) && server_sync_now(srv, gs) == 0) {
+			for (; synced <= i; synced++) {
+				struct live_game *back = find_live(gs, l.ids[synced]);
+				if (back && evictable(gs, back))
+					evict(gs, back);
+			}
+		}
 	}
 	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
-	log_info("game service: %zu unfinished games rebuilt", rebuilt);
+#ifdef __GLIBC__
+	if (gs->n_evicted)
+		malloc_trim(0);
+#endif
+	log_info("game service: %zu unfinished games rebuilt, %zu of them evicted at once", rebuilt, gs->n_evicted);
 	if (pthread_create(&gs->timer, NULL, timer_main, gs)) {
 		*errmsg = xstrdup("cannot start the flag timer thread");
 		game_service_free(gs);

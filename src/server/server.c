@@ -83,6 +83,22 @@ static void *server_syncer_main(void *arg)
 	return NULL;
 }
 
+int server_sync_now(struct server *srv, struct game_service *gs)
+{
+	if (srv->syncer_started || !store_syncs(srv->store) || store_commits(srv->store) == srv->durable)
+		return 0;
+	uint64_t target = store_commits(srv->store);
+	game_service_sync_begin(gs);
+	if (store_sync(srv->store)) {
+		log_error("store: fdatasync of the WAL failed (%s)", strerror(errno));
+		return -1;
+	}
+	srv->durable = target;
+	srv->syncs++;
+	game_service_durable(gs);
+	return 0;
+}
+
 void server_committed(struct server *srv)
 {
 	if (srv->syncer_started)
