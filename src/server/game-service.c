@@ -191,6 +191,20 @@ static unsigned bucket_of(const char *id)
 	return h % GS_BUCKETS;
 }
 
+/* When lg, idle since used_ms, may leave memory (INT64_MAX: never). The
+ * instant is rounded up to a sixteenth of the idle time, so that many
+ * games used at scattered instants cost the timer a few passes per idle
+ * period rather than one each: when exactly a game goes, nobody sees. */
+static int64_t evict_at(const struct game_service *gs, const struct live_game *lg)
+{
+	int64_t idle = gs->srv->cfg.evict_idle_ms;
+	if (idle <= 0)
+		return INT64_MAX;
+	int64_t step = idle / 16 > 0 ? idle / 16 : 1;
+	int64_t at = lg->used_ms + idle;
+	return at % step ? at + step - at % step : at;
+}
+
 static void insert(struct game_service *gs, struct live_game *lg)
 {
 	unsigned b = bucket_of(lg->id);
@@ -199,8 +213,9 @@ static void insert(struct game_service *gs, struct live_game *lg)
 	lg->used_ms = now_wall_ms();
 	gs->n_live++;
 	/* Its eviction may come before anything the timer waits for. */
-	if (gs->srv->cfg.evict_idle_ms > 0 && lg->used_ms + gs->srv->cfg.evict_idle_ms < gs->timer_next) {
-		gs->timer_next = lg->used_ms + gs->srv->cfg.evict_idle_ms;
+	int64_t at = evict_at(gs, lg);
+	if (at < gs->timer_next) {
+		gs->timer_next = at;
 		pthread_cond_signal(&gs->timer_cond);
 	}
 }
@@ -2286,7 +2301,7 @@ static bool evict_if_idle(struct game_service *gs, struct live_game *lg, int64_t
 	int64_t idle = gs->srv->cfg.evict_idle_ms;
 	if (idle <= 0)
 		return false;
-	int64_t at = lg->used_ms + idle;
+	int64_t at = evict_at(gs, lg);
 	if (at > now) {
 		earliest(next, at);
 	} else if (!evictable(gs, lg)) {

@@ -68,10 +68,11 @@ static void wait_counts(struct tchessd *d, int64_t games, int64_t evicted)
 	}
 }
 
-/* Jumps past the idle time and waits until the n games are out. */
+/* Jumps past the idle time (twice it: tchessd rounds the instant a game
+ * goes up a little) and waits until the n games are out. */
 static void evict_all(struct tchessd *d, int64_t n)
 {
-	advance(d, 61000);
+	advance(d, 2 * 60000);
 	wait_counts(d, 0, n);
 }
 
@@ -227,7 +228,7 @@ START_TEST(test_parked_poll_keeps_game)
 	char path[128];
 	snprintf(path, sizeof path, "/v1/games/%s", other);
 	ck_assert_int_eq(http_call(&t.d, "GET", path, NULL, NULL, 0, NULL), 200);
-	advance(&t.d, 61000);
+	advance(&t.d, 2 * 60000);
 	wait_counts(&t.d, 1, 1);
 	ck_assert(!poll_run(&p, 0));
 	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"d5\"}");
