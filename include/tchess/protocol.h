@@ -296,14 +296,17 @@ int protocol_action_request_decode(const char *json, size_t len, struct protocol
 int protocol_empty_request_decode(const char *json, size_t len, struct protocol_error *err);
 
 /* GET /v1/health answer: {"status": "ok"|"draining", "version": VERSION,
- * "protocol": N, "parked": N, "now_ms": MS}; parked counts long-polls
- * waiting right now. */
+ * "protocol": N, "parked": N, "now_ms": MS, "games": N, "evicted": N};
+ * parked counts long-polls waiting right now, games the games in the
+ * server's memory and evicted the idle ones it let go (0 when absent). */
 struct protocol_health {
 	char status[PROTOCOL_STATUS_MAX + 1];
 	char version[32];
 	int64_t protocol;
 	int64_t parked;
 	int64_t now_ms;
+	int64_t games;
+	int64_t evicted;
 };
 char *protocol_health_encode(const struct protocol_health *h);
 int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err);

@@ -455,6 +455,8 @@ static const struct protocol_codec_member health_members[] = {
 	INT(struct protocol_health, protocol, REQ),
 	INT(struct protocol_health, parked, REQ),
 	INT(struct protocol_health, now_ms, REQ),
+	INT(struct protocol_health, games, 0),
+	INT(struct protocol_health, evicted, 0),
 };
 static const struct protocol_codec_message health_msg = PROTOCOL_CODEC_MESSAGE("health", health_members, NULL, NULL);
 
@@ -465,5 +467,6 @@ char *protocol_health_encode(const struct protocol_health *h)
 
 int protocol_health_decode(const char *json, size_t len, struct protocol_health *out, struct protocol_error *err)
 {
+	memset(out, 0, sizeof *out);
 	return protocol_codec_decode(&health_msg, json, len, out, err);
 }

@@ -68,7 +68,7 @@ void api_me_games(struct server *srv, struct http_request *req, struct http_repl
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	struct my_games m = { .srv = srv, .me = me.id, .now_ms = now_wall_ms() };
-	game_service_each(srv->games, my_game, &m);
+	game_service_each(srv->games, me.id, my_game, &m);
 	http_reply_json(reply, 200, protocol_my_games_encode(m.g, m.n, m.now_ms));
 	free(m.g);
 }

@@ -98,6 +98,10 @@ void api_health(struct server *srv, struct http_request *req, struct http_reply 
 		.parked = (int64_t)http_parked(srv->http),
 		.now_ms = now_wall_ms(),
 	};
+	size_t live, evicted;
+	game_service_counts(srv->games, &live, &evicted);
+	h.games = (int64_t)live;
+	h.evicted = (int64_t)evicted;
 	strcpy(h.status, srv->draining ? "draining" : "ok");
 	snprintf(h.version, sizeof h.version, "%s", TCHESS_VERSION);
 	http_reply_json(reply, 200, protocol_health_encode(&h));

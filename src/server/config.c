@@ -23,6 +23,10 @@ void config_init(struct server_config *cfg)
 	cfg->list_limit = 50;
 	cfg->engine_processes = 2;
 	cfg->aborted_retention_ms = 60000;
+	/* Ten minutes: past a long-poll's timeout (so a watched game stays)
+	 * and past every quick game's pauses, while a correspondence game
+	 * waiting days for its move costs a small record, not its fold. */
+	cfg->evict_idle_ms = 600000;
 	cfg->max_url = 1024;
 	/* Generous for people and their clients (a few requests a second),
 	 * tight enough that one address cannot flood the single request
@@ -143,6 +147,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 86400000, &v, errmsg))
 			return -1;
 		cfg->first_move_ms = v;
+	} else if (!strcmp(key, "evict_idle_s")) {
+		if (parse_num(key, value, 0, 31536000, &v, errmsg))
+			return -1;
+		cfg->evict_idle_ms = v * 1000;
 	} else if (!strcmp(key, "max_url")) {
 		if (parse_num(key, value, 64, 65536, &v, errmsg))
 			return -1;

@@ -33,6 +33,7 @@ struct server_config {
 	int64_t aborted_retention_ms; /* how long an aborted game stays before it is erased */
 	int64_t grace_ms;             /* disconnect_grace_ms: overrides the ruleset's; 0 keeps it */
 	int64_t first_move_ms;        /* first_move_timeout_ms: overrides the ruleset's; 0 keeps it */
+	int64_t evict_idle_ms;        /* evict_idle_s: a game idle this long leaves memory; 0 never */
 	size_t max_url;             /* longer request paths get 414 */
 	int64_t rate_ip_per_s;      /* per-address token bucket; 0: no limit */
 	int64_t rate_ip_burst;

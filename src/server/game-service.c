@@ -21,9 +21,27 @@
  * game's engine request with the new state (engine_sync), so no command,
  * present or future, can leave an engine seat to move without a request or
  * let a request outlive its position.
+ *
+ * Eviction (evict_idle_s, tchessd(8)): a game nobody touched for the idle
+ * time leaves memory, so days-per-move correspondence games do not hold
+ * their fold and ring for days. Only a quiet game goes: no long-poll
+ * parked on it, no engine request out, every event durable (durable_seq
+ * is its seq and no fsync is under way for it), no batch open. What
+ * memory alone knew stays behind in a small record (struct
+ * evicted_game): each seat's presence and invalid-command count, the
+ * human seats (a player's games and vacations find it by them) and the
+ * instant of its next deadline, computed by the same function that tells
+ * the timer about a live game's (deadline_of). Any access goes through
+ * lookup(), which brings the game back by the replay of start-up and puts
+ * the record's memory back; the timer brings back a game whose deadline
+ * has come and then treats it as any live game. So the store's log, not
+ * memory, is the game, as after a restart, and a client cannot tell.
  */
 #include <cjson/cJSON.h>
 #include <dirent.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,6 +62,8 @@
 #include "util/xalloc.h"
 
 #define GS_BUCKETS 1024
+/* Games rebuilt at start-up between two fsyncs (sync = full, eviction on). */
+#define GS_REBUILD_SYNC 256
 /* Events one command may append: a move, the opponent's premove, a
  * discard, an end, with room to spare; a correspondence game's start also
  * carries both seats' vacations. */
@@ -60,6 +80,7 @@ struct live_game {
 	int64_t last_seen[2];
 	int parked[2];
 	int invalid[2]; /* consecutive invalid commands of each seat */
+	int64_t used_ms; /* wall clock of the last access or commit: idleness runs from it */
 	/* Publishing (see the top): events up to durable_seq may be shown. */
 	struct event_ring ring;
 	int64_t durable_seq;
@@ -67,6 +88,18 @@ struct live_game {
 	bool dirty;         /* on gs->dirty: committed past durable_seq */
 	bool in_flight;     /* on gs->flight */
 	struct live_game *next;
+};
+
+/* An evicted game (see the top): what only memory knew of it, and when the
+ * timer must bring it back. */
+struct evicted_game {
+	char id[STORE_GAME_ID_MAX + 1];
+	bool unfinished;
+	int64_t players[2];   /* the human seats' players, 0 for another seat */
+	int64_t last_seen[2];
+	int invalid[2];
+	int64_t due_ms;       /* its next deadline (flag or chore), INT64_MAX none */
+	struct evicted_game *next;
 };
 
 /* A game a batch changed: made live when the batch commits. */
@@ -97,6 +130,8 @@ struct game_service {
 	struct batch_item *pending;
 	size_t n_pending;
 	struct live_game *bucket[GS_BUCKETS];
+	struct evicted_game *evicted[GS_BUCKETS];
+	size_t n_live, n_evicted;
 	pthread_t timer;
 	bool timer_started;
 	bool timer_stop;
@@ -156,11 +191,63 @@ static unsigned bucket_of(const char *id)
 	return h % GS_BUCKETS;
 }
 
+/* When lg, idle since used_ms, may leave memory (INT64_MAX: never). The
+ * instant is rounded up to a sixteenth of the idle time, so that many
+ * games used at scattered instants cost the timer a few passes per idle
+ * period rather than one each: when exactly a game goes, nobody sees. */
+static int64_t evict_at(const struct game_service *gs, const struct live_game *lg)
+{
+	int64_t idle = gs->srv->cfg.evict_idle_ms;
+	if (idle <= 0)
+		return INT64_MAX;
+	int64_t step = idle / 16 > 0 ? idle / 16 : 1;
+	int64_t at = lg->used_ms + idle;
+	return at % step ? at + step - at % step : at;
+}
+
 static void insert(struct game_service *gs, struct live_game *lg)
 {
 	unsigned b = bucket_of(lg->id);
 	lg->next = gs->bucket[b];
 	gs->bucket[b] = lg;
+	lg->used_ms = now_wall_ms();
+	gs->n_live++;
+	/* Its eviction may come before anything the timer waits for. */
+	int64_t at = evict_at(gs, lg);
+	if (at < gs->timer_next) {
+		gs->timer_next = at;
+		pthread_cond_signal(&gs->timer_cond);
+	}
+}
+
+/* Takes lg out of the games in memory (the caller frees it). */
+static void unlink_live(struct game_service *gs, struct live_game *lg)
+{
+	for (struct live_game **p = &gs->bucket[bucket_of(lg->id)]; *p; p = &(*p)->next) {
+		if (*p == lg) {
+			*p = lg->next;
+			gs->n_live--;
+			return;
+		}
+	}
+}
+
+/* Where game id's eviction record is linked: *result is NULL if it has
+ * none. */
+static struct evicted_game **evicted_link(struct game_service *gs, const char *id)
+{
+	struct evicted_game **p = &gs->evicted[bucket_of(id)];
+	while (*p && strcmp((*p)->id, id))
+		p = &(*p)->next;
+	return p;
+}
+
+static void evicted_drop(struct game_service *gs, struct evicted_game **link)
+{
+	struct evicted_game *e = *link;
+	*link = e->next;
+	free(e);
+	gs->n_evicted--;
 }
 
 static void live_free(struct live_game *lg)
@@ -224,14 +311,22 @@ static struct live_game *lookup(struct game_service *gs, const char *id, struct 
 		return NULL;
 	}
 	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
-		if (!strcmp(lg->id, id))
+		if (!strcmp(lg->id, id)) {
+			lg->used_ms = now_wall_ms();
 			return lg;
+		}
 	}
 	struct store_game g;
+	struct evicted_game **link;
 	switch (store_game_get(gs->srv->store, id, &g)) {
 	case STORE_OK:
 		break;
 	case STORE_NOT_FOUND:
+		/* Not by this server, which erases only live games; a record
+		 * of a game that is no more would bring nothing back. */
+		link = evicted_link(gs, id);
+		if (*link)
+			evicted_drop(gs, link);
 		if (game_service_erased(gs, id))
 			fail(out, PROTOCOL_ERR_GONE, "the game was aborted and erased");
 		else
@@ -259,8 +354,19 @@ static struct live_game *lookup(struct game_service *gs, const char *id, struct 
 		return NULL;
 	}
 	/* What the store holds was written before this process's commits,
-	 * or is a game none of them touched: durable. */
+	 * or is a game none of them touched, or one evicted only once all
+	 * its events were: durable. */
 	lg->durable_seq = lg->view.seq;
+	/* Back from eviction: memory's part as it was when it left. */
+	link = evicted_link(gs, id);
+	if (*link) {
+		for (int c = WHITE; c <= BLACK; c++) {
+			lg->last_seen[c] = (*link)->last_seen[c];
+			lg->invalid[c] = (*link)->invalid[c];
+		}
+		evicted_drop(gs, link);
+		log_debug("game %s: back in memory (seq %lld)", lg->id, (long long)lg->view.seq);
+	}
 	insert(gs, lg);
 	return lg;
 }
@@ -471,6 +577,7 @@ static int txn_commit(struct txn *t, int64_t viewer, struct game_outcome *out)
 	} else {
 		fold_view_fini(&t->lg->view);
 		t->lg->view = t->work;
+		t->lg->used_ms = now_wall_ms();
 		for (size_t i = 0; i < t->n; i++)
 			ring_add(t->lg, &t->ev[i], t->visible_to[i]);
 	}
@@ -2008,6 +2115,11 @@ done:
 
 /* ---- the timer's chores besides flags ---- */
 
+struct id_list {
+	char (*ids)[STORE_GAME_ID_MAX + 1];
+	size_t n;
+};
+
 /* Erases an aborted game: its row, its events and its memory. Parked polls
  * are woken to learn it is gone (410). */
 static void erase_game(struct game_service *gs, struct live_game *lg)
@@ -2020,13 +2132,7 @@ static void erase_game(struct game_service *gs, struct live_game *lg)
 	}
 	log_info("game %s: aborted, erased", lg->id);
 	snprintf(gs->tombstones[gs->n_tombstones++ % GS_TOMBSTONES], STORE_GAME_ID_MAX + 1, "%s", lg->id);
-	unsigned b = bucket_of(lg->id);
-	for (struct live_game **p = &gs->bucket[b]; *p; p = &(*p)->next) {
-		if (*p == lg) {
-			*p = lg->next;
-			break;
-		}
-	}
+	unlink_live(gs, lg);
 	char id[STORE_GAME_ID_MAX + 1];
 	snprintf(id, sizeof id, "%s", lg->id);
 	if (lg->dirty)
@@ -2144,19 +2250,156 @@ static bool chores(struct game_service *gs, struct live_game *lg, int64_t now, i
 	return false;
 }
 
-/* Runs every game's chores; the earliest deadline ahead, INT64_MAX if none. */
+/* ---- eviction (see the top) ---- */
+
+/* The earliest instant the timer must act on lg: its flag (as flag_due
+ * sees it) or a chore. chores() with now = INT64_MIN acts on nothing and
+ * only finds deadlines. The one owner of "when does this game need the
+ * timer", for live games (timer_poke) and evicted ones alike. */
+static int64_t deadline_of(struct game_service *gs, struct live_game *lg)
+{
+	int64_t next = fold_running(&lg->view) ? fold_clock_expiry(&lg->view) : INT64_MAX;
+	chores(gs, lg, INT64_MIN, &next);
+	return next;
+}
+
+/* Whether lg may leave memory now, idle time aside: nothing but the store
+ * would be lost, and nobody waits on it. */
+static bool evictable(struct game_service *gs, const struct live_game *lg)
+{
+	return !gs->batch && !lg->ask && lg->parked[WHITE] == 0 && lg->parked[BLACK] == 0 && !lg->dirty &&
+	       !lg->in_flight && lg->durable_seq == lg->view.seq && lg->view.created &&
+	       !server_game_watched(gs->srv, lg->id);
+}
+
+/* Drops lg from memory, leaving its record. */
+static void evict(struct game_service *gs, struct live_game *lg)
+{
+	const struct game_view *v = &lg->view;
+	struct evicted_game *e = xcalloc(1, sizeof *e);
+	snprintf(e->id, sizeof e->id, "%s", lg->id);
+	e->unfinished = !game_is_over(&v->game);
+	for (int c = WHITE; c <= BLACK; c++) {
+		e->players[c] = v->seats[c].kind == FOLD_SEAT_HUMAN ? v->seats[c].player : 0;
+		e->last_seen[c] = lg->last_seen[c];
+		e->invalid[c] = lg->invalid[c];
+	}
+	e->due_ms = deadline_of(gs, lg);
+	unlink_live(gs, lg);
+	struct evicted_game **link = evicted_link(gs, e->id);
+	e->next = *link;
+	*link = e;
+	gs->n_evicted++;
+	log_debug("game %s: evicted at seq %lld, idle", e->id, (long long)v->seq);
+	live_free(lg);
+}
+
+/* Evicts lg if it has been idle long enough and may go (returns true
+ * then); else lowers *next to when to look again. */
+static bool evict_if_idle(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
+{
+	int64_t idle = gs->srv->cfg.evict_idle_ms;
+	if (idle <= 0)
+		return false;
+	int64_t at = evict_at(gs, lg);
+	if (at > now) {
+		earliest(next, at);
+	} else if (!evictable(gs, lg)) {
+		/* Watched, or not yet durable: what keeps it may end without
+		 * a word to the timer (a spectator's poll coming back). */
+		earliest(next, now + idle);
+	} else {
+		evict(gs, lg);
+		return true;
+	}
+	return false;
+}
+
+/* Brings back the evicted games whose deadline has come (the timer then
+ * acts on them as on any live game); returns the earliest deadline of
+ * those still out, INT64_MAX if none. */
+static int64_t revive_due(struct game_service *gs, int64_t now)
+{
+	int64_t next = INT64_MAX;
+	struct id_list due = { 0 };
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct evicted_game *e = gs->evicted[b]; e; e = e->next) {
+			if (e->due_ms <= now) {
+				due.ids = xrealloc(due.ids, (due.n + 1) * sizeof *due.ids);
+				snprintf(due.ids[due.n++], sizeof due.ids[0], "%s", e->id);
+			} else {
+				earliest(&next, e->due_ms);
+			}
+		}
+	}
+	for (size_t i = 0; i < due.n; i++) {
+		struct game_outcome o = { 0 };
+		if (!lookup(gs, due.ids[i], &o)) {
+			/* A store that cannot read now: try again in a second,
+			 * not in a loop. */
+			log_error("game %s: cannot bring it back for its deadline: %s", due.ids[i], o.err.message);
+			struct evicted_game *e = *evicted_link(gs, due.ids[i]);
+			if (e) {
+				e->due_ms = now + 1000;
+				earliest(&next, e->due_ms);
+			}
+		}
+		game_outcome_fini(&o);
+	}
+	free(due.ids);
+	return next;
+}
+
+/* Brings back player's evicted unfinished games, for what goes through
+ * every game of a player (their list, their vacations). */
+static void revive_player(struct game_service *gs, int64_t player)
+{
+	struct id_list l = { 0 };
+	for (unsigned b = 0; b < GS_BUCKETS && player; b++) {
+		for (struct evicted_game *e = gs->evicted[b]; e; e = e->next) {
+			if (e->unfinished && (e->players[WHITE] == player || e->players[BLACK] == player)) {
+				l.ids = xrealloc(l.ids, (l.n + 1) * sizeof *l.ids);
+				snprintf(l.ids[l.n++], sizeof l.ids[0], "%s", e->id);
+			}
+		}
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		struct game_outcome o = { 0 };
+		if (!lookup(gs, l.ids[i], &o))
+			log_error("game %s: cannot bring it back: %s", l.ids[i], o.err.message);
+		game_outcome_fini(&o);
+	}
+	free(l.ids);
+}
+
+void game_service_counts(struct game_service *gs, size_t *live, size_t *evicted)
+{
+	*live = gs->n_live;
+	*evicted = gs->n_evicted;
+}
+
+/* Runs every game's chores and evicts the idle ones; the earliest deadline
+ * ahead, INT64_MAX if none. */
 static int64_t chores_due(struct game_service *gs)
 {
 	int64_t next = INT64_MAX;
 	int64_t now = now_wall_ms();
+	size_t evicted = 0;
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		struct live_game *lg = gs->bucket[b];
 		while (lg) {
 			struct live_game *following = lg->next;
-			chores(gs, lg, now, &next);
+			if (!chores(gs, lg, now, &next) && evict_if_idle(gs, lg, now, &next))
+				evicted++;
 			lg = following;
 		}
 	}
+#ifdef __GLIBC__
+	/* glibc keeps freed pages; an operator watching RSS should see the
+	 * evicted games go. One walk of the heap per pass that evicted. */
+	if (evicted)
+		malloc_trim(0);
+#endif
 	return next;
 }
 
@@ -2429,16 +2672,12 @@ static int64_t flag_due(struct game_service *gs)
 }
 
 /* Signals the timer if lg now has a deadline before the timer's next wake.
- * chores() with now = INT64_MIN acts on nothing and only finds deadlines.
  * Most commits (a move in a game without clocks, or one that only moves
  * deadlines later) leave the timer asleep: it used to be woken, and to scan
  * every game under the lock, after every commit. */
 static void timer_poke(struct game_service *gs, struct live_game *lg)
 {
-	int64_t next = INT64_MAX;
-	if (fold_running(&lg->view))
-		next = clock_expiry(&lg->view.clock, NULL);
-	chores(gs, lg, INT64_MIN, &next);
+	int64_t next = deadline_of(gs, lg);
 	if (next < gs->timer_next) {
 		gs->timer_next = next;
 		pthread_cond_signal(&gs->timer_cond);
@@ -2451,10 +2690,9 @@ static void *timer_main(void *arg)
 	struct server *srv = gs->srv;
 	pthread_mutex_lock(&srv->lock);
 	while (!gs->timer_stop) {
-		int64_t next = flag_due(gs);
-		int64_t chore = chores_due(gs);
-		if (chore < next)
-			next = chore;
+		int64_t next = revive_due(gs, now_wall_ms());
+		earliest(&next, flag_due(gs));
+		earliest(&next, chores_due(gs));
 		gs->timer_next = next;
 		if (next == INT64_MAX) {
 			pthread_cond_wait(&gs->timer_cond, &srv->lock);
@@ -2471,11 +2709,6 @@ static void *timer_main(void *arg)
 }
 
 /* ---- life cycle ---- */
-
-struct id_list {
-	char (*ids)[STORE_GAME_ID_MAX + 1];
-	size_t n;
-};
 
 static int collect_id(void *arg, const struct store_game *g)
 {
@@ -2526,7 +2759,7 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 		game_service_free(gs);
 		return NULL;
 	}
-	size_t rebuilt = 0;
+	size_t rebuilt = 0, synced = 0;
 	/* The lock keeps engine answers (pool threads) out until every game
 	 * is in place. */
 	pthread_mutex_lock(&srv->lock);
@@ -2543,10 +2776,29 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 		 * clock is not running is asked here. */
 		engine_sync(gs, lg);
 		rebuilt++;
+		/* Idle across the restart: a game that may leave memory at
+		 * once does, so the start-up needs memory for the records, not
+		 * for every fold. With sync = full a resumed clock's event must
+		 * be durable first: every GS_REBUILD_SYNC games one fsync makes
+		 * them so (as the syncer, which is not running yet, would). */
+		if (srv->cfg.evict_idle_ms > 0 && evictable(gs, lg))
+			evict(gs, lg);
+		if (srv->cfg.evict_idle_ms > 0 && store_syncs(srv->store) &&
+		    (i + 1 - synced >= GS_REBUILD_SYNC || i + 1 == l.n) && server_sync_now(srv, gs) == 0) {
+			for (; synced <= i; synced++) {
+				struct live_game *back = find_live(gs, l.ids[synced]);
+				if (back && evictable(gs, back))
+					evict(gs, back);
+			}
+		}
 	}
 	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
-	log_info("game service: %zu unfinished games rebuilt", rebuilt);
+#ifdef __GLIBC__
+	if (gs->n_evicted)
+		malloc_trim(0);
+#endif
+	log_info("game service: %zu unfinished games rebuilt, %zu of them evicted at once", rebuilt, gs->n_evicted);
 	if (pthread_create(&gs->timer, NULL, timer_main, gs)) {
 		*errmsg = xstrdup("cannot start the flag timer thread");
 		game_service_free(gs);
@@ -2591,6 +2843,8 @@ void game_service_free(struct game_service *gs)
 			gs->bucket[b] = lg->next;
 			live_free(lg);
 		}
+		while (gs->evicted[b])
+			evicted_drop(gs, &gs->evicted[b]);
 	}
 	free(gs);
 }
@@ -2618,6 +2872,7 @@ static void batch_end(struct game_service *gs, bool keep)
 		}
 		fold_view_fini(&b->lg->view);
 		b->lg->view = b->view;
+		b->lg->used_ms = now_wall_ms();
 		if (b->insert)
 			insert(gs, b->lg);
 		publish(gs, b->lg);
@@ -2726,6 +2981,7 @@ static bool has_vacation(const struct game_view *v, int side, const struct vacat
 int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
 			  struct game_outcome *out)
 {
+	revive_player(gs, player);
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
 			const struct game_view *v = &lg->view;
@@ -2749,11 +3005,12 @@ int game_service_vacation(struct game_service *gs, int64_t player, const struct 
 	return 0;
 }
 
-void game_service_each(struct game_service *gs, game_service_each_fn fn, void *arg)
+void game_service_each(struct game_service *gs, int64_t player, game_service_each_fn fn, void *arg)
 {
+	revive_player(gs, player);
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
-			if (fn(arg, lg->id, &lg->view))
+			if (fold_seat_of(&lg->view, player) >= 0 && fn(arg, lg->id, &lg->view))
 				return;
 		}
 	}

@@ -170,10 +170,15 @@ void game_service_create_seated(struct game_service *gs, const struct fold_seat 
 int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
 			  struct game_outcome *out);
 
-/* Calls fn for every game in memory (every unfinished game is) until it
- * returns nonzero. */
+/* Calls fn for every game player holds a seat in that is in memory, after
+ * bringing back player's evicted unfinished games (so every unfinished
+ * game of player's is among them), until fn returns nonzero. */
 typedef int (*game_service_each_fn)(void *arg, const char *id, const struct game_view *v);
-void game_service_each(struct game_service *gs, game_service_each_fn fn, void *arg);
+void game_service_each(struct game_service *gs, int64_t player, game_service_each_fn fn, void *arg);
+
+/* Games in memory and games evicted from it (their records), for
+ * GET /v1/health. */
+void game_service_counts(struct game_service *gs, size_t *live, size_t *evicted);
 
 /* The wall clock jumped (the test clock): the flag timer looks again. */
 void game_service_clock_changed(struct game_service *gs);

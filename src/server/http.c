@@ -583,6 +583,11 @@ void http_wake_game(struct http *h, const char *game_id)
 		log_debug("game %s: woke %zu polls", game_id, n);
 }
 
+bool http_watched(const struct http *h, const char *game_id)
+{
+	return h && waiters_on_game(&h->waiters, game_id);
+}
+
 size_t http_parked(const struct http *h)
 {
 	return h ? h->waiters.count : 0;

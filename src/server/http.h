@@ -107,6 +107,9 @@ void http_wake_game(struct http *h, const char *game_id);
 /* With the server lock held: every commit up to commit number target is
  * durable; sends the replies held for them. */
 void http_durable(struct http *h, uint64_t target);
+/* With the server lock held: whether a poll is parked on game_id (false
+ * for NULL). */
+bool http_watched(const struct http *h, const char *game_id);
 /* Parked polls right now (with the server lock held); 0 for NULL. */
 size_t http_parked(const struct http *h);
 /* Shutdown, part one: stop accepting, answer every parked poll, and wait up

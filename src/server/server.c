@@ -83,6 +83,22 @@ static void *server_syncer_main(void *arg)
 	return NULL;
 }
 
+int server_sync_now(struct server *srv, struct game_service *gs)
+{
+	if (srv->syncer_started || !store_syncs(srv->store) || store_commits(srv->store) == srv->durable)
+		return 0;
+	uint64_t target = store_commits(srv->store);
+	game_service_sync_begin(gs);
+	if (store_sync(srv->store)) {
+		log_error("store: fdatasync of the WAL failed (%s)", strerror(errno));
+		return -1;
+	}
+	srv->durable = target;
+	srv->syncs++;
+	game_service_durable(gs);
+	return 0;
+}
+
 void server_committed(struct server *srv)
 {
 	if (srv->syncer_started)
@@ -181,6 +197,11 @@ void server_fini(struct server *srv)
 	pthread_mutex_destroy(&srv->lock);
 	pthread_cond_destroy(&srv->sync_cond);
 	config_fini(&srv->cfg);
+}
+
+bool server_game_watched(const struct server *srv, const char *game_id)
+{
+	return http_watched(srv->http, game_id);
 }
 
 void server_notify_game(struct server *srv, const char *game_id)

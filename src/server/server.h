@@ -82,6 +82,16 @@ void server_fini(struct server *srv);
 /* Called with the lock held once events of game_id are durable: wakes the
  * game's parked polls. */
 void server_notify_game(struct server *srv, const char *game_id);
+/* With the lock held: whether a long-poll is parked on game_id (a game
+ * someone watches stays in memory, game-service.c). */
+bool server_game_watched(const struct server *srv, const char *game_id);
+/* With the lock held, before the syncer runs (the game service's rebuild
+ * at start-up, gs not yet in srv->games): one round of the syncer's work,
+ * here. The fsync is made with the lock held, the one place it is: no
+ * client is connected yet, and engine answers must wait for the rebuild
+ * anyway. 0, or -1 if the fsync failed (nothing is then marked durable;
+ * the syncer will fail on it again and stop tchessd). */
+int server_sync_now(struct server *srv, struct game_service *gs);
 /* With the lock held, after a store_commit: tells the syncer. */
 void server_committed(struct server *srv);
 /* With the lock held: the commit number a reply sent now must wait for

@@ -86,6 +86,15 @@ size_t waiters_wake_game(struct waiters *ws, const char *game_id, waiter_wake_fn
 	return n;
 }
 
+bool waiters_on_game(const struct waiters *ws, const char *game_id)
+{
+	for (const struct waiter *w = ws->bucket[bucket_of(game_id)]; w; w = w->game_next) {
+		if (!strcmp(w->game_id, game_id))
+			return true;
+	}
+	return false;
+}
+
 size_t waiters_expire(struct waiters *ws, int64_t now_ms, waiter_wake_fn fn, void *arg)
 {
 	size_t n = 0;

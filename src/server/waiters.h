@@ -52,6 +52,8 @@ bool waiters_add(struct waiters *ws, struct waiter *w);
 void waiters_remove(struct waiters *ws, struct waiter *w);
 /* Unparks every waiter of game and calls fn for each; returns how many. */
 size_t waiters_wake_game(struct waiters *ws, const char *game_id, waiter_wake_fn fn, void *arg);
+/* Whether any waiter is parked on game_id. */
+bool waiters_on_game(const struct waiters *ws, const char *game_id);
 /* Unparks every waiter whose deadline is <= now and calls fn (WAITER_TIMEOUT). */
 size_t waiters_expire(struct waiters *ws, int64_t now_ms, waiter_wake_fn fn, void *arg);
 /* Unparks every waiter with reason why. */

@@ -1,0 +1,318 @@
+/*
+ * tchess-idle-games: what an unfinished game costs tchessd in memory, and
+ * what eviction (tchessd(8), evict_idle_s) saves. It starts a real tchessd
+ * on loopback with a temporary database, creates N correspondence games
+ * through the API (two players, each game a 10-ply opening, so 13 events
+ * and a running clock), and prints the server's RSS:
+ *
+ *   base      after the two players registered, no game
+ *   live      with the N games created (all in memory: the idle time has
+ *             not passed)
+ *   evicted   after the test clock jumped past the idle time and health
+ *             counts N games evicted (glibc may keep freed pages)
+ *   restart   after a restart on the same database (every unfinished game
+ *             rebuilt; with eviction on, each leaves memory at once)
+ *
+ * and the bytes per game of each against base. Run it twice, with
+ * --evict-idle-s 0 (never: the old behaviour) and with the default, to
+ * compare; --sync full (the default of tchessd; normal here, for speed)
+ * shows the restart with group commit. Not a pass/fail test.
+ */
+#include <curl/curl.h>
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util/buf.h"
+
+#define IG_PLIES 10
+
+static const char *const ig_opening[IG_PLIES] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7" };
+
+struct ig {
+	const char *tchessd;
+	int games;
+	int idle_s;
+	const char *sync;
+	char dir[256];
+	char base[64];
+	pid_t pid;
+	CURL *easy;
+	struct buf out;
+};
+
+static int64_t ig_now_ms(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static size_t ig_collect(char *data, size_t size, size_t n, void *arg)
+{
+	buf_append(arg, data, size * n);
+	return size * n;
+}
+
+/* One request; the answer in ig->out (NUL-terminated); returns the status. */
+static long ig_call(struct ig *g, const char *method, const char *path, const char *token, const char *body)
+{
+	char url[512], auth[160];
+	snprintf(url, sizeof url, "%s%s", g->base, path);
+	buf_reset(&g->out);
+	curl_easy_setopt(g->easy, CURLOPT_URL, url);
+	curl_easy_setopt(g->easy, CURLOPT_WRITEFUNCTION, ig_collect);
+	curl_easy_setopt(g->easy, CURLOPT_WRITEDATA, &g->out);
+	struct curl_slist *h = curl_slist_append(NULL, "Content-Type: application/json");
+	if (token) {
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+		h = curl_slist_append(h, auth);
+	}
+	curl_easy_setopt(g->easy, CURLOPT_HTTPHEADER, h);
+	if (body)
+		curl_easy_setopt(g->easy, CURLOPT_POSTFIELDS, body);
+	else
+		curl_easy_setopt(g->easy, CURLOPT_HTTPGET, 1L);
+	curl_easy_setopt(g->easy, CURLOPT_CUSTOMREQUEST, method);
+	long status = 0;
+	if (curl_easy_perform(g->easy) == CURLE_OK)
+		curl_easy_getinfo(g->easy, CURLINFO_RESPONSE_CODE, &status);
+	curl_slist_free_all(h);
+	buf_append(&g->out, "", 1);
+	return status;
+}
+
+/* The string member name of the last answer (a flat search: enough for
+ * the answers read here). */
+static bool ig_member(const struct ig *g, const char *name, char *out, size_t size)
+{
+	char key[64];
+	snprintf(key, sizeof key, "\"%s\":\"", name);
+	const char *p = g->out.data ? strstr(g->out.data, key) : NULL;
+	if (!p)
+		return false;
+	p += strlen(key);
+	size_t n = strcspn(p, "\"");
+	if (n >= size)
+		return false;
+	memcpy(out, p, n);
+	out[n] = '\0';
+	return true;
+}
+
+static long ig_number(const struct ig *g, const char *name)
+{
+	char key[64];
+	snprintf(key, sizeof key, "\"%s\":", name);
+	const char *p = g->out.data ? strstr(g->out.data, key) : NULL;
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
+}
+
+static long ig_rss_kb(pid_t pid)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long v = -1;
+	while (fgets(line, sizeof line, f)) {
+		if (!strncmp(line, "VmRSS:", 6)) {
+			v = strtol(line + 6, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+static int ig_start(struct ig *g)
+{
+	int fds[2];
+	char db[300], conf[300];
+	snprintf(db, sizeof db, "%s/t.db", g->dir);
+	snprintf(conf, sizeof conf, "%s/tchessd.conf", g->dir);
+	if (pipe(fds))
+		return -1;
+	pid_t parent = getpid();
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(1);
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execl(g->tchessd, g->tchessd, "--listen", "127.0.0.1:0", "--db", db, "--config", conf, "--log-level",
+		      "warn", (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	char line[256];
+	size_t len = 0;
+	int64_t deadline = ig_now_ms() + 120000;
+	while (len < sizeof line - 1 && !memchr(line, '\n', len)) {
+		struct pollfd pfd = { fds[0], POLLIN, 0 };
+		int left = (int)(deadline - ig_now_ms());
+		if (left <= 0 || poll(&pfd, 1, left) < 0)
+			break;
+		ssize_t n = read(fds[0], line + len, sizeof line - 1 - len);
+		if (n <= 0)
+			break;
+		len += (size_t)n;
+	}
+	close(fds[0]);
+	line[len] = '\0';
+	int port = 0;
+	if (sscanf(line, "listening on 127.0.0.1:%d", &port) != 1) {
+		fprintf(stderr, "tchess-idle-games: tchessd did not start\n");
+		return -1;
+	}
+	g->pid = pid;
+	snprintf(g->base, sizeof g->base, "http://127.0.0.1:%d", port);
+	return 0;
+}
+
+static void ig_stop(struct ig *g)
+{
+	int st;
+	kill(g->pid, SIGTERM);
+	waitpid(g->pid, &st, 0);
+	g->pid = 0;
+}
+
+/* Waits (60 s at most) until health counts want evicted games. */
+static long ig_wait_evicted(struct ig *g, long want)
+{
+	int64_t deadline = ig_now_ms() + 60000;
+	long got = -1;
+	while (ig_now_ms() < deadline) {
+		if (ig_call(g, "GET", "/v1/health", NULL, NULL) == 200 && (got = ig_number(g, "evicted")) == want)
+			break;
+		struct timespec ts = { 0, 20 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	return got;
+}
+
+static void ig_report(const struct ig *g, const char *what, long kb, long base_kb)
+{
+	printf("%-8s RSS %8ld kB   %7.0f bytes/game\n", what, kb, (double)(kb - base_kb) * 1024.0 / g->games);
+}
+
+int main(int argc, char **argv)
+{
+	struct ig g = { .games = 2000, .idle_s = 600, .sync = "normal" };
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--tchessd") && i + 1 < argc)
+			g.tchessd = argv[++i];
+		else if (!strcmp(argv[i], "--games") && i + 1 < argc)
+			g.games = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--evict-idle-s") && i + 1 < argc)
+			g.idle_s = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--sync") && i + 1 < argc)
+			g.sync = argv[++i];
+		else {
+			fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n");
+			return 2;
+		}
+	}
+	if (!g.tchessd || g.games < 1) {
+		fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n");
+		return 2;
+	}
+	const char *tmp = getenv("TMPDIR");
+	snprintf(g.dir, sizeof g.dir, "%s/tchess-idle-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	if (!mkdtemp(g.dir)) {
+		perror("mkdtemp");
+		return 1;
+	}
+	char conf[300];
+	snprintf(conf, sizeof conf, "%s/tchessd.conf", g.dir);
+	FILE *f = fopen(conf, "w");
+	if (!f)
+		return 1;
+	fprintf(f, "sync = %s\nengine_processes = 0\nrate_ip_per_s = 0\nrate_token_per_s = 0\n"
+		   "test_clock = on\nevict_idle_s = %d\n",
+		g.sync, g.idle_s);
+	fclose(f);
+	curl_global_init(CURL_GLOBAL_DEFAULT);
+	g.easy = curl_easy_init();
+	buf_init(&g.out);
+	if (ig_start(&g))
+		return 1;
+
+	char token[2][80];
+	const char *names[2] = { "white", "black" };
+	for (int i = 0; i < 2; i++) {
+		char body[64];
+		snprintf(body, sizeof body, "{\"name\":\"%s\"}", names[i]);
+		if (ig_call(&g, "POST", "/v1/players", NULL, body) != 201 || !ig_member(&g, "token", token[i], 80)) {
+			fprintf(stderr, "register: %s\n", g.out.data);
+			return 1;
+		}
+	}
+	long base_kb = ig_rss_kb(g.pid);
+	int64_t t0 = ig_now_ms();
+	for (int n = 0; n < g.games; n++) {
+		char id[64], path[160], body[96];
+		if (ig_call(&g, "POST", "/v1/games", token[0], "{\"tc\":\"corr:3d/1\",\"color\":\"white\"}") != 201 ||
+		    !ig_member(&g, "id", id, sizeof id)) {
+			fprintf(stderr, "create: %s\n", g.out.data);
+			return 1;
+		}
+		snprintf(path, sizeof path, "/v1/games/%s/join", id);
+		if (ig_call(&g, "POST", path, token[1], "{}") != 200) {
+			fprintf(stderr, "join: %s\n", g.out.data);
+			return 1;
+		}
+		snprintf(path, sizeof path, "/v1/games/%s/moves", id);
+		for (int ply = 0; ply < IG_PLIES; ply++) {
+			snprintf(body, sizeof body, "{\"ply\":%d,\"move\":\"%s\"}", ply, ig_opening[ply]);
+			if (ig_call(&g, "POST", path, token[ply % 2], body) != 200) {
+				fprintf(stderr, "move: %s\n", g.out.data);
+				return 1;
+			}
+		}
+	}
+	printf("%d games created in %.1f s; evict_idle_s = %d, sync = %s\n", g.games,
+	       (double)(ig_now_ms() - t0) / 1000.0, g.idle_s, g.sync);
+	ig_report(&g, "base", base_kb, base_kb);
+	ig_report(&g, "live", ig_rss_kb(g.pid), base_kb);
+	if (g.idle_s > 0) {
+		char body[64];
+		snprintf(body, sizeof body, "{\"advance_ms\":%lld}", 2000LL * g.idle_s);
+		ig_call(&g, "POST", "/v1/test/clock", NULL, body);
+		long got = ig_wait_evicted(&g, g.games);
+		if (got != g.games)
+			printf("only %ld games evicted\n", got);
+		ig_report(&g, "evicted", ig_rss_kb(g.pid), base_kb);
+	}
+	ig_stop(&g);
+	if (ig_start(&g))
+		return 1;
+	if (g.idle_s > 0)
+		ig_wait_evicted(&g, g.games);
+	ig_call(&g, "GET", "/v1/health", NULL, NULL);
+	printf("restart: %ld games in memory, %ld evicted\n", ig_number(&g, "games"), ig_number(&g, "evicted"));
+	ig_report(&g, "restart", ig_rss_kb(g.pid), base_kb);
+	ig_stop(&g);
+	char cmd[400];
+	snprintf(cmd, sizeof cmd, "rm -rf '%s'", g.dir);
+	if (system(cmd))
+		fprintf(stderr, "cannot remove %s\n", g.dir);
+	buf_fini(&g.out);
+	curl_easy_cleanup(g.easy);
+	curl_global_cleanup();
+	return 0;
+}
