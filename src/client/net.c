@@ -326,6 +326,18 @@ static void net_done(struct net *n, CURL *easy, CURLcode result)
 		x->retry_at_ms = now_mono_ms() + net_backoff(n);
 		return;
 	}
+	/* Too many requests: the same request again when the server says
+	 * (Retry-After), still online; a command keeps its ply, so a retry
+	 * plays it at most once. */
+	if (code == 429) {
+		curl_off_t after_s = 0;
+		if (curl_easy_getinfo(easy, CURLINFO_RETRY_AFTER, &after_s) != CURLE_OK || after_s < 0)
+			after_s = 0;
+		int64_t wait = after_s > 60 ? 60000 : (int64_t)after_s * 1000;
+		int64_t backoff = net_backoff(n);
+		x->retry_at_ms = now_mono_ms() + (wait > backoff ? wait : backoff);
+		return;
+	}
 	net_came_online(n);
 	if (x == &n->poll) {
 		net_push_reply(n, NET_TAG_POLL, (int)code, x, NULL);

@@ -26,9 +26,10 @@ mkdir -p "$tmp/watch"
 token_w=$(sed -n "s/^token = //p" "$tmp/white/tchess/token")
 token_b=$(sed -n "s/^token = //p" "$tmp/black/tchess/token")
 
-# api TOKEN METHOD PATH [BODY]: the answer's body.
+# api TOKEN METHOD PATH [BODY]: the answer's body. The players speak from
+# 127.0.0.2, the spectator from 127.0.0.1 (section 3 limits only it).
 api() {
-	curl -s -X "$2" -H "Authorization: Bearer $1" ${4:+-d "$4"} "$url$3"
+	curl -s --interface 127.0.0.2 -X "$2" -H "Authorization: Bearer $1" ${4:+-d "$4"} "$url$3"
 }
 
 id=$(api "$token_w" POST /v1/games '{"tc":"30+0","color":"white"}' | sed -n 's/.*"id":"\([0-9a-f]*\)".*/\1/p')
@@ -68,6 +69,21 @@ grep -q "resync from 0 to" "$tmp/log" && ok "tchessd answered with a snapshot" |
 play 90
 check "a move after the snapshot reaches the spectator" s "46. $san"
 check "black to move" s "spectating: Black to move"
+
+# 3. The server comes back with a tight limit on the spectator's address
+# (2 requests at once, 1 a second): moves in quick succession make its
+# polls answer 429; it waits as told (Retry-After) and catches up.
+kill_server
+check "the spectator notices" s "reconnecting" 15
+printf 'rate_token_per_s = 0\nengine_processes = 0\ndisconnect_grace_ms = 600000\n' >"$tmp/tight.conf"
+printf 'rate_ip_per_s = 1\nrate_ip_burst = 2\nrate_exempt = 127.0.0.2\n' >>"$tmp/tight.conf"
+start_server "127.0.0.1:$port" --config "$tmp/tight.conf" --log-level debug
+check "the spectator is back" s "online" 20
+for ply in $(seq 91 98); do play "$ply"; done
+check "the spectator catches up after being told to wait" s "$san" 30
+check "spectator still sees whose move" s "spectating: Black to move"
+if grep -q "/events 429 " "$tmp/log"; then ok "its polls were answered 429 on the way"; else fail "no 429 in the log"; fi
+absent "no give-up message" s "cannot follow"
 
 keys s q
 check "watch exits" s "tchess-exit-0"
