@@ -365,6 +365,141 @@ START_TEST(test_old_seq_after_eviction)
 }
 END_TEST
 
+START_TEST(test_invalid_count_survives)
+{
+	/* tchess-protocol(7): "a seat that sends more than the ruleset's
+	 * limit (10 in every preset) forfeits, ending the game
+	 * technical-failure with reason invalid-commands"; tchessd(8), IDLE
+	 * GAMES: the record that stays keeps "each seat's last request and
+	 * invalid-command count". Bob sends 7 (422s and a 400), the game
+	 * leaves memory and comes back on his next one: 3 more (10 in all)
+	 * leave it running, through a second eviction; the 11th forfeits. */
+	struct table t;
+	table_open(&t, EV_CONF, EV_CORR);
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	for (int i = 0; i < 6; i++)
+		table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e2e4\"}", 422, NULL);
+	table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":[]}", 400, NULL);
+	evict_all(&t.d, 1);
+	for (int i = 0; i < 3; i++) {
+		table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e1e2\"}", 422, NULL);
+		/* Each refusal brought it back (or found it in memory). */
+		wait_counts(&t.d, 1, 0);
+	}
+	evict_all(&t.d, 1);
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "playing");
+	cJSON_Delete(s);
+	evict_all(&t.d, 1);
+	table_refused(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"nonsense\"}", 400, NULL);
+	s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "over");
+	ck_assert_str_eq(jstr(s, "result"), "1-0");
+	ck_assert_str_eq(jstr(s, "termination"), "technical-failure");
+	ck_assert_str_eq(jstr(s, "reason"), "invalid-commands");
+	cJSON_Delete(s);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_invalid_count_reset_survives)
+{
+	/* "A success resets the count" -- and the reset is what the record
+	 * keeps: 9 invalid, a success, eviction, then 10 invalid leave the
+	 * game running; the same 9 without the success would have ended it.
+	 * White's own count is hers: her 10 refusals before the eviction
+	 * and bob's 10 after it end nothing, her 11th does. */
+	struct table t;
+	table_open(&t, EV_CONF, EV_CORR);
+	for (int i = 0; i < 9; i++)
+		table_refused(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e5\"}", 422, NULL);
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"d4\"}");
+	for (int i = 0; i < 10; i++)
+		table_refused(&t, "moves", t.alice, "{\"ply\":1,\"move\":[]}", 400, NULL);
+	evict_all(&t.d, 1);
+	for (int i = 0; i < 10; i++)
+		table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"d4d5\"}", 422, NULL);
+	evict_all(&t.d, 1);
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "playing");
+	cJSON_Delete(s);
+	evict_all(&t.d, 1);
+	table_refused(&t, "moves", t.alice, "{\"ply\":1,\"move\":[]}", 400, NULL);
+	s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "result"), "0-1");
+	ck_assert_str_eq(jstr(s, "reason"), "invalid-commands");
+	cJSON_Delete(s);
+	table_close(&t);
+}
+END_TEST
+
+/* The server's wall clock (test clock included), by a spectator's
+ * snapshot: it touches nobody's presence. */
+static int64_t server_now(struct table *t)
+{
+	cJSON *s = table_snapshot(t, NULL);
+	int64_t now = jint(s, "now_ms");
+	cJSON_Delete(s);
+	return now;
+}
+
+/* GET events?after=0 as token: an answer at once, the seat's presence. */
+static void seat_poll(struct table *t, const char *token)
+{
+	char path[160];
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", t->game);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, NULL), 200);
+}
+
+START_TEST(test_grace_survives)
+{
+	/* tchessd(8): the disconnect grace runs from the seat's last
+	 * request ("no request and no parked poll for the grace"), and the
+	 * record of an evicted game keeps "each seat's last request"; the
+	 * flag timer brings the game back for "the disconnect grace". Alice
+	 * is silent after her move; bob's requests bring the game back
+	 * twice, so only his last request moves. Alice's grace (400 s) then
+	 * runs out while the game is out of memory: the timer brings it
+	 * back and she is gone, adjourning the game (yourpot), at the first
+	 * look after her last request + 400 s -- as without the evictions,
+	 * not 400 s after a reload. */
+	struct table t;
+	table_open(&t, EV_CONF "disconnect_grace_ms = 400000\n", "\"tc\":\"60+0\",\"ruleset\":\"yourpot\"");
+	int64_t t0 = server_now(&t);
+	int64_t mono0 = mono_ms();
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}");
+	/* t0 + 120 s, then + 240 s: out, and back by bob's request. */
+	for (int i = 0; i < 2; i++) {
+		evict_all(&t.d, 1);
+		seat_poll(&t, t.bob);
+		wait_counts(&t.d, 1, 0);
+	}
+	/* t0 + 360 s: out again, nobody gone yet. */
+	evict_all(&t.d, 1);
+	/* t0 + 410 s: past alice's deadline (t0 + 400 s at the latest, her
+	 * move having come after t0), short of bob's (t0 + 640 s). */
+	advance(&t.d, 50000);
+	wait_counts(&t.d, 1, 0);
+	cJSON *e = table_wait_event(&t, "presence");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "present")));
+	int64_t gone_ms = jint(e, "t_ms");
+	cJSON_Delete(e);
+	ck_assert_int_ge(gone_ms, t0 + 400000);
+	/* No later than the jump's instant plus the real time since t0. */
+	ck_assert_int_le(gone_ms, t0 + 410000 + (mono_ms() - mono0));
+	e = table_wait_event(&t, "game-adjourned");
+	ck_assert_str_eq(jstr(e, "reason"), "disconnect");
+	ck_assert_int_eq(jint(e, "t_ms"), gone_ms);
+	cJSON_Delete(e);
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "adjourned");
+	cJSON_Delete(s);
+	table_close(&t);
+}
+END_TEST
+
 int main(void)
 {
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -376,6 +511,9 @@ int main(void)
 	tcase_add_test(tc, test_flag_falls_evicted);
 	tcase_add_test(tc, test_kill9_after_eviction);
 	tcase_add_test(tc, test_old_seq_after_eviction);
+	tcase_add_test(tc, test_invalid_count_survives);
+	tcase_add_test(tc, test_invalid_count_reset_survives);
+	tcase_add_test(tc, test_grace_survives);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
