@@ -508,7 +508,15 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	}
 	free(resp);
 	resp = NULL;
-	if (client_call(c, "GET", "/v1/games", NULL, 200, who, NULL, &resp, &len) < 0)
+	/* Four hex digits or more: the server looks the prefix up in all its
+	 * games (an older server ignores the query and sends its recent
+	 * list, which game_id_match filters the same way). */
+	size_t hex = strspn(typed, "0123456789abcdef");
+	if (!typed[hex] && hex >= 4)
+		snprintf(path, sizeof path, "/v1/games?prefix=%s", typed);
+	else
+		snprintf(path, sizeof path, "/v1/games");
+	if (client_call(c, "GET", path, NULL, 200, who, NULL, &resp, &len) < 0)
 		goto out;
 	if (protocol_game_list_decode(resp, len, &games, &n, &perr) < 0) {
 		fprintf(stderr, "%s: the server's game list: %s\n", who, perr.message);
