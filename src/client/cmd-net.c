@@ -227,6 +227,13 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	char res[64];
 	/* A rematch may have moved the screen on to the series' next game. */
 	session_result_text(&s, res, sizeof res);
+	char head[120], hint[160];
+	if (session_gone_text(&s, head, sizeof head, hint, sizeof hint)) {
+		/* Coming back would meet the same refusal: say why instead. */
+		fprintf(stderr, "tchess: game %s: %s (%s)\n", s.game_id, head, hint);
+		session_fini(&s);
+		return 1;
+	}
 	if (!s.view.created && s.message_error) {
 		fprintf(stderr, "tchess: game %s: %s\n", s.game_id, s.message);
 		session_fini(&s);
@@ -241,16 +248,27 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	return 0;
 }
 
-int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me)
+int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me, char *err, size_t errsize)
 {
-	char err[512];
-	struct net *n = net_new(c->server, c->have_account ? c->acct.token : NULL, err, sizeof err);
+	struct net *n = net_new(c->server, c->have_account ? c->acct.token : NULL, err, errsize);
 	if (!n)
 		return -1;
 	struct session s;
 	session_init(&s, id, me);
 	s.ascii = config_want_ascii(-1, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
 	int rc = ui_play_run(ui, &s, n);
+	char head[120], hint[160];
+	if (rc < 0)
+		snprintf(err, errsize, "the terminal went away");
+	/* The screen closed before it showed the game (or once it was gone):
+	 * the screen the player comes back to says why. */
+	if (!s.view.created && session_gone_text(&s, head, sizeof head, hint, sizeof hint)) {
+		snprintf(err, errsize, "%s (%s)", head, hint);
+		rc = -1;
+	} else if (!s.view.created && s.message_error) {
+		snprintf(err, errsize, "%s", s.message);
+		rc = -1;
+	}
 	session_fini(&s);
 	net_free(n);
 	return rc;
@@ -490,7 +508,15 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	}
 	free(resp);
 	resp = NULL;
-	if (client_call(c, "GET", "/v1/games", NULL, 200, who, NULL, &resp, &len) < 0)
+	/* Four hex digits or more: the server looks the prefix up in all its
+	 * games (an older server ignores the query and sends its recent
+	 * list, which game_id_match filters the same way). */
+	size_t hex = strspn(typed, "0123456789abcdef");
+	if (!typed[hex] && hex >= 4)
+		snprintf(path, sizeof path, "/v1/games?prefix=%s", typed);
+	else
+		snprintf(path, sizeof path, "/v1/games");
+	if (client_call(c, "GET", path, NULL, 200, who, NULL, &resp, &len) < 0)
 		goto out;
 	if (protocol_game_list_decode(resp, len, &games, &n, &perr) < 0) {
 		fprintf(stderr, "%s: the server's game list: %s\n", who, perr.message);

@@ -22,9 +22,9 @@
 #include "tourney.h"
 #include "ui/ui.h"
 
-static int cmd_tourney_open_game(void *ctx, struct ui *ui, const char *id, int color)
+static int cmd_tourney_open_game(void *ctx, struct ui *ui, const char *id, int color, char *err, size_t errsize)
 {
-	return client_game_screen(ctx, ui, id, color);
+	return client_game_screen(ctx, ui, id, color, err, errsize);
 }
 
 /* The screens: the list (id NULL) or one tournament. */

@@ -21,6 +21,7 @@
 #define NET_CONNECT_TIMEOUT_MS 3000
 #define NET_BACKOFF_MIN_MS 500
 #define NET_BACKOFF_MAX_MS 8000
+#define NET_REFUSED_MAX_MS 30000    /* a refused poll's backoff (net_poll_retry) */
 #define NET_REPLIES_MAX 32
 
 struct net_cmd {
@@ -55,6 +56,7 @@ struct net {
 	int n_queued;
 	enum net_state state;
 	int64_t backoff_ms;
+	int64_t refused_ms;        /* the next net_poll_retry's delay */
 	int64_t rtt_ms;
 	long requests;
 	uint64_t rng;
@@ -151,6 +153,7 @@ struct net *net_new(const char *base_url, const char *token, char *err, size_t e
 	net_xfer_init(n, &n->poll);
 	net_xfer_init(n, &n->cmd);
 	n->backoff_ms = NET_BACKOFF_MIN_MS;
+	n->refused_ms = NET_BACKOFF_MIN_MS;
 	n->rtt_ms = -1;
 	n->rng = (uint64_t)now_mono_ms() * 6364136223846793005ULL ^ (uint64_t)getpid();
 	return n;
@@ -207,17 +210,21 @@ int net_request(struct net *n, const char *method, const char *path, const char 
 	return status;
 }
 
-static int64_t net_backoff(struct net *n)
+/* d with jitter of up to a quarter either way (xorshift64), so clients
+ * that lost the same server do not all come back at the same instant. */
+static int64_t net_jitter(struct net *n, int64_t d)
 {
-	/* xorshift64: jitter of up to a quarter either way, so clients that
-	 * lost the same server do not all come back at the same instant. */
 	n->rng ^= n->rng << 13;
 	n->rng ^= n->rng >> 7;
 	n->rng ^= n->rng << 17;
+	return d + (int64_t)(n->rng % (uint64_t)(d / 2 + 1)) - d / 4;
+}
+
+static int64_t net_backoff(struct net *n)
+{
 	int64_t d = n->backoff_ms;
-	int64_t jitter = (int64_t)(n->rng % (uint64_t)(d / 2 + 1)) - d / 4;
 	n->backoff_ms = n->backoff_ms * 2 > NET_BACKOFF_MAX_MS ? NET_BACKOFF_MAX_MS : n->backoff_ms * 2;
-	return d + jitter;
+	return net_jitter(n, d);
 }
 
 static void net_poll_add(struct net *n)
@@ -238,6 +245,17 @@ void net_poll(struct net *n, const char *game_id, int64_t after)
 		 (long long)after);
 	n->polling = true;
 	net_poll_add(n);
+}
+
+void net_poll_retry(struct net *n)
+{
+	if (!n->polling || n->poll.busy)
+		return;
+	/* Its own backoff: the refusal was an answer, which set the
+	 * connection's backoff back to the minimum. */
+	int64_t d = n->refused_ms;
+	n->refused_ms = d * 2 > NET_REFUSED_MAX_MS ? NET_REFUSED_MAX_MS : d * 2;
+	n->poll.retry_at_ms = now_mono_ms() + net_jitter(n, d);
 }
 
 static void net_cmd_add(struct net *n)
@@ -340,6 +358,8 @@ static void net_done(struct net *n, CURL *easy, CURLcode result)
 	}
 	net_came_online(n);
 	if (x == &n->poll) {
+		if (code == 200)
+			n->refused_ms = NET_BACKOFF_MIN_MS;
 		net_push_reply(n, NET_TAG_POLL, (int)code, x, NULL);
 		return;
 	}

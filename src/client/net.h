@@ -56,6 +56,10 @@ int net_request(struct net *n, const char *method, const char *path, const char 
 
 /* (Re)starts the long-poll GET /v1/games/ID/events?after=AFTER. */
 void net_poll(struct net *n, const char *game_id, int64_t after);
+/* Sends the last poll again after a backoff that grows with each call
+ * in a row (0.5 s doubling to 30 s, with jitter) until a poll is answered
+ * 200: for a refusal the server may get over. */
+void net_poll_retry(struct net *n);
 /* Queues a command; body (may be NULL) is copied. data (at most
  * NET_DATA_MAX bytes) comes back in the reply. */
 void net_command(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,

@@ -26,23 +26,26 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 	snprintf(id, sizeof id, "%s%.8s", s->me < 0 ? "watching " : "game ", s->game_id);
 	if (s->rtt_ms >= 0)
 		snprintf(rtt, sizeof rtt, "rtt %lld ms", (long long)s->rtt_ms);
-	const char *turn = !s->view.started ? "not started"
+	const char *turn = s->gone == SESSION_GONE_ACCOUNT ? "account unknown"
+			   : s->gone		   ? "game gone"
+			   : !s->view.started ? "not started"
 			   : session_over(s) ? "game over"
 			   : fold_adjourned(&s->view) ? "adjourned"
 			   : session_my_turn(s) ? "your move"
 			   : session_turn(s) == WHITE ? "White to move" : "Black to move";
 	/* A standing offer or request takes the place of the key hints (it
 	 * names its own keys); so does an undo game's reminder to press d. */
-	bool asked = session_request_text(s, req, sizeof req) || session_undo_text(s, req, sizeof req);
+	bool asked = !s->gone && (session_request_text(s, req, sizeof req) || session_undo_text(s, req, sizeof req));
 	if (!asked) {
 		int k = 0;
-		if (session_over(s) && session_rematch_possible(s, &why))
+		if (!s->gone && session_over(s) && session_rematch_possible(s, &why))
 			keys[k++] = "r rematch";
-		if (session_over(s)) {
+		if (!s->gone && session_over(s)) {
 			keys[k++] = "s save PGN";
 			keys[k++] = "n notes";
-		} else if (s->me < 0 || !s->view.started) {
-			/* Nothing to move, offer or resign yet. */
+		} else if (s->gone || s->me < 0 || !s->view.started) {
+			/* Nothing to move, offer or resign yet, or ever again
+			 * once the game is not followed. */
 			keys[k++] = "f flip";
 		} else {
 			keys[k++] = "/ move";
@@ -54,9 +57,12 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 	}
 	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, id, 30 };
 	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, asked ? req : turn, 0 };
-	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, conn[s->conn],
-					     s->conn == SESSION_CONN_ONLINE ? 20 : 0 };
-	it[n++] = (struct status_line_item){ STATUS_LINE_DETAIL, rtt, 50 };
+	/* No connection to speak of once the polling has stopped. */
+	if (!s->gone) {
+		it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, conn[s->conn],
+						     s->conn == SESSION_CONN_ONLINE ? 20 : 0 };
+		it[n++] = (struct status_line_item){ STATUS_LINE_DETAIL, rtt, 50 };
+	}
 	for (int k = 0; k < PLAY_STATUS_KEYS_MAX && keys[k]; k++) {
 		bool help = keys[k][0] == '?', quit = keys[k][0] == 'q';
 		it[n++] = (struct status_line_item){ STATUS_LINE_KEY, keys[k],

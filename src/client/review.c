@@ -10,6 +10,7 @@
 
 #include "keys.h"
 #include "review.h"
+#include "text-wrap.h"
 #include "tchess/pgn.h"
 
 #define REVIEW_DIRTY_GAME                                                                           \
@@ -387,6 +388,31 @@ const char *review_comment(const struct review *r)
 	if (!r->has_game)
 		return NULL;
 	return r->ply ? r->game.moves[r->ply - 1].comment : r->game.comment_start;
+}
+
+int review_event_text(const char *event, const char *date, const char *result, int width, bool ascii, char *buf,
+		      size_t size)
+{
+	char tail[64], fitted[256];
+	const char *dots = ascii ? "..." : "\u2026";
+	if (!event)
+		event = "";
+	/* An unknown date ("?", "????.??.??") says nothing: no room for it. */
+	if (date && !date[strspn(date, "?.")])
+		date = NULL;
+	for (int with_date = date && *date; with_date >= 0; with_date--) {
+		snprintf(tail, sizeof tail, "%s%s%s%s", with_date ? ", " : "", with_date ? date : "",
+			 result ? "  " : "", result ? result : "");
+		int room = width - text_wrap_cols(tail);
+		/* The date goes before the event shrinks to a stub; with no
+		 * date left, the event takes what room there is. */
+		if (with_date && room < REVIEW_EVENT_MIN && text_wrap_cols(event) > room)
+			continue;
+		text_wrap_fit(event, room, dots, fitted, sizeof fitted);
+		snprintf(buf, size, "%s%s", fitted, tail);
+		return text_wrap_cols(buf);
+	}
+	return 0;
 }
 
 size_t review_wrap(const char *text, int width, size_t *next)

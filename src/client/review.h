@@ -165,6 +165,18 @@ int64_t review_clock_of(const struct review *r, enum color c);
  * or NULL. */
 const char *review_comment(const struct review *r);
 
+/* The event line of the tags pane ("Event, Date  Result") or the list's
+ * last column ("Event, Date", result NULL), on one line of at most width
+ * columns: a long event is shortened at a word boundary with an ellipsis
+ * ("\u2026", "..." when ascii) instead of cut mid-word, the result always
+ * stays, and the date goes when keeping it would leave the event fewer
+ * than REVIEW_EVENT_MIN columns. event and date may be NULL or ""; an
+ * unknown date ("????.??.??", "?") is left out. Returns
+ * the columns taken. */
+#define REVIEW_EVENT_MIN 12
+int review_event_text(const char *event, const char *date, const char *result, int width, bool ascii, char *buf,
+		      size_t size);
+
 /* Breaks text into lines of at most width columns at blanks (a longer
  * word is cut). Returns the byte length of the first line, and in *next
  * the offset where the following line starts. UTF-8 aware (one column per

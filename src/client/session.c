@@ -717,6 +717,73 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 	return 0;
 }
 
+unsigned session_on_poll_refused(struct session *s, int status, const struct protocol_error *err, int64_t mono_ms,
+				 bool *retry)
+{
+	char head[120], hint[160];
+	/* The status decides, not the error's name: a proxy in front of the
+	 * server answers with the status and a body of its own. */
+	enum session_gone g = status == 410 ? SESSION_GONE_ERASED
+			      : status == 404 ? SESSION_GONE_MISSING
+			      : status == 401 ? SESSION_GONE_ACCOUNT
+					      : SESSION_GONE_NOT;
+	if (g == SESSION_GONE_NOT) {
+		/* Unexpected (a 400, a 403 from something in between): it may
+		 * pass, and a frozen board would only hide that it did. */
+		*retry = true;
+		session_say(s, true, "cannot follow the game: %s (HTTP %d); trying again",
+			    err && err->message[0] ? err->message : "the server refused", status);
+		return SESSION_DIRTY_STATUS;
+	}
+	*retry = false;
+	s->gone = g;
+	s->gone_mono_ms = mono_ms;
+	session_gone_text(s, head, sizeof head, hint, sizeof hint);
+	session_say(s, true, "%s", head);
+	/* Nothing is coming that could answer a question or move a piece. */
+	s->confirm = SESSION_CONFIRM_NONE;
+	s->promo = false;
+	s->prompt = false;
+	s->prompt_text[0] = '\0';
+	s->selected = SQ_NONE;
+	s->pending = false;
+	s->undo_sent = false;
+	/* Nothing seen of the game yet: no screen to keep, and a start
+	 * position would only pretend to be the game. The caller says why
+	 * once the terminal is back. */
+	if (!s->view.created)
+		s->quit = true;
+	return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
+}
+
+bool session_gone_text(const struct session *s, char *head, size_t hsize, char *hint, size_t isize)
+{
+	switch (s->gone) {
+	case SESSION_GONE_ERASED:
+		snprintf(head, hsize, "this game was aborted and erased");
+		snprintf(hint, isize, "the server keeps an aborted game only a short while: nothing more will come");
+		return true;
+	case SESSION_GONE_MISSING:
+		snprintf(head, hsize, "no such game on this server");
+		if (s->view.created)
+			snprintf(hint, isize, "the server no longer has it: nothing more will come");
+		else
+			snprintf(hint, isize, "check the id: tchess games lists yours");
+		return true;
+	case SESSION_GONE_ACCOUNT:
+		snprintf(head, hsize, "this server does not know your account");
+		snprintf(hint, isize, "its token was revoked or is another server's: run tchess register NAME --server URL");
+		return true;
+	case SESSION_GONE_NOT:
+		break;
+	}
+	if (hsize)
+		head[0] = '\0';
+	if (isize)
+		hint[0] = '\0';
+	return false;
+}
+
 unsigned session_on_pgn(struct session *s, const char *text, size_t len)
 {
 	char path[512];
@@ -762,6 +829,9 @@ int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms)
 	int64_t ms = s->reading.ms[c];
 	if (ms >= SESSION_UNLIMITED_MS)
 		return ms;
+	/* A game no longer followed shows the clocks as they stood then. */
+	if (s->gone && mono_ms > s->gone_mono_ms)
+		mono_ms = s->gone_mono_ms;
 	if (s->reading.running == c && mono_ms > s->reading_mono_ms)
 		ms -= mono_ms - s->reading_mono_ms;
 	return ms < 0 ? 0 : ms;
@@ -769,13 +839,13 @@ int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms)
 
 bool session_clock_running(const struct session *s, int c)
 {
-	return s->have_reading && s->reading.running == c && !session_over(s);
+	return s->have_reading && s->reading.running == c && !session_over(s) && !s->gone;
 }
 
 int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 {
 	int r = s->reading.running;
-	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s))
+	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s) || s->gone)
 		return -1;
 	int64_t ms = session_clock_ms(s, r, mono_ms);
 	/* At zero the text stops changing; the server decides the flag. */
@@ -810,7 +880,7 @@ int64_t session_low_threshold_ms(const struct session *s)
 bool session_clock_low(const struct session *s, int c, int64_t mono_ms)
 {
 	int64_t low = session_low_threshold_ms(s);
-	if (low <= 0 || !s->have_reading || !fold_running(&s->view))
+	if (low <= 0 || !s->have_reading || !fold_running(&s->view) || s->gone)
 		return false;
 	int64_t ms = session_clock_ms(s, c, mono_ms);
 	return ms < low && ms < SESSION_UNLIMITED_MS;
@@ -1967,6 +2037,30 @@ struct session_cmd session_key(const struct session *s, int key)
 	}
 }
 
+/* What still works once the game is gone: looking, and leaving. The rest
+ * would ask the server about a game it no longer serves to us. */
+static bool session_gone_allows(enum session_cmd_kind k)
+{
+	switch (k) {
+	case SESSION_CMD_NONE:
+	case SESSION_CMD_QUIT:
+	case SESSION_CMD_CURSOR:
+	case SESSION_CMD_CANCEL:
+	case SESSION_CMD_FLIP:
+	case SESSION_CMD_HELP:
+	case SESSION_CMD_NOTES_OPEN:
+	case SESSION_CMD_NOTES_CLOSE:
+	case SESSION_CMD_CONFIRM_YES:
+	case SESSION_CMD_CONFIRM_NO:
+	case SESSION_CMD_SCROLL:
+	case SESSION_CMD_RESIZE:
+	case SESSION_CMD_REDRAW:
+		return true;
+	default:
+		return false;
+	}
+}
+
 unsigned session_apply(struct session *s, const struct session_cmd *c)
 {
 	unsigned dirty = 0;
@@ -1976,11 +2070,17 @@ unsigned session_apply(struct session *s, const struct session_cmd *c)
 		s->message[0] = '\0';
 		dirty |= SESSION_DIRTY_STATUS;
 	}
+	if (s->gone && !session_gone_allows(c->kind)) {
+		char head[120], hint[160];
+		session_gone_text(s, head, sizeof head, hint, sizeof hint);
+		session_say(s, true, "%s: q quits", head);
+		return dirty | SESSION_DIRTY_STATUS;
+	}
 	switch (c->kind) {
 	case SESSION_CMD_NONE:
 		break;
 	case SESSION_CMD_QUIT:
-		if (s->me >= 0 && fold_running(&s->view)) {
+		if (s->me >= 0 && fold_running(&s->view) && !s->gone) {
 			s->confirm = SESSION_CONFIRM_QUIT;
 			session_say(s, false, "leave the game? your clock keeps running (y/n)");
 			dirty |= SESSION_DIRTY_STATUS;

@@ -182,6 +182,15 @@ enum {
 #define SESSION_MIN_WIDTH 60
 #define SESSION_MIN_HEIGHT 14
 
+/* Why the game can no longer be followed: the server refused the poll for
+ * good. */
+enum session_gone {
+	SESSION_GONE_NOT = 0,
+	SESSION_GONE_ERASED,        /* 410: aborted, and erased after the retention */
+	SESSION_GONE_MISSING,       /* 404: no such game (any more) on this server */
+	SESSION_GONE_ACCOUNT        /* 401: the token is not known to this server */
+};
+
 struct session_layout {
 	int w, h;
 	bool too_small;
@@ -262,6 +271,12 @@ struct session {
 	struct session_req outbox[SESSION_OUTBOX_MAX];
 	int n_out;
 
+	/* Set when a poll was refused for good: no more polling, the clocks
+	 * stand still, the keys that would ask the server something only
+	 * say why, and q leaves without asking. */
+	enum session_gone gone;
+	int64_t gone_mono_ms;
+
 	struct session_layout layout;
 	bool quit;
 };
@@ -286,6 +301,20 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 			   const struct protocol_error *err);
 /* The PGN text arrived for a save; writes it to a file. */
 unsigned session_on_pgn(struct session *s, const char *text, size_t len);
+
+/* A poll the server refused: status is its HTTP status (4xx; net.c waits
+ * out a 429 and retries 5xx itself), err the decoded body or NULL. 404,
+ * 410 and 401 end the following for good (s->gone says why, and with
+ * nothing of the game seen yet s->quit is set so that the caller can say
+ * it on the terminal); *retry is then false. Any other refusal is shown
+ * and *retry is true: the caller polls again after a backoff. Returns the
+ * dirty bits. mono_ms is when the refusal arrived: the clocks stop there. */
+unsigned session_on_poll_refused(struct session *s, int status, const struct protocol_error *err, int64_t mono_ms,
+				 bool *retry);
+/* What s->gone means for the player: a headline ("this game was aborted
+ * and erased") into head and what to do about it into hint. False (both
+ * "") while the game is followed. */
+bool session_gone_text(const struct session *s, char *head, size_t hsize, char *hint, size_t isize);
 
 /* Connection state changes (from the loop). */
 unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms);

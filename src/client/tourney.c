@@ -1029,6 +1029,13 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
 		return TOURNEY_DIRTY_ALL;
 	}
 	case TOURNEY_REQ_OPEN_GAME:
+		/* The game screen closed without showing the game: say why
+		 * here, or the player only sees the screen come back. */
+		if (status < 0) {
+			tourney_refusal(body, len, status, err, sizeof err);
+			snprintf(msg, sizeof msg, "cannot open game %.8s: %s", r->id, err);
+			tourney_say(v, true, msg);
+		}
 		/* Back from the game screen: everything may have changed. */
 		if (v->have_t)
 			tourney_request(v, TOURNEY_REQ_DETAIL, v->t.sum.id, -1);

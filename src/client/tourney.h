@@ -251,7 +251,8 @@ bool tourney_take_request(struct tourney_view *v, struct tourney_req *out);
 /* Method, path and malloc'd body (or NULL) of an HTTP request. */
 void tourney_req_http(const struct tourney_req *r, const char **method, char *path, size_t size, char **body);
 /* The answer to r: HTTP status (or -1 with body the network error text),
- * body. For OPEN_GAME, status is 0 when the game screen has closed. */
+ * body. For OPEN_GAME, status is 0 when the game screen has closed, -1
+ * (body: why) when it closed without showing the game. */
 unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, int status, const char *body,
 			   size_t len);
 

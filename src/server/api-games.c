@@ -40,11 +40,35 @@ static int list_add(void *arg, const struct store_game *g)
 	return 0;
 }
 
+/* GET /v1/games?prefix=HEX: at most this many games, enough for a client
+ * to resolve a short id or name a few of the ids it would need. */
+#define API_GAMES_PREFIX_LIMIT 10
+#define API_GAMES_PREFIX_MIN 4
+
+/* Whether p is a prefix a client may ask for: 4 to 32 lowercase hex
+ * digits (shorter ones would list the store a sixteenth at a time). */
+static bool api_games_prefix_valid(const char *p)
+{
+	size_t n = strspn(p, "0123456789abcdef");
+	return !p[n] && n >= API_GAMES_PREFIX_MIN && n <= PROTOCOL_GAME_ID_MAX;
+}
+
 void api_games_list(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
-	(void)req;
 	struct game_list l = { 0 };
-	if (store_games_recent(srv->store, srv->cfg.list_limit, list_add, &l)) {
+	const char *prefix = http_request_query(req, "prefix");
+	enum store_result rc;
+	if (prefix) {
+		if (!api_games_prefix_valid(prefix)) {
+			http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST,
+					 "prefix: expected 4 to 32 lowercase hex digits of a game id");
+			return;
+		}
+		rc = store_games_prefix(srv->store, prefix, API_GAMES_PREFIX_LIMIT, list_add, &l);
+	} else {
+		rc = store_games_recent(srv->store, srv->cfg.list_limit, list_add, &l);
+	}
+	if (rc) {
 		free(l.games);
 		api_store_failed(srv, reply);
 		return;

@@ -84,6 +84,7 @@ enum stmt {
 	S_EVENTS_AFTER,
 	S_GAMES_UNFINISHED,
 	S_GAMES_RECENT,
+	S_GAMES_PREFIX,
 	S_COUNT
 };
 
@@ -109,6 +110,8 @@ static const char *const stmt_sql[S_COUNT] = {
 			   "ORDER BY seq LIMIT ?4",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE finished = 0 ORDER BY created, id",
 	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT ?1",
+	/* A range of the primary key: '~' sorts after every id character. */
+	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= ?1 AND id < ?1 || '~' ORDER BY id LIMIT ?2",
 };
 
 /* Players by token hash, direct-mapped: every authenticated request looks
@@ -615,6 +618,14 @@ enum store_result store_games_recent(struct store *st, int limit, store_game_fn 
 	sqlite3_stmt *q = stmt(st, S_GAMES_RECENT);
 	sqlite3_bind_int(q, 1, limit);
 	return walk_games(st, q, fn, arg, "recent games");
+}
+
+enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg)
+{
+	sqlite3_stmt *q = stmt(st, S_GAMES_PREFIX);
+	sqlite3_bind_text(q, 1, prefix, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 2, limit);
+	return walk_games(st, q, fn, arg, "games by id prefix");
 }
 
 sqlite3 *store_sqlite_db(struct store *st)

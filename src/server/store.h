@@ -146,5 +146,8 @@ enum store_result store_events_after(struct store *st, const char *game_id, int6
 enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg);
 /* Calls fn for the most recent games, newest first, at most limit. */
 enum store_result store_games_recent(struct store *st, int limit, store_game_fn fn, void *arg);
+/* Calls fn for the games whose id starts with prefix (id characters
+ * only), in id order, at most limit. */
+enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg);
 
 #endif

@@ -14,6 +14,11 @@
 #      comes back on the same port and database, the move is re-sent with
 #      the same ply and played exactly once (the server's snapshot says
 #      so); then Black resigns (R, confirmed): "1-0 resignation".
+#   5. An aborted game is erased under a spectator's eyes: the server comes
+#      back with a 2 s aborted_retention_ms, White aborts a watched game,
+#      and once it is erased the poll's 410 is told plainly on every
+#      screen ("this game was aborted and erased", "game gone") instead
+#      of a frozen board; q still leaves, and says why on the terminal.
 #
 # Every wait polls the screen (or the log) with a deadline; nothing sleeps
 # and hopes. Skips (exit 77) without tmux or curl.
@@ -116,5 +121,30 @@ check "black's screen: resigned" b4 "1-0 resignation" 10
 check "white's screen: resigned" w4 "1-0 resignation" 10
 check "the reason is given" w4 "Black resigned"
 check "the resigner reads 'you resigned'" b4 "you resigned"
+
+# 5. An aborted game erased while watched.
+kill_server
+printf 'aborted_retention_ms = 2000\n' >"$tmp/short-retention.conf"
+start_server "127.0.0.1:$port" --config "$tmp/short-retention.conf"
+new_game 5
+mkdir -p "$tmp/watch"
+start_session s5 watch watch "$id" --server "$url"
+check "the spectator follows game 5" s5 "spectating: White to move" 20
+keys w5 X
+check "abort asks first" w5 "abort this game? it ends unscored (y/n)"
+keys w5 y
+check "white's game is aborted" w5 "* aborted" 10
+check "the spectator is told the game is erased" s5 "this game was aborted and erased" 20
+check "and that nothing more will come" s5 "nothing more will come"
+check "the status line says the game is gone" s5 "game gone"
+check "black is told too" b5 "this game was aborted and erased" 10
+check "white is told too" w5 "game gone" 10
+keys s5 x
+check "a key that would ask the server says why instead" s5 "this game was aborted and erased: q quits"
+keys s5 q
+check "q leaves the watch at once" s5 "tchess-exit-1"
+check "and says why on the terminal" s5 "(the server keeps an aborted game only a short while"
+keys w5 q
+check "white leaves without being asked" w5 "tchess-exit-1"
 
 e2e_finish "all action checks passed"

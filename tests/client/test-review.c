@@ -334,6 +334,43 @@ START_TEST(test_wrap)
 }
 END_TEST
 
+/* The tags pane's event line at 80 columns (37 of them beside the board)
+ * ended "A valid game at the beginning of the": cut mid-sentence where the
+ * edge fell, the result pushed off. Now whole words, an ellipsis, and the
+ * result kept; the date goes first when the event would be left a stub. */
+START_TEST(test_event_line)
+{
+	struct review_layout l;
+	char line[256];
+	const char *ev = "A valid game at the beginning of the file";
+	review_layout_compute(&l, 80, 24);
+	ck_assert_int_eq(review_event_text(ev, NULL, "1-0", l.side_w, false, line, sizeof line), 35);
+	ck_assert_str_eq(line, "A valid game at the beginning\u2026  1-0");
+	review_event_text(ev, NULL, "1-0", l.side_w, true, line, sizeof line);
+	ck_assert_str_eq(line, "A valid game at the beginning...  1-0");
+	review_event_text(ev, "2024.05.01", "1-0", l.side_w, false, line, sizeof line);
+	ck_assert_str_eq(line, "A valid game at the\u2026, 2024.05.01  1-0");
+	/* Too narrow for the date and a useful part of the event. */
+	review_event_text(ev, "2024.05.01", "1-0", 25, false, line, sizeof line);
+	ck_assert_str_eq(line, "A valid game at the\u2026  1-0");
+	/* What fits is left whole; the list's column has no result. */
+	review_event_text("Casual game", "2024.05.01", "*", 37, false, line, sizeof line);
+	ck_assert_str_eq(line, "Casual game, 2024.05.01  *");
+	review_event_text(ev, "2024.05.01", NULL, 22, false, line, sizeof line);
+	ck_assert_str_eq(line, "A valid game at the\u2026");
+	review_event_text("", "2024.05.01", NULL, 22, false, line, sizeof line);
+	ck_assert_str_eq(line, ", 2024.05.01");
+	/* An unknown date takes no room from the event. */
+	review_event_text(ev, "????.??.??", "*", 37, false, line, sizeof line);
+	ck_assert_str_eq(line, "A valid game at the beginning of…  *");
+	review_event_text(ev, "?", NULL, 22, false, line, sizeof line);
+	ck_assert_str_eq(line, "A valid game at the…");
+	/* One long word: cut, with the ellipsis, within the width. */
+	ck_assert_int_eq(review_event_text("Weltmeisterschaftskampf", NULL, "1-0", 15, false, line, sizeof line), 15);
+	ck_assert_str_eq(line, "Weltmeist\u2026  1-0");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("review");
@@ -348,6 +385,7 @@ int main(void)
 	tcase_add_test(tc, test_illegal_game_refused);
 	tcase_add_test(tc, test_bad_game_in_list);
 	tcase_add_test(tc, test_wrap);
+	tcase_add_test(tc, test_event_line);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -951,6 +951,131 @@ START_TEST(test_abort)
 }
 END_TEST
 
+/* A poll refused for good. An aborted game is erased after the server's
+ * retention: the next poll gets 410, and the watcher is told so plainly
+ * instead of a frozen board with a one-line error; q leaves. */
+START_TEST(test_poll_gone_erased)
+{
+	struct session s;
+	struct evbuf b;
+	struct fold_event e;
+	char head[120], hint[160], line[400];
+	started(&s, &b, -1);
+	/* White aborts before the first move. */
+	fold_event_init(&e, FOLD_EV_ENDED);
+	e.color = WHITE;
+	snprintf(e.result, sizeof e.result, "*");
+	snprintf(e.termination, sizeof e.termination, "aborted");
+	clock_reading(&e, 300000, 300000, CLOCK_NOBODY);
+	evbuf_add(&b, T0 + 4000, &e);
+	evbuf_fold(&b, &s, 7000);
+	ck_assert(session_over(&s));
+	ck_assert(!session_gone_text(&s, head, sizeof head, hint, sizeof hint));
+	ck_assert_str_eq(head, "");
+
+	struct protocol_error err = { .code = PROTOCOL_ERR_GONE };
+	snprintf(err.message, sizeof err.message, "the game was aborted and erased");
+	bool retry = true;
+	unsigned dirty = session_on_poll_refused(&s, 410, &err, 9000, &retry);
+	ck_assert(!retry);
+	ck_assert(dirty & SESSION_DIRTY_INFO);
+	ck_assert(dirty & SESSION_DIRTY_STATUS);
+	ck_assert_int_eq(s.gone, SESSION_GONE_ERASED);
+	ck_assert(!s.quit);
+	ck_assert(s.message_error);
+	ck_assert_str_eq(s.message, "this game was aborted and erased");
+	ck_assert(session_gone_text(&s, head, sizeof head, hint, sizeof hint));
+	ck_assert_str_eq(head, "this game was aborted and erased");
+	ck_assert_str_eq(hint, "the server keeps an aborted game only a short while: nothing more will come");
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "watching 01234567 | game gone | f flip  ? help  q quit");
+	/* Nothing that asks the server works now; flipping and quitting do. */
+	press(&s, 's');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "this game was aborted and erased: q quits");
+	bool flipped = s.flipped;
+	press(&s, 'f');
+	ck_assert(s.flipped != flipped);
+	press(&s, 'q');
+	ck_assert(s.quit);
+	session_fini(&s);
+}
+END_TEST
+
+/* 401 while playing: the token is not (or no longer) known to this server.
+ * The player learns that and the fix, the clocks stop where they stood,
+ * moves are not sent, and q leaves without the "your clock keeps running"
+ * question (it will not come back to this game with that account). */
+START_TEST(test_poll_gone_account)
+{
+	struct session s;
+	struct evbuf b;
+	char head[120], hint[160], line[400];
+	started(&s, &b, WHITE);
+	ck_assert(session_clock_running(&s, WHITE));
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 6000), 299000);
+	bool retry = true;
+	struct protocol_error err = { .code = PROTOCOL_ERR_UNAUTHORIZED };
+	snprintf(err.message, sizeof err.message, "unknown token");
+	session_on_poll_refused(&s, 401, &err, 7000, &retry);
+	ck_assert(!retry);
+	ck_assert_int_eq(s.gone, SESSION_GONE_ACCOUNT);
+	ck_assert(session_gone_text(&s, head, sizeof head, hint, sizeof hint));
+	ck_assert_str_eq(head, "this server does not know your account");
+	ck_assert_ptr_nonnull(strstr(hint, "tchess register NAME --server URL"));
+	ck_assert(!session_clock_running(&s, WHITE));
+	ck_assert_int_eq(session_next_tick(&s, 8000), -1);
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 60000), 298000);
+	play_status_line(&s, 80, line, sizeof line);
+	ck_assert_str_eq(line, "game 01234567 | account unknown | f flip  ? help  q quit");
+	press(&s, 'e');
+	press(&s, KEYS_ENTER);
+	apply(&s, SESSION_CMD_CLICK, make_sq(4, 1));
+	apply(&s, SESSION_CMD_RESIGN, 0);
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_NONE);
+	ck_assert(!s.prompt);
+	press(&s, 'q');
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_NONE);
+	ck_assert(s.quit);
+	session_fini(&s);
+}
+END_TEST
+
+/* 404 before anything of the game arrived: nothing to show, the screen
+ * closes and the caller prints why. Any other refusal (here a 400) is
+ * shown and the poll tried again: it is not the end of the game. */
+START_TEST(test_poll_refused_other)
+{
+	struct session s;
+	struct evbuf b;
+	bool retry = true;
+	session_init(&s, ID, -1);
+	session_on_poll_refused(&s, 404, NULL, 1000, &retry);
+	ck_assert(!retry);
+	ck_assert(s.quit);
+	ck_assert_int_eq(s.gone, SESSION_GONE_MISSING);
+	ck_assert_str_eq(s.message, "no such game on this server");
+	session_fini(&s);
+
+	started(&s, &b, BLACK);
+	struct protocol_error err = { .code = PROTOCOL_ERR_BAD_REQUEST };
+	snprintf(err.message, sizeof err.message, "after: expected a non-negative integer");
+	retry = false;
+	session_on_poll_refused(&s, 400, &err, 7000, &retry);
+	ck_assert(retry);
+	ck_assert(!s.quit);
+	ck_assert_int_eq(s.gone, SESSION_GONE_NOT);
+	ck_assert_str_eq(s.message, "cannot follow the game: after: expected a non-negative integer (HTTP 400); trying again");
+	ck_assert(session_clock_running(&s, WHITE));
+	/* Without a body of the server's own (a proxy's page). */
+	session_on_poll_refused(&s, 403, NULL, 7000, &retry);
+	ck_assert(retry);
+	ck_assert_str_eq(s.message, "cannot follow the game: the server refused (HTTP 403); trying again");
+	session_fini(&s);
+}
+END_TEST
+
 START_TEST(test_adjourn_and_absence)
 {
 	struct session s;
@@ -1639,6 +1764,9 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_offer_rules_by_ruleset);
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_abort);
+	tcase_add_test(tc, test_poll_gone_erased);
+	tcase_add_test(tc, test_poll_gone_account);
+	tcase_add_test(tc, test_poll_refused_other);
 	tcase_add_test(tc, test_adjourn_and_absence);
 	tcase_add_test(tc, test_notes);
 	tcase_add_test(tc, test_resync);

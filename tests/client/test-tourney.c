@@ -317,6 +317,19 @@ START_TEST(test_detail_opens_games)
 	answer(&v, TOURNEY_REQ_DETAIL, 200, finished_json);
 	answer(&v, TOURNEY_REQ_ME, 200, "{\"player\":2,\"name\":\"bob\",\"credits\":996}");
 	ck_assert_int_eq(v.credits, 996);
+	ck_assert_str_eq(v.message, "");
+	/* A game that cannot be shown: the screen closed at once, and back
+	 * here the player is told why (and the reloads keep the message). */
+	press(&v, KEYS_ENTER);
+	ck_assert(tourney_take_request(&v, &r));
+	ck_assert_int_eq(r.kind, TOURNEY_REQ_OPEN_GAME);
+	const char *why = "this game was aborted and erased (nothing more will come)";
+	tourney_on_answer(&v, &r, -1, why, strlen(why));
+	ck_assert(v.message_error);
+	ck_assert_str_eq(v.message, "cannot open game c0000000: this game was aborted and erased (nothing more will come)");
+	answer(&v, TOURNEY_REQ_DETAIL, 200, finished_json);
+	answer(&v, TOURNEY_REQ_ME, 200, "{\"player\":2,\"name\":\"bob\",\"credits\":996}");
+	ck_assert_str_eq(v.message, "cannot open game c0000000: this game was aborted and erased (nothing more will come)");
 	/* a: every game, the selection kept. */
 	press(&v, 'a');
 	ck_assert_int_eq(v.lines[v.sel_line].game, 2);

@@ -283,6 +283,25 @@ START_TEST(test_text_wrap)
 }
 END_TEST
 
+/* One line fitted with an ellipsis at a word boundary. */
+START_TEST(test_text_fit)
+{
+	char buf[64];
+	ck_assert_int_eq(text_wrap_fit("Spring open, round three", 16, "\u2026", buf, sizeof buf), 12);
+	/* The comma before the dots goes too. */
+	ck_assert_str_eq(buf, "Spring open\u2026");
+	ck_assert_int_eq(text_wrap_fit("  fits", 4, "...", buf, sizeof buf), 4);
+	ck_assert_str_eq(buf, "fits");
+	ck_assert_int_eq(text_wrap_fit("abcdefgh", 5, "...", buf, sizeof buf), 5);
+	ck_assert_str_eq(buf, "ab...");
+	ck_assert_int_eq(text_wrap_fit("abcdefgh", 2, "...", buf, sizeof buf), 2);
+	ck_assert_str_eq(buf, "..");
+	ck_assert_int_eq(text_wrap_fit("abc", 0, "...", buf, sizeof buf), 0);
+	ck_assert_str_eq(buf, "");
+	ck_assert_int_eq(text_wrap_cols("\u00e9t\u00e9"), 3);
+}
+END_TEST
+
 /* A short game id, as the screens show it, names the one game whose id
  * starts with it; none or several is an error that says which. */
 START_TEST(test_game_id_match)
@@ -320,6 +339,7 @@ int main(void)
 	tcase_add_test(tc, test_clock_text);
 	tcase_add_test(tc, test_material);
 	tcase_add_test(tc, test_text_wrap);
+	tcase_add_test(tc, test_text_fit);
 	tcase_add_test(tc, test_game_id_match);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);

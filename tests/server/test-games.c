@@ -571,6 +571,70 @@ START_TEST(test_pgn_export)
 }
 END_TEST
 
+/* The games listed by GET /v1/games?prefix=HEX, decoded. */
+static size_t games_with_prefix(struct tchessd *d, const char *prefix, struct protocol_game_summary **games)
+{
+	char path[96], *out;
+	size_t n;
+	struct protocol_error err;
+	snprintf(path, sizeof path, "/v1/games?prefix=%s", prefix);
+	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &out), 200);
+	ck_assert_msg(protocol_game_list_decode(out, strlen(out), games, &n, &err) == 0, "%s", err.message);
+	free(out);
+	return n;
+}
+
+/* A short id is resolved by the server from the whole store (not only its
+ * recent list, which list_limit = 1 cuts to one game here): the games
+ * whose id starts with 4 or more hex digits, in id order, at most 10. */
+START_TEST(test_games_by_prefix)
+{
+	struct tchessd d;
+	tchessd_start(&d, "list_limit = 1");
+	char alice[PROTOCOL_TOKEN_MAX + 1], ids[3][PROTOCOL_GAME_ID_MAX + 1], *body, prefix[40];
+	struct protocol_game_summary *games;
+	register_player(&d, "alice", alice);
+	for (int i = 0; i < 3; i++)
+		create_game(&d, alice, ids[i]);
+	for (int i = 0; i < 3; i++) {
+		/* Four digits may start another of the three games too. */
+		snprintf(prefix, sizeof prefix, "%.4s", ids[i]);
+		size_t n = games_with_prefix(&d, prefix, &games), found = 0;
+		ck_assert_uint_ge(n, 1);
+		for (size_t k = 0; k < n; k++) {
+			ck_assert(!strncmp(games[k].id, prefix, 4));
+			found += !strcmp(games[k].id, ids[i]);
+			if (k)
+				ck_assert_int_lt(strcmp(games[k - 1].id, games[k].id), 0);
+		}
+		ck_assert_uint_eq(found, 1);
+		free(games);
+		/* The whole id names the one game, with its summary. */
+		ck_assert_uint_eq(games_with_prefix(&d, ids[i], &games), 1);
+		ck_assert_str_eq(games[0].id, ids[i]);
+		ck_assert_str_eq(games[0].status, "open");
+		free(games);
+	}
+	/* A prefix none of them starts with: an empty list, not a 404. */
+	snprintf(prefix, sizeof prefix, "%.8s", ids[0]);
+	do {
+		prefix[7] = prefix[7] == 'f' ? '0' : prefix[7] == '9' ? 'a' : (char)(prefix[7] + 1);
+	} while (!strncmp(prefix, ids[1], 8) || !strncmp(prefix, ids[2], 8) || !strncmp(prefix, ids[0], 8));
+	ck_assert_uint_eq(games_with_prefix(&d, prefix, &games), 0);
+	free(games);
+	/* Too short (the store a sixteenth at a time), too long, not hex. */
+	const char *bad[] = { "abc", "", "ABCD", "abcg", "abcd%20", "0123456789abcdef0123456789abcdef0" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char path[96];
+		snprintf(path, sizeof path, "/v1/games?prefix=%s", bad[i]);
+		EXPECT_ERROR(http_call(&d, "GET", path, NULL, NULL, 0, &body), 400, PROTOCOL_ERR_BAD_REQUEST, bad[i],
+			     "prefix");
+	}
+	tchessd_stop(&d);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 START_TEST(test_create_and_join_rules)
 {
 	/* Bad create requests are refused with reasons; invite games need
@@ -758,6 +822,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_kill9_restart);
 	tcase_add_test(tc, test_pgn_export);
 	tcase_add_test(tc, test_create_and_join_rules);
+	tcase_add_test(tc, test_games_by_prefix);
 	tcase_add_test(tc, test_resync_snapshot);
 	suite_add_tcase(s, tc);
 	return s;

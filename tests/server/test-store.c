@@ -147,6 +147,53 @@ START_TEST(test_events)
 }
 END_TEST
 
+struct ids {
+	int n;
+	char id[16][40];
+};
+
+static int ids_cb(void *arg, const struct store_game *g)
+{
+	struct ids *s = arg;
+	snprintf(s->id[s->n++], sizeof s->id[0], "%s", g->id);
+	return 0;
+}
+
+/* GET /v1/games?prefix=: the games whose id starts with the prefix, in id
+ * order, at most the limit; a neighbour that only sorts near it is not
+ * one of them. */
+START_TEST(test_games_prefix)
+{
+	struct store *st = open_store();
+	static const char *const all[] = { "abcd0001", "abcd0002", "abcd0003", "abce0000", "abc", "0abcd000" };
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		struct store_game g = { .created_ms = (int64_t)i, .status = "open" };
+		snprintf(g.id, sizeof g.id, "%s", all[i]);
+		ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+	}
+	struct ids s = { 0 };
+	ck_assert_int_eq(store_games_prefix(st, "abcd", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 3);
+	ck_assert_str_eq(s.id[0], "abcd0001");
+	ck_assert_str_eq(s.id[2], "abcd0003");
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_games_prefix(st, "abcd", 2, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 2);
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_games_prefix(st, "abcd0002", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 1);
+	ck_assert_str_eq(s.id[0], "abcd0002");
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_games_prefix(st, "abc", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 5);
+	ck_assert_str_eq(s.id[0], "abc");
+	memset(&s, 0, sizeof s);
+	ck_assert_int_eq(store_games_prefix(st, "bcd0", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 0);
+	store_close(st);
+}
+END_TEST
+
 START_TEST(test_schema_version)
 {
 	struct store *st = open_store();
@@ -204,6 +251,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_players);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_games_prefix);
 	tcase_add_test(tc, test_schema_version);
 	tcase_add_test(tc, test_waiters);
 	suite_add_tcase(s, tc);

@@ -30,6 +30,7 @@
 #include "../material.h"
 #include "../net.h"
 #include "../play-status.h"
+#include "../text-wrap.h"
 #include "board.h"
 #include "draw.h"
 #include "latency.h"
@@ -207,6 +208,21 @@ static void ui_play_draw_moves(struct ui_play *p, WINDOW *w)
 	wattrset(w, A_NORMAL);
 }
 
+/* text wrapped at width from row y down to the pane's last row; returns
+ * the row after it. */
+static int ui_play_put_wrapped(WINDOW *w, int y, const char *text, int width)
+{
+	char line[200];
+	const char *next;
+	size_t len;
+	while (y < getmaxy(w) && (len = text_wrap_line(text, width, &next)) > 0) {
+		snprintf(line, sizeof line, "%.*s", (int)len, text);
+		ui_draw_put(w, y++, 0, line, width);
+		text = next;
+	}
+	return y;
+}
+
 static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 {
 	const struct session *s = p->s;
@@ -218,6 +234,18 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 	werase(w);
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 	session_position(s, &pos);
+	if (s->gone) {
+		/* The game cannot be followed any more: why, what to do, and
+		 * the way out. */
+		char head[120], hint[160];
+		session_gone_text(s, head, sizeof head, hint, sizeof hint);
+		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
+		int y = ui_play_put_wrapped(w, 0, head, width);
+		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+		ui_play_put_wrapped(w, y, hint, width);
+		wattrset(w, A_NORMAL);
+		return;
+	}
 	if (!s->view.created) {
 		snprintf(line, sizeof line, "connecting to the game...");
 	} else if (session_over(s)) {
@@ -464,16 +492,16 @@ static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct 
 			if (s->resync)
 				session_reset(s);
 		} else {
-			protocol_error_decode(r->body, r->len, &err, NULL);
-			snprintf(s->message, sizeof s->message, "cannot follow the game: %s",
-				 err.message[0] ? err.message : "the server refused");
-			s->message_error = true;
-			/* Nothing seen of the game yet: no screen to keep, and a
-			 * start position would only pretend to be the game. The
-			 * caller says why once the terminal is back. */
-			if (!s->view.created)
-				s->quit = true;
-			return SESSION_DIRTY_STATUS;
+			/* A game gone or an account unknown stops the polling
+			 * (the screen says why and q leaves); anything else is
+			 * shown and the poll tried again after a backoff. */
+			bool retry = false;
+			if (protocol_error_decode(r->body, r->len, &err, NULL) < 0)
+				err.message[0] = '\0';
+			dirty = session_on_poll_refused(s, r->status, &err, now_mono_ms(), &retry);
+			if (retry)
+				net_poll_retry(n);
+			return dirty;
 		}
 		net_poll(n, s->game_id, s->after);
 		return dirty;

@@ -92,8 +92,8 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 		if (mat_w > 0)
 			mvwaddstr(w, c, right - mat_w, mat);
 	}
-	snprintf(line, sizeof line, "%s%s%s  %s", ui_review_or(r->game.event, "?"), r->game.date ? ", " : "",
-		 r->game.date ? r->game.date : "", ui_review_or(r->game.result, "*"));
+	review_event_text(ui_review_or(r->game.event, "?"), r->game.date, ui_review_or(r->game.result, "*"), width, r->ascii, line,
+			  sizeof line);
 	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
 	ui_draw_put(w, 2, 0, line, width);
 	wattrset(w, A_NORMAL);
@@ -253,10 +253,15 @@ static void ui_review_draw_list(struct ui_review *s, WINDOW *w)
 		wattrset(w, a);
 		if (e->error[0])
 			snprintf(line, sizeof line, "%c%-4zu (unreadable: %s)", sel ? '>' : ' ', i + 1, e->error);
-		else
-			snprintf(line, sizeof line, "%c%-4zu %-18.18s %-18.18s %-7s %-5zu %s%s%s", sel ? '>' : ' ',
-				 i + 1, e->white, e->black, e->result, e->plies, e->event, e->date[0] ? ", " : "",
-				 e->date);
+		else {
+			/* The event column ends at the screen's edge on a
+			 * word, not in one. */
+			int n = snprintf(line, sizeof line, "%c%-4zu %-18.18s %-18.18s %-7s %-5zu ", sel ? '>' : ' ',
+					 i + 1, e->white, e->black, e->result, e->plies);
+			if (n > 0 && (size_t)n < sizeof line)
+				review_event_text(e->event, e->date, NULL, width - ui_draw_cols(line), r->ascii,
+						  line + n, sizeof line - (size_t)n);
+		}
 		mvwhline(w, y, 0, ' ', width);
 		ui_draw_put(w, y, 0, line, width);
 	}

@@ -171,14 +171,15 @@ static unsigned ui_tourney_requests(struct ui_tourney *p, struct net *n, ui_tour
 	struct tourney_req r;
 	while (tourney_take_request(p->v, &r)) {
 		if (r.kind == TOURNEY_REQ_OPEN_GAME) {
+			char why[512] = "";
 			ui_draw_free_panes(p->pane, PANE_NB);
-			open_game(ctx, p->ui, r.id, r.color);
+			int rc = open_game(ctx, p->ui, r.id, r.color, why, sizeof why);
 			/* The play screen left the terminal in its own modes. */
 			nodelay(stdscr, FALSE);
 			struct tourney_cmd c = { TOURNEY_CMD_RESIZE, COLS, LINES };
 			dirty |= tourney_apply(p->v, &c);
 			ui_tourney_make_panes(p);
-			dirty |= tourney_on_answer(p->v, &r, 0, NULL, 0) | TOURNEY_DIRTY_CLEAR;
+			dirty |= tourney_on_answer(p->v, &r, rc < 0 ? -1 : 0, why, strlen(why)) | TOURNEY_DIRTY_CLEAR;
 			continue;
 		}
 		const char *method;

@@ -58,8 +58,9 @@ void ui_review_run(struct ui *ui, struct review *r);
 
 struct tourney_view;
 /* Runs the play (color WHITE/BLACK) or watch (-1) screen of game id on ui
- * and returns when the user leaves it. */
-typedef int (*ui_tourney_open_fn)(void *ctx, struct ui *ui, const char *id, int color);
+ * and returns 0 when the user leaves it, or -1 with why in err (errsize
+ * bytes) when the game could not be shown. */
+typedef int (*ui_tourney_open_fn)(void *ctx, struct ui *ui, const char *id, int color, char *err, size_t errsize);
 /* Runs the tournament screens of v over n until the user quits; games open
  * through open_game. Returns 0, or -1 when the terminal went away. */
 int ui_tourney_run(struct ui *ui, struct tourney_view *v, struct net *n, ui_tourney_open_fn open_game, void *ctx);
