@@ -508,11 +508,12 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	}
 	free(resp);
 	resp = NULL;
-	/* Four hex digits or more: the server looks the prefix up in all its
-	 * games (an older server ignores the query and sends its recent
-	 * list, which game_id_match filters the same way). */
+	/* Eight hex digits or more (what the screens show): the server looks
+	 * the prefix up in all its games (an older server ignores the query
+	 * and sends its recent list, which game_id_match filters the same
+	 * way). Shorter: its recent list. */
 	size_t hex = strspn(typed, "0123456789abcdef");
-	if (!typed[hex] && hex >= 4)
+	if (!typed[hex] && hex >= 8)
 		snprintf(path, sizeof path, "/v1/games?prefix=%s", typed);
 	else
 		snprintf(path, sizeof path, "/v1/games");

@@ -43,10 +43,13 @@ static int list_add(void *arg, const struct store_game *g)
 /* GET /v1/games?prefix=HEX: at most this many games, enough for a client
  * to resolve a short id or name a few of the ids it would need. */
 #define API_GAMES_PREFIX_LIMIT 10
-#define API_GAMES_PREFIX_MIN 4
+/* Eight digits, as the client shows an id: game ids are unguessable (128
+ * random bits; watching needs only the id), and a shorter prefix would let
+ * anyone list every game in a few thousand queries. */
+#define API_GAMES_PREFIX_MIN 8
 
-/* Whether p is a prefix a client may ask for: 4 to 32 lowercase hex
- * digits (shorter ones would list the store a sixteenth at a time). */
+/* Whether p is a prefix a client may ask for: 8 to 32 lowercase hex
+ * digits. */
 static bool api_games_prefix_valid(const char *p)
 {
 	size_t n = strspn(p, "0123456789abcdef");
@@ -61,7 +64,7 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 	if (prefix) {
 		if (!api_games_prefix_valid(prefix)) {
 			http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST,
-					 "prefix: expected 4 to 32 lowercase hex digits of a game id");
+					 "prefix: expected 8 to 32 lowercase hex digits of a game id");
 			return;
 		}
 		rc = store_games_prefix(srv->store, prefix, API_GAMES_PREFIX_LIMIT, list_add, &l);

@@ -597,12 +597,12 @@ START_TEST(test_games_by_prefix)
 	for (int i = 0; i < 3; i++)
 		create_game(&d, alice, ids[i]);
 	for (int i = 0; i < 3; i++) {
-		/* Four digits may start another of the three games too. */
-		snprintf(prefix, sizeof prefix, "%.4s", ids[i]);
+		/* Eight digits, as the client shows them. */
+		snprintf(prefix, sizeof prefix, "%.8s", ids[i]);
 		size_t n = games_with_prefix(&d, prefix, &games), found = 0;
 		ck_assert_uint_ge(n, 1);
 		for (size_t k = 0; k < n; k++) {
-			ck_assert(!strncmp(games[k].id, prefix, 4));
+			ck_assert(!strncmp(games[k].id, prefix, 8));
 			found += !strcmp(games[k].id, ids[i]);
 			if (k)
 				ck_assert_int_lt(strcmp(games[k - 1].id, games[k].id), 0);
@@ -622,8 +622,12 @@ START_TEST(test_games_by_prefix)
 	} while (!strncmp(prefix, ids[1], 8) || !strncmp(prefix, ids[2], 8) || !strncmp(prefix, ids[0], 8));
 	ck_assert_uint_eq(games_with_prefix(&d, prefix, &games), 0);
 	free(games);
-	/* Too short (the store a sixteenth at a time), too long, not hex. */
-	const char *bad[] = { "abc", "", "ABCD", "abcg", "abcd%20", "0123456789abcdef0123456789abcdef0" };
+	/* Too short (ids must stay unguessable: four digits would list the
+	 * store in 65,536 queries), too long, not hex. */
+	char seven[8];
+	snprintf(seven, sizeof seven, "%.7s", ids[0]);
+	const char *bad[] = { "abc", "", seven, "abcd", "ABCDABCD", "abcdabcg", "abcdabcd%20",
+			      "0123456789abcdef0123456789abcdef0" };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char path[96];
 		snprintf(path, sizeof path, "/v1/games?prefix=%s", bad[i]);
