@@ -47,6 +47,7 @@ void config_fini(struct server_config *cfg)
 	free(cfg->engine);
 	free(cfg->tablebases);
 	free(cfg->rate_exempt);
+	free(cfg->backup);
 	memset(cfg, 0, sizeof *cfg);
 }
 
@@ -171,6 +172,8 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 1, 1000000, &v, errmsg))
 			return -1;
 		cfg->rate_token_burst = v;
+	} else if (!strcmp(key, "backup")) {
+		set_str(&cfg->backup, value);
 	} else if (!strcmp(key, "rate_exempt")) {
 		set_str(&cfg->rate_exempt, value);
 	} else if (!strcmp(key, "read_only")) {

@@ -38,6 +38,7 @@ struct server_config {
 	int64_t rate_ip_per_s;      /* per-address token bucket; 0: no limit */
 	int64_t rate_ip_burst;
 	char *rate_exempt;          /* addresses (space-separated) free of the per-address limit */
+	char *backup;               /* where SIGUSR1 writes a copy of the database; NULL: DB.backup */
 	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
 	int64_t rate_token_burst;
 };

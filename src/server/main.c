@@ -136,6 +136,7 @@ int main(int argc, char **argv)
 	sigemptyset(&stop);
 	sigaddset(&stop, SIGTERM);
 	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGUSR1); /* a backup, not a stop */
 	pthread_sigmask(SIG_BLOCK, &stop, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	/* A file size limit (ulimit -f) must fail the command that hits it
@@ -157,7 +158,8 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	int sig = 0;
-	sigwait(&stop, &sig);
+	while (!sigwait(&stop, &sig) && sig == SIGUSR1)
+		server_backup(&srv);
 	log_info("signal %d: shutting down", sig);
 	http_drain(srv.http);
 	/* Engine answers commit from pool threads and wake polls through

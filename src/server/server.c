@@ -3,9 +3,12 @@
  * notification that links a committed event to the parked polls.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "engine.h"
 #include "game-service.h"
@@ -208,4 +211,46 @@ void server_notify_game(struct server *srv, const char *game_id)
 {
 	if (srv->http)
 		http_wake_game(srv->http, game_id);
+}
+
+/* Pages copied per hold of the server lock: a few ms of copying, so a
+ * backup of a large database delays no command by much. */
+#define SERVER_BACKUP_PAGES 256
+
+int server_backup(struct server *srv)
+{
+	char err[512] = "", *path, *tmp;
+	if (srv->cfg.backup && *srv->cfg.backup)
+		path = xstrdup(srv->cfg.backup);
+	else
+		path = xasprintf("%s.backup", srv->cfg.db);
+	tmp = xasprintf("%s.tmp", path);
+	int64_t t0 = now_mono_ms();
+	unlink(tmp);
+	pthread_mutex_lock(&srv->lock);
+	struct store_backup *b = store_backup_begin(srv->store, tmp, err, sizeof err);
+	pthread_mutex_unlock(&srv->lock);
+	int rc = b ? 1 : -1;
+	while (rc == 1) {
+		pthread_mutex_lock(&srv->lock);
+		rc = store_backup_step(b, SERVER_BACKUP_PAGES, err, sizeof err);
+		pthread_mutex_unlock(&srv->lock);
+	}
+	if (b && store_backup_finish(b, rc == 0, err, sizeof err))
+		rc = -1;
+	if (rc == 0 && rename(tmp, path)) {
+		snprintf(err, sizeof err, "rename to %s: %s", path, strerror(errno));
+		rc = -1;
+	}
+	if (rc) {
+		unlink(tmp);
+		log_error("backup: %s", err);
+	} else {
+		struct stat sb;
+		long long kib = stat(path, &sb) ? -1 : (long long)(sb.st_size / 1024);
+		log_info("backup: wrote %s (%lld KiB) in %lld ms", path, kib, (long long)(now_mono_ms() - t0));
+	}
+	free(tmp);
+	free(path);
+	return rc ? -1 : 0;
 }

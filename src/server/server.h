@@ -92,6 +92,11 @@ bool server_game_watched(const struct server *srv, const char *game_id);
  * anyway. 0, or -1 if the fsync failed (nothing is then marked durable;
  * the syncer will fail on it again and stop tchessd). */
 int server_sync_now(struct server *srv, struct game_service *gs);
+/* Writes a copy of the whole database to the configured backup path
+ * (tchessd(8), BACKUPS), through a new file renamed into place, a few
+ * hundred pages per hold of the lock so commands go on meanwhile. Called
+ * without the lock (main, on SIGUSR1). 0, or -1 after logging why. */
+int server_backup(struct server *srv);
 /* With the lock held, after a store_commit: tells the syncer. */
 void server_committed(struct server *srv);
 /* With the lock held: the commit number a reply sent now must wait for

@@ -88,6 +88,22 @@ typedef int (*store_game_fn)(void *arg, const struct store_game *g);
 struct store *store_open(const char *path, const struct store_options *opts, char **errmsg);
 /* store_close(NULL) is a no-op. */
 void store_close(struct store *st);
+
+/* An online copy of the whole database (players, games, events,
+ * tournaments) into a new file, for backups: no other process can open the
+ * database while tchessd holds it. Begun, then stepped some pages at a
+ * time, each step with no transaction open (under the server lock,
+ * between commands; commands may run between steps and the copy includes
+ * what they commit), then finished. */
+struct store_backup;
+/* Creates path (it must not exist); NULL with err on failure. */
+struct store_backup *store_backup_begin(struct store *st, const char *path, char *err, size_t errsize);
+/* Copies up to pages more pages: 1 if more remain, 0 when the copy is
+ * complete, -1 on failure (err). */
+int store_backup_step(struct store_backup *b, int pages, char *err, size_t errsize);
+/* Closes the copy; after a complete one (done), flushes it to disk.
+ * Returns 0, or -1 with err (then the file is incomplete: remove it). */
+int store_backup_finish(struct store_backup *b, bool done, char *err, size_t errsize);
 /* The schema version this build creates (and the open database now has). */
 int store_schema_version(void);
 

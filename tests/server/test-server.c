@@ -10,6 +10,7 @@
 #include <check.h>
 #include <netinet/in.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -364,6 +365,113 @@ START_TEST(test_restart_keeps_data)
 }
 END_TEST
 
+/* Waits (deadline 10 s) until tchessd's log holds needle; fails if not. */
+static void wait_log(struct tchessd *d, const char *needle)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+	int64_t deadline = mono_ms() + 10000;
+	for (;;) {
+		FILE *f = fopen(path, "r");
+		char line[1024];
+		bool found = false;
+		while (f && !found && fgets(line, sizeof line, f))
+			found = strstr(line, needle) != NULL;
+		if (f)
+			fclose(f);
+		if (found)
+			return;
+		ck_assert_msg(mono_ms() < deadline, "no \"%s\" in tchessd's log within 10 s", needle);
+		poll(NULL, 0, 10);
+	}
+}
+
+START_TEST(test_backup_on_sigusr1)
+{
+	/* tchessd holds its database exclusively, so an operator backs it up
+	 * through tchessd: SIGUSR1 writes DB.backup while it keeps serving.
+	 * A second tchessd started on that copy serves the same players,
+	 * games, moves and private notes. */
+	struct tchessd d, copy;
+	tchessd_start_logged(&d, NULL, "info");
+	char tok[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1], path[300], *body, *want;
+	register_player(&d, "alice", tok);
+	create_game(&d, tok, game);
+	snprintf(path, sizeof path, "/v1/games/%s/notes", game);
+	const char *note = "{\"text\":\"backed up\"}";
+	ck_assert_int_eq(http_call(&d, "POST", path, tok, note, strlen(note), NULL), 201);
+	ck_assert_int_eq(kill(d.pid, SIGUSR1), 0);
+	wait_log(&d, "backup: wrote");
+	/* Still serving; a second backup replaces the first. */
+	ck_assert_int_eq(http_call(&d, "POST", path, tok, note, strlen(note), NULL), 201);
+	ck_assert_int_eq(kill(d.pid, SIGUSR1), 0);
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", game);
+	int64_t deadline = mono_ms() + 10000;
+	for (;;) {
+		/* The second "wrote" line: count them. */
+		char log[300], line[1024];
+		int n = 0;
+		snprintf(log, sizeof log, "%s/tchessd.log", d.dir);
+		FILE *f = fopen(log, "r");
+		while (f && fgets(line, sizeof line, f))
+			n += strstr(line, "backup: wrote") != NULL;
+		if (f)
+			fclose(f);
+		if (n == 2)
+			break;
+		ck_assert_msg(mono_ms() < deadline, "no second backup within 10 s");
+		poll(NULL, 0, 10);
+	}
+	ck_assert_int_eq(http_call(&d, "GET", path, tok, NULL, 0, &want), 200);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+
+	/* A fresh tchessd folder whose database is the backup. */
+	tchessd_start(&copy, NULL);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&copy)), 0);
+	char from[300], to[300];
+	snprintf(from, sizeof from, "%s/t.db.backup", d.dir);
+	snprintf(to, sizeof to, "%s/t.db", copy.dir);
+	ck_assert_int_eq(rename(from, to), 0);
+	snprintf(to, sizeof to, "%s/t.db-wal", copy.dir);
+	unlink(to);
+	snprintf(to, sizeof to, "%s/t.db-shm", copy.dir);
+	unlink(to);
+	tchessd_restart(&copy);
+	/* The same player (the token works), the same game and both notes,
+	 * which only their owner sees. */
+	ck_assert_int_eq(http_call(&copy, "GET", path, tok, NULL, 0, &body), 200);
+	struct protocol_events a, b;
+	struct protocol_error err;
+	ck_assert_int_eq(protocol_events_decode(want, strlen(want), &a, &err), 0);
+	ck_assert_int_eq(protocol_events_decode(body, strlen(body), &b, &err), 0);
+	ck_assert_uint_eq(a.n, 3);
+	ck_assert_uint_eq(b.n, a.n);
+	for (size_t i = 0; i < a.n; i++) {
+		ck_assert_int_eq(b.events[i].seq, a.events[i].seq);
+		ck_assert_str_eq(b.events[i].type, a.events[i].type);
+		ck_assert_str_eq(b.events[i].data, a.events[i].data);
+	}
+	protocol_events_fini(&a);
+	protocol_events_fini(&b);
+	free(body);
+	free(want);
+	ck_assert_int_eq(http_call(&copy, "GET", path, NULL, NULL, 0, &body), 200);
+	ck_assert_ptr_null(strstr(body, "backed up"));
+	free(body);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&copy)), 0);
+	tchessd_cleanup(&copy);
+	tchessd_cleanup(&d);
+
+	/* A backup that cannot be written is logged; tchessd goes on. */
+	tchessd_start_logged(&d, "backup = /nonexistent-dir/t.backup", "info");
+	ck_assert_int_eq(kill(d.pid, SIGUSR1), 0);
+	wait_log(&d, "backup: /nonexistent-dir/t.backup.tmp");
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/health", NULL, NULL, 0, NULL), 200);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 START_TEST(test_sigterm_drains)
 {
 	/* SIGTERM answers parked polls (empty) and exits 0. */
@@ -434,6 +542,7 @@ static Suite *server_suite(void)
 	tcase_add_test(tc, test_poll_timeout);
 	tcase_add_test(tc, test_private_events);
 	tcase_add_test(tc, test_restart_keeps_data);
+	tcase_add_test(tc, test_backup_on_sigusr1);
 	tcase_add_test(tc, test_sigterm_drains);
 	tcase_add_test(tc, test_slow_loris);
 	suite_add_tcase(s, tc);
