@@ -1902,6 +1902,112 @@ static struct session_cmd session_cmd(enum session_cmd_kind kind, long arg, long
 	return c;
 }
 
+/* Commands only a seated player may give: moving, offers, claims and the
+ * other game actions. */
+static bool session_cmd_needs_seat(enum session_cmd_kind k)
+{
+	switch (k) {
+	case SESSION_CMD_PICK:
+	case SESSION_CMD_PROMPT_OPEN:
+	case SESSION_CMD_PROMPT_INPUT:
+	case SESSION_CMD_PREMOVES_CLEAR:
+	case SESSION_CMD_RESIGN:
+	case SESSION_CMD_DRAW_OFFER:
+	case SESSION_CMD_DRAW_WITHDRAW:
+	case SESSION_CMD_ACCEPT:
+	case SESSION_CMD_DECLINE:
+	case SESSION_CMD_CLAIM_DRAW:
+	case SESSION_CMD_CLAIM_TABLEBASE:
+	case SESSION_CMD_ABORT:
+	case SESSION_CMD_ADJOURN:
+	case SESSION_CMD_GONE_CLAIM:
+	case SESSION_CMD_TAKEBACK:
+	case SESSION_CMD_DONE:
+	case SESSION_CMD_REMATCH:
+		return true;
+	default:
+		return false;
+	}
+}
+
+/* The board keys: what a key asks for, seated or not. */
+static struct session_cmd session_board_key(const struct session *s, int key)
+{
+	/* d is a file letter that starts a typed move, except while my
+	 * provisional move stands: no move can be typed then. */
+	if (key == 'd' && s->me >= 0 && session_provisional_mine(s))
+		return session_cmd(SESSION_CMD_DONE, 0, 0);
+	switch (key) {
+	case 'q':
+		return session_cmd(SESSION_CMD_QUIT, 0, 0);
+	case KEYS_LEFT:
+	case 'h':
+		return session_cmd(SESSION_CMD_CURSOR, -1, 0);
+	case KEYS_RIGHT:
+	case 'l':
+		return session_cmd(SESSION_CMD_CURSOR, 1, 0);
+	case KEYS_UP:
+	case 'k':
+		return session_cmd(SESSION_CMD_CURSOR, 0, -1);
+	case KEYS_DOWN:
+	case 'j':
+		return session_cmd(SESSION_CMD_CURSOR, 0, 1);
+	case KEYS_ENTER:
+	case '\r':
+	case ' ':
+		return session_cmd(SESSION_CMD_PICK, 0, 0);
+	case '/':
+	case ':':
+		return session_cmd(SESSION_CMD_PROMPT_OPEN, 0, 0);
+	case KEYS_ESC:
+		return session_cmd(SESSION_CMD_CANCEL, 0, 0);
+	case 'f':
+		return session_cmd(SESSION_CMD_FLIP, 0, 0);
+	case 'x':
+		return session_cmd(SESSION_CMD_PREMOVES_CLEAR, 0, 0);
+	case 'R':
+		return session_cmd(SESSION_CMD_RESIGN, 0, 0);
+	case 's':
+		return session_cmd(SESSION_CMD_SAVE_PGN, 0, 0);
+	case '=':
+		return session_cmd(SESSION_CMD_DRAW_OFFER, 0, 0);
+	case 'W':
+		return session_cmd(SESSION_CMD_DRAW_WITHDRAW, 0, 0);
+	case 'A':
+		return session_cmd(SESSION_CMD_ACCEPT, 0, 0);
+	case 'D':
+		return session_cmd(SESSION_CMD_DECLINE, 0, 0);
+	case 'C':
+		return session_cmd(SESSION_CMD_CLAIM_DRAW, 0, 0);
+	case 'T':
+		return session_cmd(SESSION_CMD_CLAIM_TABLEBASE, 0, 0);
+	case 'X':
+		return session_cmd(SESSION_CMD_ABORT, 0, 0);
+	case 'P':
+		return session_cmd(SESSION_CMD_ADJOURN, 0, 0);
+	case 'G':
+		return session_cmd(SESSION_CMD_GONE_CLAIM, 0, 0);
+	case 'n':
+		return session_cmd(SESSION_CMD_NOTES_OPEN, 0, 0);
+	case 'u':
+		return session_cmd(SESSION_CMD_TAKEBACK, 0, 0);
+	case 'r':
+		return session_cmd(SESSION_CMD_REMATCH, 0, 0);
+	case KEYS_PGUP:
+		return session_cmd(SESSION_CMD_SCROLL, -(s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1), 0);
+	case KEYS_PGDN:
+		return session_cmd(SESSION_CMD_SCROLL, s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1, 0);
+	case '?':
+		return session_cmd(SESSION_CMD_HELP, 0, 0);
+	default:
+		/* A move typed straight away opens the prompt with it. */
+		if ((key >= 'a' && key <= 'h') || (key && strchr("NBRQKO", key)))
+			return session_cmd(SESSION_CMD_PROMPT_INPUT, key, 0);
+		return session_cmd(SESSION_CMD_NONE, 0, 0);
+	}
+}
+
+
 struct session_cmd session_key(const struct session *s, int key)
 {
 	if (key == KEYS_CTRL_L)
@@ -1960,81 +2066,11 @@ struct session_cmd session_key(const struct session *s, int key)
 		default: return session_cmd(SESSION_CMD_CANCEL, 0, 0);
 		}
 	}
-	bool watching = s->me < 0;
-	/* d is a file letter that starts a typed move, except while my
-	 * provisional move stands: no move can be typed then. */
-	if (key == 'd' && !watching && session_provisional_mine(s))
-		return session_cmd(SESSION_CMD_DONE, 0, 0);
-	switch (key) {
-	case 'q':
-		return session_cmd(SESSION_CMD_QUIT, 0, 0);
-	case KEYS_LEFT:
-	case 'h':
-		return session_cmd(SESSION_CMD_CURSOR, -1, 0);
-	case KEYS_RIGHT:
-	case 'l':
-		return session_cmd(SESSION_CMD_CURSOR, 1, 0);
-	case KEYS_UP:
-	case 'k':
-		return session_cmd(SESSION_CMD_CURSOR, 0, -1);
-	case KEYS_DOWN:
-	case 'j':
-		return session_cmd(SESSION_CMD_CURSOR, 0, 1);
-	case KEYS_ENTER:
-	case '\r':
-	case ' ':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_PICK, 0, 0);
-	case '/':
-	case ':':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_PROMPT_OPEN, 0, 0);
-	case KEYS_ESC:
-		return session_cmd(SESSION_CMD_CANCEL, 0, 0);
-	case 'f':
-		return session_cmd(SESSION_CMD_FLIP, 0, 0);
-	case 'x':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_PREMOVES_CLEAR, 0, 0);
-	case 'R':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_RESIGN, 0, 0);
-	case 's':
-		return session_cmd(SESSION_CMD_SAVE_PGN, 0, 0);
-	case '=':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_DRAW_OFFER, 0, 0);
-	case 'W':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_DRAW_WITHDRAW, 0, 0);
-	case 'A':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_ACCEPT, 0, 0);
-	case 'D':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_DECLINE, 0, 0);
-	case 'C':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_CLAIM_DRAW, 0, 0);
-	case 'T':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_CLAIM_TABLEBASE, 0, 0);
-	case 'X':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_ABORT, 0, 0);
-	case 'P':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_ADJOURN, 0, 0);
-	case 'G':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_GONE_CLAIM, 0, 0);
-	case 'n':
-		return session_cmd(SESSION_CMD_NOTES_OPEN, 0, 0);
-	case 'u':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_TAKEBACK, 0, 0);
-	case 'r':
-		return session_cmd(watching ? SESSION_CMD_SPECTATING : SESSION_CMD_REMATCH, 0, 0);
-	case KEYS_PGUP:
-		return session_cmd(SESSION_CMD_SCROLL, -(s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1), 0);
-	case KEYS_PGDN:
-		return session_cmd(SESSION_CMD_SCROLL, s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1, 0);
-	case '?':
-		return session_cmd(SESSION_CMD_HELP, 0, 0);
-	default:
-		/* A move typed straight away opens the prompt with it. */
-		if (!watching && ((key >= 'a' && key <= 'h') || strchr("NBRQKO", key)) && key)
-			return session_cmd(SESSION_CMD_PROMPT_INPUT, key, 0);
-		if (watching && ((key >= 'a' && key <= 'h') || (key && strchr("NBRQKO", key))))
-			return session_cmd(SESSION_CMD_SPECTATING, 0, 0);
-		return session_cmd(SESSION_CMD_NONE, 0, 0);
-	}
+	struct session_cmd c = session_board_key(s, key);
+	/* A spectator is told so for anything that needs a seat. */
+	if (s->me < 0 && session_cmd_needs_seat(c.kind))
+		c = session_cmd(SESSION_CMD_SPECTATING, 0, 0);
+	return c;
 }
 
 /* What still works once the game is gone: looking, and leaving. The rest
