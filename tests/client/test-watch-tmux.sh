@@ -80,7 +80,7 @@ printf 'rate_ip_per_s = 1\nrate_ip_burst = 2\nrate_exempt = 127.0.0.2\n' >>"$tmp
 start_server "127.0.0.1:$port" --config "$tmp/tight.conf" --log-level debug
 check "the spectator is back" s "online" 20
 for ply in $(seq 91 98); do play "$ply"; done
-check "the spectator catches up after being told to wait" s "$san" 30
+check "the spectator catches up after being told to wait" s "50. $san" 30
 check "spectator still sees whose move" s "spectating: Black to move"
 if grep -q "/events 429 " "$tmp/log"; then ok "its polls were answered 429 on the way"; else fail "no 429 in the log"; fi
 absent "no give-up message" s "cannot follow"
