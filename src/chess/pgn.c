@@ -1329,8 +1329,12 @@ again:
 	}
 	for (size_t i = 0; i < g->n_tags; i++) {
 		const char *name = g->tags[i].name;
+		/* A name once: readers (ours too) take a repeated tag on a new
+		 * line for the start of the next game, and the first is the one
+		 * that counts. */
 		bool skip = !valid_tag_name(name) || !strcmp(name, "SetUp") || !strcmp(name, "FEN") ||
-			    (!strcmp(name, "Variant") && g->start.chess960);
+			    (!strcmp(name, "Variant") && g->start.chess960) ||
+			    pgn_game_tag(g, name) != g->tags[i].value;
 		for (size_t k = 0; k < sizeof roster / sizeof roster[0]; k++)
 			skip = skip || !strcmp(name, roster[k]);
 		if (!skip)

@@ -1121,6 +1121,36 @@ START_TEST(test_kokopu_databases)
 }
 END_TEST
 
+START_TEST(test_write_repeated_tag_once)
+{
+	/* Found by fuzz-pgn: two Variant tags on one line read as one game, but
+	 * written one per line the second started a new game (a repeated tag
+	 * on a new line ends a game of tags alone). The writer keeps the first
+	 * of each name, the one the reader uses. */
+	struct readall ra, back;
+	struct pgn_buf out;
+	char buf[256];
+	read_str("[Variant \"Standard\"] [Variant \"/Standard\"] [Annotator \"A\"] [Annotator \"B\"]\n"
+		 "1. e4 e5 2. Nf3 *\n",
+		 &ra);
+	ck_assert_uint_eq(ra.ok, 1);
+	ck_assert_uint_eq(ra.errors, 0);
+	pgn_buf_init(&out);
+	ck_assert_int_eq(pgn_write_game(&ra.games[0], &out, NULL), TCHESS_OK);
+	ck_assert_ptr_nonnull(strstr(out.data, "[Variant \"Standard\"]\n"));
+	ck_assert_ptr_null(strstr(out.data, "/Standard"));
+	ck_assert_ptr_nonnull(strstr(out.data, "[Annotator \"A\"]\n"));
+	ck_assert_ptr_null(strstr(out.data, "[Annotator \"B\"]"));
+	read_str(out.data, &back);
+	ck_assert_uint_eq(back.ok, 1);
+	ck_assert_uint_eq(back.errors, 0);
+	ck_assert_str_eq(sans(&back.games[0], buf, sizeof buf), "e4 e5 Nf3");
+	readall_fini(&back);
+	pgn_buf_fini(&out);
+	readall_fini(&ra);
+}
+END_TEST
+
 static Suite *pgn_suite(void)
 {
 	Suite *s = suite_create("pgn");
@@ -1144,6 +1174,7 @@ static Suite *pgn_suite(void)
 	tcase_set_timeout(tc, 120);
 	tcase_add_test(tc, test_write_export_format);
 	tcase_add_test(tc, test_round_trip);
+	tcase_add_test(tc, test_write_repeated_tag_once);
 	tcase_add_test(tc, test_pgn_extract_accepts_our_games);
 	suite_add_tcase(s, tc);
 
