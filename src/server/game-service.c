@@ -43,6 +43,7 @@
 #include <malloc.h>
 #endif
 #include <stdarg.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,6 +56,7 @@
 #include "store.h"
 #include "tchess/movegen.h"
 #include "tchess/tablebase.h"
+#include "util/dheap.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/sha256.h"
@@ -87,6 +89,8 @@ struct live_game {
 	int64_t flight_seq; /* the seq the fsync under way covers */
 	bool dirty;         /* on gs->dirty: committed past durable_seq */
 	bool in_flight;     /* on gs->flight */
+	/* On gs->timer_live, keyed by when the timer must look at it next. */
+	struct dheap_node timer;
 	struct live_game *next;
 };
 
@@ -98,7 +102,9 @@ struct evicted_game {
 	int64_t players[2];   /* the human seats' players, 0 for another seat */
 	int64_t last_seen[2];
 	int invalid[2];
-	int64_t due_ms;       /* its next deadline (flag or chore), INT64_MAX none */
+	/* On gs->timer_evicted, keyed by its next deadline (flag or chore);
+	 * not on it if it has none. */
+	struct dheap_node timer;
 	struct evicted_game *next;
 };
 
@@ -147,6 +153,9 @@ struct game_service {
 	/* When the timer wakes next (wall ms; INT64_MAX: only when signalled):
 	 * a commit signals it only for a deadline earlier than that. */
 	int64_t timer_next;
+	/* What the timer waits for: the games in memory, keyed by when each
+	 * needs it next (timer_key), and the evicted ones with a deadline. */
+	struct dheap timer_live, timer_evicted;
 };
 
 struct txn {
@@ -205,6 +214,17 @@ static int64_t evict_at(const struct game_service *gs, const struct live_game *l
 	return at % step ? at + step - at % step : at;
 }
 
+static void timer_poke(struct game_service *gs, struct live_game *lg);
+
+/* Puts node on heap h with key, or takes it off for INT64_MAX (never). */
+static void timer_set(struct dheap *h, struct dheap_node *node, int64_t key)
+{
+	if (key == INT64_MAX)
+		dheap_remove(h, node);
+	else
+		dheap_set(h, node, key);
+}
+
 static void insert(struct game_service *gs, struct live_game *lg)
 {
 	unsigned b = bucket_of(lg->id);
@@ -212,17 +232,13 @@ static void insert(struct game_service *gs, struct live_game *lg)
 	gs->bucket[b] = lg;
 	lg->used_ms = now_wall_ms();
 	gs->n_live++;
-	/* Its eviction may come before anything the timer waits for. */
-	int64_t at = evict_at(gs, lg);
-	if (at < gs->timer_next) {
-		gs->timer_next = at;
-		pthread_cond_signal(&gs->timer_cond);
-	}
+	timer_poke(gs, lg);
 }
 
 /* Takes lg out of the games in memory (the caller frees it). */
 static void unlink_live(struct game_service *gs, struct live_game *lg)
 {
+	dheap_remove(&gs->timer_live, &lg->timer);
 	for (struct live_game **p = &gs->bucket[bucket_of(lg->id)]; *p; p = &(*p)->next) {
 		if (*p == lg) {
 			*p = lg->next;
@@ -246,6 +262,7 @@ static void evicted_drop(struct game_service *gs, struct evicted_game **link)
 {
 	struct evicted_game *e = *link;
 	*link = e->next;
+	dheap_remove(&gs->timer_evicted, &e->timer);
 	free(e);
 	gs->n_evicted--;
 }
@@ -543,7 +560,6 @@ static void row_of(const struct live_game *lg, const struct game_view *v, struct
 }
 
 static int reveal_notes(struct txn *t, struct game_outcome *out);
-static void timer_poke(struct game_service *gs, struct live_game *lg);
 
 /* Writes the game row, commits, makes the work copy live, wakes the polls
  * and the flag timer, and gives the caller (viewer) the events it may see. */
@@ -2284,8 +2300,9 @@ static void evict(struct game_service *gs, struct live_game *lg)
 		e->last_seen[c] = lg->last_seen[c];
 		e->invalid[c] = lg->invalid[c];
 	}
-	e->due_ms = deadline_of(gs, lg);
+	int64_t due = deadline_of(gs, lg);
 	unlink_live(gs, lg);
+	timer_set(&gs->timer_evicted, &e->timer, due);
 	struct evicted_game **link = evicted_link(gs, e->id);
 	e->next = *link;
 	*link = e;
@@ -2294,60 +2311,49 @@ static void evict(struct game_service *gs, struct live_game *lg)
 	live_free(lg);
 }
 
-/* Evicts lg if it has been idle long enough and may go (returns true
- * then); else lowers *next to when to look again. */
-static bool evict_if_idle(struct game_service *gs, struct live_game *lg, int64_t now, int64_t *next)
+/* When the timer must look at lg next to evict it (INT64_MAX: never). A
+ * game idle long enough but kept (watched, or not yet durable) is looked
+ * at again an idle time later: what keeps it may end without a word to
+ * the timer (a spectator's poll coming back). */
+static int64_t evict_due(struct game_service *gs, struct live_game *lg, int64_t now)
 {
 	int64_t idle = gs->srv->cfg.evict_idle_ms;
 	if (idle <= 0)
-		return false;
+		return INT64_MAX;
 	int64_t at = evict_at(gs, lg);
-	if (at > now) {
-		earliest(next, at);
-	} else if (!evictable(gs, lg)) {
-		/* Watched, or not yet durable: what keeps it may end without
-		 * a word to the timer (a spectator's poll coming back). */
-		earliest(next, now + idle);
-	} else {
-		evict(gs, lg);
-		return true;
-	}
-	return false;
+	return at > now ? at : evictable(gs, lg) ? now : now + idle;
 }
 
-/* Brings back the evicted games whose deadline has come (the timer then
- * acts on them as on any live game); returns the earliest deadline of
- * those still out, INT64_MAX if none. */
-static int64_t revive_due(struct game_service *gs, int64_t now)
+/* When the timer must look at live game lg next: its deadlines and its
+ * eviction; its key on gs->timer_live. */
+static int64_t timer_key(struct game_service *gs, struct live_game *lg, int64_t now)
 {
-	int64_t next = INT64_MAX;
-	struct id_list due = { 0 };
-	for (unsigned b = 0; b < GS_BUCKETS; b++) {
-		for (struct evicted_game *e = gs->evicted[b]; e; e = e->next) {
-			if (e->due_ms <= now) {
-				due.ids = xrealloc(due.ids, (due.n + 1) * sizeof *due.ids);
-				snprintf(due.ids[due.n++], sizeof due.ids[0], "%s", e->id);
-			} else {
-				earliest(&next, e->due_ms);
-			}
-		}
-	}
-	for (size_t i = 0; i < due.n; i++) {
-		struct game_outcome o = { 0 };
-		if (!lookup(gs, due.ids[i], &o)) {
-			/* A store that cannot read now: try again in a second,
-			 * not in a loop. */
-			log_error("game %s: cannot bring it back for its deadline: %s", due.ids[i], o.err.message);
-			struct evicted_game *e = *evicted_link(gs, due.ids[i]);
-			if (e) {
-				e->due_ms = now + 1000;
-				earliest(&next, e->due_ms);
-			}
-		}
-		game_outcome_fini(&o);
-	}
-	free(due.ids);
+	int64_t next = deadline_of(gs, lg);
+	earliest(&next, evict_due(gs, lg, now));
 	return next;
+}
+
+#define LIVE_OF(node) ((struct live_game *)((char *)(node) - offsetof(struct live_game, timer)))
+#define EVICTED_OF(node) ((struct evicted_game *)((char *)(node) - offsetof(struct evicted_game, timer)))
+
+/* Brings back the evicted games whose deadline has come (the timer then
+ * acts on them as on any live game). */
+static void revive_due(struct game_service *gs, int64_t now)
+{
+	struct dheap_node *top;
+	while ((top = dheap_top(&gs->timer_evicted)) && top->key <= now) {
+		char id[STORE_GAME_ID_MAX + 1];
+		snprintf(id, sizeof id, "%s", EVICTED_OF(top)->id);
+		struct game_outcome o = { 0 };
+		if (!lookup(gs, id, &o))
+			log_error("game %s: cannot bring it back for its deadline: %s", id, o.err.message);
+		game_outcome_fini(&o);
+		/* A store that cannot read now: try again in a second, not in
+		 * a loop. */
+		struct evicted_game *still = *evicted_link(gs, id);
+		if (still && dheap_contains(&still->timer) && still->timer.key <= now)
+			dheap_set(&gs->timer_evicted, &still->timer, now + 1000);
+	}
 }
 
 /* Brings back player's evicted unfinished games, for what goes through
@@ -2378,29 +2384,38 @@ void game_service_counts(struct game_service *gs, size_t *live, size_t *evicted)
 	*evicted = gs->n_evicted;
 }
 
-/* Runs every game's chores and evicts the idle ones; the earliest deadline
- * ahead, INT64_MAX if none. */
-static int64_t chores_due(struct game_service *gs)
+/* Acts on the games in memory whose time has come: a flag fallen, a chore
+ * due, an idle game to evict. Each then goes back on the heap at its next
+ * instant. Returns how many it evicted. */
+static size_t live_due(struct game_service *gs, int64_t now)
 {
-	int64_t next = INT64_MAX;
-	int64_t now = now_wall_ms();
 	size_t evicted = 0;
-	for (unsigned b = 0; b < GS_BUCKETS; b++) {
-		struct live_game *lg = gs->bucket[b];
-		while (lg) {
-			struct live_game *following = lg->next;
-			if (!chores(gs, lg, now, &next) && evict_if_idle(gs, lg, now, &next))
-				evicted++;
-			lg = following;
+	struct dheap_node *top;
+	while ((top = dheap_top(&gs->timer_live)) && top->key <= now) {
+		struct live_game *lg = LIVE_OF(top);
+		if (fold_running(&lg->view)) {
+			int64_t t = instant(&lg->view);
+			if (fold_clock_expiry(&lg->view) <= t) {
+				struct game_outcome o = { 0 };
+				if (flag_game(gs, lg, t, &o))
+					log_error("game %s: cannot end on time: %s", lg->id, o.err.message);
+				game_outcome_fini(&o);
+			}
 		}
+		int64_t ignored = INT64_MAX;
+		if (chores(gs, lg, now, &ignored))
+			continue; /* erased */
+		if (evict_due(gs, lg, now) <= now) {
+			evict(gs, lg);
+			evicted++;
+			continue;
+		}
+		/* What is still due could not be done (a store that cannot
+		 * write, a disk full): again in a second, not in a loop. */
+		int64_t key = timer_key(gs, lg, now);
+		dheap_set(&gs->timer_live, &lg->timer, key > now ? key : now + 1000);
 	}
-#ifdef __GLIBC__
-	/* glibc keeps freed pages; an operator watching RSS should see the
-	 * evicted games go. One walk of the heap per pass that evicted. */
-	if (evicted)
-		malloc_trim(0);
-#endif
-	return next;
+	return evicted;
 }
 
 /* --tablebases: "gaviota:DIR[:DIR],syzygy:DIR[:DIR]", a bare folder
@@ -2638,61 +2653,47 @@ static struct timespec mono_in(int64_t ms)
 	return ts;
 }
 
-/* Ends every game whose running clock has expired; returns the earliest
- * expiry still ahead (INT64_MAX if none). A scan of the games in memory:
- * cheap at this server's scale; a heap keyed by expiry would replace it. */
-static int64_t flag_due(struct game_service *gs)
-{
-	int64_t next = INT64_MAX;
-	for (unsigned b = 0; b < GS_BUCKETS; b++) {
-		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
-			if (!fold_running(&lg->view))
-				continue;
-			int64_t expiry = fold_clock_expiry(&lg->view);
-			if (expiry == INT64_MAX)
-				continue;
-			int64_t t = instant(&lg->view);
-			if (expiry <= t) {
-				struct game_outcome o = { 0 };
-				/* A store that cannot write (disk full) must not
-				 * leave the flag unfallen until the next commit:
-				 * try again in a second. */
-				if (flag_game(gs, lg, t, &o)) {
-					log_error("game %s: cannot end on time: %s", lg->id, o.err.message);
-					if (t + 1000 < next)
-						next = t + 1000;
-				}
-				game_outcome_fini(&o);
-			} else if (expiry < next) {
-				next = expiry;
-			}
-		}
-	}
-	return next;
-}
-
-/* Signals the timer if lg now has a deadline before the timer's next wake.
- * Most commits (a move in a game without clocks, or one that only moves
- * deadlines later) leave the timer asleep: it used to be woken, and to scan
- * every game under the lock, after every commit. */
+/* Puts lg on the timer's heap at its next instant, and signals the timer
+ * if that is before its next wake. Called wherever what timer_key reads
+ * may have moved earlier: a commit, a game coming into memory, a poll
+ * parked or back. Most commits (a move in a game without clocks, or one
+ * that only moves deadlines later) leave the timer asleep. */
 static void timer_poke(struct game_service *gs, struct live_game *lg)
 {
-	int64_t next = deadline_of(gs, lg);
+	int64_t next = timer_key(gs, lg, now_wall_ms());
+	timer_set(&gs->timer_live, &lg->timer, next);
 	if (next < gs->timer_next) {
 		gs->timer_next = next;
 		pthread_cond_signal(&gs->timer_cond);
 	}
 }
 
+/* The timer: sleeps until the earliest instant on its heaps (or a poke),
+ * then acts on the games due, and only on them. */
 static void *timer_main(void *arg)
 {
 	struct game_service *gs = arg;
 	struct server *srv = gs->srv;
 	pthread_mutex_lock(&srv->lock);
 	while (!gs->timer_stop) {
-		int64_t next = revive_due(gs, now_wall_ms());
-		earliest(&next, flag_due(gs));
-		earliest(&next, chores_due(gs));
+		int64_t now = now_wall_ms();
+		revive_due(gs, now);
+		size_t evicted = live_due(gs, now);
+#ifdef __GLIBC__
+		/* glibc keeps freed pages; an operator watching RSS should see
+		 * the evicted games go. One walk of the heap per pass that
+		 * evicted. */
+		if (evicted)
+			malloc_trim(0);
+#else
+		(void)evicted;
+#endif
+		int64_t next = INT64_MAX;
+		const struct dheap_node *top;
+		if ((top = dheap_top(&gs->timer_live)))
+			earliest(&next, top->key);
+		if ((top = dheap_top(&gs->timer_evicted)))
+			earliest(&next, top->key);
 		gs->timer_next = next;
 		if (next == INT64_MAX) {
 			pthread_cond_wait(&gs->timer_cond, &srv->lock);
@@ -2742,6 +2743,8 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 	gs->srv = srv;
 	if (hooks)
 		gs->hooks = *hooks;
+	dheap_init(&gs->timer_live);
+	dheap_init(&gs->timer_evicted);
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -2834,6 +2837,8 @@ void game_service_free(struct game_service *gs)
 	}
 	game_service_batch_abort(gs);
 	pthread_cond_destroy(&gs->timer_cond);
+	dheap_fini(&gs->timer_live);
+	dheap_fini(&gs->timer_evicted);
 	tablebase_free(gs->tb);
 	free(gs->dirty);
 	free(gs->flight);

@@ -1,13 +1,14 @@
 /*
  * Tests of the small helpers: SHA-256 against the FIPS 180-4 / NIST example
- * vectors, random tokens, constant-time comparison, the byte buffer and the
- * log level parser.
+ * vectors, random tokens, constant-time comparison, the byte buffer, the
+ * log level parser and the deadline heap (against a plain array).
  */
 #include <check.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "util/buf.h"
+#include "util/dheap.h"
 #include "util/log.h"
 #include "util/sha256.h"
 #include "util/token.h"
@@ -141,6 +142,57 @@ START_TEST(test_log_level)
 }
 END_TEST
 
+/* Random inserts, key moves (earlier and later) and removals, checked
+ * after each step against the minimum of a plain array and against every
+ * node's recorded position. */
+START_TEST(test_dheap_random)
+{
+	enum { N = 200, STEPS = 10000 };
+	static struct dheap_node nodes[N];
+	struct dheap h;
+	dheap_init(&h);
+	memset(nodes, 0, sizeof nodes);
+	uint64_t x = 0x9e3779b97f4a7c15ull;
+	for (int step = 0; step < STEPS; step++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		struct dheap_node *n = &nodes[x % N];
+		int64_t key = (int64_t)((x >> 20) % 1000) - 500;
+		if ((x >> 40) % 4 == 0)
+			dheap_remove(&h, n);
+		else
+			dheap_set(&h, n, key);
+		size_t in = 0, misplaced = 0;
+		int64_t min = INT64_MAX;
+		for (int i = 0; i < N; i++) {
+			if (!dheap_contains(&nodes[i]))
+				continue;
+			in++;
+			if (nodes[i].key < min)
+				min = nodes[i].key;
+			misplaced += h.a[nodes[i].pos - 1] != &nodes[i];
+		}
+		ck_assert_uint_eq(misplaced, 0);
+		ck_assert_uint_eq(in, h.n);
+		if (in == 0)
+			ck_assert_ptr_null(dheap_top(&h));
+		else
+			ck_assert_int_eq(dheap_top(&h)->key, min);
+	}
+	/* Draining by the top gives the keys in order. */
+	int64_t last = INT64_MIN;
+	struct dheap_node *top;
+	while ((top = dheap_top(&h)) != NULL) {
+		ck_assert_int_ge(top->key, last);
+		last = top->key;
+		dheap_remove(&h, top);
+		ck_assert(!dheap_contains(top));
+	}
+	dheap_set(&h, &nodes[0], 1);
+	dheap_fini(&h);
+	ck_assert(!dheap_contains(&nodes[0]));
+}
+END_TEST
+
 static Suite *util_suite(void)
 {
 	Suite *s = suite_create("util");
@@ -152,6 +204,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_token_equal);
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_log_level);
+	tcase_add_test(tc, test_dheap_random);
 	suite_add_tcase(s, tc);
 	return s;
 }
