@@ -2288,10 +2288,20 @@ static bool evictable(struct game_service *gs, const struct live_game *lg)
 	       !server_game_watched(gs->srv, lg->id);
 }
 
-/* Drops lg from memory, leaving its record. */
+/* Drops lg from memory, leaving its record -- but none for a finished game
+ * with no deadline left (no rematch offer to lapse, no erasure due):
+ * nothing of it then lives in memory only, and a long-running server must
+ * not keep a record per game it ever served. */
 static void evict(struct game_service *gs, struct live_game *lg)
 {
 	const struct game_view *v = &lg->view;
+	int64_t due = deadline_of(gs, lg);
+	if (game_is_over(&v->game) && due == INT64_MAX) {
+		log_debug("game %s: finished, out of memory at seq %lld", lg->id, (long long)v->seq);
+		unlink_live(gs, lg);
+		live_free(lg);
+		return;
+	}
 	struct evicted_game *e = xcalloc(1, sizeof *e);
 	snprintf(e->id, sizeof e->id, "%s", lg->id);
 	e->unfinished = !game_is_over(&v->game);
@@ -2300,7 +2310,6 @@ static void evict(struct game_service *gs, struct live_game *lg)
 		e->last_seen[c] = lg->last_seen[c];
 		e->invalid[c] = lg->invalid[c];
 	}
-	int64_t due = deadline_of(gs, lg);
 	unlink_live(gs, lg);
 	timer_set(&gs->timer_evicted, &e->timer, due);
 	struct evicted_game **link = evicted_link(gs, e->id);

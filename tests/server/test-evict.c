@@ -267,6 +267,43 @@ START_TEST(test_flag_falls_evicted)
 }
 END_TEST
 
+START_TEST(test_finished_game_no_record)
+{
+	/* A finished game needs nothing that only memory knows, so it
+	 * leaves memory without a record (a long-running server does not
+	 * keep one per game it ever served) and reads back the same from the
+	 * store. While a rematch offer stands, its lapse is a deadline: the
+	 * record stays until then. */
+	struct table t;
+	table_open(&t, EV_CONF "disconnect_grace_ms = 600000\n", EV_CORR);
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}");
+	ck_assert_int_eq(table_ok(&t, "resign", t.alice, "{}"), 1);
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s", t.game);
+	char *before = get_plain(&t.d, path, NULL, 200);
+	evict_all(&t.d, 0);
+	char *after = get_plain(&t.d, path, NULL, 200);
+	ck_assert_str_eq(after, before);
+	wait_counts(&t.d, 1, 0);
+	free(before);
+	free(after);
+
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 1);
+	evict_all(&t.d, 1);
+	/* Both graces run out: the timer brings the game back, the offer
+	 * lapses, and the game then goes without a record. */
+	advance(&t.d, 600000);
+	cJSON *e = table_wait_event(&t, "presence");
+	cJSON_Delete(e);
+	evict_all(&t.d, 0);
+	cJSON *snap = table_snapshot(&t, NULL);
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(jobj(snap, "offers"), "rematch")));
+	cJSON_Delete(snap);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_kill9_after_eviction)
 {
 	/* With sync = full a game leaves memory only once its events are
@@ -512,6 +549,7 @@ int main(void)
 	tcase_add_test(tc, test_evicted_game_same);
 	tcase_add_test(tc, test_parked_poll_keeps_game);
 	tcase_add_test(tc, test_flag_falls_evicted);
+	tcase_add_test(tc, test_finished_game_no_record);
 	tcase_add_test(tc, test_kill9_after_eviction);
 	tcase_add_test(tc, test_old_seq_after_eviction);
 	tcase_add_test(tc, test_invalid_count_survives);
