@@ -135,6 +135,16 @@ void api_games_join(struct server *srv, struct http_request *req, struct http_re
 	api_reply_outcome(reply, &o);
 }
 
+/* A seat command whose body cannot be decoded: refused, and counted
+ * among the seat's invalid commands (a broken bot), like one the game
+ * refuses. */
+static void refuse_body(struct server *srv, struct http_request *req, struct http_reply *reply, int64_t me,
+			const struct protocol_error *err)
+{
+	game_service_invalid(srv->games, me, req->params[0], err);
+	http_reply_from_error(reply, err);
+}
+
 void api_games_move(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
@@ -143,8 +153,7 @@ void api_games_move(struct server *srv, struct http_request *req, struct http_re
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_move_request_decode(req->body, req->body_len, &in, &err)) {
-		game_service_invalid(srv->games, me.id, req->params[0], &err);
-		http_reply_from_error(reply, &err);
+		refuse_body(srv, req, reply, me.id, &err);
 		return;
 	}
 	struct game_outcome o = { 0 };
@@ -160,7 +169,7 @@ void api_games_premoves_set(struct server *srv, struct http_request *req, struct
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_premoves_request_decode(req->body, req->body_len, &in, &err)) {
-		http_reply_from_error(reply, &err);
+		refuse_body(srv, req, reply, me.id, &err);
 		return;
 	}
 	struct game_outcome o = { 0 };
@@ -175,7 +184,7 @@ void api_games_premoves_clear(struct server *srv, struct http_request *req, stru
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		http_reply_from_error(reply, &err);
+		refuse_body(srv, req, reply, me.id, &err);
 		return;
 	}
 	struct game_outcome o = { 0 };
@@ -190,7 +199,7 @@ void api_games_resign(struct server *srv, struct http_request *req, struct http_
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		http_reply_from_error(reply, &err);
+		refuse_body(srv, req, reply, me.id, &err);
 		return;
 	}
 	struct game_outcome o = { 0 };
@@ -206,7 +215,7 @@ void api_games_note(struct server *srv, struct http_request *req, struct http_re
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_note_request_decode(req->body, req->body_len, &in, &err)) {
-		http_reply_from_error(reply, &err);
+		refuse_body(srv, req, reply, me.id, &err);
 		return;
 	}
 	/* The note is re-encoded, never stored as the client sent it. */
@@ -230,8 +239,7 @@ static void game_action(struct server *srv, struct http_request *req, struct htt
 	if (api_auth(srv, req, reply, true, &me) < 0)
 		return;
 	if (protocol_action_request_decode(req->body, req->body_len, &in, &err)) {
-		game_service_invalid(srv->games, me.id, req->params[0], &err);
-		http_reply_from_error(reply, &err);
+		refuse_body(srv, req, reply, me.id, &err);
 		return;
 	}
 	struct game_outcome o = { 0 };

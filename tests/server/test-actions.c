@@ -388,6 +388,32 @@ START_TEST(test_invalid_commands)
 	ck_assert_str_eq(jstr(s, "reason"), "invalid-commands");
 	cJSON_Delete(s);
 	table_close(&t);
+
+	/* Malformed bodies of every seat command count alike. */
+	static const char *const bad[][3] = {
+		{ "PUT", "premoves", "{\"ply\":1,\"moves\":5}" },
+		{ "DELETE", "premoves", "{\"all\":true}" },
+		{ "POST", "resign", "{\"why\":1}" },
+		{ "POST", "notes", "[]" },
+		{ "POST", "draw", "{\"ply\":\"one\"}" },
+		{ "POST", "moves", "{\"ply\":1}" },
+	};
+	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
+	play(&t, t.alice, 0, "e4");
+	for (int i = 0; i < 10; i++) {
+		char *out;
+		ck_assert_int_eq(table_command(&t, bad[i % 6][0], bad[i % 6][1], t.bob, bad[i % 6][2], &out), 400);
+		free(out);
+	}
+	s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "playing");
+	cJSON_Delete(s);
+	table_refused(&t, "resign", t.bob, "{\"why\":1}", 400, NULL);
+	s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "termination"), "technical-failure");
+	ck_assert_str_eq(jstr(s, "reason"), "invalid-commands");
+	cJSON_Delete(s);
+	table_close(&t);
 }
 END_TEST
 
