@@ -16,6 +16,7 @@ const struct http_route api_routes[] = {
 	{ "GET", "/v1/health", api_health },
 	{ "POST", "/v1/players", api_players_create },
 	{ "GET", "/v1/me", api_me },
+	{ "POST", "/v1/me/token", api_me_token },
 	{ "GET", "/v1/games", api_games_list },
 	{ "POST", "/v1/games", api_games_create },
 	{ "GET", "/v1/games/:", api_games_get },

@@ -33,6 +33,7 @@ bool api_query_number(const char *s, int64_t *out);
 void api_health(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_players_create(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_me(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_me_token(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_list(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_create(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_get(struct server *srv, struct http_request *req, struct http_reply *reply);

@@ -74,6 +74,7 @@ enum stmt {
 	S_ROLLBACK,
 	S_PLAYER_INSERT,
 	S_PLAYER_BY_HASH,
+	S_PLAYER_SET_HASH,
 	S_PLAYER_BY_ID,
 	S_GAME_INSERT,
 	S_GAME_GET,
@@ -95,6 +96,7 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_PLAYER_INSERT] = "INSERT INTO players(name, token_hash, created) VALUES (?1, ?2, ?3)",
 	[S_PLAYER_BY_HASH] = "SELECT id, name, created, token_hash FROM players WHERE token_hash = ?1",
 	[S_PLAYER_BY_ID] = "SELECT id, name, created FROM players WHERE id = ?1",
+	[S_PLAYER_SET_HASH] = "UPDATE players SET token_hash = ?2 WHERE id = ?1",
 	[S_GAME_INSERT] = "INSERT INTO games(id, created, status, white, black, finished, params) "
 			  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_GAME_GET] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
@@ -439,6 +441,22 @@ enum store_result store_player_by_token_hash(struct store *st, const uint8_t has
 		memcpy(c->hash, hash, STORE_HASH_SIZE);
 		c->p = *out;
 	}
+	return r;
+}
+
+enum store_result store_player_set_token_hash(struct store *st, int64_t id, const uint8_t hash[STORE_HASH_SIZE])
+{
+	/* The old token must not live on in the cache (whether or not the
+	 * transaction commits: the cache only saves a lookup). */
+	for (size_t i = 0; i < STORE_PLAYER_CACHE; i++)
+		if (st->players[i].p.id == id)
+			memset(&st->players[i], 0, sizeof st->players[i]);
+	sqlite3_stmt *q = stmt(st, S_PLAYER_SET_HASH);
+	sqlite3_bind_int64(q, 1, id);
+	sqlite3_bind_blob(q, 2, hash, STORE_HASH_SIZE, SQLITE_TRANSIENT);
+	enum store_result r = run(st, q, "set token");
+	if (r == STORE_OK && sqlite3_changes(st->db) == 0)
+		r = STORE_NOT_FOUND;
 	return r;
 }
 

@@ -134,6 +134,10 @@ enum store_result store_player_create(struct store *st, const char *name, const 
 enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
 					     struct store_player *out);
 enum store_result store_player_by_id(struct store *st, int64_t id, struct store_player *out);
+/* Gives player id the token that hashes to hash (STORE_NOT_FOUND if there
+ * is no such player, STORE_CONFLICT if another player has it); the old
+ * token is unknown from then on. */
+enum store_result store_player_set_token_hash(struct store *st, int64_t id, const uint8_t hash[STORE_HASH_SIZE]);
 
 /* Inserts g (params NULL means "{}"); STORE_CONFLICT if the id exists. */
 enum store_result store_game_create(struct store *st, const struct store_game *g);

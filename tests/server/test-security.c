@@ -271,6 +271,56 @@ START_TEST(test_commands_need_the_right_token)
 }
 END_TEST
 
+START_TEST(test_token_rotation)
+{
+	/* POST /v1/me/token (tchess-protocol(7)): a player whose token leaked
+	 * gets a new one; the old one is unknown at once, though the server
+	 * had just seen it (tchessd keeps recent tokens in memory), and after
+	 * a restart. A malformed request changes nothing. */
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS, "\"tc\":\"5+3\"");
+	char *out, *body;
+	ck_assert_int_eq(http_call(&t.d, "GET", "/v1/me", t.alice, NULL, 0, &out), 200);
+	free(out);
+	EXPECT_ERR(http_call(&t.d, "POST", "/v1/me/token", NULL, "{}", 2, &body), 401, PROTOCOL_ERR_UNAUTHORIZED,
+		   "no token");
+	EXPECT_ERR(http_call(&t.d, "POST", "/v1/me/token", t.alice, "{\"x\":1}", 7, &body), 400,
+		   PROTOCOL_ERR_BAD_REQUEST, "unknown member");
+	ck_assert_int_eq(http_call(&t.d, "GET", "/v1/me", t.alice, NULL, 0, &out), 200);
+	free(out);
+
+	ck_assert_int_eq(http_call(&t.d, "POST", "/v1/me/token", t.alice, "{}", 2, &out), 200);
+	cJSON *o = cJSON_Parse(out);
+	ck_assert_ptr_nonnull(o);
+	ck_assert_int_eq(jint(o, "player"), t.a);
+	ck_assert_str_eq(jstr(o, "name"), "alice");
+	char fresh[PROTOCOL_TOKEN_MAX + 1];
+	snprintf(fresh, sizeof fresh, "%s", jstr(o, "token"));
+	cJSON_Delete(o);
+	free(out);
+	ck_assert_uint_eq(strlen(fresh), 64);
+	ck_assert_str_ne(fresh, t.alice);
+
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/moves", t.game);
+	EXPECT_ERR(http_call(&t.d, "GET", "/v1/me", t.alice, NULL, 0, &body), 401, PROTOCOL_ERR_UNAUTHORIZED,
+		   "the old token");
+	EXPECT_ERR(http_call(&t.d, "POST", path, t.alice, "{\"ply\":0,\"move\":\"e4\"}", 21, &body), 401,
+		   PROTOCOL_ERR_UNAUTHORIZED, "a move with the old token");
+	ck_assert_int_eq(http_call(&t.d, "POST", path, fresh, "{\"ply\":0,\"move\":\"e4\"}", 21, &out), 200);
+	free(out);
+
+	ck_assert_int_eq(tchessd_stop(&t.d), 0);
+	tchessd_restart(&t.d);
+	EXPECT_ERR(http_call(&t.d, "GET", "/v1/me", t.alice, NULL, 0, &body), 401, PROTOCOL_ERR_UNAUTHORIZED,
+		   "the old token after a restart");
+	ck_assert_int_eq(http_call(&t.d, "GET", "/v1/me", fresh, NULL, 0, &out), 200);
+	ck_assert_ptr_nonnull(strstr(out, "\"alice\""));
+	free(out);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_private_events_stay_private)
 {
 	/* Issue 4: "Private events (your premoves, your notes) reach only
@@ -747,6 +797,7 @@ static Suite *security_suite(void)
 	TCase *tc = tcase_create("security");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_commands_need_the_right_token);
+	tcase_add_test(tc, test_token_rotation);
 	tcase_add_test(tc, test_private_events_stay_private);
 	tcase_add_test(tc, test_request_limits);
 	tcase_add_test(tc, test_rate_limits);
