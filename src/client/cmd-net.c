@@ -370,6 +370,79 @@ int cmd_register(int argc, char **argv)
 	return rc == 0 ? 0 : 1;
 }
 
+/* tchess token [rotate]: whose token this is and whether the server knows
+ * it; rotate replaces it (POST /v1/me/token) and keeps the new one. */
+int cmd_token(int argc, char **argv)
+{
+	static const char usage[] = "usage: tchess token [rotate] [--server URL]";
+	struct client_opts o = { .ascii = -1 };
+	bool rotate = false;
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&o, argc, argv, &i);
+		if (r < 0)
+			return 2;
+		if (r)
+			continue;
+		if (strcmp(argv[i], "rotate") || rotate) {
+			fprintf(stderr, "%s\n", usage);
+			return 2;
+		}
+		rotate = true;
+	}
+	struct client_conn c;
+	if (client_connect(&c, o.server, true, true) < 0)
+		return 1;
+	const char *where = c.embedded ? "the local server" : c.server;
+	char *resp = NULL, err[512];
+	size_t len = 0;
+	int rc = 1;
+	if (!rotate) {
+		int status = net_request(c.net, "GET", "/v1/me", NULL, &resp, &len, err, sizeof err);
+		if (status < 0)
+			fprintf(stderr, "tchess token: %s\n", err);
+		else if (status == 401)
+			fprintf(stderr,
+				"tchess token: %s does not know the token in %s (replaced elsewhere, or a new "
+				"database): run 'tchess register NAME' again\n",
+				where, c.account_path);
+		else if (status != 200)
+			client_print_refusal("tchess token", status, resp, len);
+		else
+			rc = 0;
+		if (rc == 0)
+			printf("%s (player %lld) on %s; token kept in %s\n", c.acct.name, (long long)c.acct.player,
+			       where, c.account_path);
+		goto out;
+	}
+	/* The file must take the new token: a token the server gave and we
+	 * could not keep would lock the player out. */
+	if (account_save(c.account_path, &c.acct, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess token: %s\n", err);
+		goto out;
+	}
+	struct protocol_register_response res;
+	struct protocol_error perr;
+	if (client_call(&c, "POST", "/v1/me/token", "{}", 200, "tchess token", NULL, &resp, &len) < 0)
+		goto out;
+	if (protocol_register_response_decode(resp, len, &res, &perr) < 0) {
+		fprintf(stderr, "tchess token: the server's answer: %s\n", perr.message);
+		goto out;
+	}
+	snprintf(c.acct.token, sizeof c.acct.token, "%s", res.token);
+	if (account_save(c.account_path, &c.acct, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess token: %s\nthe new token, which the file could not take: %s\n", err,
+			res.token);
+		goto out;
+	}
+	printf("new token for %s (player %lld) on %s, kept in %s; the old one no longer works\n", c.acct.name,
+	       (long long)c.acct.player, where, c.account_path);
+	rc = 0;
+out:
+	free(resp);
+	client_disconnect(&c);
+	return rc;
+}
+
 static int play_usage(void)
 {
 	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"

@@ -772,7 +772,8 @@ bool session_gone_text(const struct session *s, char *head, size_t hsize, char *
 		return true;
 	case SESSION_GONE_ACCOUNT:
 		snprintf(head, hsize, "this server does not know your account");
-		snprintf(hint, isize, "its token was revoked or is another server's: run tchess register NAME --server URL");
+		snprintf(hint, isize, "its token was replaced (tchess token rotate) or is another server's: "
+				      "tchess token tells");
 		return true;
 	case SESSION_GONE_NOT:
 		break;

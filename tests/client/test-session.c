@@ -1022,7 +1022,7 @@ START_TEST(test_poll_gone_account)
 	ck_assert_int_eq(s.gone, SESSION_GONE_ACCOUNT);
 	ck_assert(session_gone_text(&s, head, sizeof head, hint, sizeof hint));
 	ck_assert_str_eq(head, "this server does not know your account");
-	ck_assert_ptr_nonnull(strstr(hint, "tchess register NAME --server URL"));
+	ck_assert_ptr_nonnull(strstr(hint, "tchess token rotate"));
 	ck_assert(!session_clock_running(&s, WHITE));
 	ck_assert_int_eq(session_next_tick(&s, 8000), -1);
 	ck_assert_int_eq(session_clock_ms(&s, WHITE, 60000), 298000);
