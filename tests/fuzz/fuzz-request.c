@@ -11,13 +11,15 @@
  * the real route table, a real store on a temporary SQLite file and a real
  * game service. So that inputs reach past authentication, "$A" and "$B" in
  * the path, the query and header values stand for the tokens of two
- * registered players and "$G" for the id of a game between them (started
- * at start-up). A request that parks is run again as if its poll timed
- * out. Every answer must be a JSON body (or the PGN text) and every error
- * a well-formed error object whose code matches the status.
+ * registered players (the new one after a POST /v1/me/token) and "$G" for
+ * the id of a game between them (started at start-up). A request that
+ * parks is run again as if its poll timed out. Every answer must be a JSON
+ * body (or the PGN text) and every error a well-formed error object whose
+ * code matches the status.
  *
  * The server's state carries over between inputs, like a real server's;
- * every RESET_EVERY inputs it is thrown away and built again so that the
+ * every NEW_GAME_EVERY inputs "$G" becomes a new game, and every
+ * RESET_EVERY inputs the server is thrown away and built again so that the
  * games created meanwhile do not pile up in memory.
  */
 #include <cjson/cJSON.h>
@@ -40,6 +42,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 #define RESET_EVERY 20000
+#define NEW_GAME_EVERY 200
 #define MAX_VALUES 32
 
 static char dir[64];
@@ -154,6 +157,23 @@ static void simple(const char *method, const char *path, const char *token, cons
 	}
 }
 
+/* $G: a new game between the two, alice White. */
+static void new_game(void)
+{
+	struct http_reply r;
+	simple("POST", "/v1/games", tokens[0], "{\"tc\":\"5+3\",\"color\":\"white\"}", 201, &r);
+	struct protocol_seat_response s;
+	struct protocol_error perr;
+	if (protocol_seat_response_decode(r.body, strlen(r.body), &s, &perr))
+		abort();
+	strcpy(game, s.id);
+	free(r.body);
+	char path[96];
+	snprintf(path, sizeof path, "/v1/games/%s/join", game);
+	simple("POST", path, tokens[1], "{}", 200, &r);
+	free(r.body);
+}
+
 static void server_up(void)
 {
 	struct server_config cfg;
@@ -183,18 +203,8 @@ static void server_up(void)
 		strcpy(tokens[i], rr.token);
 		free(r.body);
 	}
-	simple("POST", "/v1/games", tokens[0], "{\"tc\":\"5+3\",\"color\":\"white\"}", 201, &r);
-	struct protocol_seat_response s;
-	struct protocol_error perr;
-	if (protocol_seat_response_decode(r.body, strlen(r.body), &s, &perr))
-		abort();
-	strcpy(game, s.id);
-	free(r.body);
-	char path[96];
-	snprintf(path, sizeof path, "/v1/games/%s/join", game);
-	simple("POST", path, tokens[1], "{}", 200, &r);
-	free(r.body);
 	up = true;
+	new_game();
 }
 
 static void server_down(void)
@@ -236,6 +246,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (++runs % RESET_EVERY == 0) {
 		server_down();
 		server_up();
+	} else if (runs % NEW_GAME_EVERY == 0) {
+		/* $G soon ends (a resignation, eleven invalid commands): a
+		 * game still running now and then keeps the rules in reach. */
+		new_game();
 	}
 	const char *s = (const char *)data, *end = s + size;
 	/* Request line. */
@@ -291,6 +305,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	struct http_reply reply;
 	run(method, target, &v, b, body_len, &reply);
+	/* A player's token replaced: $A or $B stands for the new one, so
+	 * later inputs still reach past authentication. */
+	struct protocol_register_response rr;
+	struct protocol_error perr;
+	if (reply.status == 200 && !strcmp(method, "POST") && !strcmp(target, "/v1/me/token")) {
+		if (protocol_register_response_decode(reply.body, strlen(reply.body), &rr, &perr))
+			abort();
+		strcpy(tokens[strcmp(rr.name, "alice") ? 1 : 0], rr.token);
+	}
 	free(reply.body);
 	free(b);
 	for (int i = 0; i < v.n; i++) {
