@@ -22,7 +22,7 @@ static const struct command commands[] = {
 	{ "perft", "[--divide] DEPTH [FEN]", "count the leaf nodes of the legal move tree", cmd_perft },
 	{ "review", "[--plain] FILE.pgn [--game N]", "step through the games of a PGN file (offline)", cmd_review },
 	{ "register", "NAME [--server URL]", "register a player and keep its token", cmd_register },
-	{ "token", "[rotate]", "whose token this is; rotate: replace it (one that leaked)", cmd_token },
+	{ "token", "[rotate]", "whose token this is; rotate replaces it", cmd_token },
 	{ "play", "[--vs engine[:N]|open|invite] [--tc TC] ...", "start a game (own local server by default)", cmd_play },
 	{ "join", "GAME[:INVITE]", "take the free seat of a game, or return to yours", cmd_join },
 	{ "watch", "GAME", "follow a game live, read-only", cmd_watch },

@@ -217,13 +217,8 @@ void api_me_vacations_book(struct server *srv, struct http_request *req, struct 
 void api_me_vacations_cancel(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	struct protocol_error err;
-	if (api_auth(srv, req, reply, true, &me) < 0)
+	if (api_auth_empty(srv, req, reply, &me) < 0)
 		return;
-	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		http_reply_from_error(reply, &err);
-		return;
-	}
 	const char *p = req->params[0];
 	if (!*p || strlen(p) > 15 || strspn(p, "0123456789") != strlen(p)) {
 		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such vacation");

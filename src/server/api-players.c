@@ -82,13 +82,8 @@ void api_me(struct server *srv, struct http_request *req, struct http_reply *rep
 void api_me_token(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	struct protocol_error err;
-	if (api_auth(srv, req, reply, true, &me) < 0)
+	if (api_auth_empty(srv, req, reply, &me) < 0)
 		return;
-	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		http_reply_from_error(reply, &err);
-		return;
-	}
 	struct protocol_register_response out = { .player = me.id };
 	char token[TOKEN_HEX_LEN + 1];
 	uint8_t hash[SHA256_DIGEST_SIZE];

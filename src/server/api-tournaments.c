@@ -91,13 +91,8 @@ void api_tournaments_games(struct server *srv, struct http_request *req, struct 
 void api_tournaments_register(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	struct protocol_error err;
-	if (api_auth(srv, req, reply, true, &me) < 0)
+	if (api_auth_empty(srv, req, reply, &me) < 0)
 		return;
-	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		http_reply_from_error(reply, &err);
-		return;
-	}
 	struct game_outcome o = { 0 };
 	tournament_service_register(srv, me.id, req->params[0], &o);
 	api_reply_outcome(reply, &o);
@@ -106,13 +101,8 @@ void api_tournaments_register(struct server *srv, struct http_request *req, stru
 void api_tournaments_withdraw(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
-	struct protocol_error err;
-	if (api_auth(srv, req, reply, true, &me) < 0)
+	if (api_auth_empty(srv, req, reply, &me) < 0)
 		return;
-	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		http_reply_from_error(reply, &err);
-		return;
-	}
 	struct game_outcome o = { 0 };
 	tournament_service_withdraw(srv, me.id, req->params[0], &o);
 	api_reply_outcome(reply, &o);

@@ -91,6 +91,18 @@ int api_auth(struct server *srv, struct http_request *req, struct http_reply *re
 	}
 }
 
+int api_auth_empty(struct server *srv, struct http_request *req, struct http_reply *reply, struct store_player *out)
+{
+	struct protocol_error err;
+	if (api_auth(srv, req, reply, true, out) < 0)
+		return -1;
+	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
+		http_reply_from_error(reply, &err);
+		return -1;
+	}
+	return 1;
+}
+
 void api_health(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	(void)req;

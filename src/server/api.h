@@ -18,6 +18,9 @@ extern const struct http_route api_routes[];
  * is then 0), or -1 after replying 401 (or 500). */
 int api_auth(struct server *srv, struct http_request *req, struct http_reply *reply, bool required,
 	     struct store_player *out);
+/* api_auth (a token required) for a command whose request is {} (or no
+ * body): returns 1, or -1 after answering 401 or 400. */
+int api_auth_empty(struct server *srv, struct http_request *req, struct http_reply *reply, struct store_player *out);
 /* Replies 500 for a store failure and rolls back any open transaction. */
 void api_store_failed(struct server *srv, struct http_reply *reply);
 
