@@ -17,6 +17,16 @@
  * --evict-idle-s 0 (never: the old behaviour) and with the default, to
  * compare; --sync full (the default of tchessd; normal here, for speed)
  * shows the restart with group commit. Not a pass/fail test.
+ *
+ * --flag-storm measures the flag timer instead: the N games are 5+0
+ * blitz games (10 plies each, White's clock running), created one after
+ * another, so their flags are due at N instants spread over the creation
+ * time. The test clock then jumps to just before the first, and the
+ * flags fall in real time while nothing else happens; it prints the
+ * server's CPU time over that window, per flag, and checks that every
+ * game ended. (Eviction and the disconnect grace are off, so that the
+ * flags are all the timer has to do.) Run it against two tchessd builds
+ * to compare their timers.
  */
 #include <curl/curl.h>
 #include <errno.h>
@@ -42,6 +52,7 @@ struct ig {
 	int games;
 	int idle_s;
 	const char *sync;
+	bool storm;
 	char dir[256];
 	char base[64];
 	pid_t pid;
@@ -205,6 +216,62 @@ static long ig_wait_evicted(struct ig *g, long want)
 	return got;
 }
 
+/* The server's CPU time so far (user + system), in ms. */
+static long ig_cpu_ms(pid_t pid)
+{
+	char path[64], line[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long v = -1;
+	if (fgets(line, sizeof line, f)) {
+		/* Fields 14 and 15, counted after the command's closing ')'. */
+		const char *p = strrchr(line, ')');
+		unsigned long ut, st;
+		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
+			v = (long)((ut + st) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
+	}
+	fclose(f);
+	return v;
+}
+
+/* --flag-storm, after the games are made (the first at first_ms, the last
+ * at last_ms, the bench's clock): the flags fall in real time. */
+static int ig_flag_storm(struct ig *g, const char *token, int64_t first_ms, int64_t last_ms)
+{
+	/* Each flag is due 300 s after its game's 10th ply. */
+	int64_t lead = 500;
+	int64_t jump = 300000 - (ig_now_ms() - first_ms) - lead;
+	char body[64];
+	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)jump);
+	long cpu0 = ig_cpu_ms(g->pid);
+	int64_t t0 = ig_now_ms();
+	if (ig_call(g, "POST", "/v1/test/clock", NULL, body) != 200) {
+		fprintf(stderr, "test clock: %s\n", g->out.data);
+		return -1;
+	}
+	/* The window: from the jump until a second after the last flag. */
+	int64_t end = t0 + lead + (last_ms - first_ms) + 1000;
+	while (ig_now_ms() < end) {
+		struct timespec ts = { 0, 20 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	long cpu = ig_cpu_ms(g->pid) - cpu0;
+	double window = (double)(ig_now_ms() - t0) / 1000.0;
+	if (ig_call(g, "GET", "/v1/me/games", token, NULL) != 200) {
+		fprintf(stderr, "my games: %s\n", g->out.data);
+		return -1;
+	}
+	int left = 0;
+	for (const char *p = g->out.data; (p = strstr(p, "\"id\"")); p++)
+		left++;
+	printf("flag storm: %d flags due over %.1f s; server CPU %ld ms in the %.1f s window, %.0f us per flag; "
+	       "%d games still running\n",
+	       g->games, (double)(last_ms - first_ms) / 1000.0, cpu, window, cpu * 1000.0 / g->games, left);
+	return left ? -1 : 0;
+}
+
 static void ig_report(const struct ig *g, const char *what, long kb, long base_kb)
 {
 	printf("%-8s RSS %8ld kB   %7.0f bytes/game\n", what, kb, (double)(kb - base_kb) * 1024.0 / g->games);
@@ -222,13 +289,17 @@ int main(int argc, char **argv)
 			g.idle_s = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--sync") && i + 1 < argc)
 			g.sync = argv[++i];
+		else if (!strcmp(argv[i], "--flag-storm"))
+			g.storm = true;
 		else {
-			fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n");
+			fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n"
+				"                         [--flag-storm]\n");
 			return 2;
 		}
 	}
 	if (!g.tchessd || g.games < 1) {
-		fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n");
+		fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n"
+				"                         [--flag-storm]\n");
 		return 2;
 	}
 	const char *tmp = getenv("TMPDIR");
@@ -242,9 +313,11 @@ int main(int argc, char **argv)
 	FILE *f = fopen(conf, "w");
 	if (!f)
 		return 1;
+	if (g.storm)
+		g.idle_s = 0;
 	fprintf(f, "sync = %s\nengine_processes = 0\nrate_ip_per_s = 0\nrate_token_per_s = 0\n"
-		   "test_clock = on\nevict_idle_s = %d\n",
-		g.sync, g.idle_s);
+		   "test_clock = on\nevict_idle_s = %d\n%s",
+		g.sync, g.idle_s, g.storm ? "disconnect_grace_ms = 3600000\n" : "");
 	fclose(f);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
 	g.easy = curl_easy_init();
@@ -266,7 +339,8 @@ int main(int argc, char **argv)
 	int64_t t0 = ig_now_ms();
 	for (int n = 0; n < g.games; n++) {
 		char id[64], path[160], body[96];
-		if (ig_call(&g, "POST", "/v1/games", token[0], "{\"tc\":\"corr:3d/1\",\"color\":\"white\"}") != 201 ||
+		if (ig_call(&g, "POST", "/v1/games", token[0],
+			    g.storm ? "{\"tc\":\"5+0\",\"color\":\"white\"}" : "{\"tc\":\"corr:3d/1\",\"color\":\"white\"}") != 201 ||
 		    !ig_member(&g, "id", id, sizeof id)) {
 			fprintf(stderr, "create: %s\n", g.out.data);
 			return 1;
@@ -285,8 +359,15 @@ int main(int argc, char **argv)
 			}
 		}
 	}
-	printf("%d games created in %.1f s; evict_idle_s = %d, sync = %s\n", g.games,
-	       (double)(ig_now_ms() - t0) / 1000.0, g.idle_s, g.sync);
+	int64_t t1 = ig_now_ms();
+	printf("%d games created in %.1f s; evict_idle_s = %d, sync = %s\n", g.games, (double)(t1 - t0) / 1000.0,
+	       g.idle_s, g.sync);
+	int rc = 0;
+	if (g.storm) {
+		rc = ig_flag_storm(&g, token[0], t0, t1) ? 1 : 0;
+		ig_stop(&g);
+		goto done;
+	}
 	ig_report(&g, "base", base_kb, base_kb);
 	ig_report(&g, "live", ig_rss_kb(g.pid), base_kb);
 	if (g.idle_s > 0) {
@@ -307,6 +388,7 @@ int main(int argc, char **argv)
 	printf("restart: %ld games in memory, %ld evicted\n", ig_number(&g, "games"), ig_number(&g, "evicted"));
 	ig_report(&g, "restart", ig_rss_kb(g.pid), base_kb);
 	ig_stop(&g);
+done:;
 	char cmd[400];
 	snprintf(cmd, sizeof cmd, "rm -rf '%s'", g.dir);
 	if (system(cmd))
@@ -314,5 +396,5 @@ int main(int argc, char **argv)
 	buf_fini(&g.out);
 	curl_easy_cleanup(g.easy);
 	curl_global_cleanup();
-	return 0;
+	return rc;
 }
