@@ -57,18 +57,29 @@ static void clock_reading(struct fold_event *e, int64_t w, int64_t bl, int runni
 	e->clock.turn_used_ms = 0;
 }
 
+#define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
+
+/* A game-created event: 5+3, fide, an open seek from fen, alice (player
+ * 1) White; the caller adds to it. */
+static void created_event(struct fold_event *e, const char *fen)
+{
+	fold_event_init(e, FOLD_EV_CREATED);
+	snprintf(e->tc, sizeof e->tc, "5+3");
+	snprintf(e->ruleset, sizeof e->ruleset, "fide");
+	snprintf(e->fen, sizeof e->fen, "%s", fen);
+	snprintf(e->opponent, sizeof e->opponent, "open");
+	e->seats[WHITE].kind = FOLD_SEAT_HUMAN;
+	e->seats[WHITE].player = 1;
+	snprintf(e->seats[WHITE].name, sizeof e->seats[WHITE].name, "alice");
+}
+
+static void started_fen(struct session *s, struct evbuf *b, int me, const char *fen);
+
 /* game-created, player-joined, game-started at T0 (5+3, fide, alice v bob). */
 static void start_events(struct evbuf *b)
 {
 	struct fold_event e;
-	fold_event_init(&e, FOLD_EV_CREATED);
-	snprintf(e.tc, sizeof e.tc, "5+3");
-	snprintf(e.ruleset, sizeof e.ruleset, "fide");
-	snprintf(e.fen, sizeof e.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-	snprintf(e.opponent, sizeof e.opponent, "open");
-	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
-	e.seats[WHITE].player = 1;
-	snprintf(e.seats[WHITE].name, sizeof e.seats[WHITE].name, "alice");
+	created_event(&e, START_FEN);
 	evbuf_add(b, T0, &e);
 	fold_event_init(&e, FOLD_EV_JOINED);
 	e.color = BLACK;
@@ -240,25 +251,7 @@ START_TEST(test_promotion_chooser)
 {
 	struct session s;
 	struct evbuf b;
-	struct fold_event e;
-	session_init(&s, ID, WHITE);
-	evbuf_init(&b, 0);
-	fold_event_init(&e, FOLD_EV_CREATED);
-	snprintf(e.tc, sizeof e.tc, "5+3");
-	snprintf(e.ruleset, sizeof e.ruleset, "fide");
-	snprintf(e.fen, sizeof e.fen, "8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
-	snprintf(e.opponent, sizeof e.opponent, "open");
-	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
-	e.seats[WHITE].player = 1;
-	snprintf(e.seats[WHITE].name, sizeof e.seats[WHITE].name, "alice");
-	e.seats[BLACK] = e.seats[WHITE];
-	e.seats[BLACK].player = 2;
-	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
-	evbuf_add(&b, T0, &e);
-	fold_event_init(&e, FOLD_EV_STARTED);
-	clock_reading(&e, 300000, 300000, WHITE);
-	evbuf_add(&b, T0, &e);
-	evbuf_fold(&b, &s, 0);
+	started_fen(&s, &b, WHITE, "8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
 	ck_assert(s.view.started);
 	apply(&s, SESSION_CMD_CLICK, make_sq(4, 6));
 	apply(&s, SESSION_CMD_CLICK, SQ_E8);
@@ -373,14 +366,7 @@ static void started_fen(struct session *s, struct evbuf *b, int me, const char *
 	struct fold_event e;
 	session_init(s, ID, me);
 	evbuf_init(b, 0);
-	fold_event_init(&e, FOLD_EV_CREATED);
-	snprintf(e.tc, sizeof e.tc, "5+3");
-	snprintf(e.ruleset, sizeof e.ruleset, "fide");
-	snprintf(e.fen, sizeof e.fen, "%s", fen);
-	snprintf(e.opponent, sizeof e.opponent, "open");
-	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
-	e.seats[WHITE].player = 1;
-	snprintf(e.seats[WHITE].name, sizeof e.seats[WHITE].name, "alice");
+	created_event(&e, fen);
 	e.seats[BLACK] = e.seats[WHITE];
 	e.seats[BLACK].player = 2;
 	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
@@ -646,14 +632,7 @@ START_TEST(test_status_line_fits)
 	evbuf_init(&b, 0);
 	{
 		struct fold_event c;
-		fold_event_init(&c, FOLD_EV_CREATED);
-		snprintf(c.tc, sizeof c.tc, "5+3");
-		snprintf(c.ruleset, sizeof c.ruleset, "fide");
-		snprintf(c.fen, sizeof c.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-		snprintf(c.opponent, sizeof c.opponent, "open");
-		c.seats[WHITE].kind = FOLD_SEAT_HUMAN;
-		c.seats[WHITE].player = 1;
-		snprintf(c.seats[WHITE].name, sizeof c.seats[WHITE].name, "alice");
+		created_event(&c, START_FEN);
 		evbuf_add(&b, T0, &c);
 	}
 	evbuf_fold(&b, &s, 5000);
@@ -1531,12 +1510,8 @@ static void ended_event(struct evbuf *b, int color, const char *result, const ch
 static void series_game_events(struct evbuf *b, int white_half, int black_half)
 {
 	struct fold_event e;
-	fold_event_init(&e, FOLD_EV_CREATED);
-	snprintf(e.tc, sizeof e.tc, "5+3");
-	snprintf(e.ruleset, sizeof e.ruleset, "fide");
-	snprintf(e.fen, sizeof e.fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-	snprintf(e.opponent, sizeof e.opponent, "open");
-	e.seats[WHITE].kind = e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
+	created_event(&e, START_FEN);
+	e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
 	e.seats[WHITE].player = 2;
 	snprintf(e.seats[WHITE].name, sizeof e.seats[WHITE].name, "bob");
 	e.seats[BLACK].player = 1;
