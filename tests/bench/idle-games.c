@@ -30,18 +30,18 @@
  */
 #include <curl/curl.h>
 #include <errno.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "util/buf.h"
+
+#include "spawn.h"
 
 #define IG_PLIES 10
 
@@ -147,49 +147,15 @@ static long ig_rss_kb(pid_t pid)
 
 static int ig_start(struct ig *g)
 {
-	int fds[2];
-	char db[300], conf[300];
+	char db[300], conf[300], err[600];
 	snprintf(db, sizeof db, "%s/t.db", g->dir);
 	snprintf(conf, sizeof conf, "%s/tchessd.conf", g->dir);
-	if (pipe(fds))
-		return -1;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execl(g->tchessd, g->tchessd, "--listen", "127.0.0.1:0", "--db", db, "--config", conf, "--log-level",
-		      "warn", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	char line[256];
-	size_t len = 0;
-	int64_t deadline = ig_now_ms() + 120000;
-	while (len < sizeof line - 1 && !memchr(line, '\n', len)) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		int left = (int)(deadline - ig_now_ms());
-		if (left <= 0 || poll(&pfd, 1, left) < 0)
-			break;
-		ssize_t n = read(fds[0], line + len, sizeof line - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	line[len] = '\0';
-	int port = 0;
-	if (sscanf(line, "listening on 127.0.0.1:%d", &port) != 1) {
-		fprintf(stderr, "tchess-idle-games: tchessd did not start\n");
+	int port;
+	/* A restart rebuilds every game: minutes for many. */
+	if (spawn_tchessd(g->tchessd, db, conf, "warn", NULL, 600000, &g->pid, &port, err, sizeof err)) {
+		fprintf(stderr, "tchess-idle-games: %s\n", err);
 		return -1;
 	}
-	g->pid = pid;
 	snprintf(g->base, sizeof g->base, "http://127.0.0.1:%d", port);
 	return 0;
 }

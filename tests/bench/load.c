@@ -37,7 +37,6 @@
 #include <fcntl.h>
 #include <getopt.h>
 #include <inttypes.h>
-#include <poll.h>
 #include <stdarg.h>
 #include <signal.h>
 #include <stdbool.h>
@@ -45,7 +44,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/epoll.h>
-#include <sys/prctl.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -60,6 +58,8 @@
 #include "tchess/ruleset.h"
 #include "util/buf.h"
 #include "util/xalloc.h"
+
+#include "spawn.h"
 
 #define LOAD_SET_MAX 16
 #define LOAD_ERR_KINDS 64
@@ -348,51 +348,13 @@ static int load_start_server(struct load *ld, unsigned max_conn)
 		fprintf(stderr, "tchess-load: cannot write %s\n", conf);
 		return -1;
 	}
-	int fds[2];
-	if (pipe(fds))
+	char err[600];
+	int port;
+	if (spawn_tchessd(ld->o.tchessd, db, conf, "warn", logf, 10000, &ld->pid, &port, err, sizeof err)) {
+		fprintf(stderr, "tchess-load: %s (see %s)\n", err, logf);
 		return -1;
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	if (pid < 0)
-		return -1;
-	if (pid == 0) {
-		/* The server dies with us even if we crash. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		int lf = open(logf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-		if (lf >= 0)
-			dup2(lf, STDERR_FILENO);
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		execl(ld->o.tchessd, ld->o.tchessd, "--listen", "127.0.0.1:0", "--db", db, "--config", conf,
-		      "--log-level", "warn", (char *)NULL);
-		_exit(127);
 	}
-	close(fds[1]);
-	ld->pid = pid;
 	ld->own_server = true;
-	char line[256];
-	size_t len = 0;
-	int64_t deadline = load_now_us() + 10000000;
-	while (len < sizeof line - 1 && !memchr(line, '\n', len)) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		int left = (int)((deadline - load_now_us()) / 1000);
-		if (left <= 0 || poll(&pfd, 1, left) < 0)
-			break;
-		ssize_t n = read(fds[0], line + len, sizeof line - 1 - len);
-		if (n <= 0)
-			break;
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	line[len] = '\0';
-	int port = 0;
-	if (sscanf(line, "listening on 127.0.0.1:%d", &port) != 1 || port <= 0) {
-		fprintf(stderr, "tchess-load: %s did not start (see %s)\n", ld->o.tchessd, logf);
-		return -1;
-	}
 	snprintf(ld->base, sizeof ld->base, "http://127.0.0.1:%d", port);
 	return 0;
 }

@@ -6,18 +6,16 @@
  */
 #include <check.h>
 #include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
+#include "spawn.h"
 #include "tchess/fold.h"
 #include "tchess/protocol.h"
 #include "util/xalloc.h"
@@ -33,56 +31,15 @@ static void spawn(struct tchessd *d)
 {
 	const char *bin = getenv("TCHESSD");
 	ck_assert_msg(bin != NULL, "TCHESSD is not set");
-	const char *level = getenv("TCHESSD_LOG_LEVEL");
-	int fds[2];
-	ck_assert_int_eq(pipe(fds), 0);
-	pid_t parent = getpid();
-	pid_t pid = fork();
-	ck_assert_int_ge(pid, 0);
-	if (pid == 0) {
-		/* Die with the test process, even if it fails mid-test. */
-		prctl(PR_SET_PDEATHSIG, SIGKILL);
-		if (getppid() != parent)
-			_exit(1);
-		dup2(fds[1], STDOUT_FILENO);
-		close(fds[0]);
-		close(fds[1]);
-		char db[300], conf[300];
-		snprintf(db, sizeof db, "%s/t.db", d->dir);
-		snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
-		if (d->log_file) {
-			char log[300];
-			snprintf(log, sizeof log, "%s/tchessd.log", d->dir);
-			int fd = open(log, O_WRONLY | O_CREAT | O_APPEND, 0600);
-			if (fd < 0 || dup2(fd, STDERR_FILENO) < 0)
-				_exit(126);
-			close(fd);
-		}
-		if (d->level[0])
-			level = d->level;
-		execl(bin, bin, "--listen", "127.0.0.1:0", "--db", db, "--config", conf, "--log-level",
-		      level ? level : "warn", (char *)NULL);
-		_exit(127);
-	}
-	close(fds[1]);
-	char line[256];
-	size_t len = 0;
-	int64_t deadline = mono_ms() + 10000;
-	while (len < sizeof line - 1 && !memchr(line, '\n', len)) {
-		struct pollfd pfd = { fds[0], POLLIN, 0 };
-		int left = (int)(deadline - mono_ms());
-		ck_assert_msg(left > 0, "tchessd did not print its port within 10 s");
-		if (poll(&pfd, 1, left) <= 0)
-			continue;
-		ssize_t n = read(fds[0], line + len, sizeof line - 1 - len);
-		ck_assert_msg(n > 0, "tchessd exited before listening");
-		len += (size_t)n;
-	}
-	close(fds[0]);
-	line[len] = '\0';
-	int port = 0;
-	ck_assert_msg(sscanf(line, "listening on 127.0.0.1:%d", &port) == 1 && port > 0, "unexpected: %s", line);
-	d->pid = pid;
+	const char *level = d->level[0] ? d->level : getenv("TCHESSD_LOG_LEVEL");
+	char db[300], conf[300], log[300], err[600];
+	snprintf(db, sizeof db, "%s/t.db", d->dir);
+	snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
+	snprintf(log, sizeof log, "%s/tchessd.log", d->dir);
+	int port;
+	ck_assert_msg(spawn_tchessd(bin, db, conf, level ? level : "warn", d->log_file ? log : NULL, 10000, &d->pid,
+				    &port, err, sizeof err) == 0,
+		      "%s", err);
 	d->port = port;
 	snprintf(d->base, sizeof d->base, "http://127.0.0.1:%d", port);
 }
