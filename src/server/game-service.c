@@ -201,9 +201,10 @@ static unsigned bucket_of(const char *id)
 }
 
 /* When lg, idle since used_ms, may leave memory (INT64_MAX: never). The
- * instant is rounded up to a sixteenth of the idle time, so that many
- * games used at scattered instants cost the timer a few passes per idle
- * period rather than one each: when exactly a game goes, nobody sees. */
+ * instant is rounded up to a sixteenth of the idle time, so that games
+ * used at scattered instants leave together, a few timer passes (and
+ * malloc_trim calls) per idle period rather than one each: when exactly a
+ * game goes, nobody sees. */
 static int64_t evict_at(const struct game_service *gs, const struct live_game *lg)
 {
 	int64_t idle = gs->srv->cfg.evict_idle_ms;
