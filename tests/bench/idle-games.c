@@ -127,24 +127,6 @@ static long ig_number(const struct ig *g, const char *name)
 	return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
-static long ig_rss_kb(pid_t pid)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	long v = -1;
-	while (fgets(line, sizeof line, f)) {
-		if (!strncmp(line, "VmRSS:", 6)) {
-			v = strtol(line + 6, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
-
 static int ig_start(struct ig *g)
 {
 	char db[300], conf[300], err[600];
@@ -182,26 +164,6 @@ static long ig_wait_evicted(struct ig *g, long want)
 	return got;
 }
 
-/* The server's CPU time so far (user + system), in ms. */
-static long ig_cpu_ms(pid_t pid)
-{
-	char path[64], line[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	long v = -1;
-	if (fgets(line, sizeof line, f)) {
-		/* Fields 14 and 15, counted after the command's closing ')'. */
-		const char *p = strrchr(line, ')');
-		unsigned long ut, st;
-		if (p && sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) == 2)
-			v = (long)((ut + st) * 1000 / (unsigned long)sysconf(_SC_CLK_TCK));
-	}
-	fclose(f);
-	return v;
-}
-
 /* --flag-storm, after the games are made (the first at first_ms, the last
  * at last_ms, the bench's clock): the flags fall in real time. */
 static int ig_flag_storm(struct ig *g, const char *token, int64_t first_ms, int64_t last_ms)
@@ -211,7 +173,7 @@ static int ig_flag_storm(struct ig *g, const char *token, int64_t first_ms, int6
 	int64_t jump = 300000 - (ig_now_ms() - first_ms) - lead;
 	char body[64];
 	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)jump);
-	long cpu0 = ig_cpu_ms(g->pid);
+	double cpu0 = proc_cpu_s(g->pid);
 	int64_t t0 = ig_now_ms();
 	if (ig_call(g, "POST", "/v1/test/clock", NULL, body) != 200) {
 		fprintf(stderr, "test clock: %s\n", g->out.data);
@@ -223,7 +185,7 @@ static int ig_flag_storm(struct ig *g, const char *token, int64_t first_ms, int6
 		struct timespec ts = { 0, 20 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
-	long cpu = ig_cpu_ms(g->pid) - cpu0;
+	long cpu = (long)((proc_cpu_s(g->pid) - cpu0) * 1000.0 + 0.5);
 	double window = (double)(ig_now_ms() - t0) / 1000.0;
 	if (ig_call(g, "GET", "/v1/me/games", token, NULL) != 200) {
 		fprintf(stderr, "my games: %s\n", g->out.data);
@@ -301,7 +263,7 @@ int main(int argc, char **argv)
 			return 1;
 		}
 	}
-	long base_kb = ig_rss_kb(g.pid);
+	long base_kb = proc_status_kb(g.pid, "VmRSS");
 	int64_t t0 = ig_now_ms();
 	for (int n = 0; n < g.games; n++) {
 		char id[64], path[160], body[96];
@@ -335,7 +297,7 @@ int main(int argc, char **argv)
 		goto done;
 	}
 	ig_report(&g, "base", base_kb, base_kb);
-	ig_report(&g, "live", ig_rss_kb(g.pid), base_kb);
+	ig_report(&g, "live", proc_status_kb(g.pid, "VmRSS"), base_kb);
 	if (g.idle_s > 0) {
 		char body[64];
 		snprintf(body, sizeof body, "{\"advance_ms\":%lld}", 2000LL * g.idle_s);
@@ -343,7 +305,7 @@ int main(int argc, char **argv)
 		long got = ig_wait_evicted(&g, g.games);
 		if (got != g.games)
 			printf("only %ld games evicted\n", got);
-		ig_report(&g, "evicted", ig_rss_kb(g.pid), base_kb);
+		ig_report(&g, "evicted", proc_status_kb(g.pid, "VmRSS"), base_kb);
 	}
 	ig_stop(&g);
 	if (ig_start(&g))
@@ -352,7 +314,7 @@ int main(int argc, char **argv)
 		ig_wait_evicted(&g, g.games);
 	ig_call(&g, "GET", "/v1/health", NULL, NULL);
 	printf("restart: %ld games in memory, %ld evicted\n", ig_number(&g, "games"), ig_number(&g, "evicted"));
-	ig_report(&g, "restart", ig_rss_kb(g.pid), base_kb);
+	ig_report(&g, "restart", proc_status_kb(g.pid, "VmRSS"), base_kb);
 	ig_stop(&g);
 done:;
 	char cmd[400];

@@ -415,46 +415,6 @@ static void load_cleanup_dir(struct load *ld)
 	rmdir(ld->dir);
 }
 
-static long load_proc_kb(pid_t pid, const char *key)
-{
-	char path[64], line[256];
-	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return -1;
-	long v = -1;
-	size_t kl = strlen(key);
-	while (fgets(line, sizeof line, f)) {
-		if (!strncmp(line, key, kl) && line[kl] == ':') {
-			v = strtol(line + kl + 1, NULL, 10);
-			break;
-		}
-	}
-	fclose(f);
-	return v;
-}
-
-/* User + system CPU seconds of pid from /proc/PID/stat. */
-static double load_proc_cpu(pid_t pid)
-{
-	char path[64], text[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	/* The command name may hold spaces; fields count from its ')'. */
-	char *p = strrchr(text, ')');
-	if (!p)
-		return 0;
-	unsigned long ut = 0, st = 0;
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
-		return 0;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
-}
-
 /* Busy and total CPU seconds of the whole machine from /proc/stat: other
  * programs running beside the benchmark show up as busy time that is
  * neither the server's nor ours. */
@@ -1149,7 +1109,7 @@ static void load_tick(struct load *ld, int64_t now)
 		}
 	}
 	if (ld->pid > 0) {
-		long rss = load_proc_kb(ld->pid, "VmRSS");
+		long rss = proc_status_kb(ld->pid, "VmRSS");
 		if (rss > ld->rss_peak_kb)
 			ld->rss_peak_kb = rss;
 	}
@@ -1229,7 +1189,7 @@ static void load_loop(struct load *ld)
 			ld->t0_us = now;
 			ld->deadline_us = now + (int64_t)ld->o.seconds * 1000000;
 			if (ld->pid > 0)
-				ld->srv_cpu0 = load_proc_cpu(ld->pid);
+				ld->srv_cpu0 = proc_cpu_s(ld->pid);
 			ld->cli_cpu0 = load_self_cpu();
 			load_box_cpu(&ld->box_busy0, &ld->box_all0);
 			next_slot = 0;
@@ -1243,7 +1203,7 @@ static void load_loop(struct load *ld)
 		    (now >= ld->deadline_us || (ld->o.max_moves && ld->moves_acked >= ld->o.max_moves))) {
 			ld->t_end_us = now;
 			if (ld->pid > 0)
-				ld->srv_cpu = load_proc_cpu(ld->pid) - ld->srv_cpu0;
+				ld->srv_cpu = proc_cpu_s(ld->pid) - ld->srv_cpu0;
 			ld->cli_cpu = load_self_cpu() - ld->cli_cpu0;
 			load_box_cpu(&ld->box_busy, &ld->box_all);
 			ld->box_busy -= ld->box_busy0;
@@ -1313,8 +1273,8 @@ static void load_report(struct load *ld)
 	if (secs <= 0)
 		secs = 1e-9;
 	qsort(ld->samples, ld->n_samples, sizeof *ld->samples, cmp_u32);
-	long hwm = ld->pid > 0 ? load_proc_kb(ld->pid, "VmHWM") : -1;
-	long rss_now = ld->pid > 0 ? load_proc_kb(ld->pid, "VmRSS") : -1;
+	long hwm = ld->pid > 0 ? proc_status_kb(ld->pid, "VmHWM") : -1;
+	long rss_now = ld->pid > 0 ? proc_status_kb(ld->pid, "VmRSS") : -1;
 	if (rss_now > ld->rss_peak_kb)
 		ld->rss_peak_kb = rss_now;
 

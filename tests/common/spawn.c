@@ -1,4 +1,4 @@
-/* spawn_tchessd (spawn.h). */
+/* spawn_tchessd and the /proc readers (spawn.h). */
 #include "spawn.h"
 
 #include <errno.h>
@@ -7,6 +7,7 @@
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
@@ -91,4 +92,43 @@ int spawn_tchessd(const char *bin, const char *db, const char *conf, const char 
 	*pid_out = pid;
 	*port_out = port;
 	return 0;
+}
+
+long proc_status_kb(pid_t pid, const char *key)
+{
+	char path[64], line[256];
+	snprintf(path, sizeof path, "/proc/%d/status", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return -1;
+	long v = -1;
+	size_t kl = strlen(key);
+	while (fgets(line, sizeof line, f)) {
+		if (!strncmp(line, key, kl) && line[kl] == ':') {
+			v = strtol(line + kl + 1, NULL, 10);
+			break;
+		}
+	}
+	fclose(f);
+	return v;
+}
+
+double proc_cpu_s(pid_t pid)
+{
+	char path[64], text[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	/* The command name may hold spaces; fields count from its ')'. */
+	char *p = strrchr(text, ')');
+	if (!p)
+		return 0;
+	unsigned long ut = 0, st = 0;
+	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+		return 0;
+	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
 }

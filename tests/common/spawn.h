@@ -1,7 +1,8 @@
 /*
  * Starting a real tchessd for the server tests (harness.c) and the
  * benchmarks (tests/bench): one place that forks it on 127.0.0.1 port 0,
- * ties its life to the caller's and reads the port it prints.
+ * ties its life to the caller's and reads the port it prints; and what it
+ * costs, read from /proc.
  */
 #ifndef TCHESS_TESTS_SPAWN_H
 #define TCHESS_TESTS_SPAWN_H
@@ -16,5 +17,11 @@
  * err (the child, if any, killed and reaped). */
 int spawn_tchessd(const char *bin, const char *db, const char *conf, const char *level, const char *log_path,
 		  int timeout_ms, pid_t *pid, int *port, char *err, size_t errsize);
+
+/* A "Key: N kB" line of /proc/PID/status (VmRSS, VmHWM), -1 if unknown. */
+long proc_status_kb(pid_t pid, const char *key);
+/* User + system CPU seconds of pid so far, from /proc/PID/stat; 0 if
+ * unknown. */
+double proc_cpu_s(pid_t pid);
 
 #endif
