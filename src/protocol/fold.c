@@ -758,6 +758,10 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 		return bad(err, "%s: not that side's move", "move");
 	if (e->ply != (int64_t)v->game.n_plies)
 		return bad(err, "%s: wrong ply", "move");
+	/* The bound a snapshot's move is read with (fold-snapshot.c): what
+	 * the fold accepts, its own snapshot must rebuild. */
+	if (e->think_ms < 0)
+		return bad(err, "%s: think_ms %lld is negative", "move", (long long)e->think_ms);
 	move m;
 	if (uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
 		return bad(err, "move: %s", terr.message);

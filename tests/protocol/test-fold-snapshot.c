@@ -574,6 +574,50 @@ START_TEST(test_snapshot_bad)
 }
 END_TEST
 
+/* The fold and the snapshot reader share one bound on a move's times: a
+ * move the fold takes, its snapshot rebuilds; one it cannot rebuild (a
+ * negative think_ms, found by fuzz-protocol) the fold refuses, unchanged. */
+START_TEST(test_fold_refuses_negative_think)
+{
+	struct game_view v;
+	struct protocol_error err;
+	struct fold_event e;
+	fold_view_init(&v);
+	fold_event_init(&e, FOLD_EV_CREATED);
+	strcpy(e.tc, "5+3");
+	strcpy(e.ruleset, "fide");
+	strcpy(e.fen, FEN_START);
+	strcpy(e.opponent, "open");
+	for (int c = WHITE; c <= BLACK; c++) {
+		e.seats[c].kind = FOLD_SEAT_HUMAN;
+		e.seats[c].player = player_of(c);
+		strcpy(e.seats[c].name, c ? "bob" : "ann");
+	}
+	ck_assert_int_eq(fold_apply_event(&v, 1, 1000, &e, &err), 0);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	ck_assert_int_eq(fold_apply_event(&v, 2, 1000, &e, &err), 0);
+	fold_event_init(&e, FOLD_EV_MOVE);
+	e.color = WHITE;
+	strcpy(e.uci, "e2e4");
+	strcpy(e.san, "e4");
+	e.think_ms = -43;
+	ck_assert_int_eq(fold_apply_event(&v, 3, 2000, &e, &err), -1);
+	ck_assert_int_eq(err.code, PROTOCOL_ERR_BAD_REQUEST);
+	ck_assert_msg(strstr(err.message, "think_ms"), "%s", err.message);
+	ck_assert_int_eq(v.seq, 2);
+	ck_assert_uint_eq(v.game.n_plies, 0);
+	e.think_ms = 1000;
+	ck_assert_int_eq(fold_apply_event(&v, 3, 2000, &e, &err), 0);
+	char *snap = fold_snapshot_encode(&v, ID, 2500, 0);
+	struct game_view r;
+	fold_view_init(&r);
+	ck_assert_int_eq(fold_view_from_snapshot(&r, snap, strlen(snap), ID, &err), 0);
+	free(snap);
+	fold_view_fini(&r);
+	fold_view_fini(&v);
+}
+END_TEST
+
 static Suite *snapshot_suite(void)
 {
 	Suite *s = suite_create("fold-snapshot");
@@ -582,6 +626,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_snapshot_rebuilds_view);
 	tcase_add_test(tc, test_snapshot_then_events);
 	tcase_add_test(tc, test_snapshot_bad);
+	tcase_add_test(tc, test_fold_refuses_negative_think);
 	suite_add_tcase(s, tc);
 	return s;
 }
