@@ -1,8 +1,10 @@
 /*
  * The account file and the embedded server (account.h). Plain POSIX: the
  * file is written to a temporary name with mode 0600 and renamed, so a
- * crash never leaves half a token; the server is a child process whose
- * first line of output says where it listens.
+ * crash never leaves half a token. The embedded server is one tchessd per
+ * user, in a session of its own, whose first line of output says where it
+ * listens; a record beside its database (the pid and the URL) lets every
+ * tchess of the user find it, and two flocks count who uses it.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -11,12 +13,16 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
+#include <poll.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "account.h"
+#include "keyvalue.h"
 #include "util/str.h"
 
 static int account_xdg_dir(const char *var, const char *fallback, char *buf, size_t size)
@@ -193,16 +199,19 @@ int account_find_tchessd(char *buf, size_t size)
 	return account_executable(buf) ? 0 : -1;
 }
 
-int account_embedded_start(struct embedded *e, const char *tchessd, const char *db, const char *log_path,
-			   char *err, size_t errsize)
+/* Starts tchessd on 127.0.0.1 port 0 with its database db, logging to
+ * log_path, in a session of its own (a terminal closing or a Ctrl-C
+ * reaches the clients, never the server they share), and reads
+ * "listening on 127.0.0.1:PORT" from its output into e->url. Returns 0 or
+ * -1 with a message. */
+static int account_embedded_spawn(struct embedded *e, const char *tchessd, const char *db, const char *log_path,
+				  char *err, size_t errsize)
 {
 	int out[2];
-	memset(e, 0, sizeof *e);
 	if (pipe(out) < 0) {
 		snprintf(err, errsize, "pipe: %s", strerror(errno));
 		return -1;
 	}
-	pid_t parent = getpid();
 	pid_t pid = fork();
 	if (pid < 0) {
 		snprintf(err, errsize, "fork: %s", strerror(errno));
@@ -212,22 +221,16 @@ int account_embedded_start(struct embedded *e, const char *tchessd, const char *
 	}
 	if (pid == 0) {
 		int logfd = open(log_path, O_WRONLY | O_CREAT | O_APPEND, 0600);
-		int devnull = open("/dev/null", O_RDONLY);
+		int devnull = open("/dev/null", O_RDWR);
 		if (devnull >= 0)
 			dup2(devnull, STDIN_FILENO);
 		dup2(out[1], STDOUT_FILENO);
 		if (logfd >= 0)
 			dup2(logfd, STDERR_FILENO);
 		close(out[0]);
-		/* Its own process group: a Ctrl-C meant for the terminal
-		 * reaches the client, which stops the server in order. */
-		setpgid(0, 0);
-		/* A client killed outright (its terminal closed: SIGHUP) takes
-		 * its server along: SIGTERM, which drains and exits cleanly,
-		 * rather than a stray tchessd holding the database. */
-		prctl(PR_SET_PDEATHSIG, SIGTERM);
-		if (getppid() != parent)
-			_exit(0);
+		setsid();
+		signal(SIGHUP, SIG_DFL);
+		signal(SIGPIPE, SIG_DFL);
 		/* The engine for engine seats, when one is installed. */
 		const char *engines[] = { "/usr/games/stockfish", "/usr/bin/stockfish", "/usr/local/bin/stockfish" };
 		for (size_t i = 0; i < sizeof engines / sizeof engines[0]; i++)
@@ -253,7 +256,7 @@ int account_embedded_start(struct embedded *e, const char *tchessd, const char *
 	line[n] = '\0';
 	close(out[0]);
 	const char *prefix = "listening on ";
-	if (strncmp(line, prefix, strlen(prefix)) != 0) {
+	if (strncmp(line, prefix, strlen(prefix)) != 0 || strlen(line) - strlen(prefix) + 8 > sizeof e->url) {
 		int status;
 		kill(pid, SIGTERM);
 		waitpid(pid, &status, 0);
@@ -261,23 +264,203 @@ int account_embedded_start(struct embedded *e, const char *tchessd, const char *
 		return -1;
 	}
 	e->pid = pid;
-	if (strlen(line) - strlen(prefix) + 8 > sizeof e->url) {
-		account_embedded_stop(e);
-		snprintf(err, errsize, "%s: cannot read its address", tchessd);
-		return -1;
-	}
 	memcpy(e->url, "http://", 7);
 	str_copy(e->url + 7, line + strlen(prefix), sizeof e->url - 7);
 	return 0;
 }
 
-void account_embedded_stop(struct embedded *e)
+/* Whether pid is a live tchessd serving db: a recorded pid may since have
+ * died and been reused by another program. */
+static bool account_embedded_alive(pid_t pid, const char *db)
 {
-	if (e->pid <= 0)
-		return;
+	if (pid <= 0 || kill(pid, 0) < 0)
+		return false;
+	char path[64], cmd[4096];
+	snprintf(path, sizeof path, "/proc/%ld/cmdline", (long)pid);
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	ssize_t n = read(fd, cmd, sizeof cmd - 1);
+	close(fd);
+	if (n <= 0)
+		return false; /* a zombie has no command line */
+	cmd[n] = '\0';
+	/* argv: tchessd --listen ADDR --db DB ...: the words are NUL-separated. */
+	for (ssize_t i = 0; i < n; i += (ssize_t)strlen(cmd + i) + 1)
+		if (!strcmp(cmd + i, "--db") && i + 5 < n && !strcmp(cmd + i + 5, db))
+			return true;
+	return false;
+}
+
+/* Reads the record of the running server (dir/server: "pid = N" and
+ * "url = http://127.0.0.1:PORT") into e. Returns 0, or -1 when there is
+ * none or it does not read. */
+static int account_embedded_read(struct embedded *e)
+{
+	char path[sizeof e->dir + 16], err[256], line[256], *key, *value;
+	size_t len;
+	snprintf(path, sizeof path, "%s/server", e->dir);
+	char *text = keyvalue_read_file(path, 4096, &len, err, sizeof err);
+	if (!text)
+		return -1;
+	struct keyvalue_reader r;
+	keyvalue_init(&r, text, len, line, sizeof line, true);
+	long pid = 0;
+	e->url[0] = '\0';
+	while (keyvalue_next(&r, &key, &value, err, sizeof err) == 1) {
+		if (!strcmp(key, "pid"))
+			pid = strtol(value, NULL, 10);
+		else if (!strcmp(key, "url") && strlen(value) < sizeof e->url)
+			snprintf(e->url, sizeof e->url, "%s", value);
+	}
+	free(text);
+	e->pid = (pid_t)pid;
+	return pid > 0 && !strncmp(e->url, "http://127.0.0.1:", 17) ? 0 : -1;
+}
+
+/* Writes e's record to dir/server (a temporary name renamed over it, so
+ * a reader never sees half of it). Returns 0 or -1 with a message. */
+static int account_embedded_write(const struct embedded *e, char *err, size_t errsize)
+{
+	char path[sizeof e->dir + 16], tmp[sizeof e->dir + 24];
+	snprintf(path, sizeof path, "%s/server", e->dir);
+	snprintf(tmp, sizeof tmp, "%s/server.tmp", e->dir);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errsize, "cannot write %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "# the embedded tchessd that this user's tchess commands share\npid = %ld\nurl = %s\n",
+		(long)e->pid, e->url);
+	if (fclose(f) != 0 || rename(tmp, path) < 0) {
+		snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Opens dir/name (created, mode 0600, closed on exec: tchessd must never
+ * hold a client's lock) and takes the flock op on it. Returns the fd, or
+ * -1 (errno set; EWOULDBLOCK for a LOCK_NB lock held elsewhere). */
+static int account_embedded_lock(const char *dir, const char *name, int op)
+{
+	char path[PATH_MAX];
+	snprintf(path, sizeof path, "%s/%s", dir, name);
+	int fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	while (flock(fd, op) < 0) {
+		if (errno == EINTR)
+			continue;
+		int saved = errno;
+		close(fd);
+		errno = saved;
+		return -1;
+	}
+	return fd;
+}
+
+/* Waits until pid has exited, at most timeout_ms: our own child is
+ * reaped; another's (a server started by a client that has gone) is
+ * watched through a pidfd. */
+static void account_embedded_wait_gone(pid_t pid, int timeout_ms)
+{
 	int status;
-	kill(e->pid, SIGTERM);
-	while (waitpid(e->pid, &status, 0) < 0 && errno == EINTR)
+	pid_t r;
+	while ((r = waitpid(pid, &status, 0)) < 0 && errno == EINTR)
 		;
+	if (r == pid)
+		return;
+#ifdef SYS_pidfd_open
+	int fd = (int)syscall(SYS_pidfd_open, pid, 0);
+	if (fd >= 0) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		while (poll(&p, 1, timeout_ms) < 0 && errno == EINTR)
+			;
+		close(fd);
+		return;
+	}
+#endif
+	/* No pidfd (an old kernel): look again every 10 ms. */
+	for (int waited = 0; waited < timeout_ms && kill(pid, 0) == 0; waited += 10)
+		nanosleep(&(struct timespec){ .tv_nsec = 10 * 1000 * 1000 }, NULL);
+}
+
+int account_embedded_attach(struct embedded *e, const char *dir, const char *tchessd, char *err, size_t errsize)
+{
+	char db[sizeof e->dir + 16], logp[sizeof e->dir + 16];
+	memset(e, 0, sizeof *e);
+	e->users_fd = -1;
+	if (strlen(dir) >= sizeof e->dir) {
+		snprintf(err, errsize, "%s: path too long", dir);
+		return -1;
+	}
+	snprintf(e->dir, sizeof e->dir, "%s", dir);
+	snprintf(db, sizeof db, "%s/tchess.db", dir);
+	snprintf(logp, sizeof logp, "%s/tchessd.log", dir);
+	/* The door: one tchess at a time looks at, starts or stops the
+	 * server, so two never start one each on the same database. */
+	int door = account_embedded_lock(dir, "server.lock", LOCK_EX);
+	if (door < 0) {
+		snprintf(err, errsize, "cannot lock %s/server.lock: %s", dir, strerror(errno));
+		return -1;
+	}
+	int rc = -1;
+	/* Each client holds users.lock shared for as long as it uses the
+	 * server; the one that leaves and finds nobody else holding it stops
+	 * the server. */
+	e->users_fd = account_embedded_lock(dir, "users.lock", LOCK_SH);
+	if (e->users_fd < 0) {
+		snprintf(err, errsize, "cannot lock %s/users.lock: %s", dir, strerror(errno));
+		goto out;
+	}
+	if (account_embedded_read(e) == 0 && account_embedded_alive(e->pid, db)) {
+		rc = 0;
+		goto out;
+	}
+	if (account_embedded_spawn(e, tchessd, db, logp, err, errsize) < 0 ||
+	    account_embedded_write(e, err, errsize) < 0)
+		goto out;
+	rc = 0;
+out:
+	if (rc < 0) {
+		if (e->pid > 0 && e->url[0] && account_embedded_alive(e->pid, db)) {
+			kill(e->pid, SIGTERM);
+			account_embedded_wait_gone(e->pid, 10000);
+		}
+		if (e->users_fd >= 0)
+			close(e->users_fd);
+		e->users_fd = -1;
+		e->pid = 0;
+	}
+	close(door);
+	return rc;
+}
+
+void account_embedded_leave(struct embedded *e)
+{
+	if (e->users_fd < 0)
+		return;
+	char db[sizeof e->dir + 16], path[sizeof e->dir + 16];
+	snprintf(db, sizeof db, "%s/tchess.db", e->dir);
+	int door = account_embedded_lock(e->dir, "server.lock", LOCK_EX);
+	close(e->users_fd);
+	e->users_fd = -1;
+	/* Behind the door no one can attach meanwhile: an exclusive lock
+	 * taken at once means no other client uses the server. */
+	int last = door < 0 ? -1 : account_embedded_lock(e->dir, "users.lock", LOCK_EX | LOCK_NB);
+	if (last >= 0) {
+		struct embedded rec = *e;
+		if (account_embedded_read(&rec) == 0 && account_embedded_alive(rec.pid, db)) {
+			kill(rec.pid, SIGTERM);
+			account_embedded_wait_gone(rec.pid, 10000);
+		}
+		snprintf(path, sizeof path, "%s/server", e->dir);
+		unlink(path);
+		close(last);
+	}
+	if (door >= 0)
+		close(door);
 	e->pid = 0;
 }

@@ -7,8 +7,9 @@
  *	$XDG_STATE_HOME/tchess/local-token  for the embedded server, whose
  *	                                    database sits beside it
  *
- * and the embedded server itself: tchessd started on a loopback port for
- * the length of one command.
+ * and the embedded server itself: one tchessd on a loopback port that the
+ * user's tchess commands share, started by the first and stopped by the
+ * last.
  */
 #ifndef TCHESS_CLIENT_ACCOUNT_H
 #define TCHESS_CLIENT_ACCOUNT_H
@@ -42,8 +43,20 @@ int account_parse(struct account *a, const char *text, char *err, size_t errsize
 /* Writes the file, mode 0600, replacing it. Returns 0 or -1 with err. */
 int account_save(const char *path, const struct account *a, char *err, size_t errsize);
 
-/* A running embedded tchessd. */
+/* A client's hold on the embedded tchessd, the one server that all the
+ * tchess commands of a user share when none is configured. Its files sit
+ * in the state folder beside the database:
+ *
+ *	tchess.db    the database
+ *	tchessd.log  the server's log
+ *	server       "pid = N" and "url = http://127.0.0.1:PORT" of the
+ *	             running server, while one runs
+ *	server.lock  held exclusively while a client starts, finds or stops it
+ *	users.lock   held shared by each client for as long as it uses it
+ */
 struct embedded {
+	char dir[512];
+	int users_fd; /* -1 when not attached */
 	pid_t pid;
 	char url[64];
 };
@@ -52,12 +65,13 @@ struct embedded {
  * tree (../server/tchessd), else in the install prefix's sbin. Writes the
  * path into buf; returns 0 or -1. */
 int account_find_tchessd(char *buf, size_t size);
-/* Starts tchessd on 127.0.0.1 port 0 with its database db, logging to
- * log_path, and reads "listening on 127.0.0.1:PORT" from its output.
- * Returns 0 or -1 with a message. */
-int account_embedded_start(struct embedded *e, const char *tchessd, const char *db, const char *log_path,
-			   char *err, size_t errsize);
-/* Stops it (SIGTERM, then waits). Safe on a never-started one. */
-void account_embedded_stop(struct embedded *e);
+/* Attaches to the embedded server of state folder dir: the running one of
+ * its record, or else tchessd (the path) started on 127.0.0.1 port 0 and
+ * recorded. Returns 0 with e->url set, or -1 with a message. */
+int account_embedded_attach(struct embedded *e, const char *dir, const char *tchessd, char *err, size_t errsize);
+/* Lets go of it; the last client to leave stops the server (SIGTERM, and
+ * waits for it, at most 10 s) and removes the record. Safe on a never
+ * attached one. */
+void account_embedded_leave(struct embedded *e);
 
 #endif

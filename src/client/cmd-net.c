@@ -30,7 +30,7 @@ void client_disconnect(struct client_conn *c)
 {
 	net_free(c->net);
 	c->net = NULL;
-	account_embedded_stop(&c->emb);
+	account_embedded_leave(&c->emb);
 }
 
 /* Registers name on the connected server and saves the account. */
@@ -96,10 +96,11 @@ static void client_local_name(char *buf, size_t size)
 		snprintf(buf, size, "player");
 }
 
-int client_connect(struct client_conn *c, const char *server_opt, bool need_token, bool allow_embedded)
+int client_connect(struct client_conn *c, const char *server_opt, bool need_token)
 {
 	char err[512], dir[512];
 	memset(c, 0, sizeof *c);
+	c->emb.users_fd = -1;
 	config_init(&c->cfg);
 	if (config_load(&c->cfg, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess: config: %s\n", err);
@@ -134,11 +135,7 @@ int client_connect(struct client_conn *c, const char *server_opt, bool need_toke
 			return -1;
 		}
 	} else {
-		if (!allow_embedded) {
-			fprintf(stderr, "tchess: no server: pass --server URL or set 'server' in the config file\n");
-			return -1;
-		}
-		char tchessd[1024], db[600], logp[600];
+		char tchessd[1024];
 		if (account_state_dir(dir, sizeof dir) < 0 || account_mkdirs(dir, err, sizeof err) < 0) {
 			fprintf(stderr, "tchess: %s\n", dir[0] ? err : "neither XDG_STATE_HOME nor HOME is set");
 			return -1;
@@ -148,9 +145,11 @@ int client_connect(struct client_conn *c, const char *server_opt, bool need_toke
 					"or pass --server URL)\n");
 			return -1;
 		}
-		snprintf(db, sizeof db, "%s/tchess.db", dir);
-		snprintf(logp, sizeof logp, "%s/tchessd.log", dir);
-		if (account_embedded_start(&c->emb, tchessd, db, logp, err, sizeof err) < 0) {
+		/* The terminal closing must not kill us before we leave the
+		 * shared server: every screen ends on its own when its terminal
+		 * hangs up, and a command without one finishes. */
+		signal(SIGHUP, SIG_IGN);
+		if (account_embedded_attach(&c->emb, dir, tchessd, err, sizeof err) < 0) {
 			fprintf(stderr, "tchess: %s\n", err);
 			return -1;
 		}
@@ -358,7 +357,7 @@ int cmd_register(int argc, char **argv)
 		return 2;
 	}
 	struct client_conn c;
-	if (client_connect(&c, o.server, false, true) < 0)
+	if (client_connect(&c, o.server, false) < 0)
 		return 1;
 	int rc = client_register(&c, name, false);
 	if (rc == 1)
@@ -390,7 +389,7 @@ int cmd_token(int argc, char **argv)
 		rotate = true;
 	}
 	struct client_conn c;
-	if (client_connect(&c, o.server, true, true) < 0)
+	if (client_connect(&c, o.server, true) < 0)
 		return 1;
 	const char *where = c.embedded ? "the local server" : c.server;
 	char *resp = NULL, err[512];
@@ -510,7 +509,7 @@ int cmd_play(int argc, char **argv)
 		}
 	}
 	struct client_conn c;
-	if (client_connect(&c, o.server, true, true) < 0)
+	if (client_connect(&c, o.server, true) < 0)
 		return 1;
 	char err[512], *resp = NULL;
 	size_t len = 0;
@@ -662,7 +661,7 @@ int cmd_join(int argc, char **argv)
 		return 2;
 	}
 	struct client_conn c;
-	if (client_connect(&c, o.server, true, false) < 0)
+	if (client_connect(&c, o.server, true) < 0)
 		return 1;
 	char path[128], err[512], *resp = NULL;
 	size_t len = 0;
@@ -713,7 +712,7 @@ int cmd_watch(int argc, char **argv)
 		return 2;
 	}
 	struct client_conn c;
-	if (client_connect(&c, o.server, false, false) < 0)
+	if (client_connect(&c, o.server, false) < 0)
 		return 1;
 	int rc = client_resolve_game(&c, typed, id, sizeof id, "tchess watch");
 	if (rc == 0)
@@ -738,7 +737,7 @@ int cmd_games(int argc, char **argv)
 	if (client_args(&o, argc, argv, NULL, "usage: tchess games [--server URL]") < 0)
 		return 2;
 	struct client_conn c;
-	if (client_connect(&c, o.server, false, false) < 0)
+	if (client_connect(&c, o.server, false) < 0)
 		return 1;
 	char err[512], *resp = NULL, mark[128];
 	size_t len = 0, n = 0;
@@ -809,7 +808,7 @@ int cmd_export(int argc, char **argv)
 		return 2;
 	}
 	struct client_conn c;
-	if (client_connect(&c, o.server, false, false) < 0)
+	if (client_connect(&c, o.server, false) < 0)
 		return 1;
 	char path[128], err[512], *resp = NULL;
 	size_t len = 0;

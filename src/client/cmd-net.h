@@ -31,11 +31,11 @@ struct client_opts {
 	int ascii;
 };
 
-/* Connects: finds the server (starting the embedded one when none is
- * configured and allow_embedded) and the account. need_token: fail
+/* Connects: finds the server (the embedded one when none is configured:
+ * attached to, or started) and the account. need_token: fail
  * without an account (for embedded, register one automatically). Returns
  * 0, or -1 after printing why. */
-int client_connect(struct client_conn *c, const char *server_opt, bool need_token, bool allow_embedded);
+int client_connect(struct client_conn *c, const char *server_opt, bool need_token);
 void client_disconnect(struct client_conn *c);
 /* Takes argv[*i] (and its value) if it is a common option: 1 taken, 0 not
  * one, -1 a missing value (printed). */

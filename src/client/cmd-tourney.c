@@ -49,7 +49,7 @@ int cmd_tournaments(int argc, char **argv)
 	if (client_args(&o, argc, argv, NULL, "usage: tchess tournaments [--server URL]") < 0)
 		return 2;
 	struct client_conn c;
-	if (client_connect(&c, o.server, false, false) < 0)
+	if (client_connect(&c, o.server, false) < 0)
 		return 1;
 	int rc = cmd_tourney_screen(&c, &o, NULL);
 	client_disconnect(&c);
@@ -188,7 +188,7 @@ int cmd_tournament(int argc, char **argv)
 	if (!create && !verb && (req.players || req.tc[0] || req.stake || req.ruleset[0]))
 		return cmd_tourney_usage();
 	struct client_conn c;
-	if (client_connect(&c, o.server, verb != NULL, false) < 0)
+	if (client_connect(&c, o.server, verb != NULL) < 0)
 		return 1;
 	int rc;
 	if (create)
@@ -310,7 +310,7 @@ int cmd_vacation(int argc, char **argv)
 	      (!strcmp(verb, "cancel") && n == 2)))
 		return cmd_vacation_usage();
 	struct client_conn c;
-	if (client_connect(&c, o.server, true, false) < 0)
+	if (client_connect(&c, o.server, true) < 0)
 		return 1;
 	int rc;
 	if (!strcmp(verb, "book"))
