@@ -9,6 +9,7 @@
  */
 #include <check.h>
 #include <dirent.h>
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -101,7 +102,7 @@ static char *slurp_shared(const char *rel, size_t *len)
 {
 	char *b = slurp(testdata_shared_path(rel), len);
 	if (!b)
-		fprintf(stderr, "skipped: shared test data %s is missing\n", testdata_shared_path(rel));
+		testdata_missing(rel);
 	return b;
 }
 
@@ -719,7 +720,7 @@ static void check_pgn_extract(const char *text, size_t len, bool nulls, const ch
 {
 	const char *tool = find_pgn_extract();
 	if (!tool) {
-		fprintf(stderr, "skipped: pgn-extract is not installed (apt-get install pgn-extract)\n");
+		testdata_skip("pgn-extract is not installed (apt-get install pgn-extract)");
 		return;
 	}
 	char dir[] = "/tmp/tchess-pgn-XXXXXX";
@@ -779,11 +780,13 @@ END_TEST
 
 /* ---- real-world files ---- */
 
+/* Calls fn on every .pgn file below the shared folder rel. */
+static void walk_shared(const char *rel, void (*fn)(const char *path));
+
 static void walk(const char *dir, void (*fn)(const char *path))
 {
 	DIR *d = opendir(dir);
-	if (!d)
-		return;
+	ck_assert_msg(d != NULL, "%s: %s", dir, strerror(errno));
 	struct dirent *de;
 	while ((de = readdir(d)) != NULL) {
 		if (de->d_name[0] == '.')
@@ -799,6 +802,16 @@ static void walk(const char *dir, void (*fn)(const char *path))
 			fn(path);
 	}
 	closedir(d);
+}
+
+static void walk_shared(const char *rel, void (*fn)(const char *path))
+{
+	struct stat st;
+	if (stat(testdata_shared_path(rel), &st) != 0) {
+		testdata_missing(rel);
+		return;
+	}
+	walk(testdata_shared_path(rel), fn);
 }
 
 static size_t files_read;
@@ -818,10 +831,8 @@ static void read_file_survives(const char *path)
 START_TEST(test_every_shared_file)
 {
 	files_read = 0;
-	walk(testdata_shared_path("pgn"), read_file_survives);
-	if (files_read == 0)
-		fprintf(stderr, "skipped: no PGN files under %s\n", testdata_shared_path("pgn"));
-	else
+	walk_shared("pgn", read_file_survives);
+	if (testdata_shared_present())
 		ck_assert_uint_gt(files_read, 100);
 }
 END_TEST
@@ -942,8 +953,8 @@ static void fixture_reads_fully(const char *path)
 
 START_TEST(test_fixtures_read_fully)
 {
-	walk(testdata_shared_path("pgn/scalachess/fixtures"), fixture_reads_fully);
-	walk(testdata_shared_path("pgn/debian-pychess"), fixture_reads_fully);
+	walk_shared("pgn/scalachess/fixtures", fixture_reads_fully);
+	walk_shared("pgn/debian-pychess", fixture_reads_fully);
 }
 END_TEST
 
@@ -1195,5 +1206,5 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testdata_status(failed);
 }

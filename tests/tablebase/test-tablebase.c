@@ -6,7 +6,7 @@
  *
  * Outside data that is missing is skipped with a message on stderr, as the
  * shared data's README asks; so is everything that needs a library this
- * build was made without.
+ * build was made without; the runner then reports SKIP (testdata_status).
  */
 #include <check.h>
 #include <pthread.h>
@@ -41,11 +41,11 @@ static bool dir_exists(const char *path)
 static struct tablebase *open_debian(void)
 {
 	if (!tablebase_has_gaviota()) {
-		fprintf(stderr, "skipped: no Gaviota support compiled in\n");
+		testdata_skip("no Gaviota support compiled in");
 		return NULL;
 	}
 	if (!dir_exists(TABLEBASE_DEBIAN_GAVIOTA_DIR)) {
-		fprintf(stderr, "skipped: %s is missing (Debian package gaviotatb)\n", TABLEBASE_DEBIAN_GAVIOTA_DIR);
+		testdata_skip("%s is missing (Debian package gaviotatb)", TABLEBASE_DEBIAN_GAVIOTA_DIR);
 		return NULL;
 	}
 	char *err = NULL;
@@ -62,11 +62,11 @@ static struct tablebase *open_shared(bool gaviota, bool syzygy)
 	snprintf(gdir, sizeof(gdir), "%s", testdata_shared_path(SHARED_GAVIOTA));
 	snprintf(sdir, sizeof(sdir), "%s", testdata_shared_path(SHARED_SYZYGY));
 	if ((gaviota && !tablebase_has_gaviota()) || (syzygy && !tablebase_has_syzygy())) {
-		fprintf(stderr, "skipped: no %s support compiled in\n", gaviota ? "Gaviota" : "Syzygy");
+		testdata_skip("no %s support compiled in", gaviota ? "Gaviota" : "Syzygy");
 		return NULL;
 	}
 	if ((gaviota && !dir_exists(gdir)) || (syzygy && !dir_exists(sdir))) {
-		fprintf(stderr, "skipped: shared tables %s are missing\n", gaviota ? gdir : sdir);
+		testdata_missing(gaviota ? SHARED_GAVIOTA : SHARED_SYZYGY);
 		return NULL;
 	}
 	char *err = NULL;
@@ -216,7 +216,7 @@ END_TEST
 START_TEST(test_missing_table_in_folder)
 {
 	if (!tablebase_has_gaviota() || !dir_exists(TABLEBASE_DEBIAN_GAVIOTA_DIR)) {
-		fprintf(stderr, "skipped: needs Gaviota support and %s\n", TABLEBASE_DEBIAN_GAVIOTA_DIR);
+		testdata_skip("needs Gaviota support and %s", TABLEBASE_DEBIAN_GAVIOTA_DIR);
 		return;
 	}
 	char dir[] = "/tmp/tchess-tb-XXXXXX", link[64];
@@ -648,5 +648,5 @@ int main(void)
 	srunner_run_all(sr, CK_NORMAL);
 	int failed = srunner_ntests_failed(sr);
 	srunner_free(sr);
-	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+	return testdata_status(failed);
 }
