@@ -203,6 +203,13 @@ int64_t clock_remaining(const struct clock *c, enum color side, int64_t now_ms, 
  * is paused or unlimited. Changing vacations changes it. */
 int64_t clock_expiry(const struct clock *c, const struct clock_vacations *vac);
 
+/* The first instant at which the running side's remaining time is ms or
+ * less (0 and below: clock_expiry()), so a display knows when its text next
+ * changes without counting down itself: a US delay or a correspondence
+ * clock's whole minutes hold the reading still. When it is so already the
+ * answer is since_ms (no later than now); INT64_MAX as for clock_expiry(). */
+int64_t clock_reaching(const struct clock *c, int64_t ms, const struct clock_vacations *vac);
+
 /* If the running side's flag has fallen by now_ms, records it (remaining 0,
  * clock stopped) and returns that side; otherwise CLOCK_NOBODY. */
 int clock_check_flag(struct clock *c, int64_t now_ms, const struct clock_vacations *vac);

@@ -583,26 +583,33 @@ int64_t clock_remaining(const struct clock *c, enum color side, int64_t now_ms, 
 	return left > 0 ? left : 0;
 }
 
-int64_t clock_expiry(const struct clock *c, const struct clock_vacations *vac)
+int64_t clock_reaching(const struct clock *c, int64_t ms, const struct clock_vacations *vac)
 {
 	if (!timed(c) || c->paused || c->running == CLOCK_NOBODY)
 		return INT64_MAX;
 	int side = c->running;
-	int64_t left = c->remaining_ms[side];
-	/* The turn's use at which the charge reaches what is left. */
+	int64_t need = c->remaining_ms[side] - (ms > 0 ? ms : 0);
+	if (need <= 0)
+		return c->since_ms;
+	/* The turn's use at which the charge reaches need. */
 	int64_t threshold;
 	switch (c->tc.kind) {
 	case TC_US_DELAY:
-		threshold = sat_add(left, current_period(c, side)->increment_ms);
+		threshold = sat_add(need, current_period(c, side)->increment_ms);
 		break;
 	case TC_CORRESPONDENCE:
-		threshold = left % MS_MINUTE ? sat_add(left - left % MS_MINUTE, MS_MINUTE) : left;
+		threshold = need % MS_MINUTE ? sat_add(need - need % MS_MINUTE, MS_MINUTE) : need;
 		break;
 	default:
-		threshold = left;
+		threshold = need;
 		break;
 	}
 	return after_chargeable(c, side, c->since_ms, threshold - c->turn_used_ms, vac);
+}
+
+int64_t clock_expiry(const struct clock *c, const struct clock_vacations *vac)
+{
+	return clock_reaching(c, 0, vac);
 }
 
 int clock_check_flag(struct clock *c, int64_t now_ms, const struct clock_vacations *vac)

@@ -823,19 +823,29 @@ unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms
 
 /* ---- clocks ---- */
 
+/* The server instant shown at mono_ms: the last answer's now_ms plus the
+ * time since it arrived. A game no longer followed shows the clocks as
+ * they stood then. */
+static int64_t session_server_ms(const struct session *s, int64_t mono_ms)
+{
+	if (s->gone && mono_ms > s->gone_mono_ms)
+		mono_ms = s->gone_mono_ms;
+	if (mono_ms < s->reading_mono_ms)
+		mono_ms = s->reading_mono_ms;
+	return s->reading_server_ms + (mono_ms - s->reading_mono_ms);
+}
+
 int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms)
 {
 	if (!s->have_reading)
 		return s->view.created ? s->view.clock.remaining_ms[c] : 0;
-	int64_t ms = s->reading.ms[c];
-	if (ms >= SESSION_UNLIMITED_MS)
-		return ms;
-	/* A game no longer followed shows the clocks as they stood then. */
-	if (s->gone && mono_ms > s->gone_mono_ms)
-		mono_ms = s->gone_mono_ms;
-	if (s->reading.running == c && mono_ms > s->reading_mono_ms)
-		ms -= mono_ms - s->reading_mono_ms;
-	return ms < 0 ? 0 : ms;
+	if (s->reading.ms[c] >= SESSION_UNLIMITED_MS)
+		return s->reading.ms[c];
+	/* The fold reads the clock, so a US delay or a correspondence
+	 * clock's whole minutes stand still here as they do on the server. */
+	struct fold_clock_reading r;
+	fold_clock_read(&s->view, session_server_ms(s, mono_ms), &r);
+	return r.ms[c];
 }
 
 bool session_clock_running(const struct session *s, int c)
@@ -852,13 +862,20 @@ int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 	/* At zero the text stops changing; the server decides the flag. */
 	if (ms <= 0 || ms >= SESSION_UNLIMITED_MS)
 		return -1;
-	int64_t next = clock_text_next_change(ms);
-	/* A threshold that is no whole second (or tenth) falls between two
-	 * changes of the text: wake for it too. */
+	/* The reading at which the text next changes; a threshold that is
+	 * no whole second (or tenth) falls between two changes: wake for it
+	 * too. */
+	int64_t target = ms - clock_text_next_change(ms);
 	int64_t low = session_low_threshold_ms(s);
-	if (low > 0 && ms >= low && ms - low + 1 < next)
-		next = ms - low + 1;
-	return next;
+	if (low > 0 && ms >= low && low - 1 > target)
+		target = low - 1;
+	struct clock_vacations vac;
+	fold_clock_vacations(&s->view, &vac);
+	int64_t at = clock_reaching(&s->view.clock, target, &vac);
+	if (at == INT64_MAX)
+		return -1;
+	int64_t now = session_server_ms(s, mono_ms);
+	return at > now ? at - now : 1;
 }
 
 int64_t session_low_threshold_ms(const struct session *s)

@@ -281,6 +281,36 @@ START_TEST(test_us_delay)
 }
 END_TEST
 
+/* clock_reaching: when a display's text next changes, read from the
+ * clock rather than counted down linearly. */
+START_TEST(test_reaching)
+{
+	struct clock c;
+	clock_of(&c, "5+d3");
+	ck_assert(clock_reaching(&c, 299 * S, NULL) == INT64_MAX);
+	clock_start(&c, WHITE, 1000);
+	/* The delay holds 5:00 for 3 s; 4:59 is reached a second later. */
+	ck_assert_int_eq(clock_reaching(&c, 299 * S, NULL), 1000 + 4 * S);
+	ck_assert_int_eq(clock_remaining(&c, WHITE, 1000 + 4 * S - 1, NULL), 299 * S + 1);
+	ck_assert_int_eq(clock_remaining(&c, WHITE, 1000 + 4 * S, NULL), 299 * S);
+	ck_assert_int_eq(clock_reaching(&c, 0, NULL), clock_expiry(&c, NULL));
+	/* A reading already reached: the turn's start. */
+	ck_assert_int_eq(clock_reaching(&c, 301 * S, NULL), 1000);
+	clock_pause(&c, 2000, NULL);
+	ck_assert(clock_reaching(&c, 299 * S, NULL) == INT64_MAX);
+
+	clock_of(&c, "5+3");
+	clock_start(&c, WHITE, 0);
+	ck_assert_int_eq(clock_reaching(&c, 298500, NULL), 1500);
+
+	/* Correspondence readings move in whole minutes. */
+	clock_of(&c, "corr:10d/10");
+	clock_start(&c, WHITE, 0);
+	ck_assert_int_eq(clock_reaching(&c, 10 * DAY - 1, NULL), MIN);
+	ck_assert_int_eq(clock_reaching(&c, 10 * DAY - MIN, NULL), MIN);
+}
+END_TEST
+
 /* chessgamble article 7, quick chess: "The reflection measurement is very
  * accurate at the time of the move." No rounding, unlike correspondence. */
 START_TEST(test_quick_chess_exact)
@@ -950,6 +980,7 @@ static Suite *clock_suite(void)
 	tcase_add_test(tc, test_periods_moves_in_time);
 	tcase_add_test(tc, test_bronstein);
 	tcase_add_test(tc, test_us_delay);
+	tcase_add_test(tc, test_reaching);
 	tcase_add_test(tc, test_quick_chess_exact);
 	tcase_add_test(tc, test_correspondence_carry_over);
 	tcase_add_test(tc, test_correspondence_minutes_and_deadline);

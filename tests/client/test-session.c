@@ -448,6 +448,40 @@ START_TEST(test_clocks)
 }
 END_TEST
 
+/* A US delay (5+d3) stands still on the screen as the fold reads it, not
+ * counted down from the reading: 5:00 for three seconds, then 4:59 one
+ * second later; the wake-up waits for that change. */
+START_TEST(test_clock_us_delay)
+{
+	struct session s;
+	struct evbuf b;
+	struct fold_event e;
+	session_init(&s, ID, WHITE);
+	evbuf_init(&b, 0);
+	created_event(&e, START_FEN);
+	snprintf(e.tc, sizeof e.tc, "5+d3");
+	evbuf_add(&b, T0, &e);
+	fold_event_init(&e, FOLD_EV_JOINED);
+	e.color = BLACK;
+	e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
+	e.seats[BLACK].player = 2;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
+	evbuf_add(&b, T0, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 300000, 300000, WHITE);
+	evbuf_add(&b, T0, &e);
+	evbuf_fold(&b, &s, 5000);
+	ck_assert_int_eq(s.view.clock.tc.kind, TC_US_DELAY);
+	for (int64_t t = 1000; t <= 3000; t += 1000)
+		ck_assert_int_eq(session_clock_ms(&s, WHITE, 5000 + t), 300000);
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 5000 + 4000), 299000);
+	ck_assert_int_eq(session_next_tick(&s, 5000), 3001);
+	ck_assert_int_eq(session_next_tick(&s, 6000), 2001);
+	ck_assert_int_eq(session_next_tick(&s, 8500), 501);
+	session_fini(&s);
+}
+END_TEST
+
 START_TEST(test_keys)
 {
 	struct session s;
@@ -1728,6 +1762,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_premoves);
 	tcase_add_test(tc, test_premove_text);
 	tcase_add_test(tc, test_clocks);
+	tcase_add_test(tc, test_clock_us_delay);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_spectator);
 	tcase_add_test(tc, test_completion);
