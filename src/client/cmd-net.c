@@ -533,7 +533,9 @@ int cmd_play(int argc, char **argv)
 	fold_color_parse(seat.color, &me);
 	char note[160];
 	if (seat.invite[0])
-		snprintf(note, sizeof note, "invite: tchess join %s:%s", seat.id, seat.invite);
+		/* The id as the screens show it: the whole line fits at 80
+		 * columns, to copy or read aloud. */
+		snprintf(note, sizeof note, "invite: tchess join %.8s:%s", seat.id, seat.invite);
 	else
 		snprintf(note, sizeof note, "others join with: tchess join %s", seat.id);
 	rc = client_screen(&c, seat.id, me, strcmp(req.opponent, "engine") ? note : NULL, o.theme, o.ascii);

@@ -1199,9 +1199,9 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 	struct live_game *lg = xcalloc(1, sizeof *lg);
 	fold_view_init(&lg->view);
 	lg->created_ms = now_wall_ms();
-	char invite[TOKEN_ID_HEX_LEN + 1] = "";
+	char invite[TOKEN_INVITE_LEN + 1] = "", typed[TOKEN_INVITE_LEN + 1] = "";
 	if (token_random_hex(lg->id, TOKEN_ID_BYTES) ||
-	    (!strcmp(e.opponent, "invite") && token_random_hex(invite, TOKEN_ID_BYTES))) {
+	    (!strcmp(e.opponent, "invite") && token_invite_new(invite))) {
 		live_free(lg);
 		fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
 		return;
@@ -1209,7 +1209,9 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 	char params[128] = "{}";
 	if (invite[0]) {
 		uint8_t h[SHA256_DIGEST_SIZE];
-		sha256(invite, strlen(invite), h);
+		/* The hash is of the code's typed form (no dash), as a join's is. */
+		token_invite_normalize(invite, typed, sizeof typed);
+		sha256(typed, strlen(typed), h);
 		token_hex(lg->invite_hash, h, sizeof h);
 		snprintf(params, sizeof params, "{\"invite_sha256\":\"%s\"}", lg->invite_hash);
 	}
@@ -1255,10 +1257,14 @@ void game_service_join(struct game_service *gs, int64_t me, const char *me_name,
 	if (lg->invite_hash[0]) {
 		uint8_t h[SHA256_DIGEST_SIZE];
 		char hex[2 * SHA256_DIGEST_SIZE + 1];
-		sha256(req->invite, strlen(req->invite), h);
+		char typed[PROTOCOL_INVITE_MAX + 1];
+		token_invite_normalize(req->invite, typed, sizeof typed);
+		sha256(typed, strlen(typed), h);
 		token_hex(hex, h, sizeof h);
 		if (!token_equal(hex, lg->invite_hash, sizeof hex - 1)) {
-			fail(out, PROTOCOL_ERR_FORBIDDEN, "this game needs its invite code");
+			fail(out, PROTOCOL_ERR_FORBIDDEN,
+			     req->invite[0] ? "wrong invite code for this game (check it against the inviter's screen)"
+					    : "this game needs its invite code");
 			return;
 		}
 	}

@@ -2,6 +2,7 @@
  * Random tokens and constant-time comparison; see token.h.
  */
 #include <errno.h>
+#include <string.h>
 #include <sys/random.h>
 
 #include "util/token.h"
@@ -48,6 +49,50 @@ int token_random_hex(char *out, size_t len)
 	}
 	*out = '\0';
 	return 0;
+}
+
+/* Crockford's base 32: the digits and the letters less i, l, o and u. */
+static const char token_b32[] = "0123456789abcdefghjkmnpqrstvwxyz";
+
+int token_invite_new(char *out)
+{
+	unsigned char raw[TOKEN_INVITE_CHARS];
+	if (token_random(raw, sizeof raw) < 0)
+		return -1;
+	size_t n = 0;
+	for (size_t i = 0; i < TOKEN_INVITE_CHARS; i++) {
+		if (i == TOKEN_INVITE_CHARS / 2)
+			out[n++] = '-';
+		/* 256 is a multiple of 32: the low five bits are uniform. */
+		out[n++] = token_b32[raw[i] & 31];
+	}
+	out[n] = '\0';
+	return 0;
+}
+
+int token_invite_normalize(const char *in, char *out, size_t size)
+{
+	size_t n = 0;
+	for (const char *p = in; *p; p++) {
+		char c = *p;
+		if (c == '-' || c == ' ' || c == '\t')
+			continue;
+		if (c >= 'A' && c <= 'Z')
+			c = (char)(c - 'A' + 'a');
+		if (c == 'o')
+			c = '0';
+		else if (c == 'i' || c == 'l')
+			c = '1';
+		if (!memchr(token_b32, c, sizeof token_b32 - 1) || c == '\0' || n + 1 >= size) {
+			if (size)
+				out[0] = '\0';
+			return -1;
+		}
+		out[n++] = c;
+	}
+	if (size)
+		out[n] = '\0';
+	return (int)n;
 }
 
 bool token_equal(const void *a, const void *b, size_t len)

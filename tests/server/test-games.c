@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <ctype.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -682,17 +683,26 @@ START_TEST(test_create_and_join_rules)
 	ck_assert_int_eq(protocol_seat_response_decode(body, strlen(body), &r, NULL), 0);
 	free(body);
 	ck_assert_str_eq(r.color, "black");
-	ck_assert_uint_eq(strlen(r.invite), 32);
+	ck_assert_uint_eq(strlen(r.invite), 11);
 	char path[128], req[128];
 	snprintf(path, sizeof path, "/v1/games/%s/join", r.id);
 	EXPECT_ERROR(http_call(&d, "POST", path, bob, "{}", 2, &body), 403, PROTOCOL_ERR_FORBIDDEN, "no code",
 		     "invite");
 	EXPECT_ERROR(http_call(&d, "POST", path, bob, "{\"invite\":\"00\"}", 15, &body), 403,
-		     PROTOCOL_ERR_FORBIDDEN, "wrong code", NULL);
+		     PROTOCOL_ERR_FORBIDDEN, "wrong code", "wrong invite code");
+	/* A code cut short is a wrong code, and says so. */
+	snprintf(req, sizeof req, "{\"invite\":\"%.8s\"}", r.invite);
+	EXPECT_ERROR(http_call(&d, "POST", path, bob, req, strlen(req), &body), 403, PROTOCOL_ERR_FORBIDDEN,
+		     "cut code", "wrong invite code");
 	EXPECT_ERROR(http_call(&d, "POST", path, alice, "{}", 2, &body), 409, PROTOCOL_ERR_CONFLICT, "own game",
 		     NULL);
-	snprintf(req, sizeof req, "{\"invite\":\"%s\"}", r.invite);
+	/* Typed as read aloud: capitals, a blank for the dash. */
+	char spoken[16];
+	for (size_t i = 0; i <= strlen(r.invite); i++)
+		spoken[i] = r.invite[i] == '-' ? ' ' : (char)toupper((unsigned char)r.invite[i]);
+	snprintf(req, sizeof req, "{\"invite\":\"%s\"}", spoken);
 	ck_assert_int_eq(http_call(&d, "POST", path, bob, req, strlen(req), &body), 200);
+	snprintf(req, sizeof req, "{\"invite\":\"%s\"}", r.invite);
 	struct protocol_seat_response j;
 	ck_assert_int_eq(protocol_seat_response_decode(body, strlen(body), &j, NULL), 0);
 	free(body);

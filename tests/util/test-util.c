@@ -107,6 +107,38 @@ START_TEST(test_token_equal)
 }
 END_TEST
 
+START_TEST(test_token_invite)
+{
+	char a[TOKEN_INVITE_LEN + 1], b[TOKEN_INVITE_LEN + 1], n[48];
+	ck_assert_int_eq(token_invite_new(a), 0);
+	ck_assert_int_eq(token_invite_new(b), 0);
+	/* "k7m4q-px9ca": five, a dash, five, of Crockford's alphabet. */
+	ck_assert_uint_eq(strlen(a), TOKEN_INVITE_LEN);
+	ck_assert_int_eq(a[5], '-');
+	ck_assert_uint_eq(strspn(a, "0123456789abcdefghjkmnpqrstvwxyz"), 5);
+	ck_assert_uint_eq(strspn(a + 6, "0123456789abcdefghjkmnpqrstvwxyz"), 5);
+	ck_assert_str_ne(a, b);
+	/* What is typed: any case, blanks and dashes anywhere, o for 0 and
+	 * i or l for 1. */
+	ck_assert_int_eq(token_invite_normalize("k7m4q-px9ca", n, sizeof n), 10);
+	ck_assert_str_eq(n, "k7m4qpx9ca");
+	ck_assert_int_eq(token_invite_normalize(" K7M4Q PX9CA", n, sizeof n), 10);
+	ck_assert_str_eq(n, "k7m4qpx9ca");
+	ck_assert_int_eq(token_invite_normalize("O1IL-o", n, sizeof n), 5);
+	ck_assert_str_eq(n, "01110");
+	/* An older code of 32 hex digits is its own form. */
+	ck_assert_int_eq(token_invite_normalize("0123456789abcdef0123456789abcdef", n, sizeof n), 32);
+	ck_assert_str_eq(n, "0123456789abcdef0123456789abcdef");
+	/* No code has a u, a slash or a colon; too long does not fit. */
+	ck_assert_int_eq(token_invite_normalize("k7m4u", n, sizeof n), -1);
+	ck_assert_str_eq(n, "");
+	ck_assert_int_eq(token_invite_normalize("ab/cd", n, sizeof n), -1);
+	ck_assert_int_eq(token_invite_normalize("abcdef", n, 4), -1);
+	ck_assert_str_eq(n, "");
+	ck_assert_int_eq(token_invite_normalize("", n, sizeof n), 0);
+}
+END_TEST
+
 START_TEST(test_buf)
 {
 	struct buf b;
@@ -202,6 +234,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_sha256_padding_edges);
 	tcase_add_test(tc, test_token_random);
 	tcase_add_test(tc, test_token_equal);
+	tcase_add_test(tc, test_token_invite);
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_log_level);
 	tcase_add_test(tc, test_dheap_random);
