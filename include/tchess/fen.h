@@ -21,6 +21,10 @@
 #define FEN_START "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 /* Longest FEN the writer produces, with its terminating NUL. */
 #define FEN_MAX 96
+/* The largest halfmove clock and fullmove number the reader accepts: what
+ * struct position holds, so every position the rules reach from a FEN
+ * (short of 65,535 moves) writes a FEN that reads back. */
+#define FEN_COUNTER_MAX 65535
 
 /* Parses the NUL-terminated fen into p. On error returns the code, fills err
  * (if not NULL) and leaves p unchanged. Accepts any byte string. */

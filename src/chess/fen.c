@@ -312,10 +312,10 @@ enum tchess_err fen_parse_n(struct position *out, const char *fen, size_t len, s
 		return rc;
 	skip_spaces(&c);
 	if (peek(&c) != -1 && peek(&c) != '\n' && peek(&c) != '\r') {
-		if ((rc = parse_counter(&c, "halfmove clock", 9999, &half)) != TCHESS_OK)
+		if ((rc = parse_counter(&c, "halfmove clock", FEN_COUNTER_MAX, &half)) != TCHESS_OK)
 			return rc;
 		skip_spaces(&c);
-		if ((rc = parse_counter(&c, "fullmove number", 9999, &full)) != TCHESS_OK)
+		if ((rc = parse_counter(&c, "fullmove number", FEN_COUNTER_MAX, &full)) != TCHESS_OK)
 			return rc;
 		if (full == 0)
 			full = 1;

@@ -406,6 +406,7 @@ static void next_token(struct ctx *c, struct token *t)
 	const unsigned char *b = (const unsigned char *)r->buf;
 	size_t n = r->len, i = r->pos;
 	int newlines = 0;
+	bool blank = false;
 
 	memset(t, 0, sizeof *t);
 	sb_clear(&c->text);
@@ -422,6 +423,9 @@ static void next_token(struct ctx *c, struct token *t)
 		} else if ((u = utf8_blank(b + i, n - i)) > 0) {
 			i += u;
 		} else if (ch == '%' && at_column_one(c, i)) {
+			/* An escape line is no empty line: count afresh after it. */
+			blank = blank || newlines >= 2;
+			newlines = 0;
 			while (i < n && b[i] != '\n' && b[i] != '\r')
 				i++;
 		} else {
@@ -430,7 +434,7 @@ static void next_token(struct ctx *c, struct token *t)
 	}
 	t->start = i;
 	t->line_start = newlines > 0 || r->pos == 0 || at_column_one(c, i);
-	t->blank_before = newlines >= 2 || r->pos == 0;
+	t->blank_before = blank || newlines >= 2 || r->pos == 0;
 	if (i >= n) {
 		t->type = T_EOF;
 		t->end = r->pos = n;
@@ -660,13 +664,18 @@ static void resync(struct ctx *c, size_t from)
 {
 	struct pgn_reader *r = c->r;
 	struct token t;
+	int depth = c->depth;
 	r->pos = from;
 	for (;;) {
 		size_t before = r->pos;
 		next_token(c, &t);
-		if (t.type == T_EOF || t.type == T_STAR)
+		if (t.type == T_EOF)
 			break;
-		if (t.type == T_SYMBOL && is_result(c->text.p))
+		if (t.type == T_LPAREN)
+			depth++;
+		if (t.type == T_RPAREN && depth > 0)
+			depth--;
+		if (depth == 0 && (t.type == T_STAR || (t.type == T_SYMBOL && is_result(c->text.p))))
 			break;
 		if (t.type == T_LBRACKET && t.line_start && t.start > c->game_start &&
 		    (t.blank_before || (r->len - t.start >= 6 && !memcmp(r->buf + t.start, "[Event", 6)))) {
@@ -760,6 +769,15 @@ static void add_nag(struct pgn_move *m, int nag)
 		m->nags[m->n_nags++] = (uint8_t)nag;
 }
 
+/* Whether castling right i (K, Q, k, q) of p is held with its king or rook
+ * off the standard square. */
+static bool off_standard(const struct position *p, int i)
+{
+	int back = i < 2 ? 0 : 7;
+	return (p->castling & (1u << i)) && (position_king(p, i < 2 ? WHITE : BLACK) != make_sq(4, back) ||
+					     p->castle_rook[i] != make_sq(i % 2 ? 0 : 7, back));
+}
+
 /* Applies the FEN and Variant tags; false (error set) if they are bad. */
 static bool setup(struct ctx *c)
 {
@@ -817,6 +835,19 @@ static bool setup(struct ctx *c)
 			return false;
 		}
 		g->start.chess960 = true;
+	} else if (g->start.chess960) {
+		/* fen_parse() reads a right whose king or rook is off its
+		 * standard square as Chess960 castling. Standard chess has no
+		 * such right (Lichess studies carry stale ones, "KQq" with the
+		 * black king on g8): it is dropped, so O-O there is illegal. */
+		for (int i = 0; i < 4; i++) {
+			if (off_standard(&g->start, i)) {
+				g->start.castling &= (uint8_t)~(1u << i);
+				g->start.castle_rook[i] = SQ_NONE;
+			}
+		}
+		g->start.chess960 = false;
+		position_refresh(&g->start, g->start.ep);
 	}
 	c->pos = g->start;
 	return true;
@@ -851,6 +882,11 @@ static bool play_move(struct ctx *c, const struct token *t)
 	}
 	if (t->too_long) {
 		set_error(c, t->start, TCHESS_ERR_SAN_SYNTAX, "'%.20s...' is too long for a move", s);
+		return false;
+	}
+	if (c->pos.halfmove == FEN_COUNTER_MAX || (c->pos.fullmove == FEN_COUNTER_MAX && c->pos.side == BLACK)) {
+		set_error(c, t->start, TCHESS_ERR_RANGE, "%s %s: the move counters would pass %u", num, s,
+			  FEN_COUNTER_MAX);
 		return false;
 	}
 	/* Suffix annotations glued to the move become NAGs. */
@@ -921,6 +957,33 @@ static enum pgn_status fail(struct ctx *c, size_t resume, bool skip)
 	}
 	c->r->games++;
 	return PGN_ERROR;
+}
+
+/* A result token inside a variation: the end of that line when the
+ * variation closes right after it, "(1. d4 1-0)", which some files write
+ * (and python-chess reads); otherwise the game ended with the variation
+ * open. Returns false (error set) then. */
+static bool variation_result(struct ctx *c, const struct token *t)
+{
+	struct token next;
+	size_t pos = c->r->pos;
+	next_token(c, &next);
+	c->r->pos = pos;
+	if (next.type == T_RPAREN)
+		return true;
+	set_error(c, t->start, TCHESS_ERR_PGN_SYNTAX, "game ends inside a variation");
+	return false;
+}
+
+/* The number of a move number token ("12." gives 12; over 65535 gives
+ * 65535; "." alone gives 0). */
+static unsigned movenum_value(const struct pgn_reader *r, const struct token *t)
+{
+	unsigned long v = 0;
+	for (size_t i = t->start; i < t->end && r->buf[i] >= '0' && r->buf[i] <= '9'; i++)
+		if ((v = v * 10 + (unsigned long)(r->buf[i] - '0')) > 65535)
+			return 65535;
+	return (unsigned)v;
 }
 
 static enum pgn_status read_game(struct ctx *c)
@@ -1016,6 +1079,17 @@ static enum pgn_status read_game(struct ctx *c)
 			return finish(c, "");
 		}
 
+		/* An empty line then a move number that goes back (most often
+		 * "1.") ends a game that has no termination marker: the number
+		 * starts the next game, as python-chess reads it. Annotated files
+		 * put empty lines inside movetext too, but go on with the number
+		 * they stopped at. */
+		if (movetext && t.blank_before && t.type == T_MOVENUM && c->depth == 0 && g->n_moves > 0 &&
+		    movenum_value(r, &t) < c->pos.fullmove) {
+			r->pos = t.start;
+			return finish(c, "");
+		}
+
 		/* Everything else is movetext (a comment may sit among the tags). */
 		if (t.type != T_COMMENT) {
 			if (!c->setup_done && !setup(c))
@@ -1076,16 +1150,18 @@ static enum pgn_status read_game(struct ctx *c)
 			break;
 		case T_STAR:
 			if (c->depth > 0) {
-				set_error(c, t.start, TCHESS_ERR_PGN_SYNTAX, "game ends inside a variation");
-				return fail(c, t.start, true);
+				if (!variation_result(c, &t))
+					return fail(c, t.start, true);
+				break;
 			}
 			return finish(c, "*");
 		case T_SYMBOL: {
 			const char *s = c->text.p;
 			if (is_result(s)) {
 				if (c->depth > 0) {
-					set_error(c, t.start, TCHESS_ERR_PGN_SYNTAX, "game ends inside a variation");
-					return fail(c, t.start, true);
+					if (!variation_result(c, &t))
+						return fail(c, t.start, true);
+					break;
 				}
 				char res[PGN_RESULT_MAX];
 				snprintf(res, sizeof res, "%s", s);

@@ -4,10 +4,12 @@
  *
  *   game N
  *   PLY SAN UCI FEN-after-the-move      (one line per move)
- *   end RESULT-TAG STATUS [claimable=threefold] [claimable=fifty]
+ *   end RESULT STATUS [claimable=threefold] [claimable=fifty]
  *
- * or "error LINE:COL MESSAGE" when the game cannot be read or replayed; the
- * dump goes on with the next game and the exit status is then 1.
+ * or, after the moves that could be read and replayed, "error LINE:COL
+ * MESSAGE" when the rest cannot; the dump goes on with the next game and
+ * the exit status is then 1. RESULT is the Result tag, or the termination
+ * marker when the tag is missing or empty, or "*".
  */
 #include <errno.h>
 #include <stdio.h>
@@ -69,6 +71,33 @@ static const char *status_name(const struct game *g)
 	}
 }
 
+/* Prints the first n moves of pg's main line, stopping before a null move
+ * (the rules cannot replay one). */
+static void dump_plies(const struct pgn_game *pg, size_t n)
+{
+	struct position p = pg->start;
+	for (size_t i = 0; i < n && i < pg->n_moves && pg->moves[i].m != MOVE_NONE; i++) {
+		char san[SAN_MAX], uci[UCI_MAX], fen[FEN_MAX];
+		struct undo u;
+		move m = pg->moves[i].m;
+		san_write(&p, m, san);
+		uci_write(&p, m, uci);
+		position_make(&p, m, &u);
+		fen_write(&p, fen);
+		printf("%zu %s %s %s\n", i + 1, san, uci, fen);
+	}
+}
+
+/* The result field of the end line: the Result tag, else the termination
+ * marker, else "*"; never empty, so the line's fields stay in place. */
+static const char *result_field(const struct pgn_game *pg)
+{
+	const char *tag = pgn_game_tag(pg, "Result");
+	if (tag && *tag && !strchr(tag, ' '))
+		return tag;
+	return pg->result[0] ? pg->result : "*";
+}
+
 /* Prints one replayed game; returns 0, or 1 if it could not be replayed. */
 static int dump_game(const struct pgn_game *pg, size_t index)
 {
@@ -79,24 +108,12 @@ static int dump_game(const struct pgn_game *pg, size_t index)
 
 	printf("game %zu\n", index);
 	enum tchess_err e = pgn_game_to_game(pg, NULL, &g, &failed, &err);
-	size_t shown = e == TCHESS_OK ? g.n_plies : failed - (failed > 0);
-	struct position p = g.start;
-	for (size_t i = 0; i < shown && i < g.n_plies; i++) {
-		char san[SAN_MAX], uci[UCI_MAX], fen[FEN_MAX];
-		struct undo u;
-		move m = g.plies[i].m;
-		san_write(&p, m, san);
-		uci_write(&p, m, uci);
-		position_make(&p, m, &u);
-		fen_write(&p, fen);
-		printf("%zu %s %s %s\n", i + 1, san, uci, fen);
-	}
+	dump_plies(pg, e == TCHESS_OK ? g.n_plies : failed - (failed > 0));
 	if (e != TCHESS_OK) {
 		printf("error %zu:%zu %s\n", pg->line, pg->col, err.message);
 		rc = 1;
 	} else {
-		const char *tag = pgn_game_tag(pg, "Result");
-		printf("end %s %s", tag ? tag : (pg->result[0] ? pg->result : "*"), status_name(&g));
+		printf("end %s %s", result_field(pg), status_name(&g));
 		if (!game_is_over(&g)) {
 			if (game_can_claim(&g, GAME_CLAIM_THREEFOLD, MOVE_NONE))
 				printf(" claimable=threefold");
@@ -132,7 +149,10 @@ int cmd_review_plain(const char *path)
 			/* The reader's message starts "game N, line L, column C: ". */
 			const char *msg = strstr(perr.message, ": ");
 			msg = msg && !strncmp(perr.message, "game ", 5) ? msg + 2 : perr.message;
-			printf("game %zu\nerror %zu:%zu %s\n", index, perr.line, perr.col, msg);
+			/* The moves read before the error are legal: show them. */
+			printf("game %zu\n", index);
+			dump_plies(&pg, pg.n_moves);
+			printf("error %zu:%zu %s\n", perr.line, perr.col, msg);
 			status = 1;
 		}
 		pgn_game_fini(&pg);

@@ -235,8 +235,9 @@ START_TEST(test_read_variations)
 	ck_assert_str_eq(ra.games[0].moves[2].comment, "y");
 	readall_fini(&ra);
 
-	/* Unbalanced: errors, and the next game is still read. */
-	read_str("1. e4 ) e5 *\n\n1. e4 (e5 *\n\n1. d4 *", &ra);
+	/* Unbalanced: errors, and the next game is still read. An unclosed
+	 * variation is skipped up to the next game's tags. */
+	read_str("1. e4 ) e5 *\n\n1. e4 (e5 *\n\n[Event \"c\"]\n1. d4 *", &ra);
 	ck_assert_uint_eq(ra.errors, 2);
 	ck_assert_uint_eq(ra.ok, 1);
 	ck_assert_uint_eq(ra.games[2].n_moves, 1);
@@ -302,6 +303,88 @@ START_TEST(test_read_error_locations)
 	ck_assert_int_eq(ra.errs[1].code, TCHESS_ERR_ILLEGAL);
 	ck_assert_ptr_nonnull(strstr(ra.errs[1].message, "game 2, line 7, column 13"));
 	ck_assert_str_eq(pgn_game_tag(&ra.games[2], "Event"), "next");
+	readall_fini(&ra);
+}
+END_TEST
+
+START_TEST(test_read_differential_bugs)
+{
+	/* Found by comparing readers (issue 15); each failed before its fix. */
+	struct readall ra;
+	char buf[256];
+
+	/* Standard means standard: a castling right whose king is off e1 is
+	 * no Chess960 right unless the Variant tag says Chess960. */
+	read_str("[FEN \"4k3/8/8/8/8/8/8/5K1R w K - 0 1\"]\n\n1. O-O *\n\n"
+		 "[Variant \"Standard\"]\n[FEN \"4k3/8/8/8/8/8/8/5K1R w K - 0 1\"]\n\n1. O-O *\n\n"
+		 "[Variant \"Chess960\"]\n[FEN \"4k3/8/8/8/8/8/8/5K1R w K - 0 1\"]\n\n1. O-O *\n\n"
+		 "[FEN \"4k3/8/8/8/8/8/8/5K1R w K - 0 1\"]\n\n1. Kg2 *\n",
+		 &ra);
+	ck_assert_uint_eq(ra.n, 4);
+	ck_assert_int_eq(ra.status[0], PGN_ERROR);
+	ck_assert_int_eq(ra.status[1], PGN_ERROR);
+	ck_assert_int_eq(ra.status[2], PGN_OK);
+	ck_assert(ra.games[2].start.chess960);
+	ck_assert_int_eq(move_kind(ra.games[2].moves[0].m), MOVE_CASTLING);
+	ck_assert_int_eq(ra.status[3], PGN_OK);
+	ck_assert(!ra.games[3].start.chess960);
+	ck_assert_uint_eq(ra.games[3].start.castling, 0);
+	fen_write(&ra.games[3].start, buf);
+	ck_assert_str_eq(buf, "4k3/8/8/8/8/8/8/5K1R w - - 0 1");
+	readall_fini(&ra);
+
+	/* Reader and writer agree on the move counters: the position after
+	 * 9999... Nf6 (fullmove 10000) writes a FEN that reads back, and the
+	 * game writes a PGN that reads back. */
+	read_str("[FEN \"4k1n1/8/8/8/8/8/8/4K1N1 w - - 0 9999\"]\n\n9999. Nf3 Nf6 *\n", &ra);
+	ck_assert_uint_eq(ra.ok, 1);
+	struct position p = ra.games[0].start, back;
+	for (size_t i = 0; i < ra.games[0].n_moves; i++) {
+		struct undo u;
+		position_make(&p, ra.games[0].moves[i].m, &u);
+	}
+	fen_write(&p, buf);
+	ck_assert_str_eq(buf, "4k3/8/5n2/8/8/5N2/8/4K3 w - - 2 10000");
+	ck_assert_int_eq(fen_parse(&back, buf, NULL), TCHESS_OK);
+	ck_assert_uint_eq(back.fullmove, 10000);
+	struct pgn_buf out;
+	pgn_buf_init(&out);
+	ck_assert_int_eq(pgn_game_add_move(&ra.games[0], MOVE_NONE), TCHESS_OK);
+	ck_assert_int_eq(pgn_write_game(&ra.games[0], &out, NULL), TCHESS_OK);
+	readall_fini(&ra);
+	read_str(out.data, &ra);
+	ck_assert_uint_eq(ra.ok, 1);
+	ck_assert_uint_eq(ra.games[0].n_moves, 3);
+	readall_fini(&ra);
+	pgn_buf_fini(&out);
+	/* Past what a position holds the reader refuses, never wraps. */
+	read_str("[FEN \"4k1n1/8/8/8/8/8/8/4K1N1 b - - 0 65535\"]\n\n65535... Nf6 *\n", &ra);
+	ck_assert_int_eq(ra.status[0], PGN_ERROR);
+	ck_assert_ptr_nonnull(strstr(ra.errs[0].message, "65535"));
+	readall_fini(&ra);
+
+	/* A result token closing a variation ends that line, not the game:
+	 * no phantom game, and the game after keeps its number. */
+	read_str("1. e4 (1. d4 1-0) e5 2. Nf3 *\n\n[Event \"b\"]\n\n1. d4 *\n", &ra);
+	ck_assert_uint_eq(ra.n, 2);
+	ck_assert_uint_eq(ra.ok, 2);
+	ck_assert_str_eq(sans(&ra.games[0], buf, sizeof buf), "e4 e5 Nf3");
+	ck_assert_str_eq(ra.games[0].result, "*");
+	ck_assert_str_eq(pgn_game_tag(&ra.games[1], "Event"), "b");
+	readall_fini(&ra);
+
+	/* Two games without termination markers or tags, an empty line
+	 * between them: two games (as python-chess reads them). An empty
+	 * line inside one game's movetext, the numbering going on, is not. */
+	read_str("1. e4 e5\n\n1. d4 d5\n", &ra);
+	ck_assert_uint_eq(ra.ok, 2);
+	ck_assert_str_eq(sans(&ra.games[0], buf, sizeof buf), "e4 e5");
+	ck_assert_str_eq(ra.games[0].result, "");
+	ck_assert_str_eq(sans(&ra.games[1], buf, sizeof buf), "d4 d5");
+	readall_fini(&ra);
+	read_str("1. e4 e5\n\n2. Nf3\n% escape\n\n2... Nc6 *\n", &ra);
+	ck_assert_uint_eq(ra.ok, 1);
+	ck_assert_str_eq(sans(&ra.games[0], buf, sizeof buf), "e4 e5 Nf3 Nc6");
 	readall_fini(&ra);
 }
 END_TEST
@@ -876,7 +959,7 @@ static const struct {
 	{ "pgn/chessops/kasparov-deep-blue-1997.pgn", 6, 0, "" },
 	{ "pgn/chessops/pathological-headers.pgn", 1, 0, "" },
 	{ "pgn/chessops/headers-and-moves-on-the-same-line.pgn", 0, 3, "Antichess" },
-	{ "pgn/chessops/leading-whitespace.pgn", 2, 1, "two games run together without tags or marker" },
+	{ "pgn/chessops/leading-whitespace.pgn", 4, 0, "" },
 	{ "pgn/python-chess/anastasian-lewis.pgn", 1, 0, "" },
 	{ "pgn/python-chess/antichess-programfox.pgn", 0, 2, "Antichess" },
 	{ "pgn/python-chess/chessbase-empty-line.pgn", 1, 0, "" },
@@ -1173,6 +1256,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_read_setup_and_960);
 	tcase_add_test(tc, test_read_null_and_uci);
 	tcase_add_test(tc, test_read_error_locations);
+	tcase_add_test(tc, test_read_differential_bugs);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("malformed");

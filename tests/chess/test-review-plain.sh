@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tchess review --plain on tests/data/review-plain.pgn: every status and
 # claim the dump can report, an unreadable game in the middle of the file,
-# and the exit status. Expected lines were worked out by hand.
+# the plies before its error, an empty Result tag, and the exit status.
+# Expected lines were worked out by hand.
 set -u
 tchess=$1
 data=$2
@@ -35,7 +36,22 @@ if ! grep -qE '^error [0-9]+:[0-9]+ .*Ke3' <<<"$out"; then
 	echo "missing error line for game 6"
 	fail=1
 fi
-[ "$(grep -c '^game ' <<<"$out")" = 8 ] || { echo "want 8 games"; fail=1; }
+# The legal plies before the bad move come before its error line.
+game6=$(sed -n '/^game 6$/,/^game 7$/p' <<<"$out")
+want6="game 6
+1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
+2 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
+if [ "$(head -3 <<<"$game6")" != "$want6" ] || ! sed -n 4p <<<"$game6" | grep -q '^error '; then
+	echo "game 6: want its two legal plies, then the error"
+	fail=1
+fi
+# An empty Result tag still gives four fields: "end * ongoing".
+expect "game 9"
+if ! sed -n '/^game 9$/,$p' <<<"$out" | grep -qxF "end * ongoing"; then
+	echo "game 9: want 'end * ongoing'"
+	fail=1
+fi
+[ "$(grep -c '^game ' <<<"$out")" = 9 ] || { echo "want 9 games"; fail=1; }
 [ "$rc" = 1 ] || { echo "exit status $rc, want 1 (one game failed)"; fail=1; }
 if [ $fail -ne 0 ]; then
 	echo "--- output:"
