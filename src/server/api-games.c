@@ -1,6 +1,6 @@
 /*
  * The /v1/games handlers: they authenticate, decode the request with the
- * shared codec and hand it to the game service (game-service.c), which owns
+ * shared codec and hand it to the game service (game-service.h), which owns
  * every rule and transaction, and answers the events long-poll from its
  * live games; the listing reads the store directly. No chess rule lives here.
  */
@@ -101,6 +101,9 @@ void api_games_get(struct server *srv, struct http_request *req, struct http_rep
 	struct store_player viewer;
 	if (api_auth(srv, req, reply, false, &viewer) < 0)
 		return;
+	/* A seated player's read is presence (a read itself changes nothing). */
+	if (viewer.id)
+		game_service_touch(srv->games, viewer.id, req->params[0], 0);
 	struct game_outcome o = { 0 };
 	game_service_snapshot(srv->games, viewer.id, req->params[0], &o);
 	api_reply_outcome(reply, &o);

@@ -23,7 +23,7 @@
  * the game service note which games have events up to it, drop the lock,
  * fdatasync the WAL (store_sync), take the lock, mark everything up to the
  * target durable: replies held for it are sent (http.c) and the games'
- * parked polls are woken with the events now durable (game-service.c).
+ * parked polls are woken with the events now durable (game-txn.c).
  * Every commit that arrives during one fsync rides on the next, so at most
  * two fsyncs stand between a commit and its answer, the lock is never held
  * across an fsync, and the disk's rate of synchronous writes bounds the
@@ -83,7 +83,7 @@ void server_fini(struct server *srv);
  * game's parked polls. */
 void server_notify_game(struct server *srv, const char *game_id);
 /* With the lock held: whether a long-poll is parked on game_id (a game
- * someone watches stays in memory, game-service.c). */
+ * someone watches stays in memory, game-registry.c). */
 bool server_game_watched(const struct server *srv, const char *game_id);
 /* With the lock held, before the syncer runs (the game service's rebuild
  * at start-up, gs not yet in srv->games): one round of the syncer's work,

@@ -1,0 +1,410 @@
+/*
+ * Game actions: draw offers, abort, adjournment and resumption by consent,
+ * and claims (threefold, fifty moves, tablebase, discard, win); with the
+ * helpers for retries and refusals the undo and rematch rooms share.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+#include "tchess/tablebase.h"
+#include "util/now.h"
+
+/* Success without a second effect: the command was applied before. */
+void game_action_already_done(struct game_outcome *out, const struct game_view *v)
+{
+	out->status = 200;
+	out->events.seq = v->seq;
+	out->events.now_ms = now_wall_ms();
+}
+
+bool game_action_retried(const struct game_view *v, int color, const char *key, int64_t ply)
+{
+	return v->last_cmd_ply[color] == ply && !strcmp(v->last_cmd[color], key);
+}
+
+/* A request is a retry only while it still stands: one declined since is
+ * made anew by the same command. */
+bool game_action_request_retried(const struct game_view *v, int color, const struct fold_event *e, int64_t ply)
+{
+	char key[FOLD_CMD_MAX];
+	fold_command_key(key, sizeof key, e);
+	if (!game_action_retried(v, color, key, ply))
+		return false;
+	if (e->kind != FOLD_EV_REQUEST || e->action != FOLD_REQ_MADE)
+		return true;
+	switch (e->what) {
+	case FOLD_REQ_DRAW:
+		return v->game.offer_by == color;
+	case FOLD_REQ_ABORT:
+		return v->game.abort_request_by == color;
+	case FOLD_REQ_ADJOURN:
+		return v->adjourn_request_by == color;
+	case FOLD_REQ_REMATCH:
+		return v->rematch_by == color;
+	default:
+		return v->resume_request_by == color;
+	}
+}
+
+/* The common start of an action: the game, the caller's seat (403), the
+ * caller's presence. */
+struct live_game *game_action_begin(struct game_service *gs, int64_t me, const char *id, int *color,
+				      struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return NULL;
+	*color = game_seat_or_forbidden(lg, me, out);
+	if (*color < 0)
+		return NULL;
+	game_presence_seen(gs, lg, *color);
+	return lg;
+}
+
+/* One transaction of one or two events; a refusal by the fold is a refusal
+ * by the rules (422 with libtchess's message). */
+void game_action_commit(struct game_service *gs, struct live_game *lg, int64_t me, struct fold_event *e,
+			  struct fold_event *then, struct game_outcome *out)
+{
+	struct game_txn t;
+	int64_t t_ms = game_txn_instant(&lg->view);
+	if (game_txn_begin(&t, gs, lg, out))
+		return;
+	if (game_txn_add(&t, e, 0, t_ms, out) || (then && game_txn_add(&t, then, 0, t_ms, out))) {
+		if (out->err.code == PROTOCOL_ERR_BAD_REQUEST)
+			out->err.code = PROTOCOL_ERR_ILLEGAL;
+		return;
+	}
+	game_txn_commit(&t, me, out);
+}
+
+/* 409 unless the game runs (started, not over, not adjourned). */
+bool game_action_running_or_conflict(const struct game_view *v, struct game_outcome *out)
+{
+	if (!v->started) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game has not started: a seat is free");
+		return false;
+	}
+	if (game_is_over(&v->game)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
+		return false;
+	}
+	if (fold_adjourned(v)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is adjourned");
+		return false;
+	}
+	return true;
+}
+
+bool game_action_ply_or_stale(const struct game_view *v, int64_t ply, struct game_outcome *out)
+{
+	if (ply == (int64_t)v->game.n_plies)
+		return true;
+	game_fail_stale(out, v, ply);
+	return false;
+}
+
+static bool ended_by(const struct game_view *v, int color, enum game_termination term, int64_t ply)
+{
+	char key[FOLD_CMD_MAX];
+	snprintf(key, sizeof key, "end-%s", game_termination_str(term));
+	return game_is_over(&v->game) && v->game.termination == term && game_action_retried(v, color, key, ply);
+}
+
+void game_action_request_event(struct fold_event *e, const struct game_view *v, int color, enum fold_request_what what,
+			  enum fold_request_action action)
+{
+	fold_event_init(e, FOLD_EV_REQUEST);
+	e->color = color;
+	e->what = what;
+	e->action = action;
+	e->ply = (int64_t)v->game.n_plies;
+}
+
+void game_action_ended_event(struct fold_event *e, int color, enum game_termination term, const char *reason)
+{
+	fold_event_init(e, FOLD_EV_ENDED);
+	e->color = color;
+	snprintf(e->termination, sizeof e->termination, "%s", game_termination_str(term));
+	snprintf(e->reason, sizeof e->reason, "%s", reason ? reason : "");
+}
+
+/* Parses an action word against names; -1 after a 400. */
+int game_action_word(const char *word, const char *const *names, int n, const char *dflt, const char *endpoint,
+		     struct game_outcome *out)
+{
+	const char *w = word[0] ? word : dflt;
+	for (int i = 0; w && i < n; i++) {
+		if (!strcmp(w, names[i]))
+			return i;
+	}
+	char list[128] = "";
+	for (int i = 0; i < n; i++)
+		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
+	game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: action: expected one of %s", endpoint, list);
+	return -1;
+}
+
+void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	static const char *const names[] = { "offer", "accept", "decline", "withdraw" };
+	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_MADE, FOLD_REQ_DECLINED,
+							 FOLD_REQ_WITHDRAWN };
+	int color;
+	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = game_action_word(req->action, names, 4, NULL, "draw", out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "draw: takes only ply and action");
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	game_action_request_event(&e, v, color, FOLD_REQ_DRAW, acts[a]);
+	if ((a == 1 && ended_by(v, color, GAME_TERM_AGREEMENT, req->ply)) ||
+	    (a != 1 && game_action_request_retried(v, color, &e, req->ply))) {
+		game_action_already_done(out, v);
+		goto done;
+	}
+	if (!game_action_running_or_conflict(v, out) || !game_action_ply_or_stale(v, req->ply, out))
+		goto done;
+	if (a == 1)
+		game_action_ended_event(&e, color, GAME_TERM_AGREEMENT, NULL);
+	game_action_commit(gs, lg, me, &e, NULL, out);
+done:
+	game_presence_account(gs, lg, color, out);
+}
+
+void game_service_abort(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out)
+{
+	static const char *const names[] = { "request", "accept", "decline" };
+	int color;
+	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = game_action_word(req->action, names, 3, "request", "abort", out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "abort: takes only ply and action");
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	game_action_request_event(&e, v, color, FOLD_REQ_ABORT, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+	if (ended_by(v, color, GAME_TERM_ABORTED, req->ply) || (a != 1 && game_action_request_retried(v, color, &e, req->ply))) {
+		game_action_already_done(out, v);
+		goto done;
+	}
+	if (game_is_over(&v->game)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
+		goto done;
+	}
+	if (!game_action_ply_or_stale(v, req->ply, out))
+		goto done;
+	/* Alone before the ruleset's plies (an open seek too); after that a
+	 * request the opponent accepts. */
+	bool alone = v->game.n_plies < (size_t)v->game.rules.abort_alone_max_plies;
+	if (a == 1 || (a == 0 && alone))
+		game_action_ended_event(&e, color, GAME_TERM_ABORTED, NULL);
+	else if (!game_action_running_or_conflict(v, out))
+		goto done;
+	game_action_commit(gs, lg, me, &e, NULL, out);
+done:
+	game_presence_account(gs, lg, color, out);
+}
+
+/* Adjourn and resume: both by consent (request, then the other accepts). */
+static void consent(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		    enum fold_request_what what, struct game_outcome *out)
+{
+	static const char *const names[] = { "request", "accept", "decline" };
+	const char *endpoint = fold_request_what_str(what);
+	int color;
+	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	int a = game_action_word(req->action, names, 3, "request", endpoint, out);
+	if (a >= 0 && (req->claim[0] || req->move[0])) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply and action", endpoint);
+		a = -1;
+	}
+	if (a < 0)
+		goto done;
+	struct fold_event e;
+	if (a == 1) {
+		fold_event_init(&e, what == FOLD_REQ_ADJOURN ? FOLD_EV_ADJOURNED : FOLD_EV_RESUMED);
+		e.color = color;
+		snprintf(e.reason, sizeof e.reason, "agreement");
+	} else {
+		game_action_request_event(&e, v, color, what, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+	}
+	if (game_action_request_retried(v, color, &e, req->ply)) {
+		game_action_already_done(out, v);
+		goto done;
+	}
+	if (!v->started || game_is_over(&v->game)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is not running");
+		goto done;
+	}
+	if ((what == FOLD_REQ_RESUME) != fold_adjourned(v)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is %s", fold_adjourned(v) ? "adjourned" : "not adjourned");
+		goto done;
+	}
+	if (!game_action_ply_or_stale(v, req->ply, out))
+		goto done;
+	game_action_commit(gs, lg, me, &e, NULL, out);
+done:
+	game_presence_account(gs, lg, color, out);
+}
+
+void game_service_adjourn(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out)
+{
+	consent(gs, me, id, req, FOLD_REQ_ADJOURN, out);
+}
+
+void game_service_resume(struct game_service *gs, int64_t me, const char *id,
+			 const struct protocol_action_request *req, struct game_outcome *out)
+{
+	consent(gs, me, id, req, FOLD_REQ_RESUME, out);
+}
+
+/* Tablebase claim: drawn ends the game; not drawn gives the opponent the
+ * ruleset's penalty for the speed class; no table refuses the claim. */
+static void claim_tablebase(struct game_service *gs, struct live_game *lg, int64_t me, int color,
+			    struct game_outcome *out)
+{
+	const struct game_view *v = &lg->view;
+	struct tchess_error terr;
+	if (game_check_tablebase_claim(&v->game, &terr) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
+		return;
+	}
+	if (!gs->tb) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "this server has no tablebases (tchessd --tablebases)");
+		return;
+	}
+	bool drawn = false;
+	char why[FOLD_REASON_MAX] = "";
+	if (tablebase_judge_claim(gs->tb, &v->game.pos, true, &drawn, why, sizeof why) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "claim refused: %s", why[0] ? why : "the tables cannot judge it");
+		return;
+	}
+	struct fold_event e;
+	if (drawn) {
+		game_action_ended_event(&e, color, GAME_TERM_TABLEBASE, why);
+		snprintf(e.result, sizeof e.result, "%s", game_result_str(GAME_RESULT_DRAW));
+	} else {
+		fold_event_init(&e, FOLD_EV_TIME_ADDED);
+		e.color = !color;
+		e.ms = v->game.rules.tablebase_penalty_ms[time_control_speed(&v->clock.tc)];
+		snprintf(e.reason, sizeof e.reason, "tablebase: %.*s", (int)sizeof e.reason - 12, why);
+	}
+	game_action_commit(gs, lg, me, &e, NULL, out);
+}
+
+void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out)
+{
+	static const char *const names[] = { "threefold", "fifty-moves", "tablebase", "discard", "win" };
+	int color;
+	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	struct fold_event e, then;
+	int a = -1;
+	for (int i = 0; i < 5; i++)
+		a = strcmp(req->claim, names[i]) ? a : i;
+	if (a < 0) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST,
+		     "claim: expected claim threefold, fifty-moves, tablebase, discard or win");
+		goto done;
+	}
+	if (req->action[0] || (req->move[0] && a > 1)) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "claim: takes ply, claim and (threefold, fifty-moves) move");
+		goto done;
+	}
+	/* Retries. */
+	int64_t today = game_txn_instant(v) / 86400000;
+	if ((a == 0 && ended_by(v, color, GAME_TERM_THREEFOLD, req->ply)) ||
+	    (a == 1 && ended_by(v, color, GAME_TERM_FIFTY_MOVES, req->ply)) ||
+	    (a == 2 && (ended_by(v, color, GAME_TERM_TABLEBASE, req->ply) ||
+			game_action_retried(v, color, "claim-tablebase", req->ply))) ||
+	    (a == 3 && game_action_retried(v, color, "discard", req->ply) && v->discard_day[color] == today) ||
+	    (a == 4 && game_is_over(&v->game) && v->game.termination == GAME_TERM_TECHNICAL_FAILURE &&
+	     !strcmp(v->end_reason, "abandoned") &&
+	     v->game.result == (color == WHITE ? GAME_RESULT_WHITE_WINS : GAME_RESULT_BLACK_WINS))) {
+		game_action_already_done(out, v);
+		goto done;
+	}
+	if (a == 3) {
+		if (!v->started || game_is_over(&v->game) || !fold_adjourned(v)) {
+			game_fail(out, PROTOCOL_ERR_CONFLICT, "a discard is claimed in an adjourned game");
+			goto done;
+		}
+	} else if (!game_action_running_or_conflict(v, out)) {
+		goto done;
+	}
+	if (!game_action_ply_or_stale(v, req->ply, out))
+		goto done;
+	switch (a) {
+	case 0:
+	case 1: {
+		game_action_ended_event(&e, color, a == 0 ? GAME_TERM_THREEFOLD : GAME_TERM_FIFTY_MOVES, NULL);
+		if (req->move[0]) {
+			move m;
+			struct tchess_error terr;
+			if (color != (int)game_side_to_move(&v->game)) {
+				game_fail(out, PROTOCOL_ERR_ILLEGAL, "only the player to move may claim");
+				goto done;
+			}
+			if (notation_parse_move(&v->game.pos, req->move, strlen(req->move), &m, &terr) != TCHESS_OK) {
+				game_fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
+				goto done;
+			}
+			uci_write(&v->game.pos, m, e.uci);
+		}
+		game_action_commit(gs, lg, me, &e, NULL, out);
+		break;
+	}
+	case 2:
+		claim_tablebase(gs, lg, me, color, out);
+		break;
+	case 3: {
+		fold_event_init(&e, FOLD_EV_DISCARD);
+		e.color = color;
+		e.count = v->discards[!color] + 1;
+		/* "If the player has discarded to resume the game three times,
+		 * he will be scored a defeat." */
+		bool lost = e.count >= v->game.rules.discards_to_lose;
+		if (lost)
+			game_action_ended_event(&then, !color, GAME_TERM_TECHNICAL_FAILURE, "discards");
+		game_action_commit(gs, lg, me, &e, lost ? &then : NULL, out);
+		break;
+	}
+	case 4:
+		if (v->game.rules.disconnect != DISCONNECT_CLAIM_WIN) {
+			game_fail(out, PROTOCOL_ERR_ILLEGAL, "the %s rules give no win for a disconnect", v->game.rules.name);
+			goto done;
+		}
+		if (!v->absent[!color]) {
+			game_fail(out, PROTOCOL_ERR_ILLEGAL, "your opponent is present");
+			goto done;
+		}
+		game_action_ended_event(&e, !color, GAME_TERM_TECHNICAL_FAILURE, "abandoned");
+		game_action_commit(gs, lg, me, &e, NULL, out);
+		break;
+	}
+done:
+	game_presence_account(gs, lg, color, out);
+}

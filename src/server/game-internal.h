@@ -1,0 +1,288 @@
+/*
+ * The game service's rooms (see src/server/README): what they share, and
+ * nothing the rest of tchessd may use -- api/, server.c and the services
+ * built on games see only game-service.h.
+ *
+ * The model. A live game (struct live_game) is the fold of its stored
+ * events. A command is one transaction (game-txn.c) that works on a copy of
+ * the game's view: each event is applied to the copy through the fold
+ * first (so the event is exactly what the fold accepts, and its clock
+ * reading and result are the fold's), then encoded and appended. Only
+ * after the store commits does the copy replace the live view; on any
+ * failure the copy is dropped and the store rolled back, so nothing
+ * changes. The commit then publishes the events (group commit: shown to
+ * polls once durable), pokes the timer (game-timer.c) and reconciles the
+ * game's engine request (game-engine.c).
+ *
+ * Every function here runs with the server lock held (server.h).
+ */
+#ifndef TCHESS_SERVER_GAME_INTERNAL_H
+#define TCHESS_SERVER_GAME_INTERNAL_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "event-ring.h"
+#include "game-service.h"
+#include "store.h"
+#include "tchess/fold.h"
+#include "util/dheap.h"
+#include "util/sha256.h"
+
+struct engine_ask;
+
+#define GS_BUCKETS 1024
+/* Events one command may append: a move, the opponent's premove, a
+ * discard, an end, with room to spare; a correspondence game's start also
+ * carries both seats' vacations. */
+#define TXN_EVENTS_MAX (8 + 2 * FOLD_VACATIONS_MAX)
+
+struct live_game {
+	char id[STORE_GAME_ID_MAX + 1];
+	struct game_view view;
+	char invite_hash[2 * SHA256_DIGEST_SIZE + 1]; /* "" for games without a code */
+	int64_t created_ms;
+	struct engine_ask *ask; /* the engine move asked for, or NULL (game-engine.c) */
+	/* Presence (memory only; a restart counts as everyone seen now): the
+	 * last request of each seat and its long-polls parked right now. */
+	int64_t last_seen[2];
+	int parked[2];
+	int invalid[2];  /* consecutive invalid commands of each seat */
+	int64_t used_ms; /* wall clock of the last access or commit: idleness runs from it */
+	/* Publishing (game-txn.c): events up to durable_seq may be shown. */
+	struct event_ring ring;
+	int64_t durable_seq;
+	int64_t flight_seq; /* the seq the fsync under way covers */
+	bool dirty;         /* on gs->dirty: committed past durable_seq */
+	bool in_flight;     /* on gs->flight */
+	/* On gs->timer_live, keyed by when the timer must look at it next. */
+	struct dheap_node timer;
+	struct live_game *next;
+};
+
+/* An evicted game (game-registry.c): what only memory knew of it, and when the
+ * timer must bring it back. */
+struct evicted_game {
+	char id[STORE_GAME_ID_MAX + 1];
+	bool unfinished;
+	int64_t players[2]; /* the human seats' players, 0 for another seat */
+	int64_t last_seen[2];
+	int invalid[2];
+	/* On gs->timer_evicted, keyed by its next deadline (flag or chore);
+	 * not on it if it has none. */
+	struct dheap_node timer;
+	struct evicted_game *next;
+};
+
+/* A game a batch changed: made live when the batch commits. */
+struct batch_item {
+	struct live_game *lg;
+	struct game_view view;
+	bool insert; /* a new game */
+};
+
+/* Aborted games erased lately, so their id answers 410 rather than 404. */
+#define GS_TOMBSTONES 256
+
+struct game_service {
+	struct server *srv;
+	struct game_service_hooks hooks;
+	bool batch;        /* commands share the caller's transaction */
+	bool batch_failed; /* a command in it rolled back */
+	struct batch_item *pending;
+	size_t n_pending;
+	struct live_game *bucket[GS_BUCKETS];
+	struct evicted_game *evicted[GS_BUCKETS];
+	size_t n_live, n_evicted;
+	pthread_t timer;
+	bool timer_started;
+	bool timer_stop;
+	pthread_cond_t timer_cond; /* waited on with srv->lock; signalled after every commit */
+	bool engines_stopped;      /* game_service_stop_engines ran: ask for nothing more */
+	struct tablebase *tb;      /* NULL: no tablebase claims */
+	char tombstones[GS_TOMBSTONES][STORE_GAME_ID_MAX + 1];
+	unsigned n_tombstones;
+	/* Group commit: games committed since the last fsync began, and the
+	 * games the fsync under way covers. */
+	struct live_game **dirty, **flight;
+	size_t n_dirty, n_flight, cap_dirty, cap_flight;
+	/* When the timer wakes next (wall ms; INT64_MAX: only when signalled):
+	 * a commit signals it only for a deadline earlier than that. */
+	int64_t timer_next;
+	/* What the timer waits for: the games in memory, keyed by when each
+	 * needs it next (timer_key), and the evicted ones with a deadline. */
+	struct dheap timer_live, timer_evicted;
+};
+
+struct game_txn {
+	struct game_service *gs;
+	struct live_game *lg;
+	struct game_view work;
+	struct protocol_event ev[TXN_EVENTS_MAX];
+	int64_t visible_to[TXN_EVENTS_MAX];
+	size_t n;
+};
+
+struct id_list {
+	char (*ids)[STORE_GAME_ID_MAX + 1];
+	size_t n;
+};
+
+#define LIVE_OF(node) ((struct live_game *)((char *)(node)-offsetof(struct live_game, timer)))
+#define EVICTED_OF(node) ((struct evicted_game *)((char *)(node)-offsetof(struct evicted_game, timer)))
+
+/* ---- outcomes (game-service.c) ---- */
+
+/* Fills out as a failure with code and the formatted message. */
+__attribute__((format(printf, 3, 4))) void game_fail(struct game_outcome *out, enum protocol_error_code code,
+                                                     const char *fmt, ...);
+/* Rolls the store back and fails with 500. */
+void game_store_failed(struct game_service *gs, struct game_outcome *out);
+/* 409 for a stale ply, with the game's seq. */
+void game_fail_stale(struct game_outcome *out, const struct game_view *v, int64_t ply);
+
+/* ---- registry and eviction (game-registry.c) ---- */
+
+/* Puts a new or rebuilt game among the live ones (and on the timer). */
+void game_registry_insert(struct game_service *gs, struct live_game *lg);
+/* Frees a game that is in no list. */
+void game_registry_live_free(struct live_game *lg);
+/* The game from memory, or rebuilt from the store by replaying its events
+ * (back from eviction too); NULL after filling out (404, 410 or 500). */
+struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out);
+/* The game if it is in memory, else NULL; never reads the store. */
+struct live_game *game_registry_find(struct game_service *gs, const char *id);
+/* Erases an aborted game: its row, its events, its memory (lg is freed). */
+void game_registry_erase(struct game_service *gs, struct live_game *lg);
+/* Whether lg may leave memory now, idle time aside. */
+bool game_registry_evictable(struct game_service *gs, const struct live_game *lg);
+/* Drops lg from memory, leaving its record (lg is freed). */
+void game_registry_evict(struct game_service *gs, struct live_game *lg);
+/* When the timer must look at lg next to evict it (INT64_MAX: never). */
+int64_t game_registry_evict_due(struct game_service *gs, struct live_game *lg, int64_t now);
+/* Brings back the evicted games whose deadline has come by now. */
+void game_registry_revive_due(struct game_service *gs, int64_t now);
+/* Brings back player's evicted unfinished games. */
+void game_registry_revive_player(struct game_service *gs, int64_t player);
+/* Frees every game and record (game_service_free). */
+void game_registry_fini(struct game_service *gs);
+
+/* ---- transactions, publishing, batches (game-txn.c) ---- */
+
+/* The instant of a new event: the wall clock, never before the game's last
+ * event. */
+int64_t game_txn_instant(const struct game_view *v);
+/* Keeps an event for the polls, encoded once. */
+void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to);
+/* After a commit of lg's events: shown once durable. */
+void game_txn_publish(struct game_service *gs, struct live_game *lg);
+/* Takes lg off the group commit's lists (it is being freed). */
+void game_txn_forget(struct game_service *gs, struct live_game *lg);
+/* Starts a transaction on lg (a work copy of its view); -1 after failing. */
+int game_txn_begin(struct game_txn *t, struct game_service *gs, struct live_game *lg, struct game_outcome *out);
+/* Rolls back and drops the work copy and the events. */
+void game_txn_abort(struct game_txn *t);
+/* Applies e to the work copy, then appends it (payload: e's encoding, or
+ * raw for an event the fold ignores); -1 after rolling back and failing. */
+int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type, const char *raw, int64_t visible_to,
+                     int64_t t_ms, struct game_outcome *out);
+int game_txn_add(struct game_txn *t, struct fold_event *e, int64_t visible_to, int64_t t_ms, struct game_outcome *out);
+/* The game row of lg in state v. */
+void game_txn_row_of(const struct live_game *lg, const struct game_view *v, struct store_game *g);
+/* Commits, makes the work copy live and gives viewer the events it may
+ * see; -1 after rolling back and failing. */
+int game_txn_commit(struct game_txn *t, int64_t viewer, struct game_outcome *out);
+/* A server-made event (and then, if not NULL) in its own transaction. */
+int game_txn_server_event(struct game_service *gs, struct live_game *lg, struct fold_event *e, struct fold_event *then);
+/* Ends the game for a technical failure (reason as in tchess-protocol(7)). */
+int game_txn_technical_failure(struct game_service *gs, struct live_game *lg, int color, const char *reason);
+
+/* ---- moves, premoves, flag, resignation (game-move.c) ---- */
+
+void game_move_event(struct fold_event *e, const struct game_view *v, move m, int64_t think_ms, bool premove);
+/* After a move: the game-ended event if the move ended the game. */
+int game_move_end_if_over(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
+/* After a move: the side to move's premoves, played or discarded. */
+int game_move_resolve_premoves(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
+/* Ends the game on time at t_ms. */
+int game_move_flag(struct game_service *gs, struct live_game *lg, int64_t t_ms, struct game_outcome *out);
+/* The mover's time ran out before this command: the game ends on time and
+ * the command is refused (true). */
+bool game_move_flagged_first(struct game_service *gs, struct live_game *lg, int64_t t_ms, struct game_outcome *out);
+/* A retried move is answered with its original event; else 409. */
+void game_move_retry_or_stale(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
+                              const char *text, struct game_outcome *out);
+/* The one move path: humans (through the API) and engine seats. */
+void game_move_play(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
+                    const char *text, struct game_outcome *out);
+
+/* ---- seats (game-seat.c) ---- */
+
+/* The caller's seat, or -1 after failing with 403. */
+int game_seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome *out);
+/* When both seats are filled, the game starts (with the seats' vacations). */
+int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
+
+/* ---- game actions (game-action.c), shared with undo and rematch ---- */
+
+/* Success without a second effect: the command was applied before. */
+void game_action_already_done(struct game_outcome *out, const struct game_view *v);
+bool game_action_retried(const struct game_view *v, int color, const char *key, int64_t ply);
+bool game_action_request_retried(const struct game_view *v, int color, const struct fold_event *e, int64_t ply);
+/* The game, the caller's seat (403), the caller's presence. */
+struct live_game *game_action_begin(struct game_service *gs, int64_t me, const char *id, int *color,
+                                    struct game_outcome *out);
+/* One transaction of one or two events (a fold refusal is a 422). */
+void game_action_commit(struct game_service *gs, struct live_game *lg, int64_t me, struct fold_event *e,
+                        struct fold_event *then, struct game_outcome *out);
+bool game_action_running_or_conflict(const struct game_view *v, struct game_outcome *out);
+bool game_action_ply_or_stale(const struct game_view *v, int64_t ply, struct game_outcome *out);
+void game_action_request_event(struct fold_event *e, const struct game_view *v, int color, enum fold_request_what what,
+                               enum fold_request_action action);
+void game_action_ended_event(struct fold_event *e, int color, enum game_termination term, const char *reason);
+/* Parses an action word against names; -1 after a 400. */
+int game_action_word(const char *word, const char *const *names, int n, const char *dflt, const char *endpoint,
+                     struct game_outcome *out);
+
+/* ---- undo games (game-undo.c) ---- */
+
+/* A move in an undo game: provisional. */
+void game_undo_provisional(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
+                           const char *text, struct game_outcome *out);
+
+/* ---- presence and invalid commands (game-presence.c) ---- */
+
+/* A request by the seat: it is present (back, if it was gone: an event). */
+void game_presence_seen(struct game_service *gs, struct live_game *lg, int color);
+/* Counts out among the seat's invalid commands (or resets the count). */
+void game_presence_account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out);
+
+/* ---- notes (game-note.c) ---- */
+
+/* In the transaction that ends the game: one notes-revealed event. */
+int game_note_reveal(struct game_txn *t, struct game_outcome *out);
+
+/* ---- the timer (game-timer.c) ---- */
+
+/* Puts node on heap h with key, or takes it off for INT64_MAX. */
+void game_timer_set(struct dheap *h, struct dheap_node *node, int64_t key);
+/* The earliest instant the timer must act on lg (its flag or a chore);
+ * INT64_MAX for none. Pure: acts on nothing. */
+int64_t game_timer_deadline(struct game_service *gs, const struct live_game *lg);
+/* Acts on lg's chores due by now; true if that erased (freed) lg. */
+bool game_timer_chores(struct game_service *gs, struct live_game *lg, int64_t now);
+/* lg's deadline may have moved earlier: the timer hears of it. */
+void game_timer_poke(struct game_service *gs, struct live_game *lg);
+/* Starts and stops the timer thread (stop takes the lock itself). */
+int game_timer_start(struct game_service *gs);
+void game_timer_stop(struct game_service *gs);
+
+/* ---- engine seats (game-engine.c) ---- */
+
+/* After every commit: withdraws a stale engine request, asks for a move
+ * when an engine seat is to move. */
+void game_engine_sync(struct game_service *gs, struct live_game *lg);
+
+#endif

@@ -1,0 +1,81 @@
+/*
+ * Presence and invalid commands: a seat's requests and parked polls say
+ * it is there (the timer's disconnect deadlines read them), and a seat's
+ * run of invalid commands ends the game past the ruleset's limit.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+#include "util/log.h"
+#include "util/now.h"
+
+/* A request by the seat: it is present; if a presence event said it was
+ * gone, it is back. */
+void game_presence_seen(struct game_service *gs, struct live_game *lg, int color)
+{
+	lg->last_seen[color] = now_wall_ms();
+	/* After the end too (a player back in time for a rematch), but not in
+	 * an aborted game, which is about to be erased. */
+	if (lg->view.absent[color] && lg->view.created &&
+	    (!game_is_over(&lg->view.game) || lg->view.game.termination != GAME_TERM_ABORTED)) {
+		struct fold_event e;
+		fold_event_init(&e, FOLD_EV_PRESENCE);
+		e.color = color;
+		e.present = true;
+		game_txn_server_event(gs, lg, &e, NULL);
+	}
+}
+
+/* Consecutive invalid commands: "a broken bot" forfeits after more than
+ * the ruleset's limit. Stale plies (409 with seq) are ordinary races and
+ * do not count; a success resets the count. */
+void game_presence_account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out)
+{
+	if (!out->failed) {
+		lg->invalid[color] = 0;
+		return;
+	}
+	enum protocol_error_code c = out->err.code;
+	if (!(c == PROTOCOL_ERR_ILLEGAL || c == PROTOCOL_ERR_BAD_REQUEST ||
+	      (c == PROTOCOL_ERR_CONFLICT && out->err.seq == 0)))
+		return;
+	lg->invalid[color]++;
+	if (lg->invalid[color] > lg->view.game.rules.invalid_command_limit && fold_running(&lg->view)) {
+		log_warn("game %s: %s sent %d invalid commands in a row", lg->id, fold_color_str(color),
+			 lg->invalid[color]);
+		game_txn_technical_failure(gs, lg, color, "invalid-commands");
+	}
+}
+
+void game_service_invalid(struct game_service *gs, int64_t me, const char *id, const struct protocol_error *err)
+{
+	struct game_outcome o = { 0 };
+	struct live_game *lg = game_registry_lookup(gs, id, &o);
+	int color = lg ? fold_seat_of(&lg->view, me) : -1;
+	if (color >= 0) {
+		o.failed = true;
+		o.err = *err;
+		game_presence_seen(gs, lg, color);
+		game_presence_account(gs, lg, color, &o);
+	}
+	game_outcome_fini(&o);
+}
+
+void game_service_touch(struct game_service *gs, int64_t me, const char *id, int parked_delta)
+{
+	struct game_outcome o = { 0 };
+	struct live_game *lg = game_registry_lookup(gs, id, &o);
+	int color = lg ? fold_seat_of(&lg->view, me) : -1;
+	game_outcome_fini(&o);
+	if (color < 0)
+		return;
+	lg->parked[color] += parked_delta;
+	if (lg->parked[color] < 0)
+		lg->parked[color] = 0;
+	game_presence_seen(gs, lg, color);
+	/* The seat's deadline moved: the timer hears of it if it is now
+	 * earlier than its next wake (a poll coming back starts the grace). */
+	game_timer_poke(gs, lg);
+}

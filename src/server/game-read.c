@@ -1,0 +1,153 @@
+/*
+ * Reads: the snapshot, the events long-poll (from the ring, the store, or
+ * a resync snapshot for a client far behind) and the PGN. A read changes
+ * no game: presence is the caller's business (game_service_touch).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+#include "server.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return;
+	out->body = fold_snapshot_encode(&lg->view, lg->id, now_wall_ms(), viewer);
+	out->status = 200;
+}
+
+/* At most this many events per long-poll answer from the store; the
+ * client asks again. */
+#define GS_EVENTS_PER_ANSWER 500
+
+/* A client further behind than this, and older than the ring, gets the
+ * game's snapshot instead of the events it missed (a resync answer). */
+#define GS_RESYNC_BEHIND EVENT_RING_SIZE
+
+struct event_batch {
+	struct protocol_event *events;
+	size_t n;
+	int64_t upto;
+};
+
+static int batch_add(void *arg, const struct store_event *ev)
+{
+	struct event_batch *b = arg;
+	if (ev->seq > b->upto)
+		return 1;
+	b->events = xrealloc(b->events, (b->n + 1) * sizeof *b->events);
+	struct protocol_event *e = &b->events[b->n++];
+	e->seq = ev->seq;
+	snprintf(e->type, sizeof e->type, "%s", ev->type);
+	e->t_ms = ev->created_ms;
+	e->data = xstrdup(ev->payload ? ev->payload : "{}");
+	return 0;
+}
+
+/* Keeps the events the fold passes over (notes): a snapshot does not hold
+ * them. */
+static int batch_add_other(void *arg, const struct store_event *ev)
+{
+	if (fold_event_kind_of(ev->type) != FOLD_EV_OTHER)
+		return 0;
+	return batch_add(arg, ev);
+}
+
+/* The resync answer: the snapshot at the game's seq (every event durable),
+ * with the notes after `after` that viewer may see. */
+static void resync_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
+			  int64_t now, struct game_outcome *out)
+{
+	struct event_batch b = { .upto = lg->view.seq };
+	struct protocol_events evs = { .seq = lg->view.seq, .now_ms = now, .resync = true };
+	if (store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b)) {
+		evs.events = b.events;
+		evs.n = b.n;
+		protocol_events_fini(&evs);
+		game_store_failed(gs, out);
+		return;
+	}
+	evs.events = b.events;
+	evs.n = b.n;
+	evs.snapshot = fold_snapshot_encode(&lg->view, lg->id, now, viewer);
+	struct protocol_error err;
+	out->body = protocol_events_encode(&evs, &err);
+	if (!out->body) {
+		log_error("game %s: resync answer does not encode: %s", lg->id, err.message);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "resync answer does not encode");
+	}
+	protocol_events_fini(&evs);
+	log_debug("game %s: resync from %lld to %lld", lg->id, (long long)after, (long long)lg->view.seq);
+}
+
+int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
+			struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return 0;
+	out->status = 200;
+	int64_t upto = lg->durable_seq;
+	/* after > upto: the client knows a future this server never had (a
+	 * restored database); answering at once with seq lets it resync. */
+	if (after == upto && !must_answer)
+		return 1;
+	int64_t now = now_wall_ms();
+	if (after >= upto) {
+		out->body = xasprintf("{\"events\":[],\"seq\":%lld,\"now_ms\":%lld}", (long long)upto,
+				      (long long)now);
+		return 0;
+	}
+	if (event_ring_covers(&lg->ring, after) && upto <= lg->ring.last) {
+		out->body = event_ring_answer(&lg->ring, after, upto, viewer, now);
+		return 0;
+	}
+	/* Far behind: the snapshot, once every event is durable (it shows
+	 * them all); until then a page of events. */
+	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == upto) {
+		resync_answer(gs, lg, viewer, after, now, out);
+		return 0;
+	}
+	struct event_batch b = { .upto = upto };
+	struct protocol_events evs = { .seq = upto, .now_ms = now };
+	enum store_result r = store_events_after(gs->srv->store, id, after, viewer, GS_EVENTS_PER_ANSWER, batch_add, &b);
+	evs.events = b.events;
+	evs.n = b.n;
+	if (r) {
+		game_store_failed(gs, out);
+	} else {
+		if (b.n == GS_EVENTS_PER_ANSWER)
+			evs.seq = b.events[b.n - 1].seq;
+		struct protocol_error err;
+		out->body = protocol_events_encode(&evs, &err);
+		if (!out->body) {
+			log_error("game %s: stored event does not encode: %s", id, err.message);
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "stored event does not encode");
+		}
+	}
+	protocol_events_fini(&evs);
+	return 0;
+}
+
+void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return;
+	struct pgn_buf b;
+	struct tchess_error terr;
+	pgn_buf_init(&b);
+	if (fold_pgn_write(&lg->view, lg->id, &b, &terr) != TCHESS_OK) {
+		pgn_buf_fini(&b);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "PGN: %s", terr.message);
+		return;
+	}
+	out->body = b.data ? b.data : xstrdup("");
+	out->status = 200;
+}

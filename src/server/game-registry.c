@@ -1,0 +1,357 @@
+/*
+ * The registry: which games are in memory (a hash of live games), how one
+ * comes back (the replay of its stored events), and eviction.
+ *
+ * Eviction (evict_idle_s, tchessd(8)): a game nobody touched for the idle
+ * time leaves memory, so days-per-move correspondence games do not hold
+ * their fold and ring for days. Only a quiet game goes: no long-poll
+ * parked on it, no engine request out, every event durable (durable_seq
+ * is its seq and no fsync is under way for it), no batch open. What
+ * memory alone knew stays behind in a small record (struct
+ * evicted_game): each seat's presence and invalid-command count, the
+ * human seats (a player's games and vacations find it by them) and the
+ * instant of its next deadline, computed by the same function that tells
+ * the timer about a live game's (game_timer_deadline). Any access goes
+ * through game_registry_lookup(), which brings the game back by the replay
+ * of start-up and puts the record's memory back; the timer brings back a
+ * game whose deadline has come and then treats it as any live game. So
+ * the store's log, not memory, is the game, as after a restart, and a
+ * client cannot tell. Aborted games erased lately leave a tombstone, so
+ * their id answers 410 rather than 404.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+#include "server.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+static unsigned bucket_of(const char *id)
+{
+	uint32_t h = 2166136261u;
+	for (; *id; id++)
+		h = (h ^ (uint8_t)*id) * 16777619u;
+	return h % GS_BUCKETS;
+}
+
+/* When lg, idle since used_ms, may leave memory (INT64_MAX: never). The
+ * instant is rounded up to a sixteenth of the idle time, so that games
+ * used at scattered instants leave together, a few timer passes (and
+ * malloc_trim calls) per idle period rather than one each: when exactly a
+ * game goes, nobody sees. */
+static int64_t evict_at(const struct game_service *gs, const struct live_game *lg)
+{
+	int64_t idle = gs->srv->cfg.evict_idle_ms;
+	if (idle <= 0)
+		return INT64_MAX;
+	int64_t step = idle / 16 > 0 ? idle / 16 : 1;
+	int64_t at = lg->used_ms + idle;
+	return at % step ? at + step - at % step : at;
+}
+
+void game_registry_insert(struct game_service *gs, struct live_game *lg)
+{
+	unsigned b = bucket_of(lg->id);
+	lg->next = gs->bucket[b];
+	gs->bucket[b] = lg;
+	lg->used_ms = now_wall_ms();
+	gs->n_live++;
+	game_timer_poke(gs, lg);
+}
+
+/* Takes lg out of the games in memory (the caller frees it). */
+static void game_registry_unlink(struct game_service *gs, struct live_game *lg)
+{
+	dheap_remove(&gs->timer_live, &lg->timer);
+	for (struct live_game **p = &gs->bucket[bucket_of(lg->id)]; *p; p = &(*p)->next) {
+		if (*p == lg) {
+			*p = lg->next;
+			gs->n_live--;
+			return;
+		}
+	}
+}
+
+/* Where game id's eviction record is linked: *result is NULL if it has
+ * none. */
+static struct evicted_game **game_registry_evicted_link(struct game_service *gs, const char *id)
+{
+	struct evicted_game **p = &gs->evicted[bucket_of(id)];
+	while (*p && strcmp((*p)->id, id))
+		p = &(*p)->next;
+	return p;
+}
+
+static void game_registry_evicted_drop(struct game_service *gs, struct evicted_game **link)
+{
+	struct evicted_game *e = *link;
+	*link = e->next;
+	dheap_remove(&gs->timer_evicted, &e->timer);
+	free(e);
+	gs->n_evicted--;
+}
+
+void game_registry_live_free(struct live_game *lg)
+{
+	fold_view_fini(&lg->view);
+	event_ring_fini(&lg->ring);
+	free(lg);
+}
+
+struct replay {
+	struct live_game *lg;
+	int rc;
+};
+
+static int replay_event(void *arg, const struct store_event *ev)
+{
+	struct replay *r = arg;
+	struct protocol_event pe = { .seq = ev->seq, .t_ms = ev->created_ms, .data = (char *)ev->payload };
+	struct protocol_error err;
+	snprintf(pe.type, sizeof pe.type, "%s", ev->type);
+	if (fold_apply(&r->lg->view, &pe, &err)) {
+		log_error("game %s: event %lld (%s) does not fold: %s", r->lg->id, (long long)ev->seq, ev->type,
+			  err.message);
+		r->rc = -1;
+		return 1;
+	}
+	game_txn_ring_add(r->lg, &pe, ev->visible_to);
+	return 0;
+}
+
+/* The game from memory, or rebuilt from the store by replaying its events;
+ * NULL after filling out (404 or 500). */
+struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out)
+{
+	if (!protocol_game_id_valid(id)) {
+		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		return NULL;
+	}
+	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
+		if (!strcmp(lg->id, id)) {
+			lg->used_ms = now_wall_ms();
+			return lg;
+		}
+	}
+	struct store_game g;
+	struct evicted_game **link;
+	switch (store_game_get(gs->srv->store, id, &g)) {
+	case STORE_OK:
+		break;
+	case STORE_NOT_FOUND:
+		/* Not by this server, which erases only live games; a record
+		 * of a game that is no more would bring nothing back. */
+		link = game_registry_evicted_link(gs, id);
+		if (*link)
+			game_registry_evicted_drop(gs, link);
+		if (game_service_erased(gs, id))
+			game_fail(out, PROTOCOL_ERR_GONE, "the game was aborted and erased");
+		else
+			game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		return NULL;
+	default:
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return NULL;
+	}
+	struct live_game *lg = xcalloc(1, sizeof *lg);
+	lg->last_seen[WHITE] = lg->last_seen[BLACK] = now_wall_ms();
+	snprintf(lg->id, sizeof lg->id, "%s", g.id);
+	lg->created_ms = g.created_ms;
+	fold_view_init(&lg->view);
+	event_ring_init(&lg->ring);
+	/* params is what game_service_create wrote: {} or the invite's hash. */
+	if (g.params && sscanf(g.params, "{\"invite_sha256\":\"%64[0-9a-f]\"}", lg->invite_hash) != 1)
+		lg->invite_hash[0] = '\0';
+	store_game_fini(&g);
+	struct replay r = { .lg = lg };
+	if (store_events_after(gs->srv->store, id, 0, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc ||
+	    !lg->view.created) {
+		game_registry_live_free(lg);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "the game's log cannot be replayed");
+		return NULL;
+	}
+	/* What the store holds was written before this process's commits,
+	 * or is a game none of them touched, or one evicted only once all
+	 * its events were: durable. */
+	lg->durable_seq = lg->view.seq;
+	/* Back from eviction: memory's part as it was when it left. */
+	link = game_registry_evicted_link(gs, id);
+	if (*link) {
+		for (int c = WHITE; c <= BLACK; c++) {
+			lg->last_seen[c] = (*link)->last_seen[c];
+			lg->invalid[c] = (*link)->invalid[c];
+		}
+		game_registry_evicted_drop(gs, link);
+		log_debug("game %s: back in memory (seq %lld)", lg->id, (long long)lg->view.seq);
+	}
+	game_registry_insert(gs, lg);
+	return lg;
+}
+
+struct live_game *game_registry_find(struct game_service *gs, const char *id)
+{
+	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
+		if (!strcmp(lg->id, id))
+			return lg;
+	}
+	return NULL;
+}
+
+bool game_service_erased(const struct game_service *gs, const char *id)
+{
+	unsigned n = gs->n_tombstones < GS_TOMBSTONES ? gs->n_tombstones : GS_TOMBSTONES;
+	for (unsigned i = 0; i < n; i++) {
+		if (!strcmp(gs->tombstones[i], id))
+			return true;
+	}
+	return false;
+}
+
+/* Erases an aborted game: its row, its events and its memory. Parked polls
+ * are woken to learn it is gone (410). */
+void game_registry_erase(struct game_service *gs, struct live_game *lg)
+{
+	struct store *st = gs->srv->store;
+	if (store_begin(st) || store_game_delete(st, lg->id) || store_commit(st)) {
+		store_rollback(st);
+		log_error("game %s: cannot erase the aborted game", lg->id);
+		return;
+	}
+	log_info("game %s: aborted, erased", lg->id);
+	snprintf(gs->tombstones[gs->n_tombstones++ % GS_TOMBSTONES], STORE_GAME_ID_MAX + 1, "%s", lg->id);
+	game_registry_unlink(gs, lg);
+	char id[STORE_GAME_ID_MAX + 1];
+	snprintf(id, sizeof id, "%s", lg->id);
+	game_txn_forget(gs, lg);
+	game_registry_live_free(lg);
+	server_notify_game(gs->srv, id);
+}
+
+/* Whether lg may leave memory now, idle time aside: nothing but the store
+ * would be lost, and nobody waits on it. */
+bool game_registry_evictable(struct game_service *gs, const struct live_game *lg)
+{
+	return !gs->batch && !lg->ask && lg->parked[WHITE] == 0 && lg->parked[BLACK] == 0 && !lg->dirty &&
+	       !lg->in_flight && lg->durable_seq == lg->view.seq && lg->view.created &&
+	       !server_game_watched(gs->srv, lg->id);
+}
+
+/* Drops lg from memory, leaving its record -- but none for a finished game
+ * with no deadline left (no rematch offer to lapse, no erasure due):
+ * nothing of it then lives in memory only, and a long-running server must
+ * not keep a record per game it ever served. */
+void game_registry_evict(struct game_service *gs, struct live_game *lg)
+{
+	const struct game_view *v = &lg->view;
+	int64_t due = game_timer_deadline(gs, lg);
+	if (game_is_over(&v->game) && due == INT64_MAX) {
+		log_debug("game %s: finished, out of memory at seq %lld", lg->id, (long long)v->seq);
+		game_registry_unlink(gs, lg);
+		game_registry_live_free(lg);
+		return;
+	}
+	struct evicted_game *e = xcalloc(1, sizeof *e);
+	snprintf(e->id, sizeof e->id, "%s", lg->id);
+	e->unfinished = !game_is_over(&v->game);
+	for (int c = WHITE; c <= BLACK; c++) {
+		e->players[c] = v->seats[c].kind == FOLD_SEAT_HUMAN ? v->seats[c].player : 0;
+		e->last_seen[c] = lg->last_seen[c];
+		e->invalid[c] = lg->invalid[c];
+	}
+	game_registry_unlink(gs, lg);
+	game_timer_set(&gs->timer_evicted, &e->timer, due);
+	struct evicted_game **link = game_registry_evicted_link(gs, e->id);
+	e->next = *link;
+	*link = e;
+	gs->n_evicted++;
+	log_debug("game %s: evicted at seq %lld, idle", e->id, (long long)v->seq);
+	game_registry_live_free(lg);
+}
+
+/* When the timer must look at lg next to evict it (INT64_MAX: never). A
+ * game idle long enough but kept (watched, or not yet durable) is looked
+ * at again an idle time later: what keeps it may end without a word to
+ * the timer (a spectator's poll coming back). */
+int64_t game_registry_evict_due(struct game_service *gs, struct live_game *lg, int64_t now)
+{
+	int64_t idle = gs->srv->cfg.evict_idle_ms;
+	if (idle <= 0)
+		return INT64_MAX;
+	int64_t at = evict_at(gs, lg);
+	return at > now ? at : game_registry_evictable(gs, lg) ? now : now + idle;
+}
+
+/* Brings back the evicted games whose deadline has come (the timer then
+ * acts on them as on any live game). */
+void game_registry_revive_due(struct game_service *gs, int64_t now)
+{
+	struct dheap_node *top;
+	while ((top = dheap_top(&gs->timer_evicted)) && top->key <= now) {
+		char id[STORE_GAME_ID_MAX + 1];
+		snprintf(id, sizeof id, "%s", EVICTED_OF(top)->id);
+		struct game_outcome o = { 0 };
+		if (!game_registry_lookup(gs, id, &o))
+			log_error("game %s: cannot bring it back for its deadline: %s", id, o.err.message);
+		game_outcome_fini(&o);
+		/* A store that cannot read now: try again in a second, not in
+		 * a loop. */
+		struct evicted_game *still = *game_registry_evicted_link(gs, id);
+		if (still && dheap_contains(&still->timer) && still->timer.key <= now)
+			dheap_set(&gs->timer_evicted, &still->timer, now + 1000);
+	}
+}
+
+/* Brings back player's evicted unfinished games, for what goes through
+ * every game of a player (their list, their vacations). */
+void game_registry_revive_player(struct game_service *gs, int64_t player)
+{
+	struct id_list l = { 0 };
+	for (unsigned b = 0; b < GS_BUCKETS && player; b++) {
+		for (struct evicted_game *e = gs->evicted[b]; e; e = e->next) {
+			if (e->unfinished && (e->players[WHITE] == player || e->players[BLACK] == player)) {
+				l.ids = xrealloc(l.ids, (l.n + 1) * sizeof *l.ids);
+				snprintf(l.ids[l.n++], sizeof l.ids[0], "%s", e->id);
+			}
+		}
+	}
+	for (size_t i = 0; i < l.n; i++) {
+		struct game_outcome o = { 0 };
+		if (!game_registry_lookup(gs, l.ids[i], &o))
+			log_error("game %s: cannot bring it back: %s", l.ids[i], o.err.message);
+		game_outcome_fini(&o);
+	}
+	free(l.ids);
+}
+
+void game_service_counts(struct game_service *gs, size_t *live, size_t *evicted)
+{
+	*live = gs->n_live;
+	*evicted = gs->n_evicted;
+}
+
+void game_service_each(struct game_service *gs, int64_t player, game_service_each_fn fn, void *arg)
+{
+	game_registry_revive_player(gs, player);
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			if (fold_seat_of(&lg->view, player) >= 0 && fn(arg, lg->id, &lg->view))
+				return;
+		}
+	}
+}
+
+void game_registry_fini(struct game_service *gs)
+{
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		while (gs->bucket[b]) {
+			struct live_game *lg = gs->bucket[b];
+			gs->bucket[b] = lg->next;
+			game_registry_live_free(lg);
+		}
+		while (gs->evicted[b])
+			game_registry_evicted_drop(gs, &gs->evicted[b]);
+	}
+}

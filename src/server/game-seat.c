@@ -1,0 +1,335 @@
+/*
+ * Seats: creating a game (a seek, an invite, an engine game, a
+ * tournament's), joining it, starting it when both seats are filled, and
+ * the seats' vacations carried as events in correspondence games.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+#include "server.h"
+#include "util/now.h"
+#include "util/sha256.h"
+#include "util/token.h"
+#include "util/xalloc.h"
+
+/* The caller's seat, or -1 after failing with 403. */
+int game_seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome *out)
+{
+	int c = fold_seat_of(&lg->view, me);
+	if (c < 0)
+		game_fail(out, PROTOCOL_ERR_FORBIDDEN, "you have no seat in this game");
+	return c;
+}
+
+static void seat_answer(struct game_outcome *out, int status, const char *id, int color, int64_t seq,
+			const char *invite)
+{
+	struct protocol_seat_response r = { .seq = seq };
+	snprintf(r.id, sizeof r.id, "%s", id);
+	snprintf(r.color, sizeof r.color, "%s", fold_color_str(color));
+	snprintf(r.invite, sizeof r.invite, "%s", invite ? invite : "");
+	protocol_events_fini(&out->events);
+	out->body = protocol_seat_response_encode(&r);
+	out->status = status;
+}
+
+/* A correspondence game carries its seats' vacations as events, so every
+ * fold stops the same clocks; those that ended already cannot matter. */
+static int add_vacations(struct game_txn *t, int64_t t_ms, struct game_outcome *out)
+{
+	struct game_service *gs = t->gs;
+	if (t->work.clock.tc.kind != TC_CORRESPONDENCE || !gs->hooks.vacations)
+		return 0;
+	for (int side = WHITE; side <= BLACK; side++) {
+		if (t->work.seats[side].kind != FOLD_SEAT_HUMAN)
+			continue;
+		struct vacation vac[FOLD_VACATIONS_MAX];
+		int n = gs->hooks.vacations(gs->hooks.ctx, t->work.seats[side].player, t_ms, vac, FOLD_VACATIONS_MAX);
+		if (n < 0) {
+			game_txn_abort(t);
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+			return -1;
+		}
+		for (int k = 0; k < n; k++) {
+			struct fold_event e;
+			fold_event_init(&e, FOLD_EV_VACATION);
+			e.color = side;
+			e.vacation = vac[k];
+			if (game_txn_add(t, &e, 0, t_ms, out))
+				return -1;
+		}
+	}
+	return 0;
+}
+
+/* When both seats are filled, the game starts: the clock of the side to
+ * move runs from this instant. */
+int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcome *out)
+{
+	if (t->work.seats[WHITE].kind == FOLD_SEAT_EMPTY || t->work.seats[BLACK].kind == FOLD_SEAT_EMPTY)
+		return 0;
+	if (add_vacations(t, t_ms, out))
+		return -1;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_STARTED);
+	t->lg->last_seen[WHITE] = t->lg->last_seen[BLACK] = t_ms;
+	return game_txn_add(t, &e, 0, t_ms, out);
+}
+
+void game_service_create(struct game_service *gs, int64_t me, const char *me_name,
+			 const struct protocol_game_create_request *req, struct game_outcome *out)
+{
+	struct time_control tc;
+	struct tchess_error terr;
+	struct ruleset rules;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_CREATED);
+	if (time_control_parse(&tc, req->tc, &terr) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "tc: %s", terr.message);
+		return;
+	}
+	time_control_format(&tc, e.tc, sizeof e.tc);
+	snprintf(e.ruleset, sizeof e.ruleset, "%s", req->ruleset[0] ? req->ruleset : "fide");
+	if (!ruleset_preset(&rules, e.ruleset)) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "ruleset: expected fide, yourpot or chessgamble");
+		return;
+	}
+	const char *opponent = req->opponent[0] ? req->opponent : "open";
+	bool engine = !strcmp(opponent, "engine");
+	if (!engine && strcmp(opponent, "open") && strcmp(opponent, "invite")) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "opponent: expected open, invite or engine");
+		return;
+	}
+	snprintf(e.opponent, sizeof e.opponent, "%.7s", opponent);
+	if (engine && (req->level < 1 || req->level > FOLD_ENGINE_LEVEL_MAX)) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "level: an engine game needs a level from 1 to %d",
+		     FOLD_ENGINE_LEVEL_MAX);
+		return;
+	}
+	if (!engine && req->level) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "level: only engine games have a level");
+		return;
+	}
+	if (engine && (!gs->srv->engines || gs->engines_stopped)) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST,
+		     "opponent: this server has no engine (see tchessd --engine and engine_processes)");
+		return;
+	}
+	int color;
+	if (!req->color[0] || !strcmp(req->color, "random")) {
+		uint8_t byte;
+		if (token_random(&byte, 1)) {
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
+			return;
+		}
+		color = byte & 1 ? BLACK : WHITE;
+	} else if (!fold_color_parse(req->color, &color)) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "color: expected white, black or random");
+		return;
+	}
+	struct position start;
+	if (req->fen[0]) {
+		if (fen_parse(&start, req->fen, &terr) != TCHESS_OK) {
+			game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "fen: %s", terr.message);
+			return;
+		}
+	} else {
+		position_init_start(&start);
+	}
+	fen_write(&start, e.fen);
+	e.undo = req->undo;
+	e.seats[color].kind = FOLD_SEAT_HUMAN;
+	e.seats[color].player = me;
+	snprintf(e.seats[color].name, sizeof e.seats[color].name, "%s", me_name);
+	if (engine) {
+		e.seats[!color].kind = FOLD_SEAT_ENGINE;
+		e.seats[!color].level = (int)req->level;
+	}
+
+	struct live_game *lg = xcalloc(1, sizeof *lg);
+	fold_view_init(&lg->view);
+	lg->created_ms = now_wall_ms();
+	char invite[TOKEN_INVITE_LEN + 1] = "", typed[TOKEN_INVITE_LEN + 1] = "";
+	if (token_random_hex(lg->id, TOKEN_ID_BYTES) ||
+	    (!strcmp(e.opponent, "invite") && token_invite_new(invite))) {
+		game_registry_live_free(lg);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
+		return;
+	}
+	char params[128] = "{}";
+	if (invite[0]) {
+		uint8_t h[SHA256_DIGEST_SIZE];
+		/* The hash is of the code's typed form (no dash), as a join's is. */
+		token_invite_normalize(invite, typed, sizeof typed);
+		sha256(typed, strlen(typed), h);
+		token_hex(lg->invite_hash, h, sizeof h);
+		snprintf(params, sizeof params, "{\"invite_sha256\":\"%s\"}", lg->invite_hash);
+	}
+	struct store_game row = { .created_ms = lg->created_ms, .params = params };
+	snprintf(row.id, sizeof row.id, "%s", lg->id);
+	snprintf(row.status, sizeof row.status, "open");
+	struct game_txn t;
+	if (game_txn_begin(&t, gs, lg, out)) {
+		game_registry_live_free(lg);
+		return;
+	}
+	if (store_game_create(gs->srv->store, &row)) {
+		game_txn_abort(&t);
+		game_registry_live_free(lg);
+		game_store_failed(gs, out);
+		return;
+	}
+	if (game_txn_add(&t, &e, 0, lg->created_ms, out) || game_seat_start_if_full(&t, lg->created_ms, out) ||
+	    game_txn_commit(&t, me, out)) {
+		game_registry_live_free(lg);
+		return;
+	}
+	game_registry_insert(gs, lg);
+	seat_answer(out, 201, lg->id, color, lg->view.seq, invite);
+}
+
+void game_service_join(struct game_service *gs, int64_t me, const char *me_name, const char *id,
+		       const struct protocol_join_request *req, struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return;
+	struct game_view *v = &lg->view;
+	if (fold_seat_of(v, me) >= 0) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "you are already seated in this game");
+		return;
+	}
+	int color = v->seats[WHITE].kind == FOLD_SEAT_EMPTY ? WHITE : v->seats[BLACK].kind == FOLD_SEAT_EMPTY ? BLACK : -1;
+	if (color < 0 || game_is_over(&v->game)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "no seat is free");
+		return;
+	}
+	if (lg->invite_hash[0]) {
+		uint8_t h[SHA256_DIGEST_SIZE];
+		char hex[2 * SHA256_DIGEST_SIZE + 1];
+		char typed[PROTOCOL_INVITE_MAX + 1];
+		token_invite_normalize(req->invite, typed, sizeof typed);
+		sha256(typed, strlen(typed), h);
+		token_hex(hex, h, sizeof h);
+		if (!token_equal(hex, lg->invite_hash, sizeof hex - 1)) {
+			game_fail(out, PROTOCOL_ERR_FORBIDDEN,
+				  req->invite[0] ? "wrong invite code for this game (check it against the inviter's screen)"
+						 : "this game needs its invite code");
+			return;
+		}
+	}
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_JOINED);
+	e.color = color;
+	e.seats[color].kind = FOLD_SEAT_HUMAN;
+	e.seats[color].player = me;
+	snprintf(e.seats[color].name, sizeof e.seats[color].name, "%s", me_name);
+	struct game_txn t;
+	int64_t t_ms = game_txn_instant(v);
+	if (game_txn_begin(&t, gs, lg, out) || game_txn_add(&t, &e, 0, t_ms, out) || game_seat_start_if_full(&t, t_ms, out) ||
+	    game_txn_commit(&t, me, out))
+		return;
+	seat_answer(out, 200, lg->id, color, lg->view.seq, NULL);
+}
+
+void game_service_create_seated(struct game_service *gs, const struct fold_seat seats[2], const char *tc,
+				const char *ruleset, const char *params, char id_out[STORE_GAME_ID_MAX + 1],
+				struct game_outcome *out)
+{
+	struct time_control parsed;
+	struct tchess_error terr;
+	struct ruleset rules;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_CREATED);
+	if (time_control_parse(&parsed, tc, &terr) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "tc: %s", terr.message);
+		return;
+	}
+	time_control_format(&parsed, e.tc, sizeof e.tc);
+	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
+	if (!ruleset_preset(&rules, e.ruleset)) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "ruleset: expected fide, yourpot or chessgamble");
+		return;
+	}
+	snprintf(e.opponent, sizeof e.opponent, "tournament");
+	struct position start;
+	position_init_start(&start);
+	fen_write(&start, e.fen);
+	e.seats[WHITE] = seats[WHITE];
+	e.seats[BLACK] = seats[BLACK];
+
+	struct live_game *lg = xcalloc(1, sizeof *lg);
+	fold_view_init(&lg->view);
+	lg->created_ms = now_wall_ms();
+	if (token_random_hex(lg->id, TOKEN_ID_BYTES)) {
+		game_registry_live_free(lg);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
+		return;
+	}
+	struct store_game row = { .created_ms = lg->created_ms, .params = (char *)(params ? params : "{}") };
+	snprintf(row.id, sizeof row.id, "%s", lg->id);
+	snprintf(row.status, sizeof row.status, "open");
+	struct game_txn t;
+	if (game_txn_begin(&t, gs, lg, out)) {
+		game_registry_live_free(lg);
+		return;
+	}
+	if (store_game_create(gs->srv->store, &row)) {
+		game_txn_abort(&t);
+		game_registry_live_free(lg);
+		game_store_failed(gs, out);
+		return;
+	}
+	/* Both seats are taken: the game starts at once, White's clock runs
+	 * ("the player with the white pieces are on the move"). */
+	if (game_txn_add(&t, &e, 0, lg->created_ms, out) || game_seat_start_if_full(&t, lg->created_ms, out) ||
+	    game_txn_commit(&t, 0, out)) {
+		game_registry_live_free(lg);
+		return;
+	}
+	if (gs->batch)
+		gs->pending[gs->n_pending - 1].insert = true;
+	else
+		game_registry_insert(gs, lg);
+	snprintf(id_out, STORE_GAME_ID_MAX + 1, "%s", lg->id);
+	protocol_events_fini(&out->events);
+	out->status = 201;
+}
+
+static bool has_vacation(const struct game_view *v, int side, const struct vacation *vac)
+{
+	for (size_t k = 0; k < v->n_vacations[side]; k++) {
+		if (v->vacations[side][k].start_ms == vac->start_ms && v->vacations[side][k].end_ms == vac->end_ms)
+			return true;
+	}
+	return false;
+}
+
+int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
+			  struct game_outcome *out)
+{
+	game_registry_revive_player(gs, player);
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			const struct game_view *v = &lg->view;
+			int side = fold_seat_of(v, player);
+			if (side < 0 || !v->created || game_is_over(&v->game) ||
+			    v->clock.tc.kind != TC_CORRESPONDENCE || has_vacation(v, side, vac) == !cancelled)
+				continue;
+			struct game_txn t;
+			struct fold_event e;
+			fold_event_init(&e, FOLD_EV_VACATION);
+			e.color = side;
+			e.vacation = *vac;
+			e.cancelled = cancelled;
+			if (game_txn_begin(&t, gs, lg, out) || game_txn_add(&t, &e, 0, game_txn_instant(v), out) ||
+			    game_txn_commit(&t, 0, out))
+				return -1;
+			protocol_events_fini(&out->events);
+			memset(&out->events, 0, sizeof out->events);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,353 @@
+/*
+ * Transactions (see game-internal.h for the model): begin on a work copy,
+ * add events through the fold, commit (the game row, the ended hook, the
+ * store commit), then make the copy live. Also what a commit hands on:
+ * publishing under group commit and batches of commands in one store
+ * transaction.
+ *
+ * Publishing (server.h, group commit): a commit puts the game on the dirty
+ * list; the syncer's fsync then moves its durable seq up to the events it
+ * covers and only then are the game's polls woken. Polls are answered from
+ * the game's ring of recent events (event-ring.h), encoded once at commit,
+ * and never past the durable seq. With sync = normal a commit is durable at
+ * once and publishes straight away.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+#include "server.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+/* Keeps an event for the polls, encoded once here. */
+void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to)
+{
+	char *json = protocol_event_encode_own(pe);
+	if (!json) {
+		/* Only an event this server did not encode could get here; the
+		 * polls then read the store. */
+		log_error("game %s: event %lld does not encode; served from the store", lg->id, (long long)pe->seq);
+		event_ring_fini(&lg->ring);
+		return;
+	}
+	event_ring_push(&lg->ring, pe->seq, visible_to, json);
+}
+
+/* The instant of a new event: the wall clock, but never before the game's
+ * last event (a wall clock stepped back must not run a game clock back). */
+int64_t game_txn_instant(const struct game_view *v)
+{
+	int64_t t = now_wall_ms();
+	return t < v->last_t_ms ? v->last_t_ms : t;
+}
+
+static void list_push(struct live_game ***list, size_t *n, size_t *cap, struct live_game *lg)
+{
+	if (*n == *cap) {
+		*cap = *cap ? 2 * *cap : 64;
+		*list = xrealloc(*list, *cap * sizeof **list);
+	}
+	(*list)[(*n)++] = lg;
+}
+
+static void list_drop(struct live_game **list, size_t *n, struct live_game *lg)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (list[i] == lg) {
+			list[i] = list[--*n];
+			return;
+		}
+	}
+}
+
+/* After a commit of lg's events: shown at once when commits are durable as
+ * they return (sync = normal), else once the syncer's fsync covers them. */
+void game_txn_publish(struct game_service *gs, struct live_game *lg)
+{
+	struct server *srv = gs->srv;
+	if (!store_syncs(srv->store)) {
+		lg->durable_seq = lg->view.seq;
+		server_notify_game(srv, lg->id);
+		return;
+	}
+	if (!lg->dirty) {
+		lg->dirty = true;
+		list_push(&gs->dirty, &gs->n_dirty, &gs->cap_dirty, lg);
+	}
+	server_committed(srv);
+}
+
+void game_txn_forget(struct game_service *gs, struct live_game *lg)
+{
+	if (lg->dirty)
+		list_drop(gs->dirty, &gs->n_dirty, lg);
+	if (lg->in_flight)
+		list_drop(gs->flight, &gs->n_flight, lg);
+}
+
+void game_service_sync_begin(struct game_service *gs)
+{
+	for (size_t i = 0; i < gs->n_dirty; i++) {
+		struct live_game *lg = gs->dirty[i];
+		lg->dirty = false;
+		lg->flight_seq = lg->view.seq;
+		if (!lg->in_flight) {
+			lg->in_flight = true;
+			list_push(&gs->flight, &gs->n_flight, &gs->cap_flight, lg);
+		}
+	}
+	gs->n_dirty = 0;
+}
+
+void game_service_durable(struct game_service *gs)
+{
+	for (size_t i = 0; i < gs->n_flight; i++) {
+		struct live_game *lg = gs->flight[i];
+		lg->in_flight = false;
+		if (lg->flight_seq > lg->durable_seq) {
+			lg->durable_seq = lg->flight_seq;
+			server_notify_game(gs->srv, lg->id);
+		}
+	}
+	gs->n_flight = 0;
+}
+
+int game_txn_begin(struct game_txn *t, struct game_service *gs, struct live_game *lg, struct game_outcome *out)
+{
+	memset(t, 0, sizeof *t);
+	t->gs = gs;
+	t->lg = lg;
+	if (gs->batch) {
+		/* One change per game per batch: a second would not see the first. */
+		for (size_t i = 0; i < gs->n_pending; i++) {
+			if (gs->pending[i].lg == lg) {
+				game_fail(out, PROTOCOL_ERR_INTERNAL, "game changed twice in one batch");
+				return -1;
+			}
+		}
+	}
+	fold_view_copy(&t->work, &lg->view);
+	if (!gs->batch && store_begin(gs->srv->store)) {
+		fold_view_fini(&t->work);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	return 0;
+}
+
+void game_txn_abort(struct game_txn *t)
+{
+	store_rollback(t->gs->srv->store);
+	if (t->gs->batch)
+		t->gs->batch_failed = true;
+	fold_view_fini(&t->work);
+	for (size_t i = 0; i < t->n; i++)
+		protocol_event_fini(&t->ev[i]);
+	t->n = 0;
+}
+
+/* Applies e to the work copy, then appends it (payload: e's encoding, or
+ * raw for an event the fold ignores). Fails (rolling back) with the fold's
+ * complaint as a bad request, or a storage failure. */
+int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type, const char *raw, int64_t visible_to,
+		       int64_t t_ms, struct game_outcome *out)
+{
+	struct protocol_error err;
+	int64_t seq = t->work.seq + 1;
+	if (t->n == TXN_EVENTS_MAX || fold_apply_event(&t->work, seq, t_ms, e, &err)) {
+		game_txn_abort(t);
+		if (t->n == TXN_EVENTS_MAX)
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "too many events in one command");
+		else
+			game_fail(out, err.code, "%s", err.message);
+		return -1;
+	}
+	/* The readings an event carries are the fold's, after the event. */
+	if (e->kind == FOLD_EV_STARTED || e->kind == FOLD_EV_MOVE || e->kind == FOLD_EV_ENDED ||
+	    e->kind == FOLD_EV_CLOCK_RESUMED || e->kind == FOLD_EV_ADJOURNED || e->kind == FOLD_EV_RESUMED ||
+	    e->kind == FOLD_EV_TIME_ADDED || e->kind == FOLD_EV_VACATION) {
+		e->has_clock = true;
+		fold_clock_read(&t->work, t->work.last_t_ms, &e->clock);
+	}
+	if (e->kind == FOLD_EV_ENDED) {
+		snprintf(e->result, sizeof e->result, "%s", game_result_str(t->work.game.result));
+		snprintf(e->termination, sizeof e->termination, "%s",
+			 game_termination_str(t->work.game.termination));
+	}
+	char *payload = raw ? xstrdup(raw) : fold_event_encode(e);
+	int64_t got = 0;
+	if (store_event_append(t->gs->srv->store, t->lg->id, type, payload, visible_to, t->work.last_t_ms, &got) ||
+	    got != seq) {
+		if (got && got != seq)
+			log_error("game %s: store gave seq %lld, the fold expected %lld", t->lg->id, (long long)got,
+				  (long long)seq);
+		free(payload);
+		game_txn_abort(t);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	struct protocol_event *pe = &t->ev[t->n];
+	pe->seq = seq;
+	pe->t_ms = t->work.last_t_ms;
+	snprintf(pe->type, sizeof pe->type, "%s", type);
+	pe->data = payload;
+	t->visible_to[t->n++] = visible_to;
+	log_info("game %s: event %lld %s%s", t->lg->id, (long long)seq, type, visible_to ? " (private)" : "");
+	return 0;
+}
+
+int game_txn_add(struct game_txn *t, struct fold_event *e, int64_t visible_to, int64_t t_ms, struct game_outcome *out)
+{
+	return game_txn_add_raw(t, e, fold_event_type(e->kind), NULL, visible_to, t_ms, out);
+}
+
+void game_txn_row_of(const struct live_game *lg, const struct game_view *v, struct store_game *g)
+{
+	memset(g, 0, sizeof *g);
+	snprintf(g->id, sizeof g->id, "%s", lg->id);
+	snprintf(g->status, sizeof g->status, "%s", fold_status(v));
+	g->created_ms = lg->created_ms;
+	g->white = v->seats[WHITE].kind == FOLD_SEAT_HUMAN ? v->seats[WHITE].player : 0;
+	g->black = v->seats[BLACK].kind == FOLD_SEAT_HUMAN ? v->seats[BLACK].player : 0;
+	/* An aborted game stays "unfinished" in the store until the timer
+	 * erases it, so a restart in between still finds and erases it. */
+	g->finished = v->created && game_is_over(&v->game) && v->game.termination != GAME_TERM_ABORTED;
+}
+
+/* Writes the game row, commits, makes the work copy live, wakes the polls
+ * and the flag timer, and gives the caller (viewer) the events it may see. */
+int game_txn_commit(struct game_txn *t, int64_t viewer, struct game_outcome *out)
+{
+	struct game_service *gs = t->gs;
+	struct server *srv = gs->srv;
+	struct store_game row;
+	if (t->work.created && game_is_over(&t->work.game) && !game_is_over(&t->lg->view.game) &&
+	    game_note_reveal(t, out))
+		return -1;
+	game_txn_row_of(t->lg, &t->work, &row);
+	bool ended = game_is_over(&t->work.game) && !(t->lg->view.created && game_is_over(&t->lg->view.game));
+	/* Most commands (a move) leave the row as it was: no UPDATE then. */
+	struct store_game was;
+	game_txn_row_of(t->lg, &t->lg->view, &was);
+	bool same = t->lg->view.created && !strcmp(row.status, was.status) && row.white == was.white &&
+		    row.black == was.black && row.finished == was.finished;
+	if ((!same && store_game_update(srv->store, &row)) ||
+	    (ended && gs->hooks.ended && gs->hooks.ended(gs->hooks.ctx, t->lg->id, &t->work)) ||
+	    (!gs->batch && store_commit(srv->store))) {
+		game_txn_abort(t);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	if (gs->batch) {
+		/* Made live, encoded and published when the batch commits; the
+		 * polls read these events from the store. */
+		gs->pending = xrealloc(gs->pending, (gs->n_pending + 1) * sizeof *gs->pending);
+		gs->pending[gs->n_pending++] = (struct batch_item){ .lg = t->lg, .view = t->work };
+	} else {
+		fold_view_fini(&t->lg->view);
+		t->lg->view = t->work;
+		t->lg->used_ms = now_wall_ms();
+		for (size_t i = 0; i < t->n; i++)
+			game_txn_ring_add(t->lg, &t->ev[i], t->visible_to[i]);
+	}
+	out->status = 200;
+	out->events.seq = t->lg->view.seq;
+	out->events.now_ms = now_wall_ms();
+	out->events.events = xcalloc(t->n ? t->n : 1, sizeof *out->events.events);
+	for (size_t i = 0; i < t->n; i++) {
+		if (t->visible_to[i] && t->visible_to[i] != viewer) {
+			protocol_event_fini(&t->ev[i]);
+			continue;
+		}
+		out->events.events[out->events.n++] = t->ev[i];
+	}
+	t->n = 0;
+	if (!gs->batch) {
+		game_txn_publish(gs, t->lg);
+		game_timer_poke(gs, t->lg);
+		game_engine_sync(gs, t->lg);
+	}
+	return 0;
+}
+
+/* A server-made event in its own transaction (the timer's, or presence). */
+int game_txn_server_event(struct game_service *gs, struct live_game *lg, struct fold_event *e, struct fold_event *then)
+{
+	struct game_outcome o = { 0 };
+	struct game_txn t;
+	int64_t t_ms = game_txn_instant(&lg->view);
+	int rc = game_txn_begin(&t, gs, lg, &o) || game_txn_add(&t, e, 0, t_ms, &o) ||
+		 (then && game_txn_add(&t, then, 0, t_ms, &o)) || game_txn_commit(&t, 0, &o);
+	if (rc)
+		log_error("game %s: %s refused: %s", lg->id, fold_event_type(e->kind), o.err.message);
+	game_outcome_fini(&o);
+	return rc ? -1 : 0;
+}
+
+/* Ends the game for a technical failure (reason as in tchess-protocol(7)). */
+int game_txn_technical_failure(struct game_service *gs, struct live_game *lg, int color, const char *reason)
+{
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	snprintf(e.termination, sizeof e.termination, "%s", game_termination_str(GAME_TERM_TECHNICAL_FAILURE));
+	snprintf(e.reason, sizeof e.reason, "%s", reason);
+	e.color = color;
+	return game_txn_server_event(gs, lg, &e, NULL);
+}
+
+int game_service_batch_begin(struct game_service *gs)
+{
+	if (gs->batch || store_begin(gs->srv->store))
+		return -1;
+	gs->batch = true;
+	gs->batch_failed = false;
+	return 0;
+}
+
+static void batch_end(struct game_service *gs, bool keep)
+{
+	for (size_t i = 0; i < gs->n_pending; i++) {
+		struct batch_item *b = &gs->pending[i];
+		if (!keep) {
+			fold_view_fini(&b->view);
+			if (b->insert)
+				game_registry_live_free(b->lg);
+			continue;
+		}
+		fold_view_fini(&b->lg->view);
+		b->lg->view = b->view;
+		b->lg->used_ms = now_wall_ms();
+		if (b->insert)
+			game_registry_insert(gs, b->lg);
+		game_txn_publish(gs, b->lg);
+		game_timer_poke(gs, b->lg);
+	}
+	free(gs->pending);
+	gs->pending = NULL;
+	gs->n_pending = 0;
+	gs->batch = false;
+}
+
+int game_service_batch_commit(struct game_service *gs)
+{
+	if (!gs->batch)
+		return -1;
+	if (gs->batch_failed || store_commit(gs->srv->store)) {
+		store_rollback(gs->srv->store);
+		batch_end(gs, false);
+		return -1;
+	}
+	batch_end(gs, true);
+	return 0;
+}
+
+void game_service_batch_abort(struct game_service *gs)
+{
+	if (!gs->batch)
+		return;
+	store_rollback(gs->srv->store);
+	batch_end(gs, false);
+}

@@ -1,0 +1,156 @@
+/*
+ * Undo games: a move is provisional until "done" commits it as the turn's
+ * move; "takeback" withdraws it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "game-internal.h"
+
+/* The common checks of an undo-game command for ply: 409 (or a stale ply)
+ * unless the game runs and it is color's turn at ply; 422 if not an undo
+ * game. */
+static bool undo_turn_or_fail(const struct game_view *v, int color, int64_t ply, struct game_outcome *out)
+{
+	if (!v->undo) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "not an undo game: moves are final");
+		return false;
+	}
+	if (!game_action_running_or_conflict(v, out) || !game_action_ply_or_stale(v, ply, out))
+		return false;
+	if (color != (int)game_side_to_move(&v->game)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "it is not your move");
+		return false;
+	}
+	return true;
+}
+
+/* POST moves in an undo game: a human's move is provisional (a public
+ * provisional-move event); the clock runs on. The same move re-sent while
+ * it stands is a retry; a move already committed is answered as game_move_play()
+ * answers it. */
+void game_undo_provisional(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
+			const char *text, struct game_outcome *out)
+{
+	struct game_view *v = &lg->view;
+	if (v->started && ply < (int64_t)v->game.n_plies) {
+		game_move_retry_or_stale(gs, lg, color, viewer, ply, text, out);
+		return;
+	}
+	if (!undo_turn_or_fail(v, color, ply, out))
+		return;
+	move m;
+	struct tchess_error terr;
+	if (notation_parse_move(&v->game.pos, text, strlen(text), &m, &terr) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
+		return;
+	}
+	if (takeback_pending(&v->turn)) {
+		if (v->turn.pending == m && game_action_retried(v, color, "provisional-move", ply))
+			game_action_already_done(out, v);
+		else
+			game_fail(out, PROTOCOL_ERR_CONFLICT, "a provisional move stands: take it back or press done");
+		return;
+	}
+	int64_t t_ms = game_txn_instant(v);
+	if (game_move_flagged_first(gs, lg, t_ms, out))
+		return;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_PROVISIONAL);
+	e.color = color;
+	e.ply = ply;
+	uci_write(&v->game.pos, m, e.uci);
+	san_write(&v->game.pos, m, e.san);
+	struct position p = v->game.pos;
+	struct undo u;
+	position_make(&p, m, &u);
+	fen_write(&p, e.fen);
+	game_action_commit(gs, lg, viewer, &e, NULL, out);
+}
+
+/* Takes only ply: the undo-game commands and the like. */
+static bool only_ply(const struct protocol_action_request *req, const char *endpoint, struct game_outcome *out)
+{
+	if (req->action[0] || req->claim[0] || req->move[0]) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply", endpoint);
+		return false;
+	}
+	return true;
+}
+
+void game_service_takeback(struct game_service *gs, int64_t me, const char *id,
+			   const struct protocol_action_request *req, struct game_outcome *out)
+{
+	int color;
+	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	if (!only_ply(req, "takeback", out))
+		goto done;
+	if (!takeback_pending(&v->turn) && game_action_retried(v, color, "move-taken-back", req->ply) &&
+	    req->ply == (int64_t)v->game.n_plies) {
+		game_action_already_done(out, v);
+		goto done;
+	}
+	if (!undo_turn_or_fail(v, color, req->ply, out))
+		goto done;
+	if (!takeback_pending(&v->turn)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "you have no provisional move to take back");
+		goto done;
+	}
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_TAKEN_BACK);
+	e.color = color;
+	e.ply = req->ply;
+	uci_write(&v->game.pos, v->turn.pending, e.uci);
+	game_action_commit(gs, lg, me, &e, NULL, out);
+done:
+	game_presence_account(gs, lg, color, out);
+}
+
+/* "done": the provisional move is committed as the turn's move (a public
+ * move event whose think_ms is the whole turn), the clock pressed, and the
+ * opponent's premoves resolved, all in one transaction, as game_move_play() does
+ * for an ordinary move. */
+void game_service_done(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	int color;
+	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
+	if (!lg)
+		return;
+	const struct game_view *v = &lg->view;
+	if (!only_ply(req, "done", out))
+		goto done;
+	/* A retry: the move for that ply is committed, and it was ours. */
+	if (v->undo && req->ply >= 0 && req->ply < (int64_t)v->game.n_plies) {
+		struct position p;
+		if (!game_position_at(&v->game, (size_t)req->ply, &p, NULL) && p.side == color) {
+			game_action_already_done(out, v);
+			goto done;
+		}
+	}
+	if (!undo_turn_or_fail(v, color, req->ply, out))
+		goto done;
+	if (!takeback_pending(&v->turn)) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "you have no provisional move: make one first");
+		goto done;
+	}
+	int64_t t_ms = game_txn_instant(v);
+	if (game_move_flagged_first(gs, lg, t_ms, out))
+		goto done;
+	struct fold_clock_reading before;
+	fold_clock_read(v, t_ms, &before);
+	struct game_txn t;
+	if (game_txn_begin(&t, gs, lg, out))
+		goto done;
+	struct fold_event e;
+	game_move_event(&e, &t.work, v->turn.pending, before.running == color ? before.turn_used_ms : 0, false);
+	if (game_txn_add(&t, &e, 0, t_ms, out) || game_move_end_if_over(&t, t_ms, out) || game_move_resolve_premoves(&t, t_ms, out))
+		goto done;
+	game_txn_commit(&t, me, out);
+done:
+	game_presence_account(gs, lg, color, out);
+}
