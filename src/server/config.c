@@ -16,6 +16,11 @@ void config_init(struct server_config *cfg)
 	cfg->max_connections = 16384;
 	cfg->connection_memory = 8 * 1024;
 	cfg->connection_timeout_s = 30;
+	/* Trickled headers reset the idle timeout with every byte; this one
+	 * does not move. A client sends its headers in one go. */
+	cfg->header_timeout_s = 10;
+	/* One subscriber gets a /64 (or more), thousands of addresses. */
+	cfg->ipv6_prefix = 64;
 	cfg->max_body = 16 * 1024;
 	cfg->per_ip_connections = 64;
 	cfg->drain_timeout_ms = 5000;
@@ -97,6 +102,14 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 1, 3600, &v, errmsg))
 			return -1;
 		cfg->connection_timeout_s = (unsigned)v;
+	} else if (!strcmp(key, "header_timeout_s")) {
+		if (parse_num(key, value, 0, 3600, &v, errmsg))
+			return -1;
+		cfg->header_timeout_s = (unsigned)v;
+	} else if (!strcmp(key, "ipv6_prefix")) {
+		if (parse_num(key, value, 16, 128, &v, errmsg))
+			return -1;
+		cfg->ipv6_prefix = (unsigned)v;
 	} else if (!strcmp(key, "max_body")) {
 		if (parse_num(key, value, 256, 16 << 20, &v, errmsg))
 			return -1;

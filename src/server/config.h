@@ -20,6 +20,8 @@ struct server_config {
 	unsigned max_connections;   /* MHD connection limit */
 	size_t connection_memory;   /* MHD per-connection memory (headers) */
 	unsigned connection_timeout_s; /* idle / slow-loris timeout */
+	unsigned header_timeout_s;  /* a request's line and headers must all arrive within this; 0: none */
+	unsigned ipv6_prefix;       /* per-address limits group IPv6 addresses by this prefix (bits) */
 	size_t max_body;            /* request bodies past this get 413 */
 	unsigned per_ip_connections; /* 0: no per-address limit; rate_exempt addresses are free of it */
 	int64_t drain_timeout_ms;   /* how long SIGTERM waits for requests */

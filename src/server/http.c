@@ -4,8 +4,17 @@
  *
  * libmicrohttpd runs with its internal polling thread (epoll where
  * available) and suspend/resume. Limits: a connection count, a per-connection
- * memory pool (headers must fit in it), an idle timeout that also ends
- * slow-loris connections, and a request body limit answered with 413.
+ * memory pool (headers must fit in it), an idle timeout, a deadline for a
+ * request's line and headers that trickling cannot move (the reaper thread
+ * here shuts such a connection), and a request body limit answered with
+ * 413. Framing is strict: a Host header on HTTP/1.1, no space or control
+ * byte in the URL, one Content-Length and no Transfer-Encoding, a bounded
+ * number of query arguments, each refused with a JSON error before any
+ * body is read. These are the checks of libmicrohttpd's strict client mode
+ * (MHD_OPTION_STRICT_FOR_CLIENT, the only one 0.9.75 has) and more, made
+ * here because that mode's own refusal is an HTML page sent with its status
+ * line twice. libmicrohttpd's own messages go through log_msg, which
+ * escapes them.
  * Suspended connections never time out and their clients' departure goes
  * unnoticed, so every parked poll carries a deadline and the timer thread
  * here resumes it when that passes.
@@ -17,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -29,12 +39,32 @@
 #include "util/sha256.h"
 #include "util/xalloc.h"
 
-/* Open connections of one client address (per_ip_connections). */
+/* Open connections of one client address (per_ip_connections), keyed by
+ * ratelimit_addr_key. */
 #define HTTP_PEER_BUCKETS 256
 struct peer {
 	struct peer *next;
 	unsigned n;
 	char addr[NI_MAXHOST];
+};
+
+/* More query arguments than this are refused (414) before libmicrohttpd
+ * stores them: each costs a record in the connection's small memory
+ * pool, and libmicrohttpd 0.9.75 never sends its own 431 when that runs
+ * out. The API reads one or two. */
+#define HTTP_MAX_QUERY_ARGS 16
+
+/* One connection (MHD's socket context), from its opening to its close,
+ * under count_lock. While a request's line and headers are still coming
+ * it sits on the awaiting list with the deadline by which they must have
+ * come (header_timeout_s). */
+struct http_sock {
+	struct http_sock *prev, *next; /* the awaiting list */
+	bool awaiting;
+	MHD_socket fd;
+	int64_t deadline_ms;
+	bool counted;                  /* counts towards its address's peer */
+	char key[NI_MAXHOST];          /* ratelimit_addr_key of the client */
 };
 
 struct http {
@@ -55,6 +85,11 @@ struct http {
 	pthread_cond_t count_cond;
 	unsigned in_flight;          /* requests begun and not yet completed */
 	struct peer *peers[HTTP_PEER_BUCKETS]; /* open connections per address */
+	struct http_sock *awaiting;  /* under count_lock: connections with a header deadline */
+	pthread_t reaper;            /* shuts connections past their header deadline */
+	bool reaper_started;
+	bool reaper_stop;            /* under count_lock */
+	pthread_cond_t reaper_cond;
 };
 
 /* One request's state, kept by MHD as its con_cls. */
@@ -64,7 +99,11 @@ struct http_conn {
 	struct MHD_Connection *conn;
 	const char *method;
 	const char *url;
+	const char *version;
 	struct buf body;
+	bool begun;           /* the first access call happened */
+	bool too_many_args;   /* the query was cut short (HTTP_MAX_QUERY_ARGS) */
+	bool bad_uri;         /* the raw URL holds a space or a control byte */
 	bool too_large;
 	bool replied;
 	bool deadline_set;
@@ -235,7 +274,9 @@ static bool rate_ok(struct server *srv, struct http_request *req, struct http_re
 {
 	int64_t now = now_mono_ms();
 	const char *peer = req->peer ? req->peer : "";
-	int64_t wait = exempt(srv->cfg.rate_exempt, peer) ? 0 : ratelimit_take(srv->rate_ip, peer, strlen(peer), now);
+	char group[NI_MAXHOST];
+	ratelimit_addr_key(peer, srv->cfg.ipv6_prefix, group, sizeof group);
+	int64_t wait = exempt(srv->cfg.rate_exempt, peer) ? 0 : ratelimit_take(srv->rate_ip, group, strlen(group), now);
 	const char *what = "this address";
 	if (!wait && strcmp(req->method, "GET")) {
 		const char *auth = http_request_header(req, "Authorization");
@@ -321,47 +362,134 @@ static enum MHD_Result http_accept(void *cls, const struct sockaddr *addr, sockl
 {
 	struct http *h = cls;
 	unsigned limit = h->srv->cfg.per_ip_connections;
-	char text[NI_MAXHOST];
+	char text[NI_MAXHOST], key[NI_MAXHOST];
 	(void)addrlen;
 	if (!limit)
 		return MHD_YES;
 	sockaddr_text(addr, text, sizeof text);
 	if (exempt(h->srv->cfg.rate_exempt, text))
 		return MHD_YES;
+	ratelimit_addr_key(text, h->srv->cfg.ipv6_prefix, key, sizeof key);
 	pthread_mutex_lock(&h->count_lock);
-	struct peer *p = *peer_slot(h, text);
+	struct peer *p = *peer_slot(h, key);
 	bool full = p && p->n >= limit;
 	pthread_mutex_unlock(&h->count_lock);
 	if (full)
-		log_debug("refused a connection from %s: %u open (per_ip_connections)", text, limit);
+		log_debug("refused a connection from %s: %u open from %s (per_ip_connections)", text, limit, key);
 	return full ? MHD_NO : MHD_YES;
 }
 
-/* Connection opened and closed: the count of its address. */
+/* Puts s on the awaiting list (or moves its deadline); under count_lock. */
+static void await_headers(struct http *h, struct http_sock *s, int64_t deadline_ms)
+{
+	if (!h->srv->cfg.header_timeout_s)
+		return;
+	s->deadline_ms = deadline_ms;
+	if (s->awaiting)
+		return;
+	s->awaiting = true;
+	s->prev = NULL;
+	s->next = h->awaiting;
+	if (h->awaiting)
+		h->awaiting->prev = s;
+	h->awaiting = s;
+}
+
+/* Takes s off the awaiting list; under count_lock. */
+static void headers_arrived(struct http *h, struct http_sock *s)
+{
+	if (!s->awaiting)
+		return;
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		h->awaiting = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	s->prev = s->next = NULL;
+	s->awaiting = false;
+}
+
+static struct http_sock *conn_sock(struct MHD_Connection *conn)
+{
+	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+	return ci ? ci->socket_context : NULL;
+}
+
+/* Connection opened and closed: its header deadline and the count of its
+ * address. MHD reports the close before it closes the socket, so the
+ * reaper, which holds count_lock too, never shuts a socket number that
+ * another connection has been given since. */
 static void http_notify(void *cls, struct MHD_Connection *conn, void **socket_context,
 			enum MHD_ConnectionNotificationCode toe)
 {
 	struct http *h = cls;
-	(void)socket_context;
-	const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
-	char text[NI_MAXHOST];
-	if (!h->srv->cfg.per_ip_connections || !ci || !ci->client_addr)
-		return;
-	sockaddr_text(ci->client_addr, text, sizeof text);
-	pthread_mutex_lock(&h->count_lock);
-	struct peer **pp = peer_slot(h, text);
+	struct http_sock *s = *socket_context;
 	if (toe == MHD_CONNECTION_NOTIFY_STARTED) {
-		if (!*pp) {
-			*pp = xcalloc(1, sizeof **pp);
-			snprintf((*pp)->addr, sizeof (*pp)->addr, "%s", text);
+		s = xcalloc(1, sizeof *s);
+		*socket_context = s;
+		const union MHD_ConnectionInfo *fi = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+		s->fd = fi ? fi->connect_fd : MHD_INVALID_SOCKET;
+		const union MHD_ConnectionInfo *ci = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CLIENT_ADDRESS);
+		char text[NI_MAXHOST] = "";
+		if (ci && ci->client_addr)
+			sockaddr_text(ci->client_addr, text, sizeof text);
+		ratelimit_addr_key(text, h->srv->cfg.ipv6_prefix, s->key, sizeof s->key);
+		s->counted = h->srv->cfg.per_ip_connections && text[0];
+		pthread_mutex_lock(&h->count_lock);
+		await_headers(h, s, now_mono_ms() + (int64_t)h->srv->cfg.header_timeout_s * 1000);
+		if (s->counted) {
+			struct peer **pp = peer_slot(h, s->key);
+			if (!*pp) {
+				*pp = xcalloc(1, sizeof **pp);
+				snprintf((*pp)->addr, sizeof (*pp)->addr, "%s", s->key);
+			}
+			(*pp)->n++;
 		}
-		(*pp)->n++;
-	} else if (*pp && --(*pp)->n == 0) {
+		pthread_mutex_unlock(&h->count_lock);
+		return;
+	}
+	if (!s)
+		return;
+	pthread_mutex_lock(&h->count_lock);
+	headers_arrived(h, s);
+	struct peer **pp = s->counted ? peer_slot(h, s->key) : NULL;
+	if (pp && *pp && --(*pp)->n == 0) {
 		struct peer *gone = *pp;
 		*pp = gone->next;
 		free(gone);
 	}
 	pthread_mutex_unlock(&h->count_lock);
+	free(s);
+	*socket_context = NULL;
+}
+
+/* Shuts every connection whose request line and headers are late: MHD then
+ * reads the end of the stream and closes it as usual. */
+static void *http_reaper_main(void *arg)
+{
+	struct http *h = arg;
+	pthread_mutex_lock(&h->count_lock);
+	while (!h->reaper_stop) {
+		int64_t now = now_mono_ms(), next = now + 1000;
+		for (struct http_sock *s = h->awaiting, *n; s; s = n) {
+			n = s->next;
+			if (s->deadline_ms > now) {
+				if (s->deadline_ms < next)
+					next = s->deadline_ms;
+				continue;
+			}
+			headers_arrived(h, s);
+			if (s->fd != MHD_INVALID_SOCKET)
+				shutdown(s->fd, SHUT_RDWR);
+			log_debug("closed a connection from %s: no complete request within %us (header_timeout_s)",
+				  s->key, h->srv->cfg.header_timeout_s);
+		}
+		struct timespec ts = { .tv_sec = (time_t)(next / 1000), .tv_nsec = (long)(next % 1000) * 1000000 };
+		pthread_cond_timedwait(&h->reaper_cond, &h->count_lock, &ts);
+	}
+	pthread_mutex_unlock(&h->count_lock);
+	return NULL;
 }
 
 static void peers_free(struct http *h)
@@ -473,30 +601,120 @@ static enum MHD_Result send_held(struct http_conn *c)
 	return queue_typed(c, c->held_status, body, c->held_closing, c->held_type, c->held_retry_after);
 }
 
+/* Called once a request line has come, before libmicrohttpd parses the
+ * query: makes the request's state (which MHD hands back as con_cls) and
+ * cuts a query with too many arguments short, in the request line MHD is
+ * about to parse (it has found the '?' already and parses what follows
+ * it), so that they never fill the connection's pool. The access call
+ * then refuses the request. */
+static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	struct http *h = cls;
+	struct http_conn *c = xcalloc(1, sizeof *c);
+	c->h = h;
+	c->conn = conn;
+	c->start_ms = now_mono_ms();
+	buf_init(&c->body);
+	for (const unsigned char *p = (const unsigned char *)uri; *p; p++)
+		c->bad_uri |= *p <= ' ' || *p == 0x7f;
+	char *q = strchr(uri, '?');
+	size_t args = 0;
+	for (const char *p = q; p && *p; p++)
+		args += *p == '&' || *p == ';';
+	if (q && (args >= HTTP_MAX_QUERY_ARGS || strlen(uri) > h->srv->cfg.max_url)) {
+		c->too_many_args = true;
+		q[1] = '\0';
+	}
+	struct http_sock *s = conn_sock(conn);
+	if (s && h->srv->cfg.header_timeout_s) {
+		int64_t by = now_mono_ms() + (int64_t)h->srv->cfg.header_timeout_s * 1000;
+		pthread_mutex_lock(&h->count_lock);
+		if (!s->awaiting || by < s->deadline_ms)
+			await_headers(h, s, by);
+		pthread_mutex_unlock(&h->count_lock);
+	}
+	return c;
+}
+
+/* Counts the values of a header (libmicrohttpd keeps every repeat). */
+struct header_count {
+	const char *name;
+	unsigned n;
+};
+
+static enum MHD_Result count_header(void *cls, enum MHD_ValueKind kind, const char *key, const char *value)
+{
+	struct header_count *hc = cls;
+	(void)kind;
+	(void)value;
+	if (key && !strcasecmp(key, hc->name))
+		hc->n++;
+	return MHD_YES;
+}
+
+static unsigned header_times(struct MHD_Connection *conn, const char *name)
+{
+	struct header_count hc = { name, 0 };
+	MHD_get_connection_values(conn, MHD_HEADER_KIND, count_header, &hc);
+	return hc.n;
+}
+
+/* The checks of a request whose headers have all come, before any of its
+ * body is read: NULL, or the refusal's message (and *code). A body comes
+ * with one Content-Length: a second one could be read by something in
+ * front of us as the length where we take the first, and
+ * Transfer-Encoding (chunked, or a coding we do not know, whose body would
+ * run until the connection closes) is refused rather than half-supported;
+ * clients of a JSON API know their body's length. */
+static const char *framing_error(struct http *h, struct http_conn *c, enum protocol_error_code *code)
+{
+	*code = PROTOCOL_ERR_BAD_REQUEST;
+	if (c->bad_uri)
+		return "a space or a control byte in the URL";
+	if (c->version && !strcmp(c->version, MHD_HTTP_VERSION_1_1) && header_times(c->conn, MHD_HTTP_HEADER_HOST) != 1)
+		return "an HTTP/1.1 request needs one Host header";
+	if (c->too_many_args) {
+		*code = PROTOCOL_ERR_URI_TOO_LONG;
+		return "too many query arguments or the URL is too long";
+	}
+	if (header_times(c->conn, MHD_HTTP_HEADER_TRANSFER_ENCODING))
+		return "Transfer-Encoding is not accepted: send the body with a Content-Length";
+	if (header_times(c->conn, MHD_HTTP_HEADER_CONTENT_LENGTH) > 1)
+		return "more than one Content-Length header";
+	const char *cl = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
+	if (cl && strtoull(cl, NULL, 10) > h->srv->cfg.max_body) {
+		c->too_large = true;
+		*code = PROTOCOL_ERR_TOO_LARGE;
+		return "request body too large";
+	}
+	return NULL;
+}
+
 static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const char *url, const char *method,
 				   const char *version, const char *upload_data, size_t *upload_data_size,
 				   void **con_cls)
 {
-	(void)version;
 	struct http *h = cls;
 	struct http_conn *c = *con_cls;
-	if (!c) {
-		c = xcalloc(1, sizeof *c);
-		c->h = h;
-		c->conn = conn;
+	if (!c) /* not through http_uri_seen: cannot happen, but be whole */
+		*con_cls = c = http_uri_seen(h, "", conn);
+	if (!c->begun) {
+		c->begun = true;
 		c->method = method;
 		c->url = url;
-		c->start_ms = now_mono_ms();
-		buf_init(&c->body);
-		*con_cls = c;
+		c->version = version;
+		struct http_sock *s = conn_sock(conn);
 		pthread_mutex_lock(&h->count_lock);
+		if (s)
+			headers_arrived(h, s);
 		h->in_flight++;
 		pthread_mutex_unlock(&h->count_lock);
-		/* Refuse an announced oversize body before reading any of it. */
-		const char *cl = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
-		if (cl && strtoull(cl, NULL, 10) > h->srv->cfg.max_body) {
-			c->too_large = true;
-			return queue_error(c, PROTOCOL_ERR_TOO_LARGE, "request body too large");
+		enum protocol_error_code code;
+		const char *why = framing_error(h, c, &code);
+		if (why) {
+			struct protocol_error err = { .code = code };
+			snprintf(err.message, sizeof err.message, "%s", why);
+			return queue(c, protocol_error_status(code), protocol_error_encode(&err), true);
 		}
 		return MHD_YES;
 	}
@@ -524,13 +742,12 @@ static enum MHD_Result http_access(void *cls, struct MHD_Connection *conn, const
 static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 			   enum MHD_RequestTerminationCode toe)
 {
-	(void)conn;
 	struct http *h = cls;
 	struct http_conn *c = *con_cls;
 	if (!c)
 		return;
 	if (toe != MHD_REQUEST_TERMINATED_COMPLETED_OK)
-		log_debug("%s %s ended early (%d)", c->method, c->url, (int)toe);
+		log_debug("%s %s ended early (%d)", c->method ? c->method : "-", c->url ? c->url : "-", (int)toe);
 	if (c->waiter.parked) {
 		/* Only reachable if a parked connection is torn down, which
 		 * http_drain prevents by waking every waiter first. */
@@ -540,11 +757,21 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	}
 	buf_fini(&c->body);
 	free(c->held_body);
+	bool begun = c->begun;
 	free(c);
 	*con_cls = NULL;
+	/* A kept-alive connection waits for its next request: idle up to
+	 * connection_timeout_s, then header_timeout_s for that request. */
+	struct http_sock *s = conn_sock(conn);
 	pthread_mutex_lock(&h->count_lock);
-	h->in_flight--;
-	pthread_cond_broadcast(&h->count_cond);
+	if (s && toe == MHD_REQUEST_TERMINATED_COMPLETED_OK)
+		await_headers(h, s,
+			      now_mono_ms() +
+				      (int64_t)(h->srv->cfg.connection_timeout_s + h->srv->cfg.header_timeout_s) * 1000);
+	if (begun) {
+		h->in_flight--;
+		pthread_cond_broadcast(&h->count_cond);
+	}
 	pthread_mutex_unlock(&h->count_lock);
 }
 
@@ -652,6 +879,19 @@ static int listen_on(const char *spec, char *shown, size_t shown_size, char **er
 	return fd;
 }
 
+/* libmicrohttpd's own messages, as warnings through log_msg (one line,
+ * escaped). */
+static void http_mhd_log(void *cls, const char *fmt, va_list ap)
+{
+	(void)cls;
+	char msg[512];
+	vsnprintf(msg, sizeof msg, fmt, ap);
+	size_t n = strlen(msg);
+	while (n && (msg[n - 1] == '\n' || msg[n - 1] == '\r'))
+		msg[--n] = '\0';
+	log_warn("http: %s", msg);
+}
+
 struct http *http_start(struct server *srv, const struct http_route *routes, char **errmsg)
 {
 	struct http *h = xcalloc(1, sizeof *h);
@@ -663,6 +903,7 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&h->timer_cond, &ca);
 	pthread_cond_init(&h->count_cond, &ca);
+	pthread_cond_init(&h->reaper_cond, &ca);
 	pthread_condattr_destroy(&ca);
 	pthread_mutex_init(&h->count_lock, NULL);
 
@@ -675,12 +916,14 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES)
 		flags |= MHD_USE_EPOLL;
 	h->daemon = MHD_start_daemon(flags, 0, http_accept, h, http_access, h,
+				     MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, h,
 				     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
 				     MHD_OPTION_CONNECTION_LIMIT, (unsigned int)srv->cfg.max_connections,
 				     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)srv->cfg.connection_memory,
 				     MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)srv->cfg.connection_timeout_s,
 				     MHD_OPTION_NOTIFY_CONNECTION, http_notify, h,
 				     MHD_OPTION_NOTIFY_COMPLETED, http_completed, h,
+				     MHD_OPTION_URI_LOG_CALLBACK, http_uri_seen, h,
 				     MHD_OPTION_END);
 	if (!h->daemon) {
 		*errmsg = xasprintf("cannot start the HTTP daemon on %s", shown);
@@ -693,6 +936,12 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 		goto fail;
 	}
 	h->timer_started = true;
+	if (pthread_create(&h->reaper, NULL, http_reaper_main, h)) {
+		*errmsg = xstrdup("cannot start the header deadline thread");
+		http_stop(h);
+		return NULL;
+	}
+	h->reaper_started = true;
 	log_info("listening on %s (%s, poll timeout %lld ms)", shown,
 		 (flags & MHD_USE_EPOLL) ? "epoll" : "poll", (long long)srv->cfg.poll_timeout_ms);
 	printf("listening on %s\n", shown);
@@ -701,6 +950,7 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 fail:
 	pthread_cond_destroy(&h->timer_cond);
 	pthread_cond_destroy(&h->count_cond);
+	pthread_cond_destroy(&h->reaper_cond);
 	pthread_mutex_destroy(&h->count_lock);
 	free(h);
 	return NULL;
@@ -754,12 +1004,19 @@ void http_stop(struct http *h)
 	pthread_mutex_unlock(&srv->lock);
 	if (h->timer_started)
 		pthread_join(h->timer, NULL);
+	pthread_mutex_lock(&h->count_lock);
+	h->reaper_stop = true;
+	pthread_cond_signal(&h->reaper_cond);
+	pthread_mutex_unlock(&h->count_lock);
+	if (h->reaper_started)
+		pthread_join(h->reaper, NULL);
 	MHD_stop_daemon(h->daemon);
 	/* A quiesced daemon hands its listening socket back to us. */
 	if (h->quiesced)
 		close(h->listen_fd);
 	pthread_cond_destroy(&h->timer_cond);
 	pthread_cond_destroy(&h->count_cond);
+	pthread_cond_destroy(&h->reaper_cond);
 	pthread_mutex_destroy(&h->count_lock);
 	peers_free(h);
 	free(h);

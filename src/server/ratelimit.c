@@ -3,8 +3,11 @@
  * thousandths so refilling needs no floating point: per_s tokens a second
  * is per_s thousandths a millisecond.
  */
+#include <arpa/inet.h>
 #include <stdbool.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "ratelimit.h"
 #include "util/token.h"
@@ -98,4 +101,26 @@ int64_t ratelimit_take(struct ratelimit *rl, const void *key, size_t key_len, in
 		return 0;
 	}
 	return (MILLI - b->milli + rl->per_s - 1) / rl->per_s;
+}
+
+void ratelimit_addr_key(const char *addr, unsigned v6_prefix, char *out, size_t size)
+{
+	unsigned char a[16];
+	static const unsigned char v4_mapped[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
+	if (inet_pton(AF_INET6, addr, a) != 1) {
+		snprintf(out, size, "%s", addr);
+		return;
+	}
+	if (!memcmp(a, v4_mapped, sizeof v4_mapped)) {
+		if (!inet_ntop(AF_INET, a + 12, out, (socklen_t)size))
+			snprintf(out, size, "%s", addr);
+		return;
+	}
+	unsigned bits = v6_prefix < 128 ? v6_prefix : 128;
+	for (unsigned i = 0; i < 16; i++) {
+		unsigned keep = bits >= 8 * (i + 1) ? 8 : bits > 8 * i ? bits - 8 * i : 0;
+		a[i] &= (unsigned char)(0xff00u >> keep);
+	}
+	if (!inet_ntop(AF_INET6, a, out, (socklen_t)size))
+		snprintf(out, size, "%s", addr);
 }

@@ -31,4 +31,11 @@ void ratelimit_free(struct ratelimit *rl);
  * else the ms (at least 1) until the bucket holds a token again. */
 int64_t ratelimit_take(struct ratelimit *rl, const void *key, size_t key_len, int64_t now_ms);
 
+/* The key under which per-address limits count addr (numeric text, as
+ * getnameinfo writes it): an IPv4 address (plain or IPv4-mapped) as
+ * itself, an IPv6 address cut to its first v6_prefix bits ("2001:db8::"
+ * for every address of 2001:db8::/64 at 64), anything else unchanged.
+ * Writes at most size bytes (NUL included) to out. */
+void ratelimit_addr_key(const char *addr, unsigned v6_prefix, char *out, size_t size);
+
 #endif

@@ -1,5 +1,13 @@
 /*
  * Leveled logging to stderr; see log.h.
+ *
+ * Messages carry bytes a client chose (a path libmicrohttpd decoded, a
+ * method, a name), so log_msg escapes the whole message, wherever it came
+ * from: a control byte could forge a line or drive an operator's
+ * terminal. Printable ASCII passes; a backslash becomes "\\" and every
+ * other byte (controls, DEL, anything past ASCII, UTF-8 included) "\xNN",
+ * so a line is one line of plain ASCII and the escaping reads back
+ * unambiguously.
  */
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -56,6 +64,27 @@ void log_msg(enum log_level level, const char *fmt, ...)
 	if (n > 0 && (size_t)n < sizeof line)
 		vsnprintf(line + n, sizeof line - (size_t)n, fmt, ap);
 	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof line)
+		n = 0;
+	/* Each byte becomes at most four. */
+	char out[sizeof line * 4];
+	size_t o = (size_t)n;
+	memcpy(out, line, o);
+	for (const unsigned char *p = (const unsigned char *)line + n; *p; p++) {
+		if (*p == '\\') {
+			out[o++] = '\\';
+			out[o++] = '\\';
+		} else if (*p >= 0x20 && *p < 0x7f) {
+			out[o++] = (char)*p;
+		} else {
+			static const char hex[] = "0123456789abcdef";
+			out[o++] = '\\';
+			out[o++] = 'x';
+			out[o++] = hex[*p >> 4];
+			out[o++] = hex[*p & 15];
+		}
+	}
+	out[o] = '\0';
 	/* One call per line so lines from different threads do not interleave. */
-	fprintf(stderr, "%s\n", line);
+	fprintf(stderr, "%s\n", out);
 }

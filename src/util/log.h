@@ -2,7 +2,8 @@
  * Logging: one line per request or event on stderr, with a level and a
  * wall-clock timestamp. Callers must never pass a token or a token hash:
  * request lines name the method, path and status only, and the Authorization
- * header is never logged.
+ * header is never logged. Every byte of a message past printable ASCII is
+ * written escaped (log.c), so a message may carry client bytes.
  *
  * The level is the one piece of mutable global state the house style allows;
  * it is set once at start and read with relaxed atomics, so logging is safe

@@ -4,12 +4,16 @@
  * that the game tests (actions, games, series, security, tournaments)
  * share: the three-player table and the JSON member readers.
  */
+#include <arpa/inet.h>
 #include <check.h>
 #include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -429,4 +433,85 @@ cJSON *table_wait_event(struct table *t, const char *type)
 		protocol_events_fini(&evs);
 		ck_assert_msg(mono_ms() < deadline, "no %s event within 10 s", type);
 	}
+}
+
+/* ---- raw HTTP ---- */
+
+/* A connected socket to the server, from local address from (NULL: any). */
+int dial(struct tchessd *d, const char *from)
+{
+	int fd = socket(AF_INET, SOCK_STREAM, 0);
+	ck_assert_int_ge(fd, 0);
+	if (from) {
+		struct sockaddr_in l = { .sin_family = AF_INET };
+		inet_pton(AF_INET, from, &l.sin_addr);
+		ck_assert_int_eq(bind(fd, (struct sockaddr *)&l, sizeof l), 0);
+	}
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)d->port) };
+	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
+	ck_assert_int_eq(connect(fd, (struct sockaddr *)&a, sizeof a), 0);
+	return fd;
+}
+
+void send_all(int fd, const char *data, size_t len)
+{
+	while (len) {
+		ssize_t n = send(fd, data, len, MSG_NOSIGNAL);
+		if (n <= 0)
+			return; /* the server may close on us; the answer says why */
+		data += n;
+		len -= (size_t)n;
+	}
+}
+
+/* Reads until the server closes, needle (if not NULL) has arrived or ms
+ * pass; returns the bytes (malloc'd) and sets *closed. */
+char *read_until(int fd, int ms, const char *needle, bool *closed)
+{
+	struct buf b;
+	buf_init(&b);
+	int64_t deadline = mono_ms() + ms;
+	*closed = false;
+	for (;;) {
+		int left = (int)(deadline - mono_ms());
+		if (left <= 0)
+			break;
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (poll(&p, 1, left) <= 0)
+			continue;
+		char chunk[4096];
+		ssize_t n = recv(fd, chunk, sizeof chunk, 0);
+		if (n <= 0) {
+			*closed = true;
+			break;
+		}
+		buf_append(&b, chunk, (size_t)n);
+		if (needle && strstr(b.data, needle))
+			break;
+	}
+	return buf_steal(&b);
+}
+
+char *read_all(int fd, int ms, bool *closed)
+{
+	return read_until(fd, ms, NULL, closed);
+}
+
+/* Sends one raw request with "Connection: close" semantics and returns
+ * the status (0 if the server closed without one), the response text in
+ * *out if asked. */
+int raw_request(struct tchessd *d, const char *from, const char *req, size_t len, char **out)
+{
+	int fd = dial(d, from);
+	send_all(fd, req, len);
+	bool closed;
+	char *resp = read_all(fd, 5000, &closed);
+	close(fd);
+	int status = 0;
+	sscanf(resp, "HTTP/1.%*d %d", &status);
+	if (out)
+		*out = resp;
+	else
+		free(resp);
+	return status;
 }

@@ -90,6 +90,20 @@ void poll_fini(struct poll_req *p);
 
 int64_t mono_ms(void);
 
+/* Raw HTTP over a loopback socket, for requests libcurl would not send. */
+/* A connected socket to the server, from local address from (NULL: any). */
+int dial(struct tchessd *d, const char *from);
+/* Sends all of data, stopping quietly if the server closes. */
+void send_all(int fd, const char *data, size_t len);
+/* Reads until the server closes, needle (if not NULL) has arrived or ms
+ * pass; returns the bytes (malloc'd) and sets *closed. */
+char *read_until(int fd, int ms, const char *needle, bool *closed);
+char *read_all(int fd, int ms, bool *closed);
+/* Sends one raw request on a new connection and reads until the server
+ * closes or 5 s pass; returns the status (0 if none came), the response
+ * text in *out if asked (caller frees). */
+int raw_request(struct tchessd *d, const char *from, const char *req, size_t len, char **out);
+
 /* Members of a parsed JSON answer; each fails the test when the member is
  * missing or of another type. */
 const char *jstr(const cJSON *o, const char *name);

@@ -68,6 +68,34 @@ START_TEST(test_small_table)
 }
 END_TEST
 
+START_TEST(test_addr_key_groups_ipv6)
+{
+	/* Issue 12, item 6: one /64 holds thousands of addresses, so the
+	 * per-address limits count it as one (ipv6_prefix, tchessd(8)). */
+	char a[64], b[64];
+	ratelimit_addr_key("2001:db8:1:2:aaaa::1", 64, a, sizeof a);
+	ratelimit_addr_key("2001:db8:1:2:ffff:eeee:dddd:cccc", 64, b, sizeof b);
+	ck_assert_str_eq(a, "2001:db8:1:2::");
+	ck_assert_str_eq(a, b);
+	ratelimit_addr_key("2001:db8:1:3::1", 64, b, sizeof b);
+	ck_assert_str_ne(a, b);
+	/* Another prefix length, one not on a byte boundary, the full one. */
+	ratelimit_addr_key("2001:db8:1:2:aaaa::1", 48, a, sizeof a);
+	ck_assert_str_eq(a, "2001:db8:1::");
+	ratelimit_addr_key("2001:db8:ffff::", 36, a, sizeof a);
+	ck_assert_str_eq(a, "2001:db8:f000::");
+	ratelimit_addr_key("2001:db8::7", 128, a, sizeof a);
+	ck_assert_str_eq(a, "2001:db8::7");
+	/* IPv4, plain or mapped, counts per address. */
+	ratelimit_addr_key("192.0.2.7", 64, a, sizeof a);
+	ck_assert_str_eq(a, "192.0.2.7");
+	ratelimit_addr_key("::ffff:192.0.2.7", 64, a, sizeof a);
+	ck_assert_str_eq(a, "192.0.2.7");
+	ratelimit_addr_key("", 64, a, sizeof a);
+	ck_assert_str_eq(a, "");
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("ratelimit");
@@ -75,6 +103,7 @@ int main(void)
 	tcase_add_test(tc, test_burst_then_refill);
 	tcase_add_test(tc, test_keys_are_separate);
 	tcase_add_test(tc, test_small_table);
+	tcase_add_test(tc, test_addr_key_groups_ipv6);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

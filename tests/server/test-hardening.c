@@ -1,0 +1,225 @@
+/*
+ * tchessd under attack (issue 12): the attacks of an adversarial review,
+ * each replayed against the real tchessd on loopback, each a test that
+ * failed before its fix. Raw sockets send what libcurl would not: trickled
+ * headers, conflicting framing, forged log lines.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "tchess/protocol.h"
+
+#define NO_RATE_LIMITS "rate_ip_per_s = 0\nrate_token_per_s = 0\n"
+
+/* A raw response's status, and that its body is a JSON error of code
+ * want. */
+static void expect_json_error(const char *what, int status, const char *resp, int want_status,
+			      enum protocol_error_code want)
+{
+	ck_assert_msg(status == want_status, "%s: status %d, want %d: %.400s", what, status, want_status, resp);
+	const char *body = strstr(resp, "\r\n\r\n");
+	ck_assert_msg(body, "%s: no body: %.400s", what, resp);
+	body += 4;
+	struct protocol_error e, err;
+	ck_assert_msg(protocol_error_decode(body, strlen(body), &e, &err) == 0, "%s: not a JSON error: %.400s", what,
+		      body);
+	ck_assert_msg(e.code == want, "%s: code %s", what, protocol_error_name(e.code));
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	return buf_steal(&b);
+}
+
+static bool healthy(struct tchessd *d)
+{
+	char *body;
+	long s = http_call(d, "GET", "/v1/health", NULL, NULL, 0, &body);
+	free(body);
+	return s == 200;
+}
+
+/* ---- item 6: a deadline for a request's headers ---- */
+
+START_TEST(test_header_deadline)
+{
+	/* Trickled headers reset an idle timeout with every byte; the
+	 * header deadline does not move (tchessd(8), header_timeout_s). */
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS "header_timeout_s = 2\nconnection_timeout_s = 60\n");
+	int fd = dial(&d, NULL);
+	send_all(fd, "GET /v1/health HTTP/1.1\r\nX-A: ", 31);
+	int64_t start = mono_ms();
+	bool closed = false;
+	/* One byte every 200 ms for up to 10 s: never idle long. */
+	while (!closed && mono_ms() - start < 10000) {
+		free(read_until(fd, 200, NULL, &closed));
+		if (!closed)
+			send_all(fd, "a", 1);
+	}
+	int64_t took = mono_ms() - start;
+	close(fd);
+	ck_assert_msg(closed, "a trickling client still held its connection after %lld ms", (long long)took);
+	ck_assert_msg(took >= 1500, "closed after %lld ms, before the 2 s deadline", (long long)took);
+	/* A kept-alive connection serves its next request as usual. */
+	fd = dial(&d, NULL);
+	const char *get = "GET /v1/health HTTP/1.1\r\nHost: x\r\n\r\n";
+	for (int i = 0; i < 2; i++) {
+		send_all(fd, get, strlen(get));
+		char *resp = read_until(fd, 5000, "\"status\":\"ok\"", &closed);
+		ck_assert_msg(strstr(resp, "HTTP/1.1 200"), "request %d on a kept-alive connection: %.200s", i, resp);
+		free(resp);
+	}
+	close(fd);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+/* ---- item 9: client bytes in the log are escaped ---- */
+
+START_TEST(test_log_escapes_client_bytes)
+{
+	struct tchessd d;
+	tchessd_start_logged(&d, NO_RATE_LIMITS, "info");
+	/* A decoded path forging a line and carrying ESC, and a method
+	 * with ESC in it. */
+	const char *forged = "GET /v1/%0a2026-01-01T00:00:00.000Z%20info%20%20forged%1b[31m HTTP/1.1\r\n"
+			     "Host: x\r\nConnection: close\r\n\r\n";
+	ck_assert_int_eq(raw_request(&d, NULL, forged, strlen(forged), NULL), 404);
+	const char *method = "F\x1bOO /v1/health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	ck_assert_int_eq(raw_request(&d, NULL, method, strlen(method), NULL), 405);
+	const char *latin = "GET /v1/%c2%9b%e2%80%ae HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	ck_assert_int_eq(raw_request(&d, NULL, latin, strlen(latin), NULL), 404);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	char path[300];
+	snprintf(path, sizeof path, "%s/tchessd.log", d.dir);
+	char *log = slurp(path);
+	/* Every byte is printable ASCII but the line ends, and every line
+	 * is one of tchessd's: it starts with its timestamp. */
+	for (const unsigned char *p = (const unsigned char *)log; *p; p++)
+		ck_assert_msg((*p >= 0x20 && *p < 0x7f) || *p == '\n', "byte 0x%02x in the log: %s", *p, log);
+	for (const char *line = log; *line; line = strchr(line, '\n') + 1) {
+		ck_assert_msg(!strncmp(line, "20", 2) && line[10] == 'T', "a line not written by tchessd: %.80s", line);
+		if (!strchr(line, '\n'))
+			break;
+	}
+	ck_assert_msg(strstr(log, "GET /v1/\\x0a2026-01-01T00:00:00.000Z info  forged\\x1b[31m 404"), "%s", log);
+	ck_assert_msg(strstr(log, "F\\x1bOO /v1/health 405"), "%s", log);
+	ck_assert_msg(strstr(log, "GET /v1/\\xc2\\x9b\\xe2\\x80\\xae 404"), "%s", log);
+	free(log);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+/* ---- item 10: strict HTTP framing, refused with JSON errors ---- */
+
+START_TEST(test_strict_framing)
+{
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS);
+	char *resp;
+	struct {
+		const char *what, *req;
+		int status;
+		enum protocol_error_code code;
+	} cases[] = {
+		{ "two Content-Length headers",
+		  "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\nContent-Length: 40\r\n\r\n"
+		  "{\"name\":\"smug\"}POST /v1/players HTTP/1.1\r\nHost: x\r\n\r\n",
+		  400, PROTOCOL_ERR_BAD_REQUEST },
+		{ "Content-Length with chunked",
+		  "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n"
+		  "0\r\n\r\n",
+		  400, PROTOCOL_ERR_BAD_REQUEST },
+		{ "an unknown transfer coding",
+		  "POST /v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n", 400,
+		  PROTOCOL_ERR_BAD_REQUEST },
+		{ "no Host on HTTP/1.1", "GET /v1/health HTTP/1.1\r\n\r\n", 400, PROTOCOL_ERR_BAD_REQUEST },
+		{ "a space in the URL", "GET /v1/hea lth HTTP/1.1\r\nHost: x\r\n\r\n", 400, PROTOCOL_ERR_BAD_REQUEST },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		int s = raw_request(&d, NULL, cases[i].req, strlen(cases[i].req), &resp);
+		expect_json_error(cases[i].what, s, resp, cases[i].status, cases[i].code);
+		free(resp);
+	}
+	/* A 9,000-byte chunk extension: libmicrohttpd's own answer was an
+	 * HTML 500. */
+	struct buf b;
+	buf_init(&b);
+	buf_append_str(&b, "POST /v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n5;");
+	for (int i = 0; i < 9000; i++)
+		buf_append(&b, "e", 1);
+	buf_append_str(&b, "\r\nhello\r\n0\r\n\r\n");
+	int s = raw_request(&d, NULL, b.data, b.len, &resp);
+	expect_json_error("a long chunk extension", s, resp, 400, PROTOCOL_ERR_BAD_REQUEST);
+	free(resp);
+	buf_fini(&b);
+	/* 300 query arguments: libmicrohttpd ran out of its pool and sent
+	 * nothing, holding the connection until its idle timeout. */
+	buf_init(&b);
+	buf_append_str(&b, "GET /v1/health?");
+	for (int i = 0; i < 300; i++) {
+		char arg[16];
+		snprintf(arg, sizeof arg, "%sa%d=b", i ? "&" : "", i);
+		buf_append_str(&b, arg);
+	}
+	buf_append_str(&b, " HTTP/1.1\r\nHost: x\r\n\r\n");
+	int64_t t0 = mono_ms();
+	s = raw_request(&d, NULL, b.data, b.len, &resp);
+	expect_json_error("300 query arguments", s, resp, 414, PROTOCOL_ERR_URI_TOO_LONG);
+	ck_assert_int_lt(mono_ms() - t0, 4000);
+	free(resp);
+	buf_fini(&b);
+	/* A few arguments, one Content-Length and HTTP/1.0 without Host
+	 * still pass. */
+	const char *ok = "GET /v1/games?limit=5&x=1 HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n";
+	ck_assert_int_eq(raw_request(&d, NULL, ok, strlen(ok), NULL), 200);
+	const char *old = "GET /v1/health HTTP/1.0\r\n\r\n";
+	ck_assert_int_eq(raw_request(&d, NULL, old, strlen(old), NULL), 200);
+	const char *reg = "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 15\r\nConnection: close\r\n\r\n"
+			  "{\"name\":\"fair\"}";
+	ck_assert_int_eq(raw_request(&d, NULL, reg, strlen(reg), NULL), 201);
+	/* The first case's first request never ran: its name is free. */
+	char token[PROTOCOL_TOKEN_MAX + 1];
+	register_player(&d, "smug", token);
+	ck_assert(healthy(&d));
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+static Suite *hardening_suite(void)
+{
+	Suite *s = suite_create("hardening");
+	TCase *tc = tcase_create("hardening");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_header_deadline);
+	tcase_add_test(tc, test_log_escapes_client_bytes);
+	tcase_add_test(tc, test_strict_framing);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(hardening_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? EXIT_FAILURE : EXIT_SUCCESS;
+}
