@@ -37,6 +37,7 @@
 #include "util/log.h"
 #include "util/now.h"
 #include "util/sha256.h"
+#include "util/text.h"
 #include "util/xalloc.h"
 
 /* Open connections of one client address (per_ip_connections), keyed by
@@ -306,6 +307,20 @@ void http_dispatch(struct server *srv, const struct http_route *routes, struct h
 	}
 	if (req->wake == WAITER_NONE && !rate_ok(srv, req, reply))
 		return;
+	/* The one check of user text (util/text.h) for every handler: no
+	 * string of a body may hold what a terminal or a strict JSON reader
+	 * would trip on, nor a NUL that would cut it short. */
+	if (req->body && req->body_len) {
+		size_t at = 0;
+		const char *why = memchr(req->body, '\0', req->body_len) ? "a NUL byte"
+									: text_check_json(req->body, req->body_len, &at);
+		if (why) {
+			http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST,
+					 "text must be UTF-8 without control or bidirectional characters: %s at byte %zu",
+					 why, at);
+			return;
+		}
+	}
 	const struct http_route *route = NULL;
 	bool path_known = false;
 	for (const struct http_route *r = routes; r->method; r++) {
@@ -616,7 +631,7 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 	c->start_ms = now_mono_ms();
 	buf_init(&c->body);
 	for (const unsigned char *p = (const unsigned char *)uri; *p; p++)
-		c->bad_uri |= *p <= ' ' || *p == 0x7f;
+		c->bad_uri |= *p <= ' ' || *p == 0x7f || (p[0] == '%' && p[1] == '0' && p[2] == '0');
 	char *q = strchr(uri, '?');
 	size_t args = 0;
 	for (const char *p = q; p && *p; p++)
@@ -634,6 +649,20 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 		pthread_mutex_unlock(&h->count_lock);
 	}
 	return c;
+}
+
+/* Whether a header's or query argument's value holds a NUL (which every
+ * lookup would silently cut it at). */
+static enum MHD_Result find_nul(void *cls, enum MHD_ValueKind kind, const char *key, size_t key_size,
+				const char *value, size_t value_size)
+{
+	bool *found = cls;
+	(void)kind;
+	if ((key && memchr(key, '\0', key_size)) || (value && memchr(value, '\0', value_size))) {
+		*found = true;
+		return MHD_NO;
+	}
+	return MHD_YES;
 }
 
 /* Counts the values of a header (libmicrohttpd keeps every repeat). */
@@ -670,9 +699,21 @@ static const char *framing_error(struct http *h, struct http_conn *c, enum proto
 {
 	*code = PROTOCOL_ERR_BAD_REQUEST;
 	if (c->bad_uri)
-		return "a space or a control byte in the URL";
+		return "a space, a control byte or %00 in the URL";
 	if (c->version && !strcmp(c->version, MHD_HTTP_VERSION_1_1) && header_times(c->conn, MHD_HTTP_HEADER_HOST) != 1)
 		return "an HTTP/1.1 request needs one Host header";
+	bool nul = false;
+	MHD_get_connection_values_n(c->conn, MHD_HEADER_KIND | MHD_GET_ARGUMENT_KIND, find_nul, &nul);
+	/* libmicrohttpd 0.9.75 measures a header's value with strlen, so
+	 * "Bearer TOKEN\0junk" reads as "Bearer TOKEN". It leaves the value
+	 * in its read buffer, where it put two NULs in the place of the
+	 * line's CRLF: a value followed by one NUL and more text was cut by
+	 * the client's NUL (or ended by a bare LF, refused here as well). */
+	const char *auth = MHD_lookup_connection_value(c->conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_AUTHORIZATION);
+	if (auth && auth[strlen(auth) + 1] != '\0')
+		nul = true;
+	if (nul)
+		return "a NUL byte in a header or query argument";
 	if (c->too_many_args) {
 		*code = PROTOCOL_ERR_URI_TOO_LONG;
 		return "too many query arguments or the URL is too long";

@@ -203,6 +203,80 @@ START_TEST(test_strict_framing)
 }
 END_TEST
 
+/* ---- items 7 and 8: user text is UTF-8 without controls, NUL refused ---- */
+
+START_TEST(test_user_text_refused)
+{
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS, "\"tc\":\"5+3\"");
+	/* JSON string bodies (escaped as a client sends them) that must not
+	 * be stored. */
+	static const char *const bad[] = {
+		"x\\u001b[31mred",  /* ESC */
+		"ding\\u0007",      /* BEL */
+		"csi\\u009b2J",     /* C1 */
+		"\\u202egnp.exe",   /* RIGHT-TO-LEFT OVERRIDE */
+		"iso\\u2066late",   /* LEFT-TO-RIGHT ISOLATE */
+		"two\\nlines",      /* a newline */
+		"raw\x1b[2J",       /* a raw control byte */
+		"\xff\xfe",         /* not UTF-8 */
+		"\xc0\xaf",         /* an overlong '/' */
+		"\xed\xa0\x80",     /* a surrogate */
+		"\\ud800 alone",    /* an unpaired surrogate escape */
+		"cut\\u0000here",   /* NUL, which cut the text short */
+	};
+	int64_t seq = jint(table_snapshot(&t, NULL), "seq");
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char body[200];
+		snprintf(body, sizeof body, "{\"text\":\"%s\"}", bad[i]);
+		table_refused(&t, "notes", t.alice, body, 400, "text must be UTF-8");
+	}
+	/* Rulesets and names with a NUL: "fide\u0000" read as "fide". */
+	char *out;
+	const char *create = "{\"tc\":\"5+3\",\"ruleset\":\"fide\\u0000\"}";
+	ck_assert_int_eq(http_call(&t.d, "POST", "/v1/games", t.alice, create, strlen(create), &out), 400);
+	free(out);
+	const char *reg = "{\"name\":\"mallory\\u0000x\"}";
+	ck_assert_int_eq(http_call(&t.d, "POST", "/v1/players", NULL, reg, strlen(reg), &out), 400);
+	free(out);
+	const char *reg2 = "{\"name\":\"mallory\"}";
+	ck_assert_int_eq(http_call(&t.d, "POST", "/v1/players", NULL, reg2, strlen(reg2), &out), 201);
+	free(out);
+	/* A member name counts as text too, and a raw NUL in the body. */
+	const char *key = "{\"te\\u001bxt\":\"x\"}";
+	table_refused(&t, "notes", t.alice, key, 400, "text must be UTF-8");
+	char path[160];
+	snprintf(path, sizeof path, "/v1/games/%s/notes", t.game);
+	ck_assert_int_eq(http_call(&t.d, "POST", path, t.alice, "{\"text\":\"a\0b\"}", 15, &out), 400);
+	free(out);
+	/* Nothing was stored; text beyond ASCII is still welcome. */
+	cJSON *snap = table_snapshot(&t, t.alice);
+	ck_assert_int_eq(jint(snap, "seq"), seq);
+	cJSON_Delete(snap);
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.alice,
+				       "{\"text\":\"na\xc3\xafve \xe2\x99\x9e \\u00e9 \\ud83d\\ude00\"}", &out),
+			 201);
+	ck_assert_msg(strstr(out, "na\xc3\xafve \xe2\x99\x9e \xc3\xa9 \xf0\x9f\x98\x80"), "%s", out);
+	free(out);
+	/* Authorization: Bearer TOKEN\0junk authenticated as TOKEN. */
+	char req[512];
+	int len = snprintf(req, sizeof req,
+			   "GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s%cjunk\r\nConnection: close\r\n\r\n",
+			   t.alice, '\0');
+	char *resp;
+	int s = raw_request(&t.d, NULL, req, (size_t)len, &resp);
+	ck_assert_msg(s == 400 || s == 401, "a token followed by NUL and junk: %d %.300s", s, resp);
+	free(resp);
+	len = snprintf(req, sizeof req, "GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\nConnection: close\r\n\r\n",
+		       t.alice);
+	ck_assert_int_eq(raw_request(&t.d, NULL, req, (size_t)len, NULL), 200);
+	/* A %00 in the path cut it short too. */
+	snprintf(req, sizeof req, "GET /v1/games/%s%%00junk HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n", t.game);
+	ck_assert_int_eq(raw_request(&t.d, NULL, req, strlen(req), NULL), 400);
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -211,6 +285,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_header_deadline);
 	tcase_add_test(tc, test_log_escapes_client_bytes);
 	tcase_add_test(tc, test_strict_framing);
+	tcase_add_test(tc, test_user_text_refused);
 	suite_add_tcase(s, tc);
 	return s;
 }

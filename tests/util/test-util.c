@@ -11,6 +11,7 @@
 #include "util/dheap.h"
 #include "util/log.h"
 #include "util/sha256.h"
+#include "util/text.h"
 #include "util/token.h"
 #include "util/xalloc.h"
 
@@ -177,6 +178,55 @@ END_TEST
 /* Random inserts, key moves (earlier and later) and removals, checked
  * after each step against the minimum of a plain array and against every
  * node's recorded position. */
+START_TEST(test_text_rule)
+{
+	/* Issue 12, items 7 and 8: what user text may hold. */
+	ck_assert_ptr_null(text_check("plain", 5, NULL));
+	ck_assert_ptr_null(text_check("na\xc3\xafve \xe2\x99\x9e \xf0\x9f\x98\x80", 15, NULL));
+	size_t at = 99;
+	ck_assert_str_eq(text_check("ab\x1b[31m", 7, &at), "a control character");
+	ck_assert_uint_eq(at, 2);
+	ck_assert_str_eq(text_check("a\nb", 3, NULL), "a control character");
+	ck_assert_str_eq(text_check("\x7f", 1, NULL), "a control character");
+	ck_assert_str_eq(text_check("\xc2\x9b", 2, NULL), "a control character");
+	ck_assert_str_eq(text_check("x\xe2\x80\xae", 4, &at), "a bidirectional control character");
+	ck_assert_uint_eq(at, 1);
+	ck_assert_str_eq(text_check("\xe2\x81\xa6", 3, NULL), "a bidirectional control character");
+	ck_assert_str_eq(text_check("\xe2\x80\xa8", 3, NULL), "a line or paragraph separator");
+	ck_assert_str_eq(text_check("\xff\xfe", 2, NULL), "invalid UTF-8");
+	ck_assert_str_eq(text_check("\xc0\xaf", 2, NULL), "invalid UTF-8");     /* overlong */
+	ck_assert_str_eq(text_check("\xed\xa0\x80", 3, NULL), "invalid UTF-8"); /* surrogate */
+	ck_assert_str_eq(text_check("\xf4\x90\x80\x80", 4, NULL), "invalid UTF-8"); /* past U+10FFFF */
+	ck_assert_str_eq(text_check("\xe2\x99", 2, NULL), "invalid UTF-8");     /* cut short */
+	ck_assert_str_eq(text_check("a\0b", 3, NULL), "a NUL character");
+	/* In JSON, escapes count as what they stand for. */
+	const char *ok = "{\"text\":\"\\u00e9 \\ud83d\\ude00 \\\"q\\\" \\\\u0000\"}";
+	ck_assert_ptr_null(text_check_json(ok, strlen(ok), NULL));
+	const char *nul = "{\"ruleset\":\"fide\\u0000\"}";
+	ck_assert_str_eq(text_check_json(nul, strlen(nul), &at), "a NUL character");
+	ck_assert_uint_eq(at, 16);
+	const char *c1 = "{\"t\":\"\\u009B\"}";
+	ck_assert_str_eq(text_check_json(c1, strlen(c1), NULL), "a control character");
+	const char *nl = "{\"t\":\"a\\nb\"}";
+	ck_assert_str_eq(text_check_json(nl, strlen(nl), NULL), "a control character");
+	const char *rlo = "{\"t\":\"\\u202E\"}";
+	ck_assert_str_eq(text_check_json(rlo, strlen(rlo), NULL), "a bidirectional control character");
+	const char *lone = "{\"t\":\"\\udc00x\"}";
+	ck_assert_str_eq(text_check_json(lone, strlen(lone), NULL), "invalid UTF-8");
+	const char *key = "{\"\\u0007\":1}";
+	ck_assert_str_eq(text_check_json(key, strlen(key), NULL), "a control character");
+	/* Outside strings nothing is text. */
+	const char *ws = "{\n\t\"a\" : 1\r\n}";
+	ck_assert_ptr_null(text_check_json(ws, strlen(ws), NULL));
+	/* The client's sanitiser: one '?' per bad character or byte. */
+	char s[64];
+	strcpy(s, "a\x1b[2Jb\ncd\xe2\x80\xae" "e\xff\xfe\xc3\xa9");
+	text_sanitize(s);
+	ck_assert_str_eq(s, "a?[2Jb?cd?e??\xc3\xa9");
+	ck_assert_ptr_null(text_check(s, strlen(s), NULL));
+}
+END_TEST
+
 START_TEST(test_dheap_random)
 {
 	enum { N = 200, STEPS = 10000 };
@@ -238,6 +288,7 @@ static Suite *util_suite(void)
 	tcase_add_test(tc, test_buf);
 	tcase_add_test(tc, test_log_level);
 	tcase_add_test(tc, test_dheap_random);
+	tcase_add_test(tc, test_text_rule);
 	suite_add_tcase(s, tc);
 	return s;
 }

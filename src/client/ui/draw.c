@@ -4,9 +4,12 @@
  * help overlay, a window of its own that lives only while it is drawn.
  */
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "../text-wrap.h"
 #include "draw.h"
+#include "util/text.h"
+#include "util/xalloc.h"
 
 WINDOW *ui_draw_newwin(int h, int w, int y, int x)
 {
@@ -24,8 +27,13 @@ void ui_draw_free_panes(WINDOW **pane, int n)
 	}
 }
 
-void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width)
+void ui_draw_put(WINDOW *w, int y, int x, const char *raw, int width)
 {
+	/* The one sanitiser for what the server (or anyone) sent: a control
+	 * or bidirectional character, or a byte that is not UTF-8, becomes
+	 * '?' before it reaches the terminal. */
+	char *text = xstrdup(raw);
+	text_sanitize(text);
 	int cols = 0;
 	size_t n = 0;
 	/* Counts columns as UTF-8 lead bytes: every glyph tchess writes is
@@ -40,6 +48,7 @@ void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width)
 	}
 	if (width > 0)
 		mvwaddnstr(w, y, x, text, (int)n);
+	free(text);
 }
 
 int ui_draw_cols(const char *text)

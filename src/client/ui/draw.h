@@ -21,7 +21,9 @@ WINDOW *ui_draw_newwin(int h, int w, int y, int x);
 void ui_draw_free_panes(WINDOW **pane, int n);
 
 /* Writes at most width columns of UTF-8 text at (y, x); nothing when width
- * is not positive. */
+ * is not positive. Every text a screen draws goes through here: control and
+ * bidirectional characters and bytes that are not UTF-8 are drawn as '?'
+ * (text_sanitize), whoever sent them. */
 void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width);
 /* The columns UTF-8 text takes (every glyph tchess writes is one wide). */
 int ui_draw_cols(const char *text);
