@@ -1,7 +1,11 @@
 /*
  * Game actions: draw offers, abort, adjournment and resumption by consent,
- * and claims (threefold, fifty moves, tablebase, discard, win); with the
- * helpers for retries and refusals the undo and rematch rooms share.
+ * claims (threefold, fifty moves, tablebase, discard, win), and the undo
+ * and rematch commands, as one table of rows (rows[], at the end): each row
+ * says which word its request carries and which fields it takes, and names
+ * its handler; game_action_run is the one frame around them (the game, the
+ * seat, presence, the word, the invalid-command count). Also the helpers
+ * for retries and refusals the handlers share.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,21 +50,6 @@ bool game_action_request_retried(const struct game_view *v, int color, const str
 	default:
 		return v->resume_request_by == color;
 	}
-}
-
-/* The common start of an action: the game, the caller's seat (403), the
- * caller's presence. */
-struct live_game *game_action_begin(struct game_service *gs, int64_t me, const char *id, int *color,
-				      struct game_outcome *out)
-{
-	struct live_game *lg = game_registry_lookup(gs, id, out);
-	if (!lg)
-		return NULL;
-	*color = game_seat_or_forbidden(lg, me, out);
-	if (*color < 0)
-		return NULL;
-	game_presence_seen(gs, lg, *color);
-	return lg;
 }
 
 /* One transaction of one or two events; a refusal by the fold is a refusal
@@ -131,151 +120,93 @@ void game_action_ended_event(struct fold_event *e, int color, enum game_terminat
 	snprintf(e->reason, sizeof e->reason, "%s", reason ? reason : "");
 }
 
-/* Parses an action word against names; -1 after a 400. */
-int game_action_word(const char *word, const char *const *names, int n, const char *dflt, const char *endpoint,
-		     struct game_outcome *out)
+static void draw_run(struct game_action_call *c)
 {
-	const char *w = word[0] ? word : dflt;
-	for (int i = 0; w && i < n; i++) {
-		if (!strcmp(w, names[i]))
-			return i;
-	}
-	char list[128] = "";
-	for (int i = 0; i < n; i++)
-		snprintf(list + strlen(list), sizeof list - strlen(list), "%s%s", i ? ", " : "", names[i]);
-	game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: action: expected one of %s", endpoint, list);
-	return -1;
-}
-
-void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
-		       struct game_outcome *out)
-{
-	static const char *const names[] = { "offer", "accept", "decline", "withdraw" };
 	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_MADE, FOLD_REQ_DECLINED,
 							 FOLD_REQ_WITHDRAWN };
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
-	int a = game_action_word(req->action, names, 4, NULL, "draw", out);
-	if (a >= 0 && (req->claim[0] || req->move[0])) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "draw: takes only ply and action");
-		a = -1;
-	}
-	if (a < 0)
-		goto done;
+	const struct game_view *v = c->v;
+	int a = c->word;
 	struct fold_event e;
-	game_action_request_event(&e, v, color, FOLD_REQ_DRAW, acts[a]);
-	if ((a == 1 && ended_by(v, color, GAME_TERM_AGREEMENT, req->ply)) ||
-	    (a != 1 && game_action_request_retried(v, color, &e, req->ply))) {
-		game_action_already_done(out, v);
-		goto done;
+	game_action_request_event(&e, v, c->color, FOLD_REQ_DRAW, acts[a]);
+	if ((a == 1 && ended_by(v, c->color, GAME_TERM_AGREEMENT, c->req->ply)) ||
+	    (a != 1 && game_action_request_retried(v, c->color, &e, c->req->ply))) {
+		game_action_already_done(c->out, v);
+		return;
 	}
-	if (!game_action_running_or_conflict(v, out) || !game_action_ply_or_stale(v, req->ply, out))
-		goto done;
+	if (!game_action_running_or_conflict(v, c->out) || !game_action_ply_or_stale(v, c->req->ply, c->out))
+		return;
 	if (a == 1)
-		game_action_ended_event(&e, color, GAME_TERM_AGREEMENT, NULL);
-	game_action_commit(gs, lg, me, &e, NULL, out);
-done:
-	game_presence_account(gs, lg, color, out);
+		game_action_ended_event(&e, c->color, GAME_TERM_AGREEMENT, NULL);
+	game_action_commit(c->gs, c->lg, c->me, &e, NULL, c->out);
 }
 
-void game_service_abort(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
-			struct game_outcome *out)
+static void abort_run(struct game_action_call *c)
 {
-	static const char *const names[] = { "request", "accept", "decline" };
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
-	int a = game_action_word(req->action, names, 3, "request", "abort", out);
-	if (a >= 0 && (req->claim[0] || req->move[0])) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "abort: takes only ply and action");
-		a = -1;
-	}
-	if (a < 0)
-		goto done;
+	const struct game_view *v = c->v;
+	int a = c->word;
 	struct fold_event e;
-	game_action_request_event(&e, v, color, FOLD_REQ_ABORT, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
-	if (ended_by(v, color, GAME_TERM_ABORTED, req->ply) || (a != 1 && game_action_request_retried(v, color, &e, req->ply))) {
-		game_action_already_done(out, v);
-		goto done;
+	game_action_request_event(&e, v, c->color, FOLD_REQ_ABORT, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+	if (ended_by(v, c->color, GAME_TERM_ABORTED, c->req->ply) ||
+	    (a != 1 && game_action_request_retried(v, c->color, &e, c->req->ply))) {
+		game_action_already_done(c->out, v);
+		return;
 	}
 	if (game_is_over(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
-		goto done;
+		game_fail(c->out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)",
+			  game_termination_str(v->game.termination));
+		return;
 	}
-	if (!game_action_ply_or_stale(v, req->ply, out))
-		goto done;
+	if (!game_action_ply_or_stale(v, c->req->ply, c->out))
+		return;
 	/* Alone before the ruleset's plies (an open seek too); after that a
 	 * request the opponent accepts. */
 	bool alone = v->game.n_plies < (size_t)v->game.rules.abort_alone_max_plies;
 	if (a == 1 || (a == 0 && alone))
-		game_action_ended_event(&e, color, GAME_TERM_ABORTED, NULL);
-	else if (!game_action_running_or_conflict(v, out))
-		goto done;
-	game_action_commit(gs, lg, me, &e, NULL, out);
-done:
-	game_presence_account(gs, lg, color, out);
+		game_action_ended_event(&e, c->color, GAME_TERM_ABORTED, NULL);
+	else if (!game_action_running_or_conflict(v, c->out))
+		return;
+	game_action_commit(c->gs, c->lg, c->me, &e, NULL, c->out);
 }
 
 /* Adjourn and resume: both by consent (request, then the other accepts). */
-static void consent(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
-		    enum fold_request_what what, struct game_outcome *out)
+static void consent(struct game_action_call *c, enum fold_request_what what)
 {
-	static const char *const names[] = { "request", "accept", "decline" };
-	const char *endpoint = fold_request_what_str(what);
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
-	int a = game_action_word(req->action, names, 3, "request", endpoint, out);
-	if (a >= 0 && (req->claim[0] || req->move[0])) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply and action", endpoint);
-		a = -1;
-	}
-	if (a < 0)
-		goto done;
+	const struct game_view *v = c->v;
+	int a = c->word;
 	struct fold_event e;
 	if (a == 1) {
 		fold_event_init(&e, what == FOLD_REQ_ADJOURN ? FOLD_EV_ADJOURNED : FOLD_EV_RESUMED);
-		e.color = color;
+		e.color = c->color;
 		snprintf(e.reason, sizeof e.reason, "agreement");
 	} else {
-		game_action_request_event(&e, v, color, what, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+		game_action_request_event(&e, v, c->color, what, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
 	}
-	if (game_action_request_retried(v, color, &e, req->ply)) {
-		game_action_already_done(out, v);
-		goto done;
+	if (game_action_request_retried(v, c->color, &e, c->req->ply)) {
+		game_action_already_done(c->out, v);
+		return;
 	}
 	if (!v->started || game_is_over(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is not running");
-		goto done;
+		game_fail(c->out, PROTOCOL_ERR_CONFLICT, "the game is not running");
+		return;
 	}
 	if ((what == FOLD_REQ_RESUME) != fold_adjourned(v)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is %s", fold_adjourned(v) ? "adjourned" : "not adjourned");
-		goto done;
+		game_fail(c->out, PROTOCOL_ERR_CONFLICT, "the game is %s",
+			  fold_adjourned(v) ? "adjourned" : "not adjourned");
+		return;
 	}
-	if (!game_action_ply_or_stale(v, req->ply, out))
-		goto done;
-	game_action_commit(gs, lg, me, &e, NULL, out);
-done:
-	game_presence_account(gs, lg, color, out);
+	if (!game_action_ply_or_stale(v, c->req->ply, c->out))
+		return;
+	game_action_commit(c->gs, c->lg, c->me, &e, NULL, c->out);
 }
 
-void game_service_adjourn(struct game_service *gs, int64_t me, const char *id,
-			  const struct protocol_action_request *req, struct game_outcome *out)
+static void adjourn_run(struct game_action_call *c)
 {
-	consent(gs, me, id, req, FOLD_REQ_ADJOURN, out);
+	consent(c, FOLD_REQ_ADJOURN);
 }
 
-void game_service_resume(struct game_service *gs, int64_t me, const char *id,
-			 const struct protocol_action_request *req, struct game_outcome *out)
+static void resume_run(struct game_action_call *c)
 {
-	consent(gs, me, id, req, FOLD_REQ_RESUME, out);
+	consent(c, FOLD_REQ_RESUME);
 }
 
 /* Tablebase claim: drawn ends the game; not drawn gives the opponent the
@@ -312,28 +243,16 @@ static void claim_tablebase(struct game_service *gs, struct live_game *lg, int64
 	game_action_commit(gs, lg, me, &e, NULL, out);
 }
 
-void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
-			struct game_outcome *out)
+static void claim_run(struct game_action_call *c)
 {
-	static const char *const names[] = { "threefold", "fifty-moves", "tablebase", "discard", "win" };
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
+	struct game_service *gs = c->gs;
+	struct live_game *lg = c->lg;
+	const struct game_view *v = c->v;
+	const struct protocol_action_request *req = c->req;
+	struct game_outcome *out = c->out;
+	int64_t me = c->me;
+	int color = c->color, a = c->word;
 	struct fold_event e, then;
-	int a = -1;
-	for (int i = 0; i < 5; i++)
-		a = strcmp(req->claim, names[i]) ? a : i;
-	if (a < 0) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST,
-		     "claim: expected claim threefold, fifty-moves, tablebase, discard or win");
-		goto done;
-	}
-	if (req->action[0] || (req->move[0] && a > 1)) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "claim: takes ply, claim and (threefold, fifty-moves) move");
-		goto done;
-	}
 	/* Retries. */
 	int64_t today = game_txn_instant(v) / 86400000;
 	if ((a == 0 && ended_by(v, color, GAME_TERM_THREEFOLD, req->ply)) ||
@@ -345,18 +264,18 @@ void game_service_claim(struct game_service *gs, int64_t me, const char *id, con
 	     !strcmp(v->end_reason, "abandoned") &&
 	     v->game.result == (color == WHITE ? GAME_RESULT_WHITE_WINS : GAME_RESULT_BLACK_WINS))) {
 		game_action_already_done(out, v);
-		goto done;
+		return;
 	}
 	if (a == 3) {
 		if (!v->started || game_is_over(&v->game) || !fold_adjourned(v)) {
 			game_fail(out, PROTOCOL_ERR_CONFLICT, "a discard is claimed in an adjourned game");
-			goto done;
+			return;
 		}
 	} else if (!game_action_running_or_conflict(v, out)) {
-		goto done;
+		return;
 	}
 	if (!game_action_ply_or_stale(v, req->ply, out))
-		goto done;
+		return;
 	switch (a) {
 	case 0:
 	case 1: {
@@ -366,11 +285,11 @@ void game_service_claim(struct game_service *gs, int64_t me, const char *id, con
 			struct tchess_error terr;
 			if (color != (int)game_side_to_move(&v->game)) {
 				game_fail(out, PROTOCOL_ERR_ILLEGAL, "only the player to move may claim");
-				goto done;
+				return;
 			}
 			if (notation_parse_move(&v->game.pos, req->move, strlen(req->move), &m, &terr) != TCHESS_OK) {
 				game_fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
-				goto done;
+				return;
 			}
 			uci_write(&v->game.pos, m, e.uci);
 		}
@@ -395,16 +314,159 @@ void game_service_claim(struct game_service *gs, int64_t me, const char *id, con
 	case 4:
 		if (v->game.rules.disconnect != DISCONNECT_CLAIM_WIN) {
 			game_fail(out, PROTOCOL_ERR_ILLEGAL, "the %s rules give no win for a disconnect", v->game.rules.name);
-			goto done;
+			return;
 		}
 		if (!v->absent[!color]) {
 			game_fail(out, PROTOCOL_ERR_ILLEGAL, "your opponent is present");
-			goto done;
+			return;
 		}
 		game_action_ended_event(&e, !color, GAME_TERM_TECHNICAL_FAILURE, "abandoned");
 		game_action_commit(gs, lg, me, &e, NULL, out);
 		break;
 	}
-done:
+}
+
+/* ---- the table ---- */
+
+static const char *const offer_words[] = { "offer", "accept", "decline", "withdraw", NULL };
+static const char *const consent_words[] = { "request", "accept", "decline", NULL };
+static const char *const claim_words[] = { "threefold", "fifty-moves", "tablebase", "discard", "win", NULL };
+
+/* One row per game action command: what its request carries and what it
+ * does. The word is req->action (dflt when empty, NULL: required) or, for
+ * claims, req->claim; a move is allowed with the words in move_words (a
+ * bit per word); a row without words takes only ply. */
+struct action_row {
+	const char *endpoint;
+	const char *const *words;
+	const char *dflt;
+	bool in_claim;
+	unsigned move_words;
+	void (*run)(struct game_action_call *c);
+};
+
+static const struct action_row rows[] = {
+	[GAME_ACTION_DRAW] = { "draw", offer_words, NULL, false, 0, draw_run },
+	[GAME_ACTION_ABORT] = { "abort", consent_words, "request", false, 0, abort_run },
+	[GAME_ACTION_ADJOURN] = { "adjourn", consent_words, "request", false, 0, adjourn_run },
+	[GAME_ACTION_RESUME] = { "resume", consent_words, "request", false, 0, resume_run },
+	[GAME_ACTION_CLAIM] = { "claim", claim_words, NULL, true, 1u << 0 | 1u << 1, claim_run },
+	[GAME_ACTION_TAKEBACK] = { "takeback", NULL, NULL, false, 0, game_undo_takeback },
+	[GAME_ACTION_DONE] = { "done", NULL, NULL, false, 0, game_undo_done },
+	[GAME_ACTION_REMATCH] = { "rematch", offer_words, NULL, false, 0, game_rematch_run },
+};
+
+/* "a, b, c" (last: ", "), or "a, b or c" (last: " or "). */
+static void word_list(char *buf, size_t size, const char *const *words, const char *last)
+{
+	buf[0] = '\0';
+	for (int i = 0; words[i]; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i == 0 ? "" : words[i + 1] ? ", " : last,
+			 words[i]);
+}
+
+/* The row's word in req, or -1 after a 400 (the word unknown, or a field
+ * the command does not take). */
+static int action_word(const struct action_row *row, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	char list[128];
+	if (!row->words) {
+		if (req->action[0] || req->claim[0] || req->move[0]) {
+			game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply", row->endpoint);
+			return -1;
+		}
+		return 0;
+	}
+	const char *w = row->in_claim ? req->claim : req->action[0] ? req->action : row->dflt;
+	int a = -1;
+	for (int i = 0; w && row->words[i] && a < 0; i++)
+		a = strcmp(w, row->words[i]) ? -1 : i;
+	if (a < 0 && row->in_claim) {
+		word_list(list, sizeof list, row->words, " or ");
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: expected claim %s", row->endpoint, list);
+		return -1;
+	}
+	if (a < 0) {
+		word_list(list, sizeof list, row->words, ", ");
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: action: expected one of %s", row->endpoint, list);
+		return -1;
+	}
+	if (row->in_claim && (req->action[0] || (req->move[0] && !(row->move_words & 1u << a)))) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes ply, claim and (threefold, fifty-moves) move",
+			  row->endpoint);
+		return -1;
+	}
+	if (!row->in_claim && (req->claim[0] || req->move[0])) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply and action", row->endpoint);
+		return -1;
+	}
+	return a;
+}
+
+void game_action_run(struct game_service *gs, enum game_action what, int64_t me, const char *id,
+		     const struct protocol_action_request *req, struct game_outcome *out)
+{
+	const struct action_row *row = &rows[what];
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return;
+	int color = game_seat_or_forbidden(lg, me, out);
+	if (color < 0)
+		return;
+	game_presence_seen(gs, lg, color);
+	struct game_action_call c = { .gs = gs, .lg = lg, .v = &lg->view, .req = req, .me = me, .color = color,
+				      .out = out };
+	c.word = action_word(row, req, out);
+	if (c.word >= 0)
+		row->run(&c);
 	game_presence_account(gs, lg, color, out);
+}
+
+void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_DRAW, me, id, req, out);
+}
+
+void game_service_abort(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_ABORT, me, id, req, out);
+}
+
+void game_service_adjourn(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_ADJOURN, me, id, req, out);
+}
+
+void game_service_resume(struct game_service *gs, int64_t me, const char *id,
+			 const struct protocol_action_request *req, struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_RESUME, me, id, req, out);
+}
+
+void game_service_claim(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+			struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_CLAIM, me, id, req, out);
+}
+
+void game_service_takeback(struct game_service *gs, int64_t me, const char *id,
+			   const struct protocol_action_request *req, struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_TAKEBACK, me, id, req, out);
+}
+
+void game_service_done(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
+		       struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_DONE, me, id, req, out);
+}
+
+void game_service_rematch(struct game_service *gs, int64_t me, const char *id,
+			  const struct protocol_action_request *req, struct game_outcome *out)
+{
+	game_action_run(gs, GAME_ACTION_REMATCH, me, id, req, out);
 }

@@ -231,9 +231,6 @@ int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcom
 void game_action_already_done(struct game_outcome *out, const struct game_view *v);
 bool game_action_retried(const struct game_view *v, int color, const char *key, int64_t ply);
 bool game_action_request_retried(const struct game_view *v, int color, const struct fold_event *e, int64_t ply);
-/* The game, the caller's seat (403), the caller's presence. */
-struct live_game *game_action_begin(struct game_service *gs, int64_t me, const char *id, int *color,
-                                    struct game_outcome *out);
 /* One transaction of one or two events (a fold refusal is a 422). */
 void game_action_commit(struct game_service *gs, struct live_game *lg, int64_t me, struct fold_event *e,
                         struct fold_event *then, struct game_outcome *out);
@@ -242,15 +239,52 @@ bool game_action_ply_or_stale(const struct game_view *v, int64_t ply, struct gam
 void game_action_request_event(struct fold_event *e, const struct game_view *v, int color, enum fold_request_what what,
                                enum fold_request_action action);
 void game_action_ended_event(struct fold_event *e, int color, enum game_termination term, const char *reason);
-/* Parses an action word against names; -1 after a 400. */
-int game_action_word(const char *word, const char *const *names, int n, const char *dflt, const char *endpoint,
-                     struct game_outcome *out);
+
+/* The game action commands: one row each in game-action.c's table. */
+enum game_action {
+	GAME_ACTION_DRAW,
+	GAME_ACTION_ABORT,
+	GAME_ACTION_ADJOURN,
+	GAME_ACTION_RESUME,
+	GAME_ACTION_CLAIM,
+	GAME_ACTION_TAKEBACK,
+	GAME_ACTION_DONE,
+	GAME_ACTION_REMATCH,
+};
+
+/* One call of a game action, as its row's handler sees it: the game, the
+ * caller's seat (present now) and the row's word decoded (an index into
+ * the row's words; 0 for a row without). The handler fills out; the
+ * caller counts a failure among the seat's invalid commands. */
+struct game_action_call {
+	struct game_service *gs;
+	struct live_game *lg;
+	const struct game_view *v;
+	const struct protocol_action_request *req;
+	int64_t me;
+	int color;
+	int word;
+	struct game_outcome *out;
+};
+
+/* The one frame of every action: the game (404), the seat (403),
+ * presence, the word (400), the row's handler, the invalid count. */
+void game_action_run(struct game_service *gs, enum game_action what, int64_t me, const char *id,
+		     const struct protocol_action_request *req, struct game_outcome *out);
 
 /* ---- undo games (game-undo.c) ---- */
 
+/* The takeback and done rows of game-action.c's table. */
+void game_undo_takeback(struct game_action_call *c);
+void game_undo_done(struct game_action_call *c);
 /* A move in an undo game: provisional. */
 void game_undo_provisional(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
                            const char *text, struct game_outcome *out);
+
+/* ---- rematch series (game-rematch.c) ---- */
+
+/* The rematch row of game-action.c's table. */
+void game_rematch_run(struct game_action_call *c);
 
 /* ---- presence and invalid commands (game-presence.c) ---- */
 

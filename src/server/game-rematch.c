@@ -95,40 +95,26 @@ fail:
 	game_registry_live_free(ng);
 }
 
-void game_service_rematch(struct game_service *gs, int64_t me, const char *id,
-			  const struct protocol_action_request *req, struct game_outcome *out)
+void game_rematch_run(struct game_action_call *c)
 {
-	static const char *const names[] = { "offer", "accept", "decline", "withdraw" };
 	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_ACCEPTED, FOLD_REQ_DECLINED,
 							 FOLD_REQ_WITHDRAWN };
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
-	int a = game_action_word(req->action, names, 4, NULL, "rematch", out);
-	if (a >= 0 && (req->claim[0] || req->move[0])) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "rematch: takes only ply and action");
-		a = -1;
-	}
-	if (a < 0)
-		goto done;
+	const struct game_view *v = c->v;
+	int a = c->word, color = c->color;
 	struct fold_event e;
 	game_action_request_event(&e, v, color, FOLD_REQ_REMATCH, acts[a]);
-	if (game_action_request_retried(v, color, &e, req->ply)) {
-		game_action_already_done(out, v);
-		goto done;
+	if (game_action_request_retried(v, color, &e, c->req->ply)) {
+		game_action_already_done(c->out, v);
+		return;
 	}
 	if (!v->created || !game_is_over(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is not over: a rematch follows a finished game");
-		goto done;
+		game_fail(c->out, PROTOCOL_ERR_CONFLICT, "the game is not over: a rematch follows a finished game");
+		return;
 	}
-	if (!game_action_ply_or_stale(v, req->ply, out))
-		goto done;
+	if (!game_action_ply_or_stale(v, c->req->ply, c->out))
+		return;
 	if (a == 1 && v->rematch_by == !color && !v->next_game[0])
-		rematch_accept(gs, lg, me, color, out);
+		rematch_accept(c->gs, c->lg, c->me, color, c->out);
 	else
-		game_action_commit(gs, lg, me, &e, NULL, out);
-done:
-	game_presence_account(gs, lg, color, out);
+		game_action_commit(c->gs, c->lg, c->me, &e, NULL, c->out);
 }

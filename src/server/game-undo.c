@@ -69,36 +69,25 @@ void game_undo_provisional(struct game_service *gs, struct live_game *lg, int co
 	game_action_commit(gs, lg, viewer, &e, NULL, out);
 }
 
-/* Takes only ply: the undo-game commands and the like. */
-static bool only_ply(const struct protocol_action_request *req, const char *endpoint, struct game_outcome *out)
+void game_undo_takeback(struct game_action_call *c)
 {
-	if (req->action[0] || req->claim[0] || req->move[0]) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply", endpoint);
-		return false;
-	}
-	return true;
-}
-
-void game_service_takeback(struct game_service *gs, int64_t me, const char *id,
-			   const struct protocol_action_request *req, struct game_outcome *out)
-{
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
-	if (!only_ply(req, "takeback", out))
-		goto done;
+	struct game_service *gs = c->gs;
+	struct live_game *lg = c->lg;
+	const struct game_view *v = c->v;
+	const struct protocol_action_request *req = c->req;
+	struct game_outcome *out = c->out;
+	int64_t me = c->me;
+	int color = c->color;
 	if (!takeback_pending(&v->turn) && game_action_retried(v, color, "move-taken-back", req->ply) &&
 	    req->ply == (int64_t)v->game.n_plies) {
 		game_action_already_done(out, v);
-		goto done;
+		return;
 	}
 	if (!undo_turn_or_fail(v, color, req->ply, out))
-		goto done;
+		return;
 	if (!takeback_pending(&v->turn)) {
 		game_fail(out, PROTOCOL_ERR_CONFLICT, "you have no provisional move to take back");
-		goto done;
+		return;
 	}
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_TAKEN_BACK);
@@ -106,51 +95,46 @@ void game_service_takeback(struct game_service *gs, int64_t me, const char *id,
 	e.ply = req->ply;
 	uci_write(&v->game.pos, v->turn.pending, e.uci);
 	game_action_commit(gs, lg, me, &e, NULL, out);
-done:
-	game_presence_account(gs, lg, color, out);
 }
 
 /* "done": the provisional move is committed as the turn's move (a public
  * move event whose think_ms is the whole turn), the clock pressed, and the
  * opponent's premoves resolved, all in one transaction, as game_move_play() does
  * for an ordinary move. */
-void game_service_done(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,
-		       struct game_outcome *out)
+void game_undo_done(struct game_action_call *c)
 {
-	int color;
-	struct live_game *lg = game_action_begin(gs, me, id, &color, out);
-	if (!lg)
-		return;
-	const struct game_view *v = &lg->view;
-	if (!only_ply(req, "done", out))
-		goto done;
+	struct game_service *gs = c->gs;
+	struct live_game *lg = c->lg;
+	const struct game_view *v = c->v;
+	const struct protocol_action_request *req = c->req;
+	struct game_outcome *out = c->out;
+	int64_t me = c->me;
+	int color = c->color;
 	/* A retry: the move for that ply is committed, and it was ours. */
 	if (v->undo && req->ply >= 0 && req->ply < (int64_t)v->game.n_plies) {
 		struct position p;
 		if (!game_position_at(&v->game, (size_t)req->ply, &p, NULL) && p.side == color) {
 			game_action_already_done(out, v);
-			goto done;
+			return;
 		}
 	}
 	if (!undo_turn_or_fail(v, color, req->ply, out))
-		goto done;
+		return;
 	if (!takeback_pending(&v->turn)) {
 		game_fail(out, PROTOCOL_ERR_CONFLICT, "you have no provisional move: make one first");
-		goto done;
+		return;
 	}
 	int64_t t_ms = game_txn_instant(v);
 	if (game_move_flagged_first(gs, lg, t_ms, out))
-		goto done;
+		return;
 	struct fold_clock_reading before;
 	fold_clock_read(v, t_ms, &before);
 	struct game_txn t;
 	if (game_txn_begin(&t, gs, lg, out))
-		goto done;
+		return;
 	struct fold_event e;
 	game_move_event(&e, &t.work, v->turn.pending, before.running == color ? before.turn_used_ms : 0, false);
 	if (game_txn_add(&t, &e, 0, t_ms, out) || game_move_end_if_over(&t, t_ms, out) || game_move_resolve_premoves(&t, t_ms, out))
-		goto done;
+		return;
 	game_txn_commit(&t, me, out);
-done:
-	game_presence_account(gs, lg, color, out);
 }
