@@ -137,6 +137,15 @@ static long call(struct tchessd *d, const char *method, const char *path, struct
 		curl_easy_setopt(e, CURLOPT_POSTFIELDS, body);
 		curl_easy_setopt(e, CURLOPT_POSTFIELDSIZE_LARGE, (curl_off_t)body_len);
 	}
+	/* A large body goes only after the server's 100 Continue, however
+	 * long that takes: one the server refuses from its headers (413) is
+	 * then answered before any of it is sent. Sent at once, the answer
+	 * raced the upload, and a server that closed first failed the call
+	 * ("Failed sending data to the peer") on a loaded machine. */
+	if (body && body_len > 64 * 1024) {
+		headers = curl_slist_append(headers, "Expect: 100-continue");
+		curl_easy_setopt(e, CURLOPT_EXPECT_100_TIMEOUT_MS, 15000L);
+	}
 	headers = curl_slist_append(headers, "Content-Type: application/json");
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, headers);
 	CURLcode rc = curl_easy_perform(e);
