@@ -82,7 +82,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tchess/clock.h"
 #include "tchess/error.h"
+#include "tchess/game.h"
 #include "tchess/move.h"
 #include "tchess/notation.h"
 #include "tchess/position.h"
@@ -209,6 +211,54 @@ enum tchess_err pgn_game_to_game(const struct pgn_game *pg, const struct ruleset
  * Result and, when the game has ended, Termination. The caller adds the
  * other tags. On error pg is left empty. */
 enum tchess_err pgn_game_from_game(const struct game *g, struct pgn_game *pg, struct tchess_error *err);
+
+/* ---- tags with a meaning (pgn-tags.c) ---- */
+
+/* tchess's own time control text (tchess/clock.h grammar) beside the
+ * standard TimeControl tag, which cannot say every control exactly
+ * (Bronstein delays, correspondence). */
+#define PGN_TAG_TCHESS_TIME_CONTROL "TchessTimeControl"
+
+/* The PGN standard's Termination value (section 9.8.1) for a game that
+ * ended by t with result r: "normal" (mate, resignation, every draw rule,
+ * agreement), "time forfeit" (a flag fell, also against insufficient
+ * material), "abandoned" (aborted, or lost by a seat gone for good),
+ * "adjudication" (decided by the server's tablebases), "emergency" (a
+ * technical failure with no winner), "unterminated" (not over, or
+ * adjourned). Never NULL. */
+const char *pgn_termination_value(enum game_termination t, enum game_result r);
+
+/* Sets Termination to the standard value and, when t is not
+ * GAME_TERM_NONE, TerminationDetail to the precise reason
+ * (game_termination_str(): "checkmate", "fifty-moves", ...). */
+enum tchess_err pgn_set_termination(struct pgn_game *g, enum game_termination t, enum game_result r);
+
+/* Writes tc as a TimeControl value of the PGN standard (section 9.6.1),
+ * in seconds, into buf (NUL-terminated, truncated to size); returns the
+ * length it needs, like snprintf. Fischer "5+3" is "300+3" and sudden
+ * death keeps its increment ("60+0", as Lichess writes it); periods are
+ * "moves/seconds" fields joined by ':' ("40/5400:1800+30"; the last field
+ * repeats, as in tchess), with an increment written "40/5400+30" when a
+ * period with a move count has one; Bronstein and US delays, which the
+ * standard lacks, as "300+3d" (python-chess's form); correspondence as its
+ * repeating period, "10/864000" for ten days per ten moves; unlimited
+ * "-". Fractions of a second are written as decimals. */
+size_t pgn_time_control_write(const struct time_control *tc, char *buf, size_t size);
+
+/* Reads a TimeControl value of the standard's form (as written above;
+ * "300" alone is 300 s sudden death, "+Nd" a US delay, one repeating
+ * period over 24 hours correspondence). "?" (unknown), a sandclock
+ * ("*180"), a malformed value or one outside the clock's limits
+ * (tchess/clock.h; "0+1" has no starting time) are TCHESS_ERR_TIME_CONTROL
+ * or TCHESS_ERR_RANGE with err set, tc unchanged. */
+enum tchess_err pgn_time_control_parse(const char *text, struct time_control *tc, struct tchess_error *err);
+
+/* The time control of g from its tags: the TchessTimeControl tag when
+ * there is one; else TimeControl in tchess's own minutes form when the
+ * game comes from tchessd (a Protocol tag "tchess/N": the form it wrote
+ * before the standard one), else in the standard form. Errors as above, or
+ * TCHESS_ERR_TIME_CONTROL when there is no TimeControl tag. */
+enum tchess_err pgn_game_time_control(const struct pgn_game *g, struct time_control *tc, struct tchess_error *err);
 
 /* Formats a clock as the standard [%clk] value ("1:05:02" or "0:00:09.4")
  * into buf (at least 24 bytes); returns the length. */

@@ -53,8 +53,7 @@ enum tchess_err pgn_game_from_game(const struct game *g, struct pgn_game *pg, st
 	snprintf(pg->result, sizeof pg->result, "%s", game_result_str(g->result));
 	if ((rc = pgn_game_set_tag(pg, "Result", pg->result)) != TCHESS_OK)
 		goto fail;
-	if (g->termination != GAME_TERM_NONE &&
-	    (rc = pgn_game_set_tag(pg, "Termination", game_termination_str(g->termination))) != TCHESS_OK)
+	if (g->termination != GAME_TERM_NONE && (rc = pgn_set_termination(pg, g->termination, g->result)) != TCHESS_OK)
 		goto fail;
 	return TCHESS_OK;
 fail:

@@ -1368,8 +1368,18 @@ enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct
 		rc = pgn_game_set_tag(&g, "Black", seat_name(&v->seats[BLACK], buf, sizeof buf));
 	if (!rc)
 		rc = pgn_game_set_tag(&g, "Result", g.result);
+	/* The standard's seconds form for other tools, tchess's own text
+	 * beside it (the standard cannot say Bronstein or correspondence). */
+	struct time_control tc;
+	char tc_text[TIME_CONTROL_TEXT_MAX];
+	if (!rc && time_control_parse(&tc, v->tc, NULL) == TCHESS_OK) {
+		pgn_time_control_write(&tc, tc_text, sizeof tc_text);
+		rc = pgn_game_set_tag(&g, "TimeControl", tc_text);
+	} else if (!rc) {
+		rc = pgn_game_set_tag(&g, "TimeControl", "?");
+	}
 	if (!rc)
-		rc = pgn_game_set_tag(&g, "TimeControl", v->tc);
+		rc = pgn_game_set_tag(&g, PGN_TAG_TCHESS_TIME_CONTROL, v->tc);
 	if (!rc)
 		rc = pgn_game_set_tag(&g, "Ruleset", v->game.rules.name);
 	if (!rc) {
@@ -1378,8 +1388,8 @@ enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct
 	}
 	if (!rc)
 		rc = pgn_game_set_tag(&g, "GameId", id);
-	if (!rc && game_is_over(&v->game))
-		rc = pgn_game_set_tag(&g, "Termination", game_termination_str(v->game.termination));
+	if (!rc)
+		rc = pgn_set_termination(&g, v->game.termination, v->game.result);
 	for (size_t i = 0; !rc && i < v->game.n_plies; i++) {
 		rc = pgn_game_add_move(&g, v->game.plies[i].m);
 		int64_t ms = v->game.plies[i].clock_ms;

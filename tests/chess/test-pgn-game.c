@@ -34,7 +34,8 @@ START_TEST(test_mate_and_clocks_round_trip)
 
 	ck_assert_int_eq(pgn_game_from_game(&g, &out_pg, NULL), TCHESS_OK);
 	ck_assert_str_eq(pgn_game_tag(&out_pg, "Result"), "0-1");
-	ck_assert_str_eq(pgn_game_tag(&out_pg, "Termination"), "checkmate");
+	ck_assert_str_eq(pgn_game_tag(&out_pg, "Termination"), "normal");
+	ck_assert_str_eq(pgn_game_tag(&out_pg, "TerminationDetail"), "checkmate");
 	pgn_buf_init(&buf);
 	ck_assert_int_eq(pgn_write_game(&out_pg, &buf, NULL), TCHESS_OK);
 	ck_assert_ptr_nonnull(strstr(buf.data, "[%clk 0:04:50.5]"));

@@ -536,10 +536,14 @@ START_TEST(test_pgn_export)
 	ck_assert_str_eq(g.moves[3].san, "Qh4#");
 	ck_assert_str_eq(g.result, "0-1");
 	ck_assert_str_eq(pgn_game_tag(&g, "Result"), "0-1");
-	ck_assert_str_eq(pgn_game_tag(&g, "Termination"), "checkmate");
+	/* The standard's Termination and TimeControl (seconds) for other
+	 * tools, the precise reason and tchess's control beside them. */
+	ck_assert_str_eq(pgn_game_tag(&g, "Termination"), "normal");
+	ck_assert_str_eq(pgn_game_tag(&g, "TerminationDetail"), "checkmate");
 	ck_assert_str_eq(pgn_game_tag(&g, "Ruleset"), "yourpot");
 	ck_assert_str_eq(pgn_game_tag(&g, "Protocol"), "tchess/1");
-	ck_assert_str_eq(pgn_game_tag(&g, "TimeControl"), "5+3");
+	ck_assert_str_eq(pgn_game_tag(&g, "TimeControl"), "300+3");
+	ck_assert_str_eq(pgn_game_tag(&g, PGN_TAG_TCHESS_TIME_CONTROL), "5+3");
 	ck_assert_str_eq(pgn_game_tag(&g, "White"), "alice");
 	ck_assert_str_eq(pgn_game_tag(&g, "GameId"), t.game);
 	for (int i = 0; i < 4; i++)
