@@ -19,7 +19,9 @@
 #include "corr.h"
 #include "config.h"
 #include "game-id.h"
+#include "loop.h"
 #include "net.h"
+#include "screens.h"
 #include "session.h"
 #include "tchess/fold.h"
 #include "theme.h"
@@ -221,7 +223,10 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	s.low_time_cfg_ms = c->cfg.low_time_ms;
 	if (note)
 		snprintf(s.note, sizeof s.note, "%s", note);
-	ui_play_run(&ui, &s, c->net);
+	struct loop *l = loop_new(&ui, c->net);
+	loop_push(l, &screen_play_ops, screen_play_new(&ui, &s, NULL, NULL));
+	loop_run(l);
+	loop_free(l);
 	ui_stop(&ui);
 	char res[64];
 	/* A rematch may have moved the screen on to the series' next game. */
@@ -245,32 +250,6 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 		       s.game_id);
 	session_fini(&s);
 	return 0;
-}
-
-int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me, char *err, size_t errsize)
-{
-	struct net *n = net_new(c->server, c->have_account ? c->acct.token : NULL, err, errsize);
-	if (!n)
-		return -1;
-	struct session s;
-	session_init(&s, id, me);
-	s.ascii = config_want_ascii(-1, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
-	int rc = ui_play_run(ui, &s, n);
-	char head[120], hint[160];
-	if (rc < 0)
-		snprintf(err, errsize, "the terminal went away");
-	/* The screen closed before it showed the game (or once it was gone):
-	 * the screen the player comes back to says why. */
-	if (!s.view.created && session_gone_text(&s, head, sizeof head, hint, sizeof hint)) {
-		snprintf(err, errsize, "%s (%s)", head, hint);
-		rc = -1;
-	} else if (!s.view.created && s.message_error) {
-		snprintf(err, errsize, "%s", s.message);
-		rc = -1;
-	}
-	session_fini(&s);
-	net_free(n);
-	return rc;
 }
 
 void client_print_refusal(const char *prefix, int status, const char *resp, size_t len)

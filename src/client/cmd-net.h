@@ -48,13 +48,6 @@ int client_args(struct client_opts *o, int argc, char **argv, const char **arg, 
  * config file's, or the default) and curses on ui. Returns 0, or the exit
  * status after printing why: 2 for a bad theme, 1 for no usable terminal. */
 int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg);
-/* Runs the play screen of game id as colour me (-1 watching) on an
- * already started ui, over a connection of its own. Returns 0 when the
- * player left it, or -1 with why in err (errsize bytes): the game could
- * not be shown (no such game, erased, an account the server does not
- * know, a refusal before anything of it arrived), no connection, or the
- * terminal went away. */
-int client_game_screen(struct client_conn *c, struct ui *ui, const char *id, int me, char *err, size_t errsize);
 /* Sends one request on c and checks that the answer's status is want.
  * Returns 0 with the answer in *resp (*len bytes), or -1 after printing
  * why: the network's error after prefix, or the server's refusal after

@@ -13,8 +13,10 @@
 
 #include "commands.h"
 #include "config.h"
+#include "loop.h"
 #include "review-pgn.h"
 #include "review.h"
+#include "screens.h"
 #include "theme.h"
 #include "ui/ui.h"
 
@@ -127,7 +129,10 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "tchess review: %s\n", err);
 		goto out_review;
 	}
-	ui_review_run(&ui, &r);
+	struct loop *l = loop_new(&ui, NULL);
+	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r));
+	loop_run(l);
+	loop_free(l);
 	ui_stop(&ui);
 	rc = 0;
 out_review:

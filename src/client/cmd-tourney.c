@@ -16,16 +16,13 @@
 #include "cmd-net.h"
 #include "commands.h"
 #include "corr.h"
+#include "loop.h"
 #include "net.h"
+#include "screens.h"
 #include "tchess/protocol-tournament.h"
 #include "theme.h"
 #include "tourney.h"
 #include "ui/ui.h"
-
-static int cmd_tourney_open_game(void *ctx, struct ui *ui, const char *id, int color, char *err, size_t errsize)
-{
-	return client_game_screen(ctx, ui, id, color, err, errsize);
-}
 
 /* The screens: the list (id NULL) or one tournament. */
 static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o, const char *id)
@@ -37,7 +34,11 @@ static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o
 	struct tourney_view v;
 	tourney_view_init(&v, id, c->have_account ? c->acct.player : 0);
 	v.ascii = config_want_ascii(o->ascii, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
-	rc = ui_tourney_run(&ui, &v, c->net, cmd_tourney_open_game, c);
+	struct loop *l = loop_new(&ui, c->net);
+	bool game_ascii = config_want_ascii(-1, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	loop_push(l, &screen_tourney_ops, screen_tourney_new(&ui, &v, game_ascii));
+	rc = loop_run(l);
+	loop_free(l);
 	ui_stop(&ui);
 	tourney_view_fini(&v);
 	return rc < 0 ? 1 : 0;

@@ -29,6 +29,7 @@ struct net_cmd {
 	char *path;
 	char *body;
 	int tag;
+	bool once;                 /* net_ask: a network error is its answer */
 	unsigned char data[NET_DATA_MAX];
 	struct net_cmd *next;
 };
@@ -247,6 +248,16 @@ void net_poll(struct net *n, const char *game_id, int64_t after)
 	net_poll_add(n);
 }
 
+void net_poll_stop(struct net *n)
+{
+	if (n->poll.busy) {
+		curl_multi_remove_handle(n->multi, n->poll.easy);
+		n->poll.busy = false;
+	}
+	n->poll.retry_at_ms = 0;
+	n->polling = false;
+}
+
 void net_poll_retry(struct net *n)
 {
 	if (!n->polling || n->poll.busy)
@@ -271,14 +282,15 @@ static void net_cmd_add(struct net *n)
 	curl_multi_add_handle(n->multi, n->cmd.easy);
 }
 
-void net_command(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
-		 size_t data_size)
+static void net_queue(struct net *n, const char *method, const char *path, const char *body, int tag,
+		      const void *data, size_t data_size, bool once)
 {
 	struct net_cmd *c = xcalloc(1, sizeof *c);
 	snprintf(c->method, sizeof c->method, "%s", method);
 	c->path = xstrdup(path);
 	c->body = body ? xstrdup(body) : NULL;
 	c->tag = tag;
+	c->once = once;
 	if (data && data_size)
 		memcpy(c->data, data, data_size < NET_DATA_MAX ? data_size : NET_DATA_MAX);
 	if (n->queue_tail)
@@ -289,6 +301,18 @@ void net_command(struct net *n, const char *method, const char *path, const char
 	n->n_queued++;
 	if (!n->cmd.busy && n->cmd.retry_at_ms == 0)
 		net_cmd_add(n);
+}
+
+void net_command(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
+		 size_t data_size)
+{
+	net_queue(n, method, path, body, tag, data, data_size, false);
+}
+
+void net_ask(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
+	     size_t data_size)
+{
+	net_queue(n, method, path, body, tag, data, data_size, true);
 }
 
 int net_pending(const struct net *n)
@@ -328,6 +352,20 @@ static void net_came_online(struct net *n)
 		n->cmd.retry_at_ms = now_mono_ms();
 }
 
+/* The command at the head of the queue is answered with status and the
+ * body collected: its reply, and the next command goes. */
+static void net_cmd_answered(struct net *n, int status)
+{
+	struct net_cmd *c = n->queue;
+	net_push_reply(n, c->tag, status, &n->cmd, c->data);
+	n->queue = c->next;
+	if (!n->queue)
+		n->queue_tail = NULL;
+	n->n_queued--;
+	net_cmd_free(c);
+	net_cmd_add(n);
+}
+
 static void net_done(struct net *n, CURL *easy, CURLcode result)
 {
 	struct net_xfer *x = NULL;
@@ -337,6 +375,20 @@ static void net_done(struct net *n, CURL *easy, CURLcode result)
 	x->busy = false;
 	if (result == CURLE_OK)
 		curl_easy_getinfo(easy, CURLINFO_RESPONSE_CODE, &code);
+	/* A request asked once (net_ask) is answered by whatever happened:
+	 * a network error as status -1 with its text. */
+	if (x == &n->cmd && n->queue->once && (result != CURLE_OK || code == 0 || code >= 500)) {
+		if (result != CURLE_OK || code == 0) {
+			buf_reset(&x->body);
+			char msg[CURL_ERROR_SIZE + 600];
+			int len = snprintf(msg, sizeof msg, "%s: %s", n->base,
+					   x->error[0] ? x->error : curl_easy_strerror(result));
+			buf_append(&x->body, msg, len < 0 ? 0 : (size_t)len < sizeof msg ? (size_t)len : sizeof msg - 1);
+			code = -1;
+		}
+		net_cmd_answered(n, (int)code);
+		return;
+	}
 	/* Network errors and a server shutting down or failing: try again. */
 	bool retry = result != CURLE_OK || code >= 500 || code == 0;
 	if (retry) {
@@ -363,15 +415,8 @@ static void net_done(struct net *n, CURL *easy, CURLcode result)
 		net_push_reply(n, NET_TAG_POLL, (int)code, x, NULL);
 		return;
 	}
-	struct net_cmd *c = n->queue;
 	n->rtt_ms = now_mono_ms() - x->started_ms;
-	net_push_reply(n, c->tag, (int)code, x, c->data);
-	n->queue = c->next;
-	if (!n->queue)
-		n->queue_tail = NULL;
-	n->n_queued--;
-	net_cmd_free(c);
-	net_cmd_add(n);
+	net_cmd_answered(n, (int)code);
 }
 
 void net_wait(struct net *n, int timeout_ms, const int *fds, int nfds, bool *ready)

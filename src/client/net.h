@@ -12,7 +12,7 @@
  * the same ply and the server plays it at most once.
  *
  * Blocking requests (net_request) serve the one-shot commands (register,
- * games, export) that have no screen.
+ * games, export) that have no screen; screens never block (loop.h).
  */
 #ifndef TCHESS_CLIENT_NET_H
 #define TCHESS_CLIENT_NET_H
@@ -32,8 +32,9 @@ enum net_state {
 #define NET_TAG_POLL (-1)
 #define NET_DATA_MAX 512
 
-/* A finished request. status is the HTTP status (never 0 here: network
- * errors are retried, not reported). body is malloc'd (NUL-terminated). */
+/* A finished request. status is the HTTP status (never 0: network errors
+ * are retried, not reported; for net_ask, -1 with the error's text as
+ * body). body is malloc'd (NUL-terminated). */
 struct net_reply {
 	int tag;                    /* NET_TAG_POLL or the command's tag */
 	int status;
@@ -56,6 +57,8 @@ int net_request(struct net *n, const char *method, const char *path, const char 
 
 /* (Re)starts the long-poll GET /v1/games/ID/events?after=AFTER. */
 void net_poll(struct net *n, const char *game_id, int64_t after);
+/* Stops the long-poll (a game screen closed); no-op when none runs. */
+void net_poll_stop(struct net *n);
 /* Sends the last poll again after a backoff that grows with each call
  * in a row (0.5 s doubling to 30 s, with jitter) until a poll is answered
  * 200: for a refusal the server may get over. */
@@ -64,6 +67,11 @@ void net_poll_retry(struct net *n);
  * NET_DATA_MAX bytes) comes back in the reply. */
 void net_command(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
 		 size_t data_size);
+/* Queues a request like net_command that is sent once: a network error
+ * (or a 5xx) is its answer instead of a retry, for a screen that says so
+ * (the tournament screens) rather than waits. */
+void net_ask(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
+	     size_t data_size);
 /* Commands queued or in flight. */
 int net_pending(const struct net *n);
 

@@ -823,10 +823,8 @@ unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms
 
 /* ---- clocks ---- */
 
-/* The server instant shown at mono_ms: the last answer's now_ms plus the
- * time since it arrived. A game no longer followed shows the clocks as
- * they stood then. */
-static int64_t session_server_ms(const struct session *s, int64_t mono_ms)
+/* A game no longer followed shows the clocks as they stood then. */
+int64_t session_server_ms(const struct session *s, int64_t mono_ms)
 {
 	if (s->gone && mono_ms > s->gone_mono_ms)
 		mono_ms = s->gone_mono_ms;

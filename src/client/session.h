@@ -330,7 +330,11 @@ bool session_take_request(struct session *s, struct session_req *out);
 void session_req_http(const struct session *s, const struct session_req *req, const char **method, char *path,
 		      size_t size, char **body);
 
-/* The remaining time of colour c at mono_ms, from the last reading. */
+/* The server instant shown at mono_ms: the last answer's now_ms plus the
+ * time since it arrived (frozen once the game is gone). */
+int64_t session_server_ms(const struct session *s, int64_t mono_ms);
+/* The remaining time of colour c at mono_ms: the fold's reading of the
+ * clock at session_server_ms. */
 int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms);
 /* Whether c's clock is running. */
 bool session_clock_running(const struct session *s, int c);

@@ -1,15 +1,9 @@
 /*
- * The play and watch screen on the terminal, and the client's one loop.
- *
- * One pass of the loop: draw what is dirty and flush once; sleep in
- * net_wait() (curl_multi_poll on the network, the terminal and a SIGWINCH
- * pipe) until something happens or the running clock's text is due to
- * change; fold what the server answered into the session; turn the keys
- * that arrived into commands; hand the session's outbox to the network.
- * With no clock running and nothing arriving, the sleep has no timeout:
- * an idle game costs no CPU. The pass also tells the session the time
- * (session_tick), which colours a clock under the low-time threshold and
- * asks for the bell when the player's own clock crosses it.
+ * The play and watch screen on the terminal: its panes (board, info,
+ * clocks, moves, message, status line), the help and notes overlays, and
+ * the mouse turned into a session command. It only draws what the session
+ * holds; the screen's logic (keys, replies, requests) is screen-play.c and
+ * the loop is loop.c.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,18 +22,14 @@
 #include "../corr.h"
 #include "../keys.h"
 #include "../material.h"
-#include "../net.h"
 #include "../play-status.h"
 #include "../text-wrap.h"
 #include "board.h"
 #include "draw.h"
-#include "latency.h"
 #include "tchess/movegen.h"
 #include "ui.h"
+#include "util/xalloc.h"
 #include "util/now.h"
-
-/* A request travels as the net layer's echoed data. */
-_Static_assert(sizeof(struct session_req) <= NET_DATA_MAX, "a session request must fit in a net command's data");
 
 enum ui_play_pane {
 	PANE_BOARD,
@@ -57,24 +47,6 @@ struct ui_play {
 	WINDOW *pane[PANE_NB];
 	int press_sq;        /* square of the last mouse press, for drags */
 };
-
-/* The SIGWINCH pipe: curses's own handler still runs (it makes the next
- * read return KEY_RESIZE); this one only wakes the loop. */
-static int ui_play_winch_fd = -1;
-static struct sigaction ui_play_old_winch;
-
-static void ui_play_on_winch(int sig)
-{
-	int saved = errno;
-	if (ui_play_winch_fd >= 0) {
-		ssize_t r = write(ui_play_winch_fd, "w", 1);
-		(void)r;
-	}
-	if (ui_play_old_winch.sa_handler != SIG_DFL && ui_play_old_winch.sa_handler != SIG_IGN &&
-	    ui_play_old_winch.sa_handler)
-		ui_play_old_winch.sa_handler(sig);
-	errno = saved;
-}
 
 static void ui_play_make_panes(struct ui_play *p)
 {
@@ -163,7 +135,7 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 	if (s->view.created && s->have_reading && s->reading.deadline_ms != INT64_MAX &&
 	    s->view.clock.tc.kind == TC_CORRESPONDENCE && !session_over(s)) {
 		char due[CORR_TEXT_MAX];
-		corr_deadline_text(s->reading.deadline_ms, s->reading_server_ms + (now - s->reading_mono_ms), width,
+		corr_deadline_text(s->reading.deadline_ms, session_server_ms(s, now), width,
 				   due, sizeof due);
 		ui_draw_put(w, 3, 0, due, width);
 	}
@@ -396,7 +368,7 @@ static void ui_play_draw_notes(struct ui_play *p)
 	delwin(win);
 }
 
-static void ui_play_draw(struct ui_play *p, unsigned dirty)
+void ui_play_draw(struct ui_play *p, unsigned dirty)
 {
 	struct session *s = p->s;
 	const struct session_layout *l = &s->layout;
@@ -446,190 +418,51 @@ static void ui_play_draw(struct ui_play *p, unsigned dirty)
 
 /* A mouse event: a press picks or drops; a release on another square
  * finishes a drag. */
-static unsigned ui_play_mouse(struct ui_play *p)
+struct session_cmd ui_play_mouse(struct ui_play *p)
 {
 	MEVENT ev;
-	struct session *s = p->s;
+	const struct session *s = p->s;
 	const struct session_layout *l = &s->layout;
+	struct session_cmd none = { SESSION_CMD_NONE, 0, 0 };
 	if (getmouse(&ev) != OK || l->too_small)
-		return 0;
+		return none;
 	int sq = SQ_NONE;
 	if (ev.y < l->board.height && ev.x < l->board.width)
 		sq = board_view_square_at_cell(&l->board, s->flipped, ev.x, ev.y);
 	if (sq == SQ_NONE)
-		return 0;
+		return none;
 	struct session_cmd c = { SESSION_CMD_CLICK, sq, 0 };
 	if (ev.bstate & BUTTON1_PRESSED) {
 		p->press_sq = sq;
-		return session_apply(s, &c);
+		return c;
 	}
 	if ((ev.bstate & BUTTON1_RELEASED) && sq != p->press_sq && s->selected != SQ_NONE) {
 		p->press_sq = SQ_NONE;
-		return session_apply(s, &c);
+		return c;
 	}
 	if (ev.bstate & BUTTON1_CLICKED)
-		return session_apply(s, &c);
-	return 0;
+		return c;
+	return none;
 }
 
-static unsigned ui_play_on_reply(struct session *s, struct net *n, const struct net_reply *r)
+struct ui_play *ui_play_new(struct ui *ui, struct session *s)
 {
-	unsigned dirty = 0;
-	struct protocol_error err;
-	memset(&err, 0, sizeof err);
-	if (r->tag == NET_TAG_POLL) {
-		if (r->status == 200) {
-			struct protocol_events evs;
-			if (protocol_events_decode(r->body, r->len, &evs, &err) < 0) {
-				snprintf(s->message, sizeof s->message, "bad answer from the server: %s", err.message);
-				s->message_error = true;
-				net_poll(n, s->game_id, s->after);
-				return SESSION_DIRTY_STATUS;
-			}
-			dirty |= session_on_events(s, &evs, now_mono_ms());
-			protocol_events_fini(&evs);
-			/* A refused event: start the mirror again from the log. */
-			if (s->resync)
-				session_reset(s);
-		} else {
-			/* A game gone or an account unknown stops the polling
-			 * (the screen says why and q leaves); anything else is
-			 * shown and the poll tried again after a backoff. */
-			bool retry = false;
-			if (protocol_error_decode(r->body, r->len, &err, NULL) < 0)
-				err.message[0] = '\0';
-			dirty = session_on_poll_refused(s, r->status, &err, now_mono_ms(), &retry);
-			if (retry)
-				net_poll_retry(n);
-			return dirty;
-		}
-		net_poll(n, s->game_id, s->after);
-		return dirty;
-	}
-	struct session_req req;
-	memcpy(&req, r->data, sizeof req);
-	if (req.kind == SESSION_REQ_PGN && r->status == 200)
-		return session_on_pgn(s, r->body, r->len);
-	if (r->status >= 300)
-		protocol_error_decode(r->body, r->len, &err, NULL);
-	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);
+	struct ui_play *p = xcalloc(1, sizeof *p);
+	p->ui = ui;
+	p->s = s;
+	p->press_sq = SQ_NONE;
+	return p;
 }
 
-int ui_play_run(struct ui *ui, struct session *s, struct net *n)
+void ui_play_free(struct ui_play *p)
 {
-	struct ui_play p = { .ui = ui, .s = s, .press_sq = SQ_NONE };
-	int pipefd[2] = { -1, -1 }, rc = 0;
-	FILE *log = ui_latency_open();
+	if (!p)
+		return;
+	ui_draw_free_panes(p->pane, PANE_NB);
+	free(p);
+}
 
-	if (pipe(pipefd) == 0) {
-		fcntl(pipefd[0], F_SETFL, O_NONBLOCK);
-		fcntl(pipefd[1], F_SETFL, O_NONBLOCK);
-		ui_play_winch_fd = pipefd[1];
-		struct sigaction sa;
-		memset(&sa, 0, sizeof sa);
-		sa.sa_handler = ui_play_on_winch;
-		sigemptyset(&sa.sa_mask);
-		sa.sa_flags = SA_RESTART;
-		sigaction(SIGWINCH, &sa, &ui_play_old_winch);
-	}
-	nodelay(stdscr, TRUE);
-	mousemask(BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED, NULL);
-	mouseinterval(0);
-
-	struct session_cmd resize = { SESSION_CMD_RESIZE, COLS, LINES };
-	unsigned dirty = session_apply(s, &resize);
-	ui_play_make_panes(&p);
-	net_poll(n, s->game_id, s->after);
-	int idle_reads = 0;
-	while (!s->quit) {
-		int64_t now = now_mono_ms();
-		if (dirty) {
-			ui_play_draw(&p, dirty);
-			doupdate();
-			dirty = 0;
-		}
-		int64_t tick = session_next_tick(s, now);
-		int fds[2] = { STDIN_FILENO, pipefd[0] };
-		bool ready[2];
-		net_wait(n, tick < 0 ? -1 : (int)tick, fds, pipefd[0] >= 0 ? 2 : 1, ready);
-		if (pipefd[0] >= 0 && ready[1]) {
-			char buf[16];
-			while (read(pipefd[0], buf, sizeof buf) > 0)
-				;
-		}
-		struct net_reply r;
-		while (net_next_reply(n, &r)) {
-			dirty |= ui_play_on_reply(s, n, &r);
-			free(r.body);
-		}
-		enum session_conn c = net_state(n) == NET_RECONNECTING ? SESSION_CONN_RECONNECTING
-				      : net_state(n) == NET_ONLINE   ? SESSION_CONN_ONLINE
-								       : SESSION_CONN_CONNECTING;
-		dirty |= session_set_conn(s, c, net_rtt(n));
-		if (session_next_tick(s, now_mono_ms()) >= 0 || tick >= 0)
-			dirty |= SESSION_DIRTY_CLOCKS;
-		dirty |= session_tick(s, now_mono_ms());
-		if (dirty & SESSION_DIRTY_BELL) {
-			beep();
-			dirty &= ~(unsigned)SESSION_DIRTY_BELL;
-		}
-
-		int keys = 0;
-		for (;;) {
-			int key = ui_poll_key();
-			if (key == KEYS_NONE)
-				break;
-			int64_t t0 = log ? ui_latency_now_us() : 0;
-			keys++;
-			if (key == KEYS_RESIZE) {
-				struct session_cmd rc2 = { SESSION_CMD_RESIZE, COLS, LINES };
-				dirty |= session_apply(s, &rc2);
-				ui_play_make_panes(&p);
-				continue;
-			}
-			if (key == KEYS_MOUSE) {
-				dirty |= ui_play_mouse(&p);
-				continue;
-			}
-			struct session_cmd cmd = session_key(s, key);
-			dirty |= session_apply(s, &cmd);
-			if (log && dirty) {
-				ui_play_draw(&p, dirty);
-				doupdate();
-				dirty = 0;
-				ui_latency_write(log, key, t0);
-			}
-		}
-		/* A terminal that has gone away reads as ready forever with no
-		 * key: stop instead of spinning. */
-		if (ready[0] && keys == 0) {
-			struct pollfd pf = { .fd = STDIN_FILENO, .events = POLLIN };
-			if (++idle_reads > 50 && poll(&pf, 1, 0) > 0 && (pf.revents & (POLLHUP | POLLERR | POLLNVAL))) {
-				rc = -1;
-				break;
-			}
-		} else {
-			idle_reads = 0;
-		}
-
-		struct session_req req;
-		while (session_take_request(s, &req)) {
-			const char *method;
-			char path[256];
-			char *body;
-			session_req_http(s, &req, &method, path, sizeof path, &body);
-			net_command(n, method, path, body, (int)req.kind, &req, sizeof req);
-			free(body);
-		}
-	}
-	if (log)
-		fclose(log);
-	ui_draw_free_panes(p.pane, PANE_NB);
-	if (pipefd[0] >= 0) {
-		sigaction(SIGWINCH, &ui_play_old_winch, NULL);
-		ui_play_winch_fd = -1;
-		close(pipefd[0]);
-		close(pipefd[1]);
-	}
-	return rc;
+void ui_play_layout(struct ui_play *p)
+{
+	ui_play_make_panes(p);
 }

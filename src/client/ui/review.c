@@ -2,10 +2,9 @@
  * The review screens on the terminal: the game list, and the game with
  * its board, info, tags, move list, comment and status panes. Each pane
  * has its own window and is drawn only when review_apply() marked it
- * dirty; one doupdate() per loop pass puts the changes on screen.
- *
- * The loop blocks in ui_read_key() with no timeout: nothing changes in a
- * review unless a key arrives, so an idle review costs no CPU.
+ * dirty; the loop (loop.c) flushes once per pass. The screen's logic
+ * is screen-review.c; nothing changes in a review unless a key arrives,
+ * so it asks for no tick and an idle review costs no CPU.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -21,7 +20,7 @@
 #include "tchess/movegen.h"
 #include "board.h"
 #include "draw.h"
-#include "latency.h"
+#include "util/xalloc.h"
 #include "ui.h"
 
 enum ui_review_pane {
@@ -289,7 +288,7 @@ static const char *const ui_review_help_text[] = {
 	NULL,
 };
 
-static void ui_review_draw(struct ui_review *s, unsigned dirty)
+void ui_review_draw(struct ui_review *s, unsigned dirty)
 {
 	struct review *r = s->r;
 	if (dirty & REVIEW_DIRTY_CLEAR) {
@@ -339,40 +338,23 @@ static void ui_review_draw(struct ui_review *s, unsigned dirty)
 		ui_draw_help(s->ui, ui_review_help_text, NULL, 52, r->layout.w, r->layout.h, r->ascii);
 }
 
-void ui_review_run(struct ui *ui, struct review *r)
+struct ui_review *ui_review_new(struct ui *ui, struct review *r)
 {
-	struct ui_review s = { .ui = ui, .r = r };
-	struct review_cmd resize = { REVIEW_CMD_RESIZE, COLS, LINES };
-	FILE *log = ui_latency_open();
+	struct ui_review *s = xcalloc(1, sizeof *s);
+	s->ui = ui;
+	s->r = r;
+	return s;
+}
 
-	unsigned dirty = review_apply(r, &resize);
-	ui_review_make_panes(&s);
-	while (!r->quit) {
-		if (dirty) {
-			ui_review_draw(&s, dirty);
-			doupdate();
-			dirty = 0;
-		}
-		int key = ui_read_key();
-		int64_t t0 = ui_latency_now_us();
-		if (key == KEYS_NONE)
-			break;
-		if (key == KEYS_RESIZE) {
-			struct review_cmd c = { REVIEW_CMD_RESIZE, COLS, LINES };
-			dirty |= review_apply(r, &c);
-			ui_review_make_panes(&s);
-			continue;
-		}
-		struct review_cmd c = review_key(r, key);
-		dirty |= review_apply(r, &c);
-		if (log && dirty) {
-			ui_review_draw(&s, dirty);
-			doupdate();
-			dirty = 0;
-			ui_latency_write(log, key, t0);
-		}
-	}
-	if (log)
-		fclose(log);
-	ui_draw_free_panes(s.pane, PANE_NB);
+void ui_review_free(struct ui_review *s)
+{
+	if (!s)
+		return;
+	ui_draw_free_panes(s->pane, PANE_NB);
+	free(s);
+}
+
+void ui_review_layout(struct ui_review *s)
+{
+	ui_review_make_panes(s);
 }

@@ -1,13 +1,8 @@
 /*
  * The tournament screens on the terminal: the list of tournaments and one
  * tournament's standings, crosstable and games (tourney.h holds the model
- * and builds the lines; this file only draws them), and their loop.
- *
- * The loop blocks in ui_read_key() with no timeout; the few requests these
- * screens make are blocking ones (net_request), done between two keys with
- * "loading..." on the status line. Opening a game hands the terminal to
- * the play screen (ui_play_run, through the caller's callback) and redraws
- * everything when it returns.
+ * and builds the lines; this file only draws them). The screen's logic,
+ * its requests and the game it opens are screen-tourney.c.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,10 +11,10 @@
 #include "tcurses.h"
 
 #include "../keys.h"
-#include "../net.h"
 #include "../tourney.h"
 #include "draw.h"
 #include "ui.h"
+#include "util/xalloc.h"
 
 enum ui_tourney_pane { PANE_BODY, PANE_MESSAGE, PANE_STATUS, PANE_NB };
 
@@ -135,7 +130,7 @@ static const char *const ui_tourney_help_text[] = {
 	NULL,
 };
 
-static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
+void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 {
 	const struct tourney_view *v = p->v;
 	if (dirty & TOURNEY_DIRTY_CLEAR) {
@@ -164,73 +159,23 @@ static void ui_tourney_draw(struct ui_tourney *p, unsigned dirty)
 		ui_draw_help(p->ui, ui_tourney_help_text, NULL, 70, v->w, v->h, v->ascii);
 }
 
-/* Does the model's requests; the game screen through open_game. */
-static unsigned ui_tourney_requests(struct ui_tourney *p, struct net *n, ui_tourney_open_fn open_game, void *ctx)
+struct ui_tourney *ui_tourney_new(struct ui *ui, struct tourney_view *v)
 {
-	unsigned dirty = 0;
-	struct tourney_req r;
-	while (tourney_take_request(p->v, &r)) {
-		if (r.kind == TOURNEY_REQ_OPEN_GAME) {
-			char why[512] = "";
-			ui_draw_free_panes(p->pane, PANE_NB);
-			int rc = open_game(ctx, p->ui, r.id, r.color, why, sizeof why);
-			/* The play screen left the terminal in its own modes. */
-			nodelay(stdscr, FALSE);
-			struct tourney_cmd c = { TOURNEY_CMD_RESIZE, COLS, LINES };
-			dirty |= tourney_apply(p->v, &c);
-			ui_tourney_make_panes(p);
-			dirty |= tourney_on_answer(p->v, &r, rc < 0 ? -1 : 0, why, strlen(why)) | TOURNEY_DIRTY_CLEAR;
-			continue;
-		}
-		const char *method;
-		char path[256], err[256], *body, *resp = NULL;
-		size_t len = 0;
-		tourney_req_http(&r, &method, path, sizeof path, &body);
-		int status = net_request(n, method, path, body, &resp, &len, err, sizeof err);
-		free(body);
-		if (status < 0)
-			dirty |= tourney_on_answer(p->v, &r, -1, err, strlen(err));
-		else
-			dirty |= tourney_on_answer(p->v, &r, status, resp, len);
-		free(resp);
-	}
-	return dirty;
+	struct ui_tourney *p = xcalloc(1, sizeof *p);
+	p->ui = ui;
+	p->v = v;
+	return p;
 }
 
-int ui_tourney_run(struct ui *ui, struct tourney_view *v, struct net *n, ui_tourney_open_fn open_game, void *ctx)
+void ui_tourney_free(struct ui_tourney *p)
 {
-	struct ui_tourney p = { .ui = ui, .v = v };
-	struct tourney_cmd resize = { TOURNEY_CMD_RESIZE, COLS, LINES };
-	unsigned dirty = tourney_apply(v, &resize);
-	int rc = 0;
-	ui_tourney_make_panes(&p);
-	while (!v->quit) {
-		if (v->n_reqs) {
-			/* Show what is under way before blocking on it. */
-			ui_tourney_draw(&p, dirty);
-			doupdate();
-			dirty = ui_tourney_requests(&p, n, open_game, ctx);
-			continue;
-		}
-		if (dirty) {
-			ui_tourney_draw(&p, dirty);
-			doupdate();
-			dirty = 0;
-		}
-		int key = ui_read_key();
-		if (key == KEYS_NONE) {
-			rc = -1;
-			break;
-		}
-		if (key == KEYS_RESIZE) {
-			struct tourney_cmd c = { TOURNEY_CMD_RESIZE, COLS, LINES };
-			dirty |= tourney_apply(v, &c);
-			ui_tourney_make_panes(&p);
-			continue;
-		}
-		struct tourney_cmd c = tourney_key(v, key);
-		dirty |= tourney_apply(v, &c);
-	}
-	ui_draw_free_panes(p.pane, PANE_NB);
-	return rc;
+	if (!p)
+		return;
+	ui_draw_free_panes(p->pane, PANE_NB);
+	free(p);
+}
+
+void ui_tourney_layout(struct ui_tourney *p)
+{
+	ui_tourney_make_panes(p);
 }

@@ -135,37 +135,6 @@ static int ui_translate(int rc, wint_t ch)
 	return (int)ch;
 }
 
-int ui_read_key(void)
-{
-	int errors = 0;
-	for (;;) {
-		wint_t ch;
-		int rc = wget_wch(stdscr, &ch);
-		if (rc == ERR) {
-			/* A signal (SIGWINCH) interrupts the read: read again
-			 * at once, and curses hands back KEY_RESIZE. */
-			if (errno == EINTR && errors < 100) {
-				errors++;
-				continue;
-			}
-			if (++errors > 100)
-				return KEYS_NONE;
-			/* Anything else: poll tells whether the terminal has
-			 * gone away, without spinning. */
-			struct pollfd p = { .fd = STDIN_FILENO, .events = POLLIN };
-			if (poll(&p, 1, -1) < 0 && errno != EINTR)
-				return KEYS_NONE;
-			if (p.revents & (POLLHUP | POLLERR | POLLNVAL))
-				return KEYS_NONE;
-			continue;
-		}
-		errors = 0;
-		int key = ui_translate(rc, ch);
-		if (key != KEYS_NONE)
-			return key;
-	}
-}
-
 int ui_poll_key(void)
 {
 	for (;;) {
@@ -177,4 +146,37 @@ int ui_poll_key(void)
 		if (key != KEYS_NONE)
 			return key;
 	}
+}
+
+void ui_size(int *w, int *h)
+{
+	*w = COLS;
+	*h = LINES;
+}
+
+void ui_input_start(void)
+{
+	nodelay(stdscr, TRUE);
+	mouseinterval(0);
+}
+
+void ui_mouse(bool on)
+{
+	mousemask(on ? BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED : 0, NULL);
+}
+
+void ui_flush(void)
+{
+	doupdate();
+}
+
+void ui_beep(void)
+{
+	beep();
+}
+
+void ui_clear(void)
+{
+	erase();
+	wnoutrefresh(stdscr);
 }

@@ -18,8 +18,6 @@
 
 #define UI_PAIRS_MAX 256
 
-struct net;
-
 struct ui {
 	struct theme theme;
 	int ncolors;        /* colours the theme may use: 0 without colour */
@@ -40,29 +38,55 @@ void ui_stop(struct ui *ui);
  * background slot bg of the theme; slot -1 is the terminal's default. */
 int ui_attr(struct ui *ui, int fg_slot, int bg_slot);
 
-/* Reads one key, blocking until there is one (no timeout: idle costs no
- * CPU). Returns a keys.h code, KEYS_RESIZE after a resize, or KEYS_NONE
- * when the terminal has gone away. */
-int ui_read_key(void);
-
 /* Reads one key if one is waiting (stdin in nodelay mode); KEYS_NONE
  * otherwise. */
 int ui_poll_key(void);
 
-/* Runs the play (or watch) screen of s over n until the user quits.
- * Returns 0, or -1 when the terminal went away. */
-int ui_play_run(struct ui *ui, struct session *s, struct net *n);
+/* The terminal's size in columns and lines. */
+void ui_size(int *w, int *h);
+/* Reads keys without waiting (the loop waits, loop.c). */
+void ui_input_start(void);
+/* Mouse reports on (the play screen's board) or off. */
+void ui_mouse(bool on);
+/* Hands what the screens drew to the terminal: one flush a pass. */
+void ui_flush(void);
+/* Rings the terminal's bell. */
+void ui_beep(void);
+/* The screens drawn from a fresh terminal, after another screen had it. */
+void ui_clear(void);
 
-/* Runs the review screens on r until the user quits. */
-void ui_review_run(struct ui *ui, struct review *r);
+/* The play (or watch) screen's drawing state over s (both stay the
+ * caller's: ui_play_free does not free s). */
+struct ui_play;
+struct ui_play *ui_play_new(struct ui *ui, struct session *s);
+/* Frees p and its panes; NULL is a no-op. */
+void ui_play_free(struct ui_play *p);
+/* Makes the panes for s->layout (after a SESSION_CMD_RESIZE). */
+void ui_play_layout(struct ui_play *p);
+/* Draws what dirty (SESSION_DIRTY_*) says. */
+void ui_play_draw(struct ui_play *p, unsigned dirty);
+/* The mouse event waiting (after KEYS_MOUSE) as a session command,
+ * SESSION_CMD_NONE for none: a press picks or drops, a release on another
+ * square finishes a drag. */
+struct session_cmd ui_play_mouse(struct ui_play *p);
 
+/* The review screens' drawing state over r (the caller's). */
+struct ui_review;
+struct ui_review *ui_review_new(struct ui *ui, struct review *r);
+void ui_review_free(struct ui_review *s);
+/* Makes the panes for r->layout (after REVIEW_CMD_RESIZE). */
+void ui_review_layout(struct ui_review *s);
+/* Draws what dirty (REVIEW_DIRTY_*) says. */
+void ui_review_draw(struct ui_review *s, unsigned dirty);
+
+/* The tournament screens' drawing state over v (the caller's). */
 struct tourney_view;
-/* Runs the play (color WHITE/BLACK) or watch (-1) screen of game id on ui
- * and returns 0 when the user leaves it, or -1 with why in err (errsize
- * bytes) when the game could not be shown. */
-typedef int (*ui_tourney_open_fn)(void *ctx, struct ui *ui, const char *id, int color, char *err, size_t errsize);
-/* Runs the tournament screens of v over n until the user quits; games open
- * through open_game. Returns 0, or -1 when the terminal went away. */
-int ui_tourney_run(struct ui *ui, struct tourney_view *v, struct net *n, ui_tourney_open_fn open_game, void *ctx);
+struct ui_tourney;
+struct ui_tourney *ui_tourney_new(struct ui *ui, struct tourney_view *v);
+void ui_tourney_free(struct ui_tourney *p);
+/* Makes the panes for v's size (after TOURNEY_CMD_RESIZE). */
+void ui_tourney_layout(struct ui_tourney *p);
+/* Draws what dirty (TOURNEY_DIRTY_*) says. */
+void ui_tourney_draw(struct ui_tourney *p, unsigned dirty);
 
 #endif

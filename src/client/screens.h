@@ -1,0 +1,48 @@
+/*
+ * The screens the loop runs (loop.h): each pairs a model that knows
+ * nothing of the terminal (session.h, review.h, tourney.h) with its
+ * drawing in ui/, and is the only place where that screen talks to the
+ * network and the protocol codec.
+ *
+ *   screen-play.c     a game played or watched: the session over the
+ *                     game's long-poll and its command requests
+ *   screen-review.c   a PGN file's games, offline
+ *   screen-tourney.c  the tournament list and one tournament; opening a
+ *                     game pushes a play screen on top
+ *
+ * Each *_new returns the screen's state for loop_push with its ops.
+ */
+#ifndef TCHESS_CLIENT_SCREENS_H
+#define TCHESS_CLIENT_SCREENS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "loop.h"
+
+struct review;
+struct session;
+struct tourney_view;
+struct ui;
+
+extern const struct screen_ops screen_play_ops;
+/* The play (or watch) screen of s on ui. s stays the caller's; when the
+ * screen closes, closed (if not NULL) is called with ctx and s, after
+ * which the screen no longer touches s. */
+struct screen_play;
+struct screen_play *screen_play_new(struct ui *ui, struct session *s, void (*closed)(void *ctx, struct session *s),
+				    void *ctx);
+/* Why the screen of s closed without showing the game (a refused poll, a
+ * game gone, an account unknown): true with the text in why. */
+bool screen_play_failure(const struct session *s, char *why, size_t size);
+
+extern const struct screen_ops screen_review_ops;
+/* The review screens of r (the caller's) on ui. */
+struct screen_review *screen_review_new(struct ui *ui, struct review *r);
+
+extern const struct screen_ops screen_tourney_ops;
+/* The tournament screens of v (the caller's) on ui; its games open as
+ * play screens drawn in ASCII when game_ascii. */
+struct screen_tourney *screen_tourney_new(struct ui *ui, struct tourney_view *v, bool game_ascii);
+
+#endif
