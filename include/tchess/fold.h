@@ -296,8 +296,18 @@ char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t no
 int fold_view_from_snapshot(struct game_view *v, const char *json, size_t len, const char *id,
 			    struct protocol_error *err);
 
-/* Appends the game as PGN (tags described in tchess-protocol(7)) to out. */
-enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct pgn_buf *out,
-			       struct tchess_error *err);
+/* A note that everyone may read (revealed at the end of the game, or
+ * written after it). */
+struct fold_note {
+	int64_t seq;       /* the note event's seq: it follows the moves committed before it */
+	int64_t player;    /* its author's player id, 0 if not known */
+	const char *text;
+};
+
+/* Appends the game as PGN (tags described in tchess-protocol(7)) to out,
+ * with notes[0..n_notes) (in seq order; NULL, 0 for none) as comments at
+ * the moves they follow. */
+enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, const struct fold_note *notes,
+			       size_t n_notes, struct pgn_buf *out, struct tchess_error *err);
 
 #endif

@@ -1330,8 +1330,8 @@ static const char *seat_name(const struct fold_seat *s, char *buf, size_t size)
 	}
 }
 
-enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct pgn_buf *out,
-			       struct tchess_error *err)
+enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, const struct fold_note *notes,
+			       size_t n_notes, struct pgn_buf *out, struct tchess_error *err)
 {
 	struct pgn_game g;
 	char buf[64];
@@ -1395,6 +1395,24 @@ enum tchess_err fold_pgn_write(const struct game_view *v, const char *id, struct
 		int64_t ms = v->game.plies[i].clock_ms;
 		if (!rc && ms >= 0 && ms != CLOCK_UNLIMITED)
 			g.moves[i].clock_ms = ms;
+	}
+	/* Each note at the last move played before it ("{note by alice:
+	 * ...}"), several at one move joined; one before any move opens the
+	 * movetext. */
+	for (size_t k = 0; !rc && k < n_notes; k++) {
+		size_t at = 0;
+		while (at < v->game.n_plies && v->plies[at].seq < notes[k].seq)
+			at++;
+		const char *who = NULL;
+		for (int c = 0; c < 2; c++)
+			if (notes[k].player > 0 && v->seats[c].kind == FOLD_SEAT_HUMAN &&
+			    v->seats[c].player == notes[k].player)
+				who = v->seats[c].name;
+		char **slot = at ? &g.moves[at - 1].comment : &g.comment_start;
+		char *c = xasprintf("%s%snote%s%s: %s", *slot ? *slot : "", *slot ? " " : "", who ? " by " : "",
+				    who ? who : "", notes[k].text ? notes[k].text : "");
+		free(*slot);
+		*slot = c;
 	}
 	if (!rc)
 		rc = pgn_write_game(&g, out, err);

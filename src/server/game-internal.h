@@ -298,6 +298,17 @@ void game_presence_account(struct game_service *gs, struct live_game *lg, int co
 /* In the transaction that ends the game: one notes-revealed event. */
 int game_note_reveal(struct game_txn *t, struct game_outcome *out);
 
+/* The notes everyone may read, in seq order (for the PGN). */
+struct game_note_list {
+	struct fold_note *notes;   /* each text owned by the list */
+	size_t n, cap;
+};
+/* Fills l (which it initialises) with the notes a notes-revealed event
+ * lists and those written after the game ended. Returns 0, or -1 with out
+ * set (l then empty). */
+int game_note_public(struct game_service *gs, const char *id, struct game_note_list *l, struct game_outcome *out);
+void game_note_list_fini(struct game_note_list *l);
+
 /* ---- the timer (game-timer.c) ---- */
 
 /* Puts node on heap h with key, or takes it off for INT64_MAX. */

@@ -84,3 +84,60 @@ int game_note_reveal(struct game_txn *t, struct game_outcome *out)
 	free(payload);
 	return rc;
 }
+
+static void note_list_add(struct game_note_list *l, int64_t seq, int64_t player, const char *text)
+{
+	if (l->n == l->cap) {
+		l->cap = l->cap ? l->cap * 2 : 8;
+		l->notes = xrealloc(l->notes, l->cap * sizeof *l->notes);
+	}
+	l->notes[l->n++] = (struct fold_note){ .seq = seq, .player = player, .text = xstrdup(text) };
+}
+
+/* A public event: the notes a notes-revealed event lists, or a note
+ * written after the end (public, its author not recorded). */
+static int collect_public(void *arg, const struct store_event *ev)
+{
+	struct game_note_list *l = arg;
+	bool revealed = !strcmp(ev->type, "notes-revealed");
+	if (!revealed && strcmp(ev->type, "note"))
+		return 0;
+	cJSON *o = cJSON_Parse(ev->payload ? ev->payload : "{}");
+	if (!revealed) {
+		cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
+		if (cJSON_IsString(text))
+			note_list_add(l, ev->seq, 0, text->valuestring);
+	}
+	cJSON *list = revealed ? cJSON_GetObjectItemCaseSensitive(o, "notes") : NULL;
+	cJSON *n;
+	cJSON_ArrayForEach(n, list)
+	{
+		cJSON *seq = cJSON_GetObjectItemCaseSensitive(n, "seq");
+		cJSON *player = cJSON_GetObjectItemCaseSensitive(n, "player");
+		cJSON *text = cJSON_GetObjectItemCaseSensitive(n, "text");
+		if (cJSON_IsNumber(seq) && cJSON_IsString(text))
+			note_list_add(l, (int64_t)seq->valuedouble,
+				      cJSON_IsNumber(player) ? (int64_t)player->valuedouble : 0, text->valuestring);
+	}
+	cJSON_Delete(o);
+	return 0;
+}
+
+int game_note_public(struct game_service *gs, const char *id, struct game_note_list *l, struct game_outcome *out)
+{
+	memset(l, 0, sizeof *l);
+	if (store_events_after(gs->srv->store, id, 0, 0, 0, collect_public, l)) {
+		game_note_list_fini(l);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	return 0;
+}
+
+void game_note_list_fini(struct game_note_list *l)
+{
+	for (size_t i = 0; i < l->n; i++)
+		free((char *)l->notes[i].text);
+	free(l->notes);
+	memset(l, 0, sizeof *l);
+}

@@ -142,8 +142,13 @@ void game_service_pgn(struct game_service *gs, const char *id, struct game_outco
 		return;
 	struct pgn_buf b;
 	struct tchess_error terr;
+	struct game_note_list notes;
+	if (game_note_public(gs, lg->id, &notes, out))
+		return;
 	pgn_buf_init(&b);
-	if (fold_pgn_write(&lg->view, lg->id, &b, &terr) != TCHESS_OK) {
+	enum tchess_err rc = fold_pgn_write(&lg->view, lg->id, notes.notes, notes.n, &b, &terr);
+	game_note_list_fini(&notes);
+	if (rc != TCHESS_OK) {
 		pgn_buf_fini(&b);
 		game_fail(out, PROTOCOL_ERR_INTERNAL, "PGN: %s", terr.message);
 		return;

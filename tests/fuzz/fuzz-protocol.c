@@ -215,7 +215,7 @@ static void fold_batch(struct game_view *v, const struct protocol_events *evs)
 	if (v->created) {
 		struct pgn_buf b;
 		pgn_buf_init(&b);
-		fold_pgn_write(v, "0123456789abcdef0123456789abcdef", &b, NULL);
+		fold_pgn_write(v, "0123456789abcdef0123456789abcdef", NULL, 0, &b, NULL);
 		pgn_buf_fini(&b);
 	}
 }

@@ -449,12 +449,31 @@ START_TEST(test_notes_revealed)
 		ck_assert_ptr_null(strstr(out, "trap on f7"));
 		free(out);
 	}
+	play(&t, t.alice, 0, "e4");
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.bob, "{\"text\":\"he} wants f7\"}", &out), 201);
+	free(out);
+	play(&t, t.bob, 1, "e5");
+	ck_assert_int_eq(table_command(&t, "GET", "pgn", NULL, NULL, &out), 200);
+	ck_assert_ptr_null(strstr(out, "note"));
+	free(out);
 	ck_assert_int_eq(table_command(&t, "POST", "resign", t.alice, "{}", &out), 200);
 	free(out);
 	cJSON *e = table_wait_event(&t, "notes-revealed");
 	const cJSON *n = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(e, "notes"), 0);
 	ck_assert_str_eq(jstr(n, "text"), "trap on f7");
 	cJSON_Delete(e);
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.alice, "{\"text\":\"gg\"}", &out), 201);
+	free(out);
+	/* Issue 15: revealed notes go into the PGN as comments at their
+	 * moves: before the first move, after 1. e4 (a '}' cannot be written
+	 * in a comment), and one written after the end at the last move. */
+	ck_assert_int_eq(table_command(&t, "GET", "pgn", NULL, NULL, &out), 200);
+	const char *a = strstr(out, "{note by alice: trap on f7} 1. e4 {[%clk ");
+	const char *b = strstr(out, "] note by bob: he) wants f7}");
+	const char *c = strstr(out, "1... e5 {[%clk ");
+	const char *d = strstr(out, "] note: gg} 0-1");
+	ck_assert_msg(a && b && c && d && a < b && b < c && c < d, "%s", out);
+	free(out);
 	table_close(&t);
 }
 END_TEST
