@@ -24,6 +24,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "commit.h"
 #include "event-ring.h"
 #include "game-service.h"
 #include "store.h"
@@ -114,6 +115,8 @@ struct game_service {
 	/* What the timer waits for: the games in memory, keyed by when each
 	 * needs it next (timer_key), and the evicted ones with a deadline. */
 	struct dheap timer_live, timer_evicted;
+	struct game_service_polls polls; /* game_service_set_polls */
+	bool listening;                  /* on srv->commit's listeners */
 };
 
 struct game_txn {
@@ -178,6 +181,10 @@ int64_t game_txn_instant(const struct game_view *v);
 void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to);
 /* After a commit of lg's events: shown once durable. */
 void game_txn_publish(struct game_service *gs, struct live_game *lg);
+/* The service's listener of the group commit (commit.h). */
+void game_txn_listener(struct game_service *gs, struct commit_listener *out);
+/* Wakes game id's parked polls (game_service_set_polls). */
+void game_txn_wake(struct game_service *gs, const char *id);
 /* Takes lg off the group commit's lists (it is being freed). */
 void game_txn_forget(struct game_service *gs, struct live_game *lg);
 /* Starts a transaction on lg (a work copy of its view); -1 after failing. */

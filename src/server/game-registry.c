@@ -227,7 +227,7 @@ void game_registry_erase(struct game_service *gs, struct live_game *lg)
 	snprintf(id, sizeof id, "%s", lg->id);
 	game_txn_forget(gs, lg);
 	game_registry_live_free(lg);
-	server_notify_game(gs->srv, id);
+	game_txn_wake(gs, id);
 }
 
 /* Whether lg may leave memory now, idle time aside: nothing but the store
@@ -236,7 +236,7 @@ bool game_registry_evictable(struct game_service *gs, const struct live_game *lg
 {
 	return !gs->batch && !lg->ask && lg->parked[WHITE] == 0 && lg->parked[BLACK] == 0 && !lg->dirty &&
 	       !lg->in_flight && lg->durable_seq == lg->view.seq && lg->view.created &&
-	       !server_game_watched(gs->srv, lg->id);
+	       !(gs->polls.watched && gs->polls.watched(gs->polls.ctx, lg->id));
 }
 
 /* Drops lg from memory, leaving its record -- but none for a finished game

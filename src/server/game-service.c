@@ -187,6 +187,10 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 	/* The lock keeps engine answers (pool threads) out until every game
 	 * is in place. */
 	pthread_mutex_lock(&srv->lock);
+	struct commit_listener cl;
+	game_txn_listener(gs, &cl);
+	commit_listen(&srv->commit, &cl);
+	gs->listening = true;
 	for (size_t i = 0; i < l.n; i++) {
 		struct game_outcome o = { 0 };
 		struct live_game *lg = game_registry_lookup(gs, l.ids[i], &o);
@@ -208,7 +212,7 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 		if (srv->cfg.evict_idle_ms > 0 && game_registry_evictable(gs, lg))
 			game_registry_evict(gs, lg);
 		if (srv->cfg.evict_idle_ms > 0 && store_syncs(srv->store) &&
-		    (i + 1 - synced >= GS_REBUILD_SYNC || i + 1 == l.n) && server_sync_now(srv, gs) == 0) {
+		    (i + 1 - synced >= GS_REBUILD_SYNC || i + 1 == l.n) && commit_sync_now(&srv->commit) == 0) {
 			for (; synced <= i; synced++) {
 				struct live_game *back = game_registry_find(gs, l.ids[synced]);
 				if (back && game_registry_evictable(gs, back))
@@ -236,6 +240,11 @@ void game_service_free(struct game_service *gs)
 	if (!gs)
 		return;
 	game_timer_stop(gs);
+	if (gs->listening) {
+		pthread_mutex_lock(&gs->srv->lock);
+		commit_unlisten(&gs->srv->commit, gs);
+		pthread_mutex_unlock(&gs->srv->lock);
+	}
 	game_service_batch_abort(gs);
 	pthread_cond_destroy(&gs->timer_cond);
 	dheap_fini(&gs->timer_live);

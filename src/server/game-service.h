@@ -5,7 +5,7 @@
  * builds the events, appends them, commits, and only then applies them to
  * the in-memory game; the game's long-polls are woken once the events are
  * durable (at once with sync = normal, after the group fsync with sync =
- * full: server.h). A server timer ends a
+ * full: commit.h). A server timer ends a
  * game whose running clock expires, whether or not anyone is connected.
  *
  * Everything here runs with the server lock held (server.h), including the
@@ -120,15 +120,21 @@ bool game_service_erased(const struct game_service *gs, const char *id);
  * game id after seq after: returns 1 when the poll should park (nothing
  * new and !must_answer), else 0 with the answer's JSON in out->body, or
  * with out->failed (404, 410, 500). Only durable events are shown (the
- * answer's seq is the game's durable seq, server.h), from the game's ring
+ * answer's seq is the game's durable seq, commit.h), from the game's ring
  * of encoded events when it reaches back to after, else from the store. */
 int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
 			struct game_outcome *out);
-/* Group commit (server.h), with the lock held: sync_begin notes the seq
- * each game committed so far has, as the syncer starts an fsync; durable,
- * after that fsync, makes those seqs visible and wakes the games' polls. */
-void game_service_sync_begin(struct game_service *gs);
-void game_service_durable(struct game_service *gs);
+/* Where the games' parked long-polls are: wake(id) once new events of
+ * game id are durable (or the game is erased), watched(id) whether a poll
+ * is parked on it (a watched game stays in memory). The service listens
+ * to the group commit itself (commit.h). Until set, and after NULL, no
+ * poll is woken and no game is watched. Takes the lock itself. */
+struct game_service_polls {
+	void *ctx;
+	void (*wake)(void *ctx, const char *id);
+	bool (*watched)(void *ctx, const char *id);
+};
+void game_service_set_polls(struct game_service *gs, const struct game_service_polls *polls);
 
 /* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);

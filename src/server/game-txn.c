@@ -70,14 +70,14 @@ void game_txn_publish(struct game_service *gs, struct live_game *lg)
 	struct server *srv = gs->srv;
 	if (!store_syncs(srv->store)) {
 		lg->durable_seq = lg->view.seq;
-		server_notify_game(srv, lg->id);
+		game_txn_wake(gs, lg->id);
 		return;
 	}
 	if (!lg->dirty) {
 		lg->dirty = true;
 		list_push(&gs->dirty, &gs->n_dirty, &gs->cap_dirty, lg);
 	}
-	server_committed(srv);
+	commit_committed(&srv->commit);
 }
 
 void game_txn_forget(struct game_service *gs, struct live_game *lg)
@@ -88,8 +88,16 @@ void game_txn_forget(struct game_service *gs, struct live_game *lg)
 		list_drop(gs->flight, &gs->n_flight, lg);
 }
 
-void game_service_sync_begin(struct game_service *gs)
+void game_txn_wake(struct game_service *gs, const char *id)
 {
+	if (gs->polls.wake)
+		gs->polls.wake(gs->polls.ctx, id);
+}
+
+/* An fsync starts: it covers each dirty game's events so far. */
+static void sync_begin(void *ctx)
+{
+	struct game_service *gs = ctx;
 	for (size_t i = 0; i < gs->n_dirty; i++) {
 		struct live_game *lg = gs->dirty[i];
 		lg->dirty = false;
@@ -102,17 +110,35 @@ void game_service_sync_begin(struct game_service *gs)
 	gs->n_dirty = 0;
 }
 
-void game_service_durable(struct game_service *gs)
+/* That fsync is done: those events may be shown, and the polls woken. */
+static void sync_durable(void *ctx, uint64_t target)
 {
+	struct game_service *gs = ctx;
+	(void)target;
 	for (size_t i = 0; i < gs->n_flight; i++) {
 		struct live_game *lg = gs->flight[i];
 		lg->in_flight = false;
 		if (lg->flight_seq > lg->durable_seq) {
 			lg->durable_seq = lg->flight_seq;
-			server_notify_game(gs->srv, lg->id);
+			game_txn_wake(gs, lg->id);
 		}
 	}
 	gs->n_flight = 0;
+}
+
+void game_txn_listener(struct game_service *gs, struct commit_listener *out)
+{
+	*out = (struct commit_listener){ .ctx = gs, .begin = sync_begin, .durable = sync_durable };
+}
+
+void game_service_set_polls(struct game_service *gs, const struct game_service_polls *polls)
+{
+	pthread_mutex_lock(&gs->srv->lock);
+	if (polls)
+		gs->polls = *polls;
+	else
+		memset(&gs->polls, 0, sizeof gs->polls);
+	pthread_mutex_unlock(&gs->srv->lock);
 }
 
 int game_txn_begin(struct game_txn *t, struct game_service *gs, struct live_game *lg, struct game_outcome *out)

@@ -564,7 +564,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		log_debug("%s %s parked on %s", c->method, c->url, c->waiter.game_id);
 		return MHD_YES;
 	}
-	uint64_t pending = reply.body && !reply.durable ? server_pending_commit(srv) : 0;
+	uint64_t pending = reply.body && !reply.durable ? commit_pending(&srv->commit) : 0;
 	if (pending) {
 		c->held_for = pending;
 		c->held_ready = false;
@@ -580,7 +580,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 			h->held_head = c;
 		h->held_tail = c;
 		MHD_suspend_connection(c->conn);
-		server_committed(srv);
+		commit_committed(&srv->commit);
 		pthread_mutex_unlock(&srv->lock);
 		return MHD_YES;
 	}
@@ -589,8 +589,11 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 			   reply.retry_after_s);
 }
 
-void http_durable(struct http *h, uint64_t target)
+/* The group commit's listener (commit.h): every commit up to commit
+ * number target is durable; sends the replies held for them. */
+static void http_durable(void *ctx, uint64_t target)
 {
+	struct http *h = ctx;
 	while (h->held_head && h->held_head->held_for <= target) {
 		struct http_conn *c = h->held_head;
 		h->held_head = c->held_next;
@@ -956,6 +959,11 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	unsigned flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_ALLOW_SUSPEND_RESUME | MHD_USE_ERROR_LOG;
 	if (MHD_is_feature_supported(MHD_FEATURE_EPOLL) == MHD_YES)
 		flags |= MHD_USE_EPOLL;
+	/* Before the first request, so no held reply misses its fsync. */
+	struct commit_listener cl = { .ctx = h, .durable = http_durable };
+	pthread_mutex_lock(&srv->lock);
+	commit_listen(&srv->commit, &cl);
+	pthread_mutex_unlock(&srv->lock);
 	h->daemon = MHD_start_daemon(flags, 0, http_accept, h, http_access, h,
 				     MHD_OPTION_EXTERNAL_LOGGER, http_mhd_log, h,
 				     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)h->listen_fd,
@@ -989,6 +997,9 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	fflush(stdout);
 	return h;
 fail:
+	pthread_mutex_lock(&srv->lock);
+	commit_unlisten(&srv->commit, h);
+	pthread_mutex_unlock(&srv->lock);
 	pthread_cond_destroy(&h->timer_cond);
 	pthread_cond_destroy(&h->count_cond);
 	pthread_cond_destroy(&h->reaper_cond);
@@ -1041,6 +1052,7 @@ void http_stop(struct http *h)
 	}
 	h->held_tail = NULL;
 	/* The syncer outlives us (server_fini stops it): it must find no http. */
+	commit_unlisten(&srv->commit, h);
 	srv->http = NULL;
 	pthread_mutex_unlock(&srv->lock);
 	if (h->timer_started)

@@ -104,9 +104,6 @@ void http_dispatch(struct server *srv, const struct http_route *routes, struct h
 struct http *http_start(struct server *srv, const struct http_route *routes, char **errmsg);
 /* With the server lock held: wakes the parked polls of game_id. */
 void http_wake_game(struct http *h, const char *game_id);
-/* With the server lock held: every commit up to commit number target is
- * durable; sends the replies held for them. */
-void http_durable(struct http *h, uint64_t target);
 /* With the server lock held: whether a poll is parked on game_id (false
  * for NULL). */
 bool http_watched(const struct http *h, const char *game_id);

@@ -50,6 +50,17 @@ static void raise_fd_limit(struct server_config *cfg)
 	}
 }
 
+/* The game service's polls are the HTTP side's parked connections. */
+static void polls_wake(void *ctx, const char *id)
+{
+	http_wake_game(ctx, id);
+}
+
+static bool polls_watched(void *ctx, const char *id)
+{
+	return http_watched(ctx, id);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -157,6 +168,8 @@ int main(int argc, char **argv)
 		server_fini(&srv);
 		return 1;
 	}
+	struct game_service_polls polls = { .ctx = srv.http, .wake = polls_wake, .watched = polls_watched };
+	game_service_set_polls(srv.games, &polls);
 	int sig = 0;
 	while (!sigwait(&stop, &sig) && sig == SIGUSR1)
 		server_backup(&srv);
@@ -166,8 +179,10 @@ int main(int argc, char **argv)
 	 * srv.http: withdraw them before the HTTP side goes away. A game left
 	 * with its engine to move is asked again at the next start. */
 	game_service_stop_engines(srv.games);
-	/* Clears srv.http under the server lock: the flag timer and the
-	 * syncer, still running, then find no HTTP side to wake. */
+	/* The flag timer and the syncer, still running, then find no HTTP
+	 * side to wake (http_stop clears srv.http and leaves the syncer's
+	 * listeners). */
+	game_service_set_polls(srv.games, NULL);
 	http_stop(srv.http);
 	server_fini(&srv);
 	log_info("stopped");

@@ -1,6 +1,6 @@
 /*
- * Server state: opening the store, what is loaded at start, and the
- * notification that links a committed event to the parked polls.
+ * Server state: opening the store, the group commit, the engine pool and
+ * the game service in order, closing them in reverse, and online backups.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -12,7 +12,6 @@
 
 #include "engine.h"
 #include "game-service.h"
-#include "http.h"
 #include "ratelimit.h"
 #include "server.h"
 #include "tournament-service.h"
@@ -47,77 +46,6 @@ static int server_engines(struct server *srv, char **errmsg)
 	return 0;
 }
 
-/* The group commit loop of server.h. */
-static void *server_syncer_main(void *arg)
-{
-	struct server *srv = arg;
-	pthread_mutex_lock(&srv->lock);
-	for (;;) {
-		while (!srv->syncer_stop && store_commits(srv->store) == srv->durable)
-			pthread_cond_wait(&srv->sync_cond, &srv->lock);
-		if (store_commits(srv->store) == srv->durable)
-			break;
-		uint64_t target = store_commits(srv->store);
-		game_service_sync_begin(srv->games);
-		pthread_mutex_unlock(&srv->lock);
-		if (srv->cfg.sync_delay_ms > 0) {
-			/* A slow disk, for the tests that check nothing is shown
-			 * or acknowledged before its fsync. */
-			struct timespec ts = { .tv_sec = (time_t)(srv->cfg.sync_delay_ms / 1000),
-					       .tv_nsec = (long)(srv->cfg.sync_delay_ms % 1000) * 1000000L };
-			nanosleep(&ts, NULL);
-		}
-		int rc = store_sync(srv->store);
-		int saved = errno;
-		pthread_mutex_lock(&srv->lock);
-		if (rc) {
-			log_error("store: fdatasync of the WAL failed (%s): stopping, as nothing written since "
-				  "can be acknowledged",
-				  strerror(saved));
-			abort();
-		}
-		srv->durable = target;
-		srv->syncs++;
-		game_service_durable(srv->games);
-		if (srv->http)
-			http_durable(srv->http, target);
-	}
-	pthread_mutex_unlock(&srv->lock);
-	return NULL;
-}
-
-int server_sync_now(struct server *srv, struct game_service *gs)
-{
-	if (srv->syncer_started || !store_syncs(srv->store) || store_commits(srv->store) == srv->durable)
-		return 0;
-	uint64_t target = store_commits(srv->store);
-	game_service_sync_begin(gs);
-	if (store_sync(srv->store)) {
-		log_error("store: fdatasync of the WAL failed (%s)", strerror(errno));
-		return -1;
-	}
-	srv->durable = target;
-	srv->syncs++;
-	game_service_durable(gs);
-	return 0;
-}
-
-void server_committed(struct server *srv)
-{
-	if (srv->syncer_started)
-		pthread_cond_signal(&srv->sync_cond);
-	else if (!store_syncs(srv->store))
-		srv->durable = store_commits(srv->store);
-}
-
-uint64_t server_pending_commit(const struct server *srv)
-{
-	if (!store_syncs(srv->store))
-		return 0;
-	uint64_t c = store_commits(srv->store);
-	return c == srv->durable ? 0 : c;
-}
-
 int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 {
 	memset(srv, 0, sizeof *srv);
@@ -125,14 +53,15 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	memset(cfg, 0, sizeof *cfg);
 	srv->started_ms = now_wall_ms();
 	pthread_mutex_init(&srv->lock, NULL);
+	commit_init(&srv->commit, NULL, &srv->lock, srv->cfg.sync_delay_ms);
 	/* 64k buckets of 32 bytes: 2 MiB each, whatever the number of clients. */
 	srv->rate_ip = ratelimit_new(srv->cfg.rate_ip_per_s, srv->cfg.rate_ip_burst, 65536);
 	srv->rate_token = ratelimit_new(srv->cfg.rate_token_per_s, srv->cfg.rate_token_burst, 65536);
-	pthread_cond_init(&srv->sync_cond, NULL);
 	struct store_options opts = { .sync_full = srv->cfg.sync_full, .read_only = srv->cfg.read_only };
 	srv->store = store_open(srv->cfg.db, &opts, errmsg);
 	if (!srv->store)
 		return -1;
+	srv->commit.store = srv->store;
 	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
 	if (server_engines(srv, errmsg))
 		return -1;
@@ -143,33 +72,11 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	srv->games = game_service_new(srv, &hooks, errmsg);
 	if (!srv->games)
 		return -1;
-	if (store_syncs(srv->store)) {
-		if (pthread_create(&srv->syncer, NULL, server_syncer_main, srv)) {
-			*errmsg = xstrdup("cannot start the syncer thread");
-			return -1;
-		}
-		srv->syncer_started = true;
-		/* The rebuild's commits (clocks resumed) await it too. */
-		pthread_mutex_lock(&srv->lock);
-		pthread_cond_signal(&srv->sync_cond);
-		pthread_mutex_unlock(&srv->lock);
+	if (commit_start(&srv->commit)) {
+		*errmsg = xstrdup("cannot start the syncer thread");
+		return -1;
 	}
 	return 0;
-}
-
-/* Stops the syncer after a last sync of what is committed. */
-static void server_stop_syncer(struct server *srv)
-{
-	if (!srv->syncer_started)
-		return;
-	pthread_mutex_lock(&srv->lock);
-	srv->syncer_stop = true;
-	pthread_cond_signal(&srv->sync_cond);
-	pthread_mutex_unlock(&srv->lock);
-	pthread_join(srv->syncer, NULL);
-	srv->syncer_started = false;
-	log_info("store: %llu commits, %llu group fsyncs", (unsigned long long)srv->durable,
-		 (unsigned long long)srv->syncs);
 }
 
 void server_fini(struct server *srv)
@@ -189,7 +96,9 @@ void server_fini(struct server *srv)
 	}
 	engine_pool_free(srv->engines);
 	srv->engines = NULL;
-	server_stop_syncer(srv);
+	/* A last sync of what is committed, with the game service still
+	 * there to hear of it. */
+	commit_stop(&srv->commit);
 	game_service_free(srv->games);
 	srv->games = NULL;
 	store_close(srv->store);
@@ -197,20 +106,9 @@ void server_fini(struct server *srv)
 	ratelimit_free(srv->rate_ip);
 	ratelimit_free(srv->rate_token);
 	srv->rate_ip = srv->rate_token = NULL;
+	commit_fini(&srv->commit);
 	pthread_mutex_destroy(&srv->lock);
-	pthread_cond_destroy(&srv->sync_cond);
 	config_fini(&srv->cfg);
-}
-
-bool server_game_watched(const struct server *srv, const char *game_id)
-{
-	return http_watched(srv->http, game_id);
-}
-
-void server_notify_game(struct server *srv, const char *game_id)
-{
-	if (srv->http)
-		http_wake_game(srv->http, game_id);
 }
 
 /* Pages copied per hold of the server lock: a few ms of copying, so a
