@@ -135,6 +135,8 @@ struct fold_event {
 	char fen[FEN_MAX];                  /* created: the start; move: the position after */
 	char opponent[FOLD_OPPONENT_MAX];   /* created */
 	bool undo;                          /* created: an undo game (rule 14) */
+	int64_t premove_depth;              /* created: premoves a seat may queue (0: the ruleset's) */
+	int64_t first_move_ms;              /* created: the first-move limit (0: the ruleset's) */
 	struct fold_series series;          /* created: its series, if any */
 	char game[PROTOCOL_GAME_ID_MAX + 1]; /* request (rematch accepted): the new game */
 	struct fold_seat seats[2];          /* created: both; joined: seats[color] */
@@ -247,6 +249,14 @@ void fold_clock_vacations(const struct game_view *v, struct clock_vacations *out
 /* The instant the running side's flag falls (clock_expiry with the seats'
  * vacations): INT64_MAX when no clock runs. */
 int64_t fold_clock_expiry(const struct game_view *v);
+/* The first-move rule: the instant (server ms) by which the side to move
+ * (into *side) must make its first move of the game, limit_ms after the
+ * start (White, or whoever moves first) or after the other side's first
+ * move, else the game is aborted. INT64_MAX when no such limit stands:
+ * not running, adjourned, that side has moved, limit_ms <= 0, a
+ * correspondence game or a tournament's (timed by its clocks alone). */
+#define FOLD_FIRST_MOVE_MS_MAX 86400000
+int64_t fold_first_move_deadline(const struct game_view *v, int64_t limit_ms, int *side);
 /* "open" (a seat is free), "playing" (started, or full but not started),
  * "adjourned" or "over". */
 const char *fold_status(const struct game_view *v);

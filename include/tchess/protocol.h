@@ -229,6 +229,7 @@ struct protocol_game_create_request {
 	int64_t level;
 	char fen[PROTOCOL_FEN_MAX];
 	bool undo; /* "undo": true makes an undo game (absent: false) */
+	int64_t premoves; /* "premoves": the premove queue's depth, 1..8 (absent 0: the ruleset's) */
 };
 char *protocol_game_create_request_encode(const struct protocol_game_create_request *req);
 int protocol_game_create_request_decode(const char *json, size_t len, struct protocol_game_create_request *out,

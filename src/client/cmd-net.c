@@ -28,6 +28,9 @@
 #include "ui/ui.h"
 #include "util/xalloc.h"
 
+/* The premove queue of a game "tchess play" creates, unless --premoves. */
+#define CLIENT_PREMOVES_DEFAULT 3
+
 void client_disconnect(struct client_conn *c)
 {
 	net_free(c->net);
@@ -424,7 +427,8 @@ out:
 static int play_usage(void)
 {
 	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"
-			"                   [--vs engine[:LEVEL]|open|invite] [--undo] [--theme NAME] [--ascii|--unicode]\n");
+			"                   [--vs engine[:LEVEL]|open|invite] [--premoves N] [--undo] [--theme NAME]\n"
+			"                   [--ascii|--unicode]\n");
 	return 2;
 }
 
@@ -436,6 +440,8 @@ int cmd_play(int argc, char **argv)
 	snprintf(req.tc, sizeof req.tc, "5+3");
 	snprintf(req.opponent, sizeof req.opponent, "engine");
 	req.level = 3;
+	/* A casual game lets a player queue several premoves. */
+	req.premoves = CLIENT_PREMOVES_DEFAULT;
 	for (int i = 0; i < argc; i++) {
 		int r = client_common_opt(&o, argc, argv, &i);
 		if (r < 0)
@@ -453,12 +459,20 @@ int cmd_play(int argc, char **argv)
 			continue;
 		}
 		if (i + 1 >= argc || (strcmp(a, "--tc") && strcmp(a, "--ruleset") && strcmp(a, "--color") &&
-				      strcmp(a, "--vs"))) {
+				      strcmp(a, "--vs") && strcmp(a, "--premoves"))) {
 			fprintf(stderr, "tchess play: unknown option or missing value: %s\n", a);
 			return play_usage();
 		}
 		const char *v = argv[++i];
-		if (!strcmp(a, "--tc")) {
+		if (!strcmp(a, "--premoves")) {
+			char *end;
+			long d = strtol(v, &end, 10);
+			if (*end || end == v || d < 1 || d > PREMOVE_DEPTH_MAX) {
+				fprintf(stderr, "tchess play: --premoves takes a number from 1 to %d\n", PREMOVE_DEPTH_MAX);
+				return 2;
+			}
+			req.premoves = d;
+		} else if (!strcmp(a, "--tc")) {
 			snprintf(req.tc, sizeof req.tc, "%s", v);
 		} else if (!strcmp(a, "--ruleset")) {
 			snprintf(req.ruleset, sizeof req.ruleset, "%s", v);

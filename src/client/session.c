@@ -588,14 +588,23 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 				session_say(s, true, "premove %.2s-%s discarded: %s", fe.uci,
 					    strlen(fe.uci) >= 2 ? fe.uci + 2 : "", fe.reason);
 			break;
-		case FOLD_EV_STARTED:
+		case FOLD_EV_STARTED: {
+			int side;
 			if (s->me >= 0 && s->view.series.id[0])
 				session_say(s, false, "game %d of the series has started: you play %s",
 					    s->view.series.game, session_side(s->me));
+			else if (s->me >= 0 && s->view.game.rules.first_move_timeout_ms > 0 &&
+				 fold_first_move_deadline(&s->view, s->view.game.rules.first_move_timeout_ms,
+							  &side) != INT64_MAX)
+				/* The clocks run from now: say so, and the limit. */
+				session_say(s, false, "the game has started: you play %s; clocks run, first move within %lld s",
+					    s->me == WHITE ? "White" : "Black",
+					    (long long)(s->view.game.rules.first_move_timeout_ms / 1000));
 			else if (s->me >= 0)
 				session_say(s, false, "the game has started: you play %s",
 					    s->me == WHITE ? "White" : "Black");
 			break;
+		}
 		case FOLD_EV_ENDED:
 			s->pending = false;
 			break;
@@ -851,11 +860,24 @@ bool session_clock_running(const struct session *s, int c)
 	return s->have_reading && s->reading.running == c && !session_over(s) && !s->gone;
 }
 
+int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *side)
+{
+	int64_t at = fold_first_move_deadline(&s->view, s->view.game.rules.first_move_timeout_ms, side);
+	if (at == INT64_MAX || !s->have_reading || s->gone)
+		return -1;
+	int64_t left = at - session_server_ms(s, mono_ms);
+	return left > 0 ? left : 0;
+}
+
 int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 {
 	int r = s->reading.running;
 	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s) || s->gone)
 		return -1;
+	/* The first-move countdown shows whole seconds: wake at its next. */
+	int side;
+	int64_t first = session_first_move_ms(s, mono_ms, &side);
+	int64_t first_wake = first > 0 ? (first % 1000 ? first % 1000 : 1000) : -1;
 	int64_t ms = session_clock_ms(s, r, mono_ms);
 	/* At zero the text stops changing; the server decides the flag. */
 	if (ms <= 0 || ms >= SESSION_UNLIMITED_MS)
@@ -871,9 +893,10 @@ int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 	fold_clock_vacations(&s->view, &vac);
 	int64_t at = clock_reaching(&s->view.clock, target, &vac);
 	if (at == INT64_MAX)
-		return -1;
+		return first_wake;
 	int64_t now = session_server_ms(s, mono_ms);
-	return at > now ? at - now : 1;
+	int64_t wake = at > now ? at - now : 1;
+	return first_wake > 0 && first_wake < wake ? first_wake : wake;
 }
 
 int64_t session_low_threshold_ms(const struct session *s)

@@ -338,6 +338,10 @@ int64_t session_server_ms(const struct session *s, int64_t mono_ms);
 int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms);
 /* Whether c's clock is running. */
 bool session_clock_running(const struct session *s, int c);
+/* The first-move rule's countdown at mono_ms: the milliseconds left to
+ * *side (the side to move) for its first move before the server aborts
+ * the game (at least 0), or -1 when no such limit stands. */
+int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *side);
 /* Milliseconds until a clock's text changes, or -1 when none runs. */
 int64_t session_next_tick(const struct session *s, int64_t mono_ms);
 

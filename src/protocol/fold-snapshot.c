@@ -236,6 +236,9 @@ char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t no
 	protocol_json_add_item(offers, "rematch", fold_json_nullable_string(fold_color_str(v->rematch_by)));
 	protocol_json_add_item(o, "offers", offers);
 	protocol_json_add_item(o, "undo", cJSON_CreateBool(v->undo));
+	/* The game's options over its ruleset's presets. */
+	protocol_json_add_int(o, "premove_depth", v->game.rules.premove_depth);
+	protocol_json_add_int(o, "first_move_ms", v->game.rules.first_move_timeout_ms);
 	protocol_json_add_item(o, "provisional", provisional_snapshot(v));
 	protocol_json_add_item(o, "series", series_snapshot(v, id));
 	protocol_json_add_string(o, "reason", v->end_reason);
@@ -650,6 +653,11 @@ static int created_decode(const cJSON *o, const cJSON *s, struct game_view *w, s
 	if (!cJSON_IsNull(series) && (!cJSON_IsObject(series) || fold_json_series_decode(series, &e.series, err)))
 		return cJSON_IsObject(series) ? -1 : refuse(err, "state: series must be an object or null");
 	e.undo = cJSON_IsTrue(member(o, "undo"));
+	/* Absent from an older server's snapshot: the ruleset's. */
+	if (member(o, "premove_depth"))
+		e.premove_depth = protocol_json_int(o, "premove_depth");
+	if (member(o, "first_move_ms"))
+		e.first_move_ms = protocol_json_int(o, "first_move_ms");
 	return fold_apply_event(w, 1, protocol_json_int(s, "created_ms"), &e, err);
 }
 
@@ -669,6 +677,7 @@ static int snapshot_decode(const cJSON *o, const char *id, struct game_view *w, 
 		{ "provisional", PROTOCOL_JSON_OBJECT_OR_NULL, true }, { "series", PROTOCOL_JSON_OBJECT_OR_NULL, true },
 		{ "reason", PROTOCOL_JSON_STRING, true },      { "absent", PROTOCOL_JSON_OBJECT, true },
 		{ "discards", PROTOCOL_JSON_OBJECT, true },    { "premoves", PROTOCOL_JSON_OBJECT, false },
+		{ "premove_depth", PROTOCOL_JSON_INT, false }, { "first_move_ms", PROTOCOL_JSON_INT, false },
 		{ "state", PROTOCOL_JSON_OBJECT, true },
 	};
 	static const struct protocol_json_field state_fields[] = {

@@ -392,6 +392,8 @@ static const struct protocol_codec_member created_members[] = {
 	EV_SEAT("black", BLACK),
 	EV_BOOL(undo, OMIT),
 	PROTOCOL_CODEC_NESTED_AT("series", PROTOCOL_JSON_OBJECT, OMIT, offsetof(EV, series), &series_nested),
+	PROTOCOL_CODEC_INT_AS("premoves", EV, premove_depth, OMIT | PROTOCOL_CODEC_NON_NEGATIVE),
+	PROTOCOL_CODEC_INT_AS("first_move_ms", EV, first_move_ms, OMIT | PROTOCOL_CODEC_NON_NEGATIVE),
 };
 static const struct protocol_codec_member joined_members[] = {
 	EV_COLOR,
@@ -607,6 +609,19 @@ bool fold_adjourned(const struct game_view *v)
 	return v->created && v->game.status == GAME_ADJOURNED;
 }
 
+int64_t fold_first_move_deadline(const struct game_view *v, int64_t limit_ms, int *side)
+{
+	*side = game_side_to_move(&v->game);
+	if (!fold_running(v) || fold_adjourned(v) || limit_ms <= 0 || v->clock.tc.kind == TC_CORRESPONDENCE ||
+	    !strcmp(v->opponent, "tournament"))
+		return INT64_MAX;
+	bool moved = v->game.n_plies >= 2 || (v->game.n_plies == 1 && v->game.start.side == *side);
+	if (moved)
+		return INT64_MAX;
+	int64_t from = v->game.n_plies ? v->game.plies[0].at_ms : v->started_ms;
+	return from + limit_ms;
+}
+
 const char *fold_status(const struct game_view *v)
 {
 	if (v->created && game_is_over(&v->game))
@@ -710,6 +725,15 @@ static int apply_created(struct game_view *v, int64_t t_ms, const struct fold_ev
 		return bad(err, "%s: the game exists already", "game-created");
 	if (!ruleset_preset(&rules, e->ruleset))
 		return bad(err, "game-created: unknown ruleset \"%s\"", e->ruleset);
+	/* The game's own options over the preset's (absent in older logs). */
+	if (e->premove_depth < 0 || e->premove_depth > PREMOVE_DEPTH_MAX)
+		return bad(err, "game-created: premoves must be from 1 to %d", PREMOVE_DEPTH_MAX);
+	if (e->premove_depth)
+		rules.premove_depth = (int)e->premove_depth;
+	if (e->first_move_ms < 0 || e->first_move_ms > FOLD_FIRST_MOVE_MS_MAX)
+		return bad(err, "game-created: first_move_ms out of range");
+	if (e->first_move_ms)
+		rules.first_move_timeout_ms = e->first_move_ms;
 	if (time_control_parse(&v->clock.tc, e->tc, &terr) != TCHESS_OK)
 		return bad(err, "game-created: bad time control: %s", terr.message);
 	if (fen_parse(&start, e->fen, &terr) != TCHESS_OK)

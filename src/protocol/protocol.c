@@ -288,6 +288,7 @@ static const struct protocol_codec_member game_create_members[] = {
 	INT(struct protocol_game_create_request, level, OMIT),
 	STRING(struct protocol_game_create_request, fen, EMPTY_OK | OMIT),
 	PROTOCOL_CODEC_BOOL(struct protocol_game_create_request, undo, OMIT),
+	INT(struct protocol_game_create_request, premoves, OMIT),
 };
 static const struct protocol_codec_message game_create_msg =
 	PROTOCOL_CODEC_MESSAGE("create game", game_create_members, NULL, NULL);

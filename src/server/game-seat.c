@@ -140,6 +140,14 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 	}
 	fen_write(&start, e.fen);
 	e.undo = req->undo;
+	if (req->premoves < 0 || req->premoves > PREMOVE_DEPTH_MAX) {
+		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "premoves: from 1 to %d", PREMOVE_DEPTH_MAX);
+		return;
+	}
+	e.premove_depth = req->premoves;
+	/* The operator's first-move limit goes into the game, so its clients
+	 * count down to the instant this server aborts it. */
+	e.first_move_ms = gs->srv->cfg.first_move_ms;
 	e.seats[color].kind = FOLD_SEAT_HUMAN;
 	e.seats[color].player = me;
 	snprintf(e.seats[color].name, sizeof e.seats[color].name, "%s", me_name);

@@ -80,13 +80,10 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
 			d->max_game = v->started_ms + gs->srv->cfg.max_game_ms;
 		/* Not in a correspondence game (days per move) nor a
 		 * tournament's, whose games all start at once and are timed
-		 * by their clocks alone. */
-		int side = game_side_to_move(&v->game);
-		bool moved = v->game.n_plies >= 2 || (v->game.n_plies == 1 && v->game.start.side == side);
-		if (!moved && !fold_adjourned(v) && !corr && strcmp(v->opponent, "tournament")) {
-			int64_t from = v->game.n_plies ? v->game.plies[0].at_ms : v->started_ms;
-			d->first_move = from + first_move_ms(gs, v);
-		}
+		 * by their clocks alone: the fold's rule, which the clients
+		 * count down with. */
+		int side;
+		d->first_move = fold_first_move_deadline(v, first_move_ms(gs, v), &side);
 	}
 	if (over ? v->rematch_by < 0 : corr)
 		return;

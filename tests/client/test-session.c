@@ -428,8 +428,9 @@ START_TEST(test_clocks)
 	ck_assert_int_eq(session_clock_ms(&s, BLACK, 6500), 300000);
 	ck_assert(session_clock_running(&s, WHITE));
 	ck_assert(!session_clock_running(&s, BLACK));
-	/* 298.5 s shows 4:58 and changes in 501 ms. */
-	ck_assert_int_eq(session_next_tick(&s, 6500), 501);
+	/* 298.5 s shows 4:58 and changes in 501 ms; the first-move
+	 * countdown (28.5 s left) changes sooner, in 500. */
+	ck_assert_int_eq(session_next_tick(&s, 6500), 500);
 	/* An answer read later (now_ms past the event) already counts the gap. */
 	struct protocol_events empty = { .seq = 3, .now_ms = T0 + 291000 };
 	session_on_events(&s, &empty, 9000);
@@ -448,6 +449,50 @@ START_TEST(test_clocks)
 }
 END_TEST
 
+/* The first-move rule counted down from the start for White, from
+ * White's move for Black, as the server counts it; a game's own limit
+ * (the operator's, carried by game-created) over the ruleset's 30 s. */
+START_TEST(test_first_move_countdown)
+{
+	struct session s;
+	struct evbuf b;
+	struct position p;
+	int side;
+	started(&s, &b, BLACK);
+	ck_assert_int_eq(session_first_move_ms(&s, 5000, &side), 30000);
+	ck_assert_int_eq(side, WHITE);
+	ck_assert_int_eq(session_first_move_ms(&s, 15500, &side), 19500);
+	ck_assert_int_eq(session_first_move_ms(&s, 99000, &side), 0);
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 0, "e2e4", T0 + 2000, false);
+	evbuf_fold(&b, &s, 7000);
+	ck_assert_int_eq(session_first_move_ms(&s, 7000, &side), 30000);
+	ck_assert_int_eq(side, BLACK);
+	ck_assert_int_eq(session_next_tick(&s, 7300), 700);
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 1, "e7e5", T0 + 3000, false);
+	evbuf_fold(&b, &s, 8000);
+	ck_assert_int_eq(session_first_move_ms(&s, 8000, &side), -1);
+	session_fini(&s);
+
+	struct fold_event e;
+	session_init(&s, ID, WHITE);
+	evbuf_init(&b, 0);
+	created_event(&e, START_FEN);
+	e.first_move_ms = 8000;
+	e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
+	e.seats[BLACK].player = 2;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
+	evbuf_add(&b, T0, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 300000, 300000, WHITE);
+	evbuf_add(&b, T0, &e);
+	evbuf_fold(&b, &s, 5000);
+	ck_assert_int_eq(session_first_move_ms(&s, 6000, &side), 7000);
+	session_fini(&s);
+}
+END_TEST
+
 /* A US delay (5+d3) stands still on the screen as the fold reads it, not
  * counted down from the reading: 5:00 for three seconds, then 4:59 one
  * second later; the wake-up waits for that change. */
@@ -460,6 +505,8 @@ START_TEST(test_clock_us_delay)
 	evbuf_init(&b, 0);
 	created_event(&e, START_FEN);
 	snprintf(e.tc, sizeof e.tc, "5+d3");
+	/* A tournament's game: no first-move countdown wakes the loop. */
+	snprintf(e.opponent, sizeof e.opponent, "tournament");
 	evbuf_add(&b, T0, &e);
 	fold_event_init(&e, FOLD_EV_JOINED);
 	e.color = BLACK;
@@ -1762,6 +1809,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_premoves);
 	tcase_add_test(tc, test_premove_text);
 	tcase_add_test(tc, test_clocks);
+	tcase_add_test(tc, test_first_move_countdown);
 	tcase_add_test(tc, test_clock_us_delay);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_spectator);

@@ -336,6 +336,12 @@ static void generate(struct gen *g, uint64_t seed)
 	strcpy(e.fen, pick(g, 4) ? FEN_START : "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
 	strcpy(e.opponent, "open");
 	e.undo = pick(g, 4) == 0;
+	/* The game's own options, in some games (by seed: the random
+	 * stream, and so every other game, stays as it was). */
+	if (seed % 3 == 1)
+		e.premove_depth = (int64_t)(1 + seed % PREMOVE_DEPTH_MAX);
+	if (seed % 4 == 2)
+		e.first_move_ms = 8000;
 	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
 	e.seats[WHITE].player = WHITE_PLAYER;
 	strcpy(e.seats[WHITE].name, "ann");
@@ -618,6 +624,57 @@ START_TEST(test_fold_refuses_negative_think)
 }
 END_TEST
 
+/* A game's own premove depth and first-move limit (game-created's
+ * "premoves" and "first_move_ms") over its ruleset's, kept by the
+ * snapshot; out of range refused. */
+START_TEST(test_game_options)
+{
+	struct game_view v, r;
+	struct protocol_error err;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_CREATED);
+	strcpy(e.tc, "5+3");
+	strcpy(e.ruleset, "fide");
+	strcpy(e.fen, FEN_START);
+	strcpy(e.opponent, "open");
+	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
+	e.seats[WHITE].player = WHITE_PLAYER;
+	strcpy(e.seats[WHITE].name, "ann");
+	const int64_t bad[][2] = { { PREMOVE_DEPTH_MAX + 1, 0 }, { -1, 0 }, { 0, FOLD_FIRST_MOVE_MS_MAX + 1 } };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		fold_view_init(&v);
+		e.premove_depth = bad[i][0];
+		e.first_move_ms = bad[i][1];
+		ck_assert_int_eq(fold_apply_event(&v, 1, 1000, &e, &err), -1);
+		ck_assert(!v.created);
+		fold_view_fini(&v);
+	}
+	fold_view_init(&v);
+	e.premove_depth = 4;
+	e.first_move_ms = 8000;
+	ck_assert_int_eq(fold_apply_event(&v, 1, 1000, &e, &err), 0);
+	ck_assert_int_eq(v.game.rules.premove_depth, 4);
+	ck_assert_int_eq(v.game.rules.first_move_timeout_ms, 8000);
+	/* The encoded event carries them; an ordinary game's leaves them out. */
+	char *json = fold_event_encode(&e);
+	ck_assert_msg(strstr(json, "\"premoves\":4") && strstr(json, "\"first_move_ms\":8000"), "%s", json);
+	free(json);
+	char *snap = fold_snapshot_encode(&v, ID, 2500, 0);
+	fold_view_init(&r);
+	ck_assert_int_eq(fold_view_from_snapshot(&r, snap, strlen(snap), ID, &err), 0);
+	ck_assert_int_eq(r.game.rules.premove_depth, 4);
+	ck_assert_int_eq(r.game.rules.first_move_timeout_ms, 8000);
+	free(snap);
+	fold_view_fini(&r);
+	fold_view_fini(&v);
+	e.premove_depth = 0;
+	e.first_move_ms = 0;
+	json = fold_event_encode(&e);
+	ck_assert_msg(!strstr(json, "premoves") && !strstr(json, "first_move_ms"), "%s", json);
+	free(json);
+}
+END_TEST
+
 static Suite *snapshot_suite(void)
 {
 	Suite *s = suite_create("fold-snapshot");
@@ -627,6 +684,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_snapshot_then_events);
 	tcase_add_test(tc, test_snapshot_bad);
 	tcase_add_test(tc, test_fold_refuses_negative_think);
+	tcase_add_test(tc, test_game_options);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -674,6 +674,8 @@ START_TEST(test_create_and_join_rules)
 		{ "{\"tc\":\"5+3\",\"opponent\":\"engine\",\"level\":9}", "level" },
 		{ "{\"tc\":\"5+3\",\"fen\":\"8/8/8 w - - 0 1\"}", "fen" },
 		{ "{\"tc\":\"5+3\",\"extra\":1}", "extra" },
+		{ "{\"tc\":\"5+3\",\"premoves\":9}", "premoves" },
+		{ "{\"tc\":\"5+3\",\"premoves\":-1}", "premoves" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
 		EXPECT_ERROR(http_call(&d, "POST", "/v1/games", alice, bad[i][0], strlen(bad[i][0]), &body), 400,

@@ -126,7 +126,10 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		mvwaddstr(w, row, right, clk);
 	}
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
-	if (s->view.created)
+	if (s->view.created && s->view.game.rules.premove_depth > 1)
+		snprintf(line, sizeof line, "%.40s  %.24s  premoves %d", s->view.tc, s->view.game.rules.name,
+			 s->view.game.rules.premove_depth);
+	else if (s->view.created)
 		snprintf(line, sizeof line, "%s  %s", s->view.tc, s->view.game.rules.name);
 	else
 		snprintf(line, sizeof line, "connecting...");
@@ -138,6 +141,19 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		corr_deadline_text(s->reading.deadline_ms, session_server_ms(s, now), width,
 				   due, sizeof due);
 		ui_draw_put(w, 3, 0, due, width);
+	}
+	/* The first-move rule, counting down: the server aborts the game
+	 * when it runs out. */
+	int side;
+	int64_t first = session_first_move_ms(s, now, &side);
+	if (first >= 0) {
+		long long secs = (first + 999) / 1000;
+		if (side == s->me)
+			snprintf(line, sizeof line, "first move within %lld s, or aborted", secs);
+		else
+			snprintf(line, sizeof line, "%s's first move: %lld s left", side == WHITE ? "White" : "Black", secs);
+		wattrset(w, ui_attr(p->ui, secs <= 10 ? THEME_CLOCK_LOW : THEME_TEXT, -1) | (side == s->me ? A_BOLD : 0));
+		ui_draw_put(w, 3, 0, line, width);
 	}
 	wattrset(w, A_NORMAL);
 }
