@@ -925,7 +925,7 @@ static int listen_on(const char *spec, char *shown, size_t shown_size, char **er
 
 /* libmicrohttpd's own messages, as warnings through log_msg (one line,
  * escaped). */
-static void http_mhd_log(void *cls, const char *fmt, va_list ap)
+__attribute__((format(printf, 2, 0))) static void http_mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	(void)cls;
 	char msg[512];
