@@ -213,26 +213,6 @@ static enum MHD_Result queue_error(struct http_conn *c, enum protocol_error_code
 }
 
 /* Matches path against pattern, copying ':' segments into params. */
-static bool route_match(const char *pattern, const char *path, char params[HTTP_MAX_PARAMS][64])
-{
-	int np = 0;
-	while (*pattern && *path) {
-		if (*pattern == ':') {
-			const char *end = strchr(path, '/');
-			size_t len = end ? (size_t)(end - path) : strlen(path);
-			if (!len || len >= 64 || np >= HTTP_MAX_PARAMS)
-				return false;
-			memcpy(params[np], path, len);
-			params[np++][len] = '\0';
-			pattern++;
-			path += len;
-		} else if (*pattern++ != *path++) {
-			return false;
-		}
-	}
-	return !*pattern && !*path;
-}
-
 /* The resume half of parking: called with srv->lock held by whoever wakes. */
 static void wake_conn(void *arg, struct waiter *w, enum waiter_wake why)
 {
@@ -321,22 +301,17 @@ void http_dispatch(struct server *srv, const struct http_route *routes, struct h
 			return;
 		}
 	}
-	const struct http_route *route = NULL;
-	bool path_known = false;
-	for (const struct http_route *r = routes; r->method; r++) {
-		if (route_match(r->pattern, req->path, req->params)) {
-			path_known = true;
-			if (!strcmp(r->method, req->method)) {
-				route = r;
-				break;
-			}
-		}
+	enum route_id id = ROUTE_COUNT;
+	enum routes_match_result m = routes_match(req->method, req->path, req->params, &id);
+	if (m == ROUTES_NO_METHOD) {
+		http_reply_error(reply, PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method not allowed on this path");
+		return;
 	}
+	const struct http_route *route = NULL;
+	for (const struct http_route *r = routes; m == ROUTES_MATCHED && r->handler && !route; r++)
+		route = r->route == id ? r : NULL;
 	if (!route) {
-		if (path_known)
-			http_reply_error(reply, PROTOCOL_ERR_METHOD_NOT_ALLOWED, "method not allowed on this path");
-		else
-			http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such path");
+		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such path");
 		return;
 	}
 	route->handler(srv, req, reply);

@@ -29,10 +29,11 @@
 #include <stddef.h>
 
 #include "server.h"
+#include "tchess/routes.h"
 #include "tchess/protocol.h"
 #include "waiters.h"
 
-#define HTTP_MAX_PARAMS 2
+#define HTTP_MAX_PARAMS ROUTES_PARAMS_MAX
 
 enum http_value_kind {
 	HTTP_VALUE_HEADER,
@@ -47,7 +48,7 @@ struct http_request {
 	const char *method;
 	const char *path;
 	/* Path segments matched by ":" in the route, NUL-terminated copies. */
-	char params[HTTP_MAX_PARAMS][64];
+	char params[HTTP_MAX_PARAMS][ROUTES_PARAM_LEN];
 	const char *body; /* NUL-terminated; NULL when there is none */
 	size_t body_len;
 	enum waiter_wake wake; /* WAITER_NONE on the first run */
@@ -67,9 +68,10 @@ struct http_reply {
 
 typedef void (*http_handler_fn)(struct server *srv, struct http_request *req, struct http_reply *reply);
 
+/* The handler of a route of the protocol's table (tchess/routes.h, which
+ * has the method and path); a table of them ends with a NULL handler. */
 struct http_route {
-	const char *method;
-	const char *pattern; /* "/v1/games/:/events": ':' matches one segment */
+	enum route_id route;
 	http_handler_fn handler;
 };
 
