@@ -262,6 +262,20 @@ int64_t fold_first_move_deadline(const struct game_view *v, int64_t limit_ms, in
 const char *fold_status(const struct game_view *v);
 /* Whether the game is running: started and not over. */
 bool fold_running(const struct game_view *v);
+/* "May this side move now?": the one rule of the fold, the server and the
+ * client. In this order: FOLD_MAY_OVER (the game has ended),
+ * FOLD_MAY_NOT_STARTED (no game yet, or a seat free), FOLD_MAY_ADJOURNED,
+ * FOLD_MAY_NOT_TURN (the other side's move), else FOLD_MAY_MOVE. A side
+ * that may not move may still premove while the game runs (not adjourned,
+ * not its turn). *why (when not NULL) gets a sentence for the answer. */
+enum fold_may {
+	FOLD_MAY_MOVE = 0,
+	FOLD_MAY_OVER,
+	FOLD_MAY_NOT_STARTED,
+	FOLD_MAY_ADJOURNED,
+	FOLD_MAY_NOT_TURN
+};
+enum fold_may fold_may_move(const struct game_view *v, int color, const char **why);
 /* The side whose seat holds player, or -1. */
 int fold_seat_of(const struct game_view *v, int64_t player);
 /* Whether the game is adjourned. */

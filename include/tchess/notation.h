@@ -48,6 +48,13 @@ enum tchess_err notation_parse_move(const struct position *p, const char *text, 
  * buf. Returns buf. If the move is legal, says so. */
 const char *notation_explain_illegal(const struct position *p, int from, int to, char *buf, size_t size);
 
+/* The legal move of p from 'from' to 'to', as a board's pick and drop
+ * gives it: castling by the king's destination or onto its own rook (the
+ * rook only in Chess960), promotion promo (a piece type; 0 for any).
+ * Counts the matches in *n (more than one: the promotion is to choose);
+ * MOVE_NONE when there is none. */
+move notation_move_from_squares(const struct position *p, int from, int to, int promo, int *n);
+
 /* Square name ("e4") into buf (3 bytes); returns buf. */
 const char *notation_square(int sq, char buf[3]);
 

@@ -133,6 +133,15 @@ enum tchess_err premove_validate(const struct position *p, enum color who, const
 void premove_board(const struct position *p, enum color who, const struct premove *queue, int n,
 		   struct position *out);
 
+/* Premove i of queue (by who = me, queued on base) as a player reads it,
+ * SAN-like on the board the premoves before it leave (premove_board):
+ * "Nf3", "exd5", "Rae1", "e8=Q", "O-O"; "d7-d6" when its origin holds
+ * none of me's pieces there. A premove is no legal move yet, so there are
+ * no check marks and no move generator. Writes at most size bytes
+ * (SAN_MAX is enough). */
+void premove_san(const struct position *base, enum color me, const struct premove *queue, int i, char *buf,
+		 size_t size);
+
 /* Empties q. premove_queue_clear() is the same; both names read well. */
 void premove_queue_init(struct premove_queue *q);
 void premove_queue_clear(struct premove_queue *q);

@@ -458,3 +458,27 @@ const char *notation_explain_illegal(const struct position *p, int from, int to,
 		snprintf(buf, size, "the %s on %s is pinned: moving it would expose the king", piece_names[pt], fs);
 	return buf;
 }
+
+move notation_move_from_squares(const struct position *p, int from, int to, int promo, int *n)
+{
+	struct move_list ml;
+	move found = MOVE_NONE;
+	*n = 0;
+	movegen_legal(p, &ml);
+	for (int i = 0; i < ml.count; i++) {
+		move m = ml.moves[i];
+		if (move_from(m) != from)
+			continue;
+		int mto = move_to(m);
+		bool hit = mto == to;
+		if (move_kind(m) == MOVE_CASTLING && !p->chess960)
+			hit = hit || position_castle_king_to(from, mto) == to;
+		if (!hit)
+			continue;
+		if (move_kind(m) == MOVE_PROMOTION && promo && (int)move_promotion(m) != promo)
+			continue;
+		(*n)++;
+		found = m;
+	}
+	return found;
+}

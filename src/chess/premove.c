@@ -566,3 +566,59 @@ enum premove_verdict premove_queue_resolve(struct premove_queue *q, const struct
 	}
 	return PREMOVE_DISCARD;
 }
+
+void premove_san(const struct position *base, enum color me, const struct premove *queue, int i, char *buf,
+		 size_t size)
+{
+	static const char letter[PIECE_TYPE_NB] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
+	const struct premove *pm = &queue[i];
+	struct position vb;
+	char to[3] = { (char)('a' + sq_file(pm->to)), (char)('1' + sq_rank(pm->to)), '\0' };
+	premove_board(base, me, queue, i, &vb);
+	enum piece pc = (enum piece)vb.board[pm->from];
+	if (pm->castling) {
+		snprintf(buf, size, "%s", sq_file(pm->to) > sq_file(pm->from) ? "O-O" : "O-O-O");
+		return;
+	}
+	if (pc == NO_PIECE || piece_color(pc) != me) {
+		snprintf(buf, size, "%c%c-%s", 'a' + sq_file(pm->from), '1' + sq_rank(pm->from), to);
+		return;
+	}
+	enum piece_type pt = piece_type(pc);
+	bool takes = vb.board[pm->to] != NO_PIECE;
+	if (pt == PAWN) {
+		char promo[3] = "";
+		if (pm->promo != PREMOVE_NO_PROMO)
+			snprintf(promo, sizeof promo, "=%c", letter[pm->promo]);
+		if (takes || sq_file(pm->to) != sq_file(pm->from))
+			snprintf(buf, size, "%cx%s%s", 'a' + sq_file(pm->from), to, promo);
+		else
+			snprintf(buf, size, "%s%s", to, promo);
+		return;
+	}
+	/* Another piece of the kind that reaches the square on this board
+	 * too: name the file, else the rank, else both, as SAN does. */
+	char from[3] = "";
+	if (pt != KING) {
+		bitboard occ = position_occupied(&vb);
+		bitboard rivals = position_pieces(&vb, me, pt) & ~sq_bb(pm->from);
+		bitboard reach = 0;
+		for (int sq = 0; sq < 64; sq++)
+			if ((rivals & sq_bb(sq)) && (attacks_piece(pt, sq, occ) & sq_bb(pm->to)))
+				reach |= sq_bb(sq);
+		bool same_file = false, same_rank = false;
+		for (int sq = 0; sq < 64; sq++) {
+			if (!(reach & sq_bb(sq)))
+				continue;
+			same_file |= sq_file(sq) == sq_file(pm->from);
+			same_rank |= sq_rank(sq) == sq_rank(pm->from);
+		}
+		if (reach && !same_file)
+			snprintf(from, sizeof from, "%c", 'a' + sq_file(pm->from));
+		else if (reach && !same_rank)
+			snprintf(from, sizeof from, "%c", '1' + sq_rank(pm->from));
+		else if (reach)
+			snprintf(from, sizeof from, "%c%c", 'a' + sq_file(pm->from), '1' + sq_rank(pm->from));
+	}
+	snprintf(buf, size, "%c%s%s%s", letter[pt], from, takes ? "x" : "", to);
+}

@@ -299,8 +299,8 @@ static size_t session_plies(const struct session *s)
 
 bool session_my_turn(const struct session *s)
 {
-	return s->me >= 0 && fold_running(&s->view) && !fold_adjourned(&s->view) && !s->pending &&
-	       s->view.game.pos.side == s->me && !session_provisional_mine(s);
+	return s->me >= 0 && fold_may_move(&s->view, s->me, NULL) == FOLD_MAY_MOVE && !s->pending &&
+	       !session_provisional_mine(s);
 }
 
 static void session_relayout_moves(struct session *s)
@@ -947,32 +947,6 @@ unsigned session_tick(struct session *s, int64_t mono_ms)
 
 /* ---- moves and premoves ---- */
 
-/* The legal move of p from 'from' to 'to' (castling: the king's square or
- * its own rook's) with promotion promo (0: any); counts matches in *n. */
-static move session_find_move(const struct position *p, int from, int to, int promo, int *n)
-{
-	struct move_list ml;
-	move found = MOVE_NONE;
-	*n = 0;
-	movegen_legal(p, &ml);
-	for (int i = 0; i < ml.count; i++) {
-		move m = ml.moves[i];
-		if (move_from(m) != from)
-			continue;
-		int mto = move_to(m);
-		bool hit = mto == to;
-		if (move_kind(m) == MOVE_CASTLING && !p->chess960)
-			hit = hit || position_castle_king_to(from, mto) == to;
-		if (!hit)
-			continue;
-		if (move_kind(m) == MOVE_PROMOTION && promo && (int)move_promotion(m) != promo)
-			continue;
-		(*n)++;
-		found = m;
-	}
-	return found;
-}
-
 static bitboard session_destinations(const struct session *s, int from)
 {
 	struct position p;
@@ -1005,66 +979,6 @@ static bitboard session_destinations(const struct session *s, int from)
 	return bb;
 }
 
-/* One premove as a player reads it, SAN-like on the board the queue
- * before it leaves (premove_board): "Nf3", "exd5", "Rae1", "e8=Q",
- * "O-O"; "d7-d6" when its origin holds none of my pieces there. A premove
- * is no legal move yet, so neither check marks nor the move generator. */
-static void session_premove_san(const struct position *base, enum color me, const struct premove_queue *q, int i,
-				char *buf, size_t size)
-{
-	static const char letter[PIECE_TYPE_NB] = { 'P', 'N', 'B', 'R', 'Q', 'K' };
-	const struct premove *pm = &q->items[i];
-	struct position vb;
-	char to[3] = { (char)('a' + sq_file(pm->to)), (char)('1' + sq_rank(pm->to)), '\0' };
-	premove_board(base, me, q->items, i, &vb);
-	enum piece pc = (enum piece)vb.board[pm->from];
-	if (pm->castling) {
-		snprintf(buf, size, "%s", sq_file(pm->to) > sq_file(pm->from) ? "O-O" : "O-O-O");
-		return;
-	}
-	if (pc == NO_PIECE || piece_color(pc) != me) {
-		snprintf(buf, size, "%c%c-%s", 'a' + sq_file(pm->from), '1' + sq_rank(pm->from), to);
-		return;
-	}
-	enum piece_type pt = piece_type(pc);
-	bool takes = vb.board[pm->to] != NO_PIECE;
-	if (pt == PAWN) {
-		char promo[3] = "";
-		if (pm->promo != PREMOVE_NO_PROMO)
-			snprintf(promo, sizeof promo, "=%c", letter[pm->promo]);
-		if (takes || sq_file(pm->to) != sq_file(pm->from))
-			snprintf(buf, size, "%cx%s%s", 'a' + sq_file(pm->from), to, promo);
-		else
-			snprintf(buf, size, "%s%s", to, promo);
-		return;
-	}
-	/* Another piece of the kind that reaches the square on this board
-	 * too: name the file, else the rank, else both, as SAN does. */
-	char from[3] = "";
-	if (pt != KING) {
-		bitboard occ = position_occupied(&vb);
-		bitboard rivals = position_pieces(&vb, me, pt) & ~sq_bb(pm->from);
-		bitboard reach = 0;
-		for (int sq = 0; sq < 64; sq++)
-			if ((rivals & sq_bb(sq)) && (attacks_piece(pt, sq, occ) & sq_bb(pm->to)))
-				reach |= sq_bb(sq);
-		bool same_file = false, same_rank = false;
-		for (int sq = 0; sq < 64; sq++) {
-			if (!(reach & sq_bb(sq)))
-				continue;
-			same_file |= sq_file(sq) == sq_file(pm->from);
-			same_rank |= sq_rank(sq) == sq_rank(pm->from);
-		}
-		if (reach && !same_file)
-			snprintf(from, sizeof from, "%c", 'a' + sq_file(pm->from));
-		else if (reach && !same_rank)
-			snprintf(from, sizeof from, "%c", '1' + sq_rank(pm->from));
-		else if (reach)
-			snprintf(from, sizeof from, "%c%c", 'a' + sq_file(pm->from), '1' + sq_rank(pm->from));
-	}
-	snprintf(buf, size, "%c%s%s%s", letter[pt], from, takes ? "x" : "", to);
-}
-
 bool session_premoves_text(const struct session *s, char *buf, size_t size)
 {
 	struct position p;
@@ -1076,7 +990,7 @@ bool session_premoves_text(const struct session *s, char *buf, size_t size)
 	used = (size_t)snprintf(buf, size, "premove%s:", s->premoves.n > 1 ? "s" : "");
 	for (int i = 0; i < s->premoves.n && used < size; i++) {
 		char t[SAN_MAX];
-		session_premove_san(&p, (enum color)s->me, &s->premoves, i, t, sizeof t);
+		premove_san(&p, (enum color)s->me, s->premoves.items, i, t, sizeof t);
 		if (s->premoves.n > 1)
 			used += (size_t)snprintf(buf + used, size - used, " %d. %s", i + 1, t);
 		else
@@ -1128,7 +1042,7 @@ static unsigned session_add_premove(struct session *s, struct premove pm)
 	s->premoves = q;
 	s->selected = SQ_NONE;
 	s->promo = false;
-	session_premove_san(&p, (enum color)s->me, &q, q.n - 1, text, sizeof text);
+	premove_san(&p, (enum color)s->me, q.items, q.n - 1, text, sizeof text);
 	session_say(s, false, "premove %d queued: %s   x clears", q.n, text);
 	return session_send_premoves(s);
 }
@@ -1144,17 +1058,19 @@ static unsigned session_try(struct session *s, int from, int to, int promo)
 {
 	struct position p;
 	session_rules_position(s, &p);
-	if (session_over(s)) {
+	/* The fold's rule; not my turn is a premove. */
+	switch (fold_may_move(&s->view, s->me, NULL)) {
+	case FOLD_MAY_OVER:
 		session_say(s, true, "the game is over");
 		return SESSION_DIRTY_STATUS;
-	}
-	if (!fold_running(&s->view)) {
+	case FOLD_MAY_NOT_STARTED:
 		session_say(s, true, "the game has not started: waiting for an opponent");
 		return SESSION_DIRTY_STATUS;
-	}
-	if (fold_adjourned(&s->view)) {
+	case FOLD_MAY_ADJOURNED:
 		session_say(s, true, "the game is adjourned: P asks to resume");
 		return SESSION_DIRTY_STATUS;
+	default:
+		break;
 	}
 	enum session_req_kind sent;
 	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_DONE) {
@@ -1171,7 +1087,7 @@ static unsigned session_try(struct session *s, int from, int to, int promo)
 	}
 	if (session_my_turn(s)) {
 		int n;
-		move m = session_find_move(&p, from, to, promo, &n);
+		move m = notation_move_from_squares(&p, from, to, promo, &n);
 		if (n > 1) {
 			s->promo = true;
 			s->promo_from = from;

@@ -633,6 +633,29 @@ const char *fold_status(const struct game_view *v)
 	return "playing";
 }
 
+enum fold_may fold_may_move(const struct game_view *v, int color, const char **why)
+{
+	static const char *const text[] = {
+		[FOLD_MAY_MOVE] = "it is that side's move",
+		[FOLD_MAY_OVER] = "the game is over",
+		[FOLD_MAY_NOT_STARTED] = "the game has not started",
+		[FOLD_MAY_ADJOURNED] = "the game is adjourned",
+		[FOLD_MAY_NOT_TURN] = "it is not that side's move",
+	};
+	enum fold_may may = FOLD_MAY_MOVE;
+	if (v->created && game_is_over(&v->game))
+		may = FOLD_MAY_OVER;
+	else if (!v->created || !v->started)
+		may = FOLD_MAY_NOT_STARTED;
+	else if (fold_adjourned(v))
+		may = FOLD_MAY_ADJOURNED;
+	else if (color != (int)game_side_to_move(&v->game))
+		may = FOLD_MAY_NOT_TURN;
+	if (why)
+		*why = text[may];
+	return may;
+}
+
 int fold_seat_of(const struct game_view *v, int64_t player)
 {
 	for (int c = WHITE; c <= BLACK; c++) {
@@ -776,10 +799,9 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 		      struct protocol_error *err)
 {
 	struct tchess_error terr;
-	if (!fold_running(v))
-		return bad(err, "%s: the game is not running", "move");
-	if (e->color != (int)game_side_to_move(&v->game))
-		return bad(err, "%s: not that side's move", "move");
+	const char *why;
+	if (fold_may_move(v, e->color, &why) != FOLD_MAY_MOVE)
+		return bad(err, "move: %s", why);
 	if (e->ply != (int64_t)v->game.n_plies)
 		return bad(err, "%s: wrong ply", "move");
 	/* The bound a snapshot's move is read with (fold-snapshot.c): what

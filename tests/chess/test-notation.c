@@ -278,6 +278,28 @@ START_TEST(test_uci)
 }
 END_TEST
 
+/* A board's pick and drop as a move: castling by the king's destination
+ * or onto its rook, a promotion to choose when promo is 0. */
+START_TEST(test_move_from_squares)
+{
+	struct position p;
+	int n;
+	ck_assert_int_eq(fen_parse(&p, "4k3/1P6/8/8/8/8/8/R3K2R w KQ - 0 1", NULL), TCHESS_OK);
+	move m = notation_move_from_squares(&p, SQ_E1, SQ_G1, 0, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(move_kind(m), MOVE_CASTLING);
+	ck_assert(notation_move_from_squares(&p, SQ_E1, SQ_H1, 0, &n) == m);
+	ck_assert_int_eq(n, 1);
+	notation_move_from_squares(&p, notation_parse_square("b7"), SQ_B8, 0, &n);
+	ck_assert_int_eq(n, 4);
+	m = notation_move_from_squares(&p, notation_parse_square("b7"), SQ_B8, KNIGHT, &n);
+	ck_assert_int_eq(n, 1);
+	ck_assert_int_eq(move_promotion(m), KNIGHT);
+	ck_assert(notation_move_from_squares(&p, SQ_A1, notation_parse_square("b2"), 0, &n) == MOVE_NONE);
+	ck_assert_int_eq(n, 0);
+}
+END_TEST
+
 static Suite *notation_suite(void)
 {
 	Suite *s = suite_create("notation");
@@ -290,6 +312,7 @@ static Suite *notation_suite(void)
 	tcase_add_loop_test(tc, test_read_cases, 0, (int)(sizeof read_cases / sizeof read_cases[0]));
 	tcase_add_test(tc, test_san_write_forms);
 	tcase_add_test(tc, test_uci);
+	tcase_add_test(tc, test_move_from_squares);
 	suite_add_tcase(s, tc);
 	return s;
 }

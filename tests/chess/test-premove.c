@@ -95,6 +95,40 @@ static void push_ok(struct premove_queue *q, const struct position *p, const cha
 	ck_assert_msg(rc == TCHESS_OK, "push %s: %s", text, err.message);
 }
 
+/* premove_san: the queue as a player reads it, each premove on the board
+ * the ones before it leave. */
+START_TEST(test_premove_san)
+{
+	struct position p;
+	struct premove_queue q;
+	struct ruleset r = rules(0, 4);
+	char t[SAN_MAX];
+	/* Black to move; White queues e4, Nf3, Nc3 and a pawn's capture. */
+	load(&p, "rnbqkbnr/ppp1pppp/8/3p4/8/8/PPPPPPPP/RNBQKBNR b KQkq - 0 2");
+	premove_queue_init(&q);
+	push_ok(&q, &p, "e2e4", &r);
+	push_ok(&q, &p, "g1f3", &r);
+	push_ok(&q, &p, "b1c3", &r);
+	push_ok(&q, &p, "e4d5", &r);
+	const char *want[] = { "e4", "Nf3", "Nc3", "exd5" };
+	for (int i = 0; i < q.n; i++) {
+		premove_san(&p, WHITE, q.items, i, t, sizeof t);
+		ck_assert_str_eq(t, want[i]);
+	}
+	/* Two rooks that reach the square: the file names the one. */
+	load(&p, "4k3/8/8/8/8/8/8/R4RK1 b - - 0 1");
+	premove_queue_init(&q);
+	push_ok(&q, &p, "a1d1", &r);
+	premove_san(&p, WHITE, q.items, 0, t, sizeof t);
+	ck_assert_str_eq(t, "Rad1");
+	load(&p, "4k3/8/8/8/8/8/8/4K2R b K - 0 1");
+	premove_queue_init(&q);
+	push_ok(&q, &p, "e1g1", &r);
+	premove_san(&p, WHITE, q.items, 0, t, sizeof t);
+	ck_assert_str_eq(t, "O-O");
+}
+END_TEST
+
 START_TEST(test_parse_and_write)
 {
 	struct premove pm = parse("e2e4");
@@ -879,6 +913,7 @@ static Suite *premove_suite(void)
 	tcase_add_test(tc, test_resolve_discard);
 	tcase_add_test(tc, test_resolve_en_passant);
 	tcase_add_test(tc, test_random_never_crashes);
+	tcase_add_test(tc, test_premove_san);
 	suite_add_tcase(s, tc);
 	return s;
 }

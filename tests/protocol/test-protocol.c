@@ -510,6 +510,51 @@ START_TEST(test_fold_technical_failure)
 }
 END_TEST
 
+/* fold_may_move: the one "may this side move now?" of the fold, the
+ * server and the client, and the fold's move refused by it. */
+START_TEST(test_fold_may_move)
+{
+	struct protocol_error err;
+	struct game_view v;
+	const char *why = NULL;
+	fold_view_init(&v);
+	ck_assert_int_eq(fold_may_move(&v, WHITE, &why), FOLD_MAY_NOT_STARTED);
+	ck_assert_str_eq(why, "the game has not started");
+	fold_view_fini(&v);
+	engine_game(&v);
+	ck_assert_int_eq(fold_may_move(&v, BLACK, NULL), FOLD_MAY_MOVE);
+	ck_assert_int_eq(fold_may_move(&v, WHITE, &why), FOLD_MAY_NOT_TURN);
+	ck_assert_str_eq(why, "it is not that side's move");
+	/* White again: refused with the rule's words, nothing applied. */
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_MOVE);
+	e.color = WHITE;
+	e.ply = 1;
+	strcpy(e.uci, "d2d4");
+	strcpy(e.san, "d4");
+	ck_assert_int_ne(fold_apply_event(&v, 4, 4000, &e, &err), 0);
+	ck_assert_str_eq(err.message, "move: it is not that side's move");
+	ck_assert_int_eq((int)v.game.n_plies, 1);
+	/* Adjourned: no side moves, and the fold refuses a move. */
+	v.game.status = GAME_ADJOURNED;
+	ck_assert_int_eq(fold_may_move(&v, BLACK, &why), FOLD_MAY_ADJOURNED);
+	e.color = BLACK;
+	strcpy(e.uci, "e7e5");
+	strcpy(e.san, "e5");
+	ck_assert_int_ne(fold_apply_event(&v, 4, 4000, &e, &err), 0);
+	ck_assert_str_eq(err.message, "move: the game is adjourned");
+	v.game.status = GAME_ONGOING;
+	fold_event_init(&e, FOLD_EV_ENDED);
+	strcpy(e.result, "0-1");
+	strcpy(e.termination, "resignation");
+	e.color = WHITE;
+	ck_assert_msg(fold_apply_event(&v, 4, 4500, &e, &err) == 0, "%s", err.message);
+	ck_assert_int_eq(fold_may_move(&v, BLACK, &why), FOLD_MAY_OVER);
+	ck_assert_str_eq(why, "the game is over");
+	fold_view_fini(&v);
+}
+END_TEST
+
 static Suite *protocol_suite(void)
 {
 	Suite *s = suite_create("protocol");
@@ -528,6 +573,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_game_list);
 	tcase_add_test(tc, test_note_and_create);
 	tcase_add_test(tc, test_notes_revealed);
+	tcase_add_test(tc, test_fold_may_move);
 	tcase_add_test(tc, test_fold_technical_failure);
 	suite_add_tcase(s, tc);
 	return s;
