@@ -23,7 +23,7 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tchessd --listen ADDR:PORT --db PATH [--engine PATH] [--tablebases DIR]\n"
+	fprintf(f, "usage: tchessd --listen ADDR:PORT --db PATH|postgresql://... [--engine PATH] [--tablebases DIR]\n"
 		   "               [--config FILE] [--log-level error|warn|info|debug]\n"
 		   "See tchessd(8).\n");
 }

@@ -62,7 +62,9 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	if (!srv->store)
 		return -1;
 	srv->commit.store = srv->store;
-	log_info("store %s open (schema %d)", srv->cfg.db, store_schema_version());
+	/* A connection URI may hold a password: only a file's path is shown. */
+	log_info("store open: %s %s, schema %d", store_kind(srv->store),
+		 store_is_postgresql(srv->cfg.db) ? "database" : srv->cfg.db, store_schema_version(srv->store));
 	if (server_engines(srv, errmsg))
 		return -1;
 	/* The hooks go in before the timer starts, so no game can end
@@ -118,6 +120,12 @@ void server_fini(struct server *srv)
 int server_backup(struct server *srv)
 {
 	char err[512] = "", *path, *tmp;
+	if (store_is_postgresql(srv->cfg.db)) {
+		/* No file to write: the store says why. */
+		store_backup_begin(srv->store, NULL, err, sizeof err);
+		log_error("backup: %s", err);
+		return -1;
+	}
 	if (srv->cfg.backup && *srv->cfg.backup)
 		path = xstrdup(srv->cfg.backup);
 	else

@@ -21,7 +21,7 @@ struct store_backup {
 	char *path;
 };
 
-struct store_backup *store_backup_begin(struct store *st, const char *path, char *err, size_t errsize)
+struct store_backup *sqlite_store_backup_begin(struct sqlite_store *st, const char *path, char *err, size_t errsize)
 {
 	struct store_backup *b = xcalloc(1, sizeof *b);
 	/* The copy must be a new file: an old one would be overwritten page by

@@ -127,7 +127,7 @@ struct player_cache_entry {
 	struct store_player p; /* p.id 0: empty */
 };
 
-struct store {
+struct sqlite_store {
 	struct player_cache_entry players[STORE_PLAYER_CACHE];
 	sqlite3 *db;
 	sqlite3_stmt *stmt[S_COUNT];
@@ -137,7 +137,7 @@ struct store {
 	int wal_fd;       /* the WAL, for store_sync; -1 without sync_full */
 };
 
-static enum store_result fail(struct store *st, const char *what, int rc)
+static enum store_result fail(struct sqlite_store *st, const char *what, int rc)
 {
 	st->last_fail = rc & 0xff;
 	log_error("store: %s: %s", what, st->db ? sqlite3_errmsg(st->db) : sqlite3_errstr(rc));
@@ -145,7 +145,7 @@ static enum store_result fail(struct store *st, const char *what, int rc)
 }
 
 /* Resets a statement for its next use and clears its bindings. */
-static sqlite3_stmt *stmt(struct store *st, enum stmt s)
+static sqlite3_stmt *stmt(struct sqlite_store *st, enum stmt s)
 {
 	sqlite3_stmt *q = st->stmt[s];
 	sqlite3_reset(q);
@@ -167,7 +167,7 @@ static void copy_text(char *dst, size_t size, sqlite3_stmt *q, int col)
 	snprintf(dst, size, "%s", s ? (const char *)s : "");
 }
 
-static int exec(struct store *st, const char *sql, char **errmsg)
+static int exec(struct sqlite_store *st, const char *sql, char **errmsg)
 {
 	char *msg = NULL;
 	if (sqlite3_exec(st->db, sql, NULL, NULL, &msg) != SQLITE_OK) {
@@ -178,7 +178,7 @@ static int exec(struct store *st, const char *sql, char **errmsg)
 	return 0;
 }
 
-static int migrate(struct store *st, bool read_only, char **errmsg)
+static int migrate(struct sqlite_store *st, bool read_only, char **errmsg)
 {
 	if (!read_only && exec(st, "CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL)", errmsg))
 		return -1;
@@ -216,7 +216,7 @@ static int migrate(struct store *st, bool read_only, char **errmsg)
 	return 0;
 }
 
-int store_schema_version(void)
+int sqlite_store_schema_version(void)
 {
 	return N_MIGRATIONS;
 }
@@ -224,7 +224,7 @@ int store_schema_version(void)
 /* Opens the WAL for store_sync (creating it empty if SQLite has not yet:
  * SQLite takes an empty WAL as no WAL) and makes its directory entry
  * durable once, so a synced WAL cannot vanish with its directory. */
-static int open_wal(struct store *st, char **errmsg)
+static int open_wal(struct sqlite_store *st, char **errmsg)
 {
 	const char *wal = sqlite3_filename_wal(sqlite3_db_filename(st->db, "main"));
 	if (!wal || !*wal) {
@@ -246,12 +246,12 @@ static int open_wal(struct store *st, char **errmsg)
 		fsync(dfd);
 		close(dfd);
 	}
-	return store_sync(st) ? (*errmsg = xasprintf("%s: fdatasync: %s", wal, strerror(errno)), -1) : 0;
+	return sqlite_store_sync(st) ? (*errmsg = xasprintf("%s: fdatasync: %s", wal, strerror(errno)), -1) : 0;
 }
 
-struct store *store_open(const char *path, const struct store_options *opts, char **errmsg)
+struct sqlite_store *sqlite_store_open(const char *path, const struct store_options *opts, char **errmsg)
 {
-	struct store *st = xcalloc(1, sizeof *st);
+	struct sqlite_store *st = xcalloc(1, sizeof *st);
 	st->wal_fd = -1;
 	*errmsg = NULL;
 	bool ro = opts && opts->read_only;
@@ -289,11 +289,11 @@ struct store *store_open(const char *path, const struct store_options *opts, cha
 fail:
 	if (!*errmsg)
 		*errmsg = xstrdup("cannot open the database");
-	store_close(st);
+	sqlite_store_close(st);
 	return NULL;
 }
 
-void store_close(struct store *st)
+void sqlite_store_close(struct sqlite_store *st)
 {
 	if (!st)
 		return;
@@ -306,7 +306,7 @@ void store_close(struct store *st)
 }
 
 /* Runs a statement that returns no rows. */
-static enum store_result run(struct store *st, sqlite3_stmt *q, const char *what)
+static enum store_result run(struct sqlite_store *st, sqlite3_stmt *q, const char *what)
 {
 	int rc = sqlite3_step(q);
 	sqlite3_reset(q);
@@ -319,7 +319,7 @@ static enum store_result run(struct store *st, sqlite3_stmt *q, const char *what
 	return fail(st, what, rc);
 }
 
-bool store_failure_transient(const struct store *st)
+bool sqlite_store_failure_transient(const struct sqlite_store *st)
 {
 	switch (st->last_fail) {
 	case SQLITE_FULL:
@@ -334,7 +334,7 @@ bool store_failure_transient(const struct store *st)
 	}
 }
 
-enum store_result store_begin(struct store *st)
+enum store_result sqlite_store_begin(struct sqlite_store *st)
 {
 	st->last_fail = 0;
 	enum store_result r = run(st, stmt(st, S_BEGIN), "begin");
@@ -342,35 +342,35 @@ enum store_result store_begin(struct store *st)
 	return r;
 }
 
-enum store_result store_commit(struct store *st)
+enum store_result sqlite_store_commit(struct sqlite_store *st)
 {
 	enum store_result r = run(st, stmt(st, S_COMMIT), "commit");
 	if (r == STORE_OK) {
 		st->in_tx = false;
 		st->commits++;
 	} else
-		store_rollback(st);
+		sqlite_store_rollback(st);
 	return r;
 }
 
-uint64_t store_commits(const struct store *st)
+uint64_t sqlite_store_commits(const struct sqlite_store *st)
 {
 	return st->commits;
 }
 
-bool store_syncs(const struct store *st)
+bool sqlite_store_syncs(const struct sqlite_store *st)
 {
 	return st->wal_fd >= 0;
 }
 
-int store_sync(struct store *st)
+int sqlite_store_sync(struct sqlite_store *st)
 {
 	if (st->wal_fd < 0)
 		return 0;
 	return fdatasync(st->wal_fd);
 }
 
-void store_rollback(struct store *st)
+void sqlite_store_rollback(struct sqlite_store *st)
 {
 	/* SQLite rolls back by itself after some errors (an I/O error at
 	 * commit): then there is nothing left to do. */
@@ -386,8 +386,8 @@ void store_rollback(struct store *st)
 	st->in_tx = false;
 }
 
-enum store_result store_player_create(struct store *st, const char *name, const uint8_t hash[STORE_HASH_SIZE],
-				      int64_t created_ms, int64_t *id_out)
+enum store_result sqlite_store_player_create(struct sqlite_store *st, const char *name,
+					     const uint8_t hash[STORE_HASH_SIZE], int64_t created_ms, int64_t *id_out)
 {
 	sqlite3_stmt *q = stmt(st, S_PLAYER_INSERT);
 	sqlite3_bind_text(q, 1, name, -1, SQLITE_TRANSIENT);
@@ -399,7 +399,8 @@ enum store_result store_player_create(struct store *st, const char *name, const 
 	return r;
 }
 
-static enum store_result player_row(struct store *st, sqlite3_stmt *q, struct store_player *out, const char *what)
+static enum store_result player_row(struct sqlite_store *st, sqlite3_stmt *q, struct store_player *out,
+				    const char *what)
 {
 	int rc = sqlite3_step(q);
 	if (rc == SQLITE_ROW) {
@@ -414,8 +415,8 @@ static enum store_result player_row(struct store *st, sqlite3_stmt *q, struct st
 	return rc == SQLITE_ROW ? STORE_OK : STORE_NOT_FOUND;
 }
 
-enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
-					     struct store_player *out)
+enum store_result sqlite_store_player_by_token_hash(struct sqlite_store *st, const uint8_t hash[STORE_HASH_SIZE],
+						    struct store_player *out)
 {
 	/* The hash of a 256-bit secret: any of its bytes spread evenly. */
 	struct player_cache_entry *c =
@@ -444,7 +445,8 @@ enum store_result store_player_by_token_hash(struct store *st, const uint8_t has
 	return r;
 }
 
-enum store_result store_player_set_token_hash(struct store *st, int64_t id, const uint8_t hash[STORE_HASH_SIZE])
+enum store_result sqlite_store_player_set_token_hash(struct sqlite_store *st, int64_t id,
+						     const uint8_t hash[STORE_HASH_SIZE])
 {
 	/* The old token must not live on in the cache (whether or not the
 	 * transaction commits: the cache only saves a lookup). */
@@ -460,7 +462,7 @@ enum store_result store_player_set_token_hash(struct store *st, int64_t id, cons
 	return r;
 }
 
-enum store_result store_player_by_id(struct store *st, int64_t id, struct store_player *out)
+enum store_result sqlite_store_player_by_id(struct sqlite_store *st, int64_t id, struct store_player *out)
 {
 	sqlite3_stmt *q = stmt(st, S_PLAYER_BY_ID);
 	sqlite3_bind_int64(q, 1, id);
@@ -469,7 +471,7 @@ enum store_result store_player_by_id(struct store *st, int64_t id, struct store_
 	return r;
 }
 
-enum store_result store_game_create(struct store *st, const struct store_game *g)
+enum store_result sqlite_store_game_create(struct sqlite_store *st, const struct store_game *g)
 {
 	sqlite3_stmt *q = stmt(st, S_GAME_INSERT);
 	sqlite3_bind_text(q, 1, g->id, -1, SQLITE_TRANSIENT);
@@ -497,7 +499,7 @@ static void game_row(sqlite3_stmt *q, struct store_game *g)
 	g->last_seq = sqlite3_column_int64(q, 7);
 }
 
-enum store_result store_game_get(struct store *st, const char *id, struct store_game *out)
+enum store_result sqlite_store_game_get(struct sqlite_store *st, const char *id, struct store_game *out)
 {
 	sqlite3_stmt *q = stmt(st, S_GAME_GET);
 	sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
@@ -515,7 +517,7 @@ enum store_result store_game_get(struct store *st, const char *id, struct store_
 	return r;
 }
 
-enum store_result store_game_update(struct store *st, const struct store_game *g)
+enum store_result sqlite_store_game_update(struct sqlite_store *st, const struct store_game *g)
 {
 	sqlite3_stmt *q = stmt(st, S_GAME_UPDATE);
 	sqlite3_bind_text(q, 1, g->id, -1, SQLITE_TRANSIENT);
@@ -529,7 +531,7 @@ enum store_result store_game_update(struct store *st, const struct store_game *g
 	return r;
 }
 
-enum store_result store_game_delete(struct store *st, const char *id)
+enum store_result sqlite_store_game_delete(struct sqlite_store *st, const char *id)
 {
 	sqlite3_stmt *q = stmt(st, S_GAME_DELETE);
 	sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
@@ -539,14 +541,9 @@ enum store_result store_game_delete(struct store *st, const char *id)
 	return r;
 }
 
-void store_game_fini(struct store_game *g)
-{
-	free(g->params);
-	g->params = NULL;
-}
-
-enum store_result store_event_append(struct store *st, const char *game_id, const char *type, const char *payload,
-				     int64_t visible_to, int64_t created_ms, int64_t *seq_out)
+enum store_result sqlite_store_event_append(struct sqlite_store *st, const char *game_id, const char *type,
+					    const char *payload, int64_t visible_to, int64_t created_ms,
+					    int64_t *seq_out)
 {
 	sqlite3_stmt *q = stmt(st, S_EVENT_INSERT);
 	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
@@ -566,7 +563,7 @@ enum store_result store_event_append(struct store *st, const char *game_id, cons
 	return r;
 }
 
-enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out)
+enum store_result sqlite_store_game_last_seq(struct sqlite_store *st, const char *game_id, int64_t *seq_out)
 {
 	sqlite3_stmt *q = stmt(st, S_GAME_LAST_SEQ);
 	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
@@ -582,8 +579,8 @@ enum store_result store_game_last_seq(struct store *st, const char *game_id, int
 	return r;
 }
 
-enum store_result store_events_after(struct store *st, const char *game_id, int64_t after, int64_t viewer,
-				     int limit, store_event_fn fn, void *arg)
+enum store_result sqlite_store_events_after(struct sqlite_store *st, const char *game_id, int64_t after, int64_t viewer,
+					    int limit, store_event_fn fn, void *arg)
 {
 	sqlite3_stmt *q = stmt(st, S_EVENTS_AFTER);
 	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
@@ -611,7 +608,8 @@ enum store_result store_events_after(struct store *st, const char *game_id, int6
 	return rc == SQLITE_DONE ? STORE_OK : fail(st, "events after", rc);
 }
 
-static enum store_result walk_games(struct store *st, sqlite3_stmt *q, store_game_fn fn, void *arg, const char *what)
+static enum store_result walk_games(struct sqlite_store *st, sqlite3_stmt *q, store_game_fn fn, void *arg,
+				    const char *what)
 {
 	int rc;
 	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
@@ -626,19 +624,20 @@ static enum store_result walk_games(struct store *st, sqlite3_stmt *q, store_gam
 	return rc == SQLITE_DONE ? STORE_OK : fail(st, what, rc);
 }
 
-enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg)
+enum store_result sqlite_store_games_unfinished(struct sqlite_store *st, store_game_fn fn, void *arg)
 {
 	return walk_games(st, stmt(st, S_GAMES_UNFINISHED), fn, arg, "unfinished games");
 }
 
-enum store_result store_games_recent(struct store *st, int limit, store_game_fn fn, void *arg)
+enum store_result sqlite_store_games_recent(struct sqlite_store *st, int limit, store_game_fn fn, void *arg)
 {
 	sqlite3_stmt *q = stmt(st, S_GAMES_RECENT);
 	sqlite3_bind_int(q, 1, limit);
 	return walk_games(st, q, fn, arg, "recent games");
 }
 
-enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg)
+enum store_result sqlite_store_games_prefix(struct sqlite_store *st, const char *prefix, int limit, store_game_fn fn,
+					    void *arg)
 {
 	sqlite3_stmt *q = stmt(st, S_GAMES_PREFIX);
 	sqlite3_bind_text(q, 1, prefix, -1, SQLITE_TRANSIENT);
@@ -646,7 +645,7 @@ enum store_result store_games_prefix(struct store *st, const char *prefix, int l
 	return walk_games(st, q, fn, arg, "games by id prefix");
 }
 
-sqlite3 *store_sqlite_db(struct store *st)
+sqlite3 *store_sqlite_db(struct sqlite_store *st)
 {
 	return st->db;
 }

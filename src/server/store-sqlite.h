@@ -8,8 +8,8 @@
 
 #include <sqlite3.h>
 
-#include "store.h"
+#include "store-backend.h"
 
-sqlite3 *store_sqlite_db(struct store *st);
+sqlite3 *store_sqlite_db(struct sqlite_store *st);
 
 #endif

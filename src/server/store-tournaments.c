@@ -12,7 +12,7 @@
 #include "store-tournaments.h"
 #include "util/log.h"
 
-static sqlite3_stmt *prep(struct store *st, const char *sql)
+static sqlite3_stmt *prep(struct sqlite_store *st, const char *sql)
 {
 	sqlite3_stmt *q = NULL;
 	if (sqlite3_prepare_v2(store_sqlite_db(st), sql, -1, &q, NULL) != SQLITE_OK) {
@@ -24,7 +24,7 @@ static sqlite3_stmt *prep(struct store *st, const char *sql)
 }
 
 /* Steps a statement that returns no rows, then finalizes it. */
-static enum store_result done(struct store *st, sqlite3_stmt *q, const char *what)
+static enum store_result done(struct sqlite_store *st, sqlite3_stmt *q, const char *what)
 {
 	if (!q)
 		return STORE_ERROR;
@@ -42,7 +42,7 @@ static enum store_result done(struct store *st, sqlite3_stmt *q, const char *wha
 }
 
 /* After a row loop: SQLITE_DONE is fine, anything else is logged. */
-static enum store_result finish(struct store *st, sqlite3_stmt *q, int rc, const char *what)
+static enum store_result finish(struct sqlite_store *st, sqlite3_stmt *q, int rc, const char *what)
 {
 	enum store_result r = STORE_OK;
 	if (rc != SQLITE_DONE && rc != SQLITE_ROW) {
@@ -108,7 +108,7 @@ static void tournament_row(sqlite3_stmt *q, struct store_tournament *t)
 	t->registered = sqlite3_column_int(q, 14);
 }
 
-enum store_result store_tournament_create(struct store *st, const struct store_tournament *t)
+enum store_result sqlite_store_tournament_create(struct sqlite_store *st, const struct store_tournament *t)
 {
 	char places[TOURNAMENT_PRIZE_PLACES_MAX * 5 + 1];
 	places_format(&t->prizes, places, sizeof places);
@@ -130,7 +130,7 @@ enum store_result store_tournament_create(struct store *st, const struct store_t
 	return done(st, q, "create tournament");
 }
 
-enum store_result store_tournament_get(struct store *st, const char *id, struct store_tournament *out)
+enum store_result sqlite_store_tournament_get(struct sqlite_store *st, const char *id, struct store_tournament *out)
 {
 	sqlite3_stmt *q = prep(st, "SELECT " TOURNAMENT_COLUMNS " FROM tournaments WHERE id = ?1");
 	if (!q)
@@ -143,7 +143,7 @@ enum store_result store_tournament_get(struct store *st, const char *id, struct 
 	return r == STORE_OK && rc != SQLITE_ROW ? STORE_NOT_FOUND : r;
 }
 
-enum store_result store_tournament_update(struct store *st, const struct store_tournament *t)
+enum store_result sqlite_store_tournament_update(struct sqlite_store *st, const struct store_tournament *t)
 {
 	sqlite3_stmt *q = prep(st, "UPDATE tournaments SET status = ?2, seed = ?3, started = ?4, finished = ?5 "
 				   "WHERE id = ?1");
@@ -157,7 +157,7 @@ enum store_result store_tournament_update(struct store *st, const struct store_t
 	return done(st, q, "update tournament");
 }
 
-enum store_result store_tournaments_recent(struct store *st, int limit, store_tournament_fn fn, void *arg)
+enum store_result sqlite_store_tournaments_recent(struct sqlite_store *st, int limit, store_tournament_fn fn, void *arg)
 {
 	sqlite3_stmt *q = prep(st, "SELECT " TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT ?1");
 	if (!q)
@@ -177,7 +177,8 @@ enum store_result store_tournaments_recent(struct store *st, int limit, store_to
 
 /* ---- entries ---- */
 
-enum store_result store_entries(struct store *st, const char *tournament, struct store_entry *out, int max, int *n)
+enum store_result sqlite_store_entries(struct sqlite_store *st, const char *tournament, struct store_entry *out,
+				       int max, int *n)
 {
 	sqlite3_stmt *q = prep(st, "SELECT e.player, p.name, e.registered FROM tournament_entries e "
 				   "JOIN players p ON p.id = e.player WHERE e.tournament = ?1 ORDER BY e.seq");
@@ -195,7 +196,7 @@ enum store_result store_entries(struct store *st, const char *tournament, struct
 	return finish(st, q, rc, "entries");
 }
 
-enum store_result store_entry_add(struct store *st, const char *tournament, int64_t player, int64_t ms)
+enum store_result sqlite_store_entry_add(struct sqlite_store *st, const char *tournament, int64_t player, int64_t ms)
 {
 	sqlite3_stmt *q = prep(st, "INSERT INTO tournament_entries(tournament, player, registered) VALUES (?1, ?2, ?3)");
 	if (!q)
@@ -206,7 +207,7 @@ enum store_result store_entry_add(struct store *st, const char *tournament, int6
 	return done(st, q, "add entry");
 }
 
-enum store_result store_entry_remove(struct store *st, const char *tournament, int64_t player)
+enum store_result sqlite_store_entry_remove(struct sqlite_store *st, const char *tournament, int64_t player)
 {
 	sqlite3_stmt *q = prep(st, "DELETE FROM tournament_entries WHERE tournament = ?1 AND player = ?2");
 	if (!q)
@@ -221,7 +222,8 @@ enum store_result store_entry_remove(struct store *st, const char *tournament, i
 
 /* ---- the games of a tournament ---- */
 
-enum store_result store_tournament_game_add(struct store *st, const char *tournament, int idx, const char *game_id)
+enum store_result sqlite_store_tournament_game_add(struct sqlite_store *st, const char *tournament, int idx,
+						   const char *game_id)
 {
 	sqlite3_stmt *q = prep(st, "INSERT INTO tournament_games(tournament, idx, game_id) VALUES (?1, ?2, ?3)");
 	if (!q)
@@ -232,8 +234,8 @@ enum store_result store_tournament_game_add(struct store *st, const char *tourna
 	return done(st, q, "add tournament game");
 }
 
-enum store_result store_tournament_games(struct store *st, const char *tournament, struct store_tournament_game *out,
-					 int max, int *n)
+enum store_result sqlite_store_tournament_games(struct sqlite_store *st, const char *tournament,
+						struct store_tournament_game *out, int max, int *n)
 {
 	sqlite3_stmt *q = prep(st, "SELECT idx, game_id, outcome FROM tournament_games WHERE tournament = ?1 "
 				   "ORDER BY idx");
@@ -254,8 +256,8 @@ enum store_result store_tournament_games(struct store *st, const char *tournamen
 	return finish(st, q, rc, "tournament games");
 }
 
-enum store_result store_tournament_of_game(struct store *st, const char *game_id,
-					   char tournament[STORE_GAME_ID_MAX + 1], int *idx)
+enum store_result sqlite_store_tournament_of_game(struct sqlite_store *st, const char *game_id,
+						  char tournament[STORE_GAME_ID_MAX + 1], int *idx)
 {
 	sqlite3_stmt *q = prep(st, "SELECT tournament, idx FROM tournament_games WHERE game_id = ?1");
 	if (!q)
@@ -270,8 +272,8 @@ enum store_result store_tournament_of_game(struct store *st, const char *game_id
 	return r == STORE_OK && rc != SQLITE_ROW ? STORE_NOT_FOUND : r;
 }
 
-enum store_result store_tournament_game_set_outcome(struct store *st, const char *tournament, int idx,
-						    enum tournament_outcome outcome)
+enum store_result sqlite_store_tournament_game_set_outcome(struct sqlite_store *st, const char *tournament, int idx,
+							   enum tournament_outcome outcome)
 {
 	sqlite3_stmt *q = prep(st, "UPDATE tournament_games SET outcome = ?3 WHERE tournament = ?1 AND idx = ?2");
 	if (!q)
@@ -284,7 +286,7 @@ enum store_result store_tournament_game_set_outcome(struct store *st, const char
 
 /* ---- credits ---- */
 
-enum store_result store_credits_get(struct store *st, int64_t player, int64_t *out)
+enum store_result sqlite_store_credits_get(struct sqlite_store *st, int64_t player, int64_t *out)
 {
 	sqlite3_stmt *q = prep(st, "SELECT credits FROM players WHERE id = ?1");
 	if (!q)
@@ -297,8 +299,8 @@ enum store_result store_credits_get(struct store *st, int64_t player, int64_t *o
 	return r == STORE_OK && rc != SQLITE_ROW ? STORE_NOT_FOUND : r;
 }
 
-enum store_result store_credits_add(struct store *st, int64_t player, int64_t delta, const char *reason,
-				    const char *tournament, int64_t ms)
+enum store_result sqlite_store_credits_add(struct sqlite_store *st, int64_t player, int64_t delta, const char *reason,
+					   const char *tournament, int64_t ms)
 {
 	sqlite3_stmt *q = prep(st, "UPDATE players SET credits = credits + ?2 WHERE id = ?1");
 	if (!q)
@@ -324,8 +326,8 @@ enum store_result store_credits_add(struct store *st, int64_t player, int64_t de
 
 /* ---- vacations ---- */
 
-enum store_result store_vacations(struct store *st, int64_t player, int64_t from_ms, struct store_vacation *out,
-				  int max, int *n)
+enum store_result sqlite_store_vacations(struct sqlite_store *st, int64_t player, int64_t from_ms,
+					 struct store_vacation *out, int max, int *n)
 {
 	sqlite3_stmt *q = prep(st, "SELECT id, start_ms, end_ms FROM vacations WHERE player = ?1 AND end_ms > ?2 "
 				   "ORDER BY start_ms, id");
@@ -344,7 +346,8 @@ enum store_result store_vacations(struct store *st, int64_t player, int64_t from
 	return finish(st, q, rc, "vacations");
 }
 
-enum store_result store_vacation_add(struct store *st, int64_t player, const struct vacation *v, int64_t *id_out)
+enum store_result sqlite_store_vacation_add(struct sqlite_store *st, int64_t player, const struct vacation *v,
+					    int64_t *id_out)
 {
 	sqlite3_stmt *q = prep(st, "INSERT INTO vacations(player, start_ms, end_ms) VALUES (?1, ?2, ?3)");
 	if (!q)
@@ -358,7 +361,8 @@ enum store_result store_vacation_add(struct store *st, int64_t player, const str
 	return r;
 }
 
-enum store_result store_vacation_get(struct store *st, int64_t player, int64_t id, struct store_vacation *out)
+enum store_result sqlite_store_vacation_get(struct sqlite_store *st, int64_t player, int64_t id,
+					    struct store_vacation *out)
 {
 	sqlite3_stmt *q = prep(st, "SELECT id, start_ms, end_ms FROM vacations WHERE player = ?1 AND id = ?2");
 	if (!q)
@@ -375,7 +379,7 @@ enum store_result store_vacation_get(struct store *st, int64_t player, int64_t i
 	return r == STORE_OK && rc != SQLITE_ROW ? STORE_NOT_FOUND : r;
 }
 
-enum store_result store_vacation_delete(struct store *st, int64_t player, int64_t id)
+enum store_result sqlite_store_vacation_delete(struct sqlite_store *st, int64_t player, int64_t id)
 {
 	sqlite3_stmt *q = prep(st, "DELETE FROM vacations WHERE player = ?1 AND id = ?2");
 	if (!q)

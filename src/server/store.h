@@ -1,7 +1,9 @@
 /*
  * The store: everything tchessd keeps across restarts, behind one interface
- * so a PostgreSQL implementation can sit beside the SQLite one
- * (store-sqlite.c, the only file that includes sqlite3.h).
+ * with two implementations: SQLite (store-sqlite.c, the embedded default,
+ * the only file that includes sqlite3.h) and PostgreSQL (store-pg.c, the
+ * only one that includes libpq-fe.h), picked by store_open from its target
+ * (store.c).
  *
  * A game is a row plus its append-only event log, numbered 1, 2, 3... per
  * game. Every command runs in one transaction (store_begin, then the
@@ -13,10 +15,10 @@
  * another thread at the same time as any other call.
  *
  * Durability: store_commit makes a transaction survive a crash of the
- * process (kill -9) at once. Surviving a power loss or an OS crash needs
- * the fsync of store_sync, which is separate so that one fsync can cover a
- * group of commits and run outside the caller's lock (group commit, see
- * server.h).
+ * process (kill -9) at once. Surviving a power loss or an OS crash (or,
+ * for PostgreSQL, a crash of the database server) needs store_sync, which
+ * is separate so that one flush can cover a group of commits and run
+ * outside the caller's lock (group commit, see server.h).
  */
 #ifndef TCHESS_SERVER_STORE_H
 #define TCHESS_SERVER_STORE_H
@@ -82,21 +84,27 @@ struct store_event {
 typedef int (*store_event_fn)(void *arg, const struct store_event *ev);
 typedef int (*store_game_fn)(void *arg, const struct store_game *g);
 
-/* Opens (creating if needed) the database at path, in WAL mode, and creates
- * or migrates its schema. Returns NULL with *errmsg set (the caller frees it)
- * on failure. */
-struct store *store_open(const char *path, const struct store_options *opts, char **errmsg);
+/* Whether target names a PostgreSQL database: a libpq connection URI
+ * (postgresql://... or postgres://...). */
+bool store_is_postgresql(const char *target);
+/* Opens the store target names: a PostgreSQL database (store_is_postgresql;
+ * it must exist) or else the SQLite file at that path (created if needed,
+ * in WAL mode); creates or migrates its schema. Returns NULL with *errmsg
+ * set (the caller frees it) on failure. */
+struct store *store_open(const char *target, const struct store_options *opts, char **errmsg);
 /* store_close(NULL) is a no-op. */
 void store_close(struct store *st);
 
 /* An online copy of the whole database (players, games, events,
- * tournaments) into a new file, for backups: no other process can open the
- * database while tchessd holds it. Begun, then stepped some pages at a
+ * tournaments) into a new file, for backups: no other process can open a
+ * SQLite database while tchessd holds it. (A PostgreSQL store refuses:
+ * pg_dump and pg_basebackup copy a live PostgreSQL database.) Begun, then stepped some pages at a
  * time, each step with no transaction open (under the server lock,
  * between commands; commands may run between steps and the copy includes
  * what they commit), then finished. */
 struct store_backup;
-/* Creates path (it must not exist); NULL with err on failure. */
+/* Creates path (it must not exist); NULL with err on failure. A
+ * PostgreSQL store always refuses (path may then be NULL). */
 struct store_backup *store_backup_begin(struct store *st, const char *path, char *err, size_t errsize);
 /* Copies up to pages more pages: 1 if more remain, 0 when the copy is
  * complete, -1 on failure (err). */
@@ -104,8 +112,11 @@ int store_backup_step(struct store_backup *b, int pages, char *err, size_t errsi
 /* Closes the copy; after a complete one (done), flushes it to disk.
  * Returns 0, or -1 with err (then the file is incomplete: remove it). */
 int store_backup_finish(struct store_backup *b, bool done, char *err, size_t errsize);
-/* The schema version this build creates (and the open database now has). */
-int store_schema_version(void);
+/* The schema version this build creates for st's kind of database (and
+ * the open database now has). */
+int store_schema_version(const struct store *st);
+/* "sqlite" or "postgresql". */
+const char *store_kind(const struct store *st);
 
 enum store_result store_begin(struct store *st);
 enum store_result store_commit(struct store *st);
@@ -122,7 +133,9 @@ uint64_t store_commits(const struct store *st);
 /* Whether store_sync does anything (the store was opened with sync_full). */
 bool store_syncs(const struct store *st);
 /* Flushes every commit that returned before the call to stable storage
- * (fdatasync of the WAL). Thread-safe against every other store call, so
+ * (SQLite: fdatasync of the WAL; PostgreSQL: one synchronous commit on a
+ * connection of its own, which flushes the server's WAL up to it and so
+ * every asynchronous commit before it). Thread-safe against every other store call, so
  * it runs without the caller's lock. Returns 0, or -1 with errno. */
 int store_sync(struct store *st);
 

@@ -9,7 +9,12 @@
 #  - exec() is called with anything but a literal, a ternary of literals, or
 #    the migration text (built only from the constant migrations[] and an
 #    integer, never from input);
-#  - store-sqlite.c builds a string with a %s that is not that migration.
+#  - store-sqlite.c builds a string with a %s that is not that migration;
+#  - any file but store-pg.c includes libpq-fe.h or calls libpq (PQ...);
+#  - store-pg.c hands libpq SQL that is not a literal, its prepared-statement
+#    table (stmt_sql[i]), a migration, or the parameter of its own two
+#    helpers (exec_simple, run_sql), whose every call passes a literal or a
+#    migration.
 # Usage: check-sql.sh SRC_DIR
 set -eu
 src=${1:-src}
@@ -53,4 +58,36 @@ if [ -n "$bad" ]; then
 fi
 n=$(grep -cE '^	\[S_[A-Z_]+\] = "' "$f")
 echo "store-sqlite.c: $n prepared statements, no SQL built from input"
+
+others=$(grep -rlE '#include <libpq-fe\.h>|[^a-zA-Z_]PQ[a-z]+[a-zA-Z]*\(' "$src" --include='*.c' --include='*.h' |
+	grep -vE '/server/store-pg\.c$' || true)
+if [ -n "$others" ]; then
+	echo "libpq used outside store-pg.c: $others"
+	status=1
+fi
+g="$src/server/store-pg.c"
+if [ -f "$g" ]; then
+	# Calls span lines: look at the whole file, the SQL argument of each.
+	bad=$(perl -0777 -ne '
+		my %helper;
+		while (/\b(PQexec|PQexecParams|PQprepare|PQsendQuery|PQsendQueryParams|exec_simple|run_sql|run_sql_done)\(\s*([^,]+),\s*((?:[^,"]|"(?:[^"\\]|\\.)*")+?)\s*[,)]/g) {
+			my ($fn, $arg) = ($1, $3);
+			next if $arg =~ /^"/ || $arg =~ /^const char \*sql$/;
+			next if $fn eq "PQprepare" && $arg eq "name";
+			next if $fn eq "exec_simple" && $arg eq "migrations[version]";
+			# Each helper passes its own parameter on, once.
+			next if $arg eq "sql" && !$helper{$fn}++;
+			print "$fn($arg)\n";
+		}
+		while (/\bPQprepare\(\s*[^,]+,\s*name,\s*([^,]+),/g) {
+			print "PQprepare(.., $1)\n" unless $1 eq "stmt_sql[i]";
+		}' "$g")
+	if [ -n "$bad" ]; then
+		echo "$g: SQL that is not a literal or a prepared statement:"
+		echo "$bad"
+		status=1
+	fi
+	n=$(grep -cE '^	\[S_[A-Z_]+\] =' "$g")
+	echo "store-pg.c: $n prepared statements, no SQL built from input"
+fi
 exit $status

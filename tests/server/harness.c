@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "pgtest.h"
 #include "spawn.h"
 #include "tchess/fold.h"
 #include "tchess/protocol.h"
@@ -36,16 +37,31 @@ static void spawn(struct tchessd *d)
 	const char *bin = getenv("TCHESSD");
 	ck_assert_msg(bin != NULL, "TCHESSD is not set");
 	const char *level = d->level[0] ? d->level : getenv("TCHESSD_LOG_LEVEL");
-	char db[300], conf[300], log[300], err[600];
-	snprintf(db, sizeof db, "%s/t.db", d->dir);
+	char conf[300], log[300], err[600];
 	snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
 	snprintf(log, sizeof log, "%s/tchessd.log", d->dir);
 	int port;
-	ck_assert_msg(spawn_tchessd(bin, db, conf, level ? level : "warn", d->log_file ? log : NULL, 10000, &d->pid,
+	ck_assert_msg(spawn_tchessd(bin, d->db, conf, level ? level : "warn", d->log_file ? log : NULL, 10000, &d->pid,
 				    &port, err, sizeof err) == 0,
 		      "%s", err);
 	d->port = port;
 	snprintf(d->base, sizeof d->base, "http://127.0.0.1:%d", port);
+}
+
+bool tchessd_postgresql(void)
+{
+	return pgtest_enabled();
+}
+
+/* The database of this tchessd: a file in its folder, or a new database
+ * of the test cluster. */
+static void make_db(struct tchessd *d)
+{
+	char err[256];
+	if (!pgtest_enabled())
+		snprintf(d->db, sizeof d->db, "%s/t.db", d->dir);
+	else
+		ck_assert_msg(pgtest_create(d->db, sizeof d->db, err, sizeof err) == 0, "%s", err);
 }
 
 static void start(struct tchessd *d, const char *config, const char *level, bool log_file)
@@ -66,6 +82,7 @@ static void start(struct tchessd *d, const char *config, const char *level, bool
 	 * a second, more on a loaded machine. */
 	fprintf(f, "sync = normal\nengine_processes = 0\n%s\n", config ? config : "");
 	fclose(f);
+	make_db(d);
 	spawn(d);
 }
 
@@ -110,6 +127,8 @@ void tchessd_cleanup(struct tchessd *d)
 		unlink(path);
 	}
 	rmdir(d->dir);
+	if (pgtest_enabled())
+		pgtest_drop(d->db);
 }
 
 static size_t collect(char *data, size_t size, size_t n, void *arg)

@@ -3,6 +3,10 @@
  * 127.0.0.1 port 0 with a temporary SQLite file and config, reads the port
  * it prints, and talks HTTP to it with libcurl. Waiting is always on an
  * event with a deadline, never a bare sleep.
+ *
+ * Under tests/server/with-postgresql (meson test --setup postgresql), the
+ * store is instead a new database of that throwaway PostgreSQL cluster per
+ * tchessd_start, dropped by tchessd_cleanup.
  */
 #ifndef TCHESS_TESTS_SERVER_HARNESS_H
 #define TCHESS_TESTS_SERVER_HARNESS_H
@@ -20,6 +24,7 @@ struct tchessd {
 	pid_t pid;
 	int port;
 	char dir[256];   /* temporary folder holding the db and config */
+	char db[512];    /* --db: DIR/t.db, or a PostgreSQL URI */
 	char base[64];   /* "http://127.0.0.1:PORT" */
 	char level[16];  /* --log-level; "" for $TCHESSD_LOG_LEVEL or warn */
 	bool log_file;   /* stderr goes to DIR/tchessd.log (appended) */
@@ -38,8 +43,11 @@ void tchessd_restart(struct tchessd *d);
 /* Sends SIGTERM and returns the exit status (as waitpid's), failing the test
  * if it takes more than 10 s. */
 int tchessd_stop(struct tchessd *d);
-/* Removes the temporary folder. */
+/* Removes the temporary folder (and drops the PostgreSQL database). */
 void tchessd_cleanup(struct tchessd *d);
+/* Whether tchessd runs on PostgreSQL (TCHESS_TEST_PG_HOST is set): the
+ * few cases about SQLite's file say so and return. */
+bool tchessd_postgresql(void);
 
 /* One request; returns the status and fills *body (caller frees) if asked.
  * token may be NULL; body NULL means no request body. */

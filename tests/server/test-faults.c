@@ -466,6 +466,12 @@ START_TEST(test_disk_full)
 {
 	/* Issue 6: "Disk full / read-only database: commands fail cleanly
 	 * with an error; nothing is half-written." */
+	if (tchessd_postgresql()) {
+		/* The file size limit is tchessd's; PostgreSQL writes its own
+		 * files. */
+		fprintf(stderr, "test_disk_full: not on PostgreSQL (the disk is the database server's)\n");
+		return;
+	}
 	struct tchessd d;
 	tchessd_start(&d, CONFIG);
 	struct two t;
