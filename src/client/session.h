@@ -136,7 +136,8 @@ enum session_cmd_kind {
 	SESSION_CMD_SPECTATING,     /* a move input while watching */
 	SESSION_CMD_TAKEBACK,       /* undo games: take the provisional move back */
 	SESSION_CMD_DONE,           /* undo games: commit the provisional move */
-	SESSION_CMD_REMATCH         /* after the game: offer, or accept the offer */
+	SESSION_CMD_REMATCH,        /* after the game: offer, or accept the offer */
+	SESSION_CMD_NB
 };
 
 struct session_cmd {

@@ -493,6 +493,28 @@ START_TEST(test_first_move_countdown)
 }
 END_TEST
 
+/* Every command has its row in the command table: each applies, to a
+ * game and to a watched one, and a command kind out of range changes
+ * nothing. */
+START_TEST(test_command_table)
+{
+	struct session s;
+	struct evbuf b;
+	for (int me = -1; me <= WHITE; me++) {
+		started(&s, &b, me < 0 ? -1 : me);
+		apply(&s, SESSION_CMD_RESIZE, 80);
+		for (int k = 0; k < SESSION_CMD_NB; k++) {
+			struct session_cmd c = { (enum session_cmd_kind)k, k == SESSION_CMD_RESIZE ? 80 : 0,
+						 k == SESSION_CMD_RESIZE ? 24 : 0 };
+			session_apply(&s, &c);
+		}
+		struct session_cmd bad = { SESSION_CMD_NB, 0, 0 };
+		ck_assert_uint_eq(session_apply(&s, &bad), 0);
+		session_fini(&s);
+	}
+}
+END_TEST
+
 /* A US delay (5+d3) stands still on the screen as the fold reads it, not
  * counted down from the reading: 5:00 for three seconds, then 4:59 one
  * second later; the wake-up waits for that change. */
@@ -1811,6 +1833,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_first_move_countdown);
 	tcase_add_test(tc, test_clock_us_delay);
+	tcase_add_test(tc, test_command_table);
 	tcase_add_test(tc, test_keys);
 	tcase_add_test(tc, test_spectator);
 	tcase_add_test(tc, test_completion);
