@@ -240,6 +240,11 @@ int fold_apply(struct game_view *v, const struct protocol_event *ev, struct prot
 /* The same with the data already decoded. */
 int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
 		     struct protocol_error *err);
+/* The same on a view the caller drops if it fails (a transaction's work
+ * copy): applied in place, without a copy of the view, and on failure v
+ * is left in some state that fold_view_fini still frees. */
+int fold_apply_event_scratch(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+			     struct protocol_error *err);
 
 /* The clock read at now_ms (never before the last event), with the seats'
  * vacations. */

@@ -1192,8 +1192,8 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 	return 0;
 }
 
-int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
-		     struct protocol_error *err)
+static int apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+		       struct protocol_error *err, bool scratch)
 {
 	if (seq <= v->seq)
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "event %lld: seq not after %lld",
@@ -1203,9 +1203,14 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 	/* The clock never runs backwards, even if the server's wall clock did. */
 	if (t_ms < v->last_t_ms)
 		t_ms = v->last_t_ms;
-	/* Work on a copy so a refused event changes nothing. */
+	/* Work on a copy so a refused event changes nothing; on a scratch
+	 * view, on the view itself (w takes over its buffers; v's scalars
+	 * stay as they were until the end, for the reads of v below). */
 	struct game_view w;
-	fold_view_copy(&w, v);
+	if (scratch)
+		w = *v;
+	else
+		fold_view_copy(&w, v);
 	int rc = 0;
 	switch (e->kind) {
 	case FOLD_EV_CREATED:
@@ -1304,14 +1309,30 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
 		}
 	}
 	if (rc) {
-		fold_view_fini(&w);
+		if (scratch)
+			*v = w;
+		else
+			fold_view_fini(&w);
 		return -1;
 	}
 	w.seq = seq;
 	w.last_t_ms = t_ms;
-	fold_view_fini(v);
+	if (!scratch)
+		fold_view_fini(v);
 	*v = w;
 	return 0;
+}
+
+int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+		     struct protocol_error *err)
+{
+	return apply_event(v, seq, t_ms, e, err, false);
+}
+
+int fold_apply_event_scratch(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
+			     struct protocol_error *err)
+{
+	return apply_event(v, seq, t_ms, e, err, true);
 }
 
 int fold_apply(struct game_view *v, const struct protocol_event *ev, struct protocol_error *err)

@@ -79,7 +79,10 @@ int api_auth(struct server *srv, struct http_request *req, struct http_reply *re
 	}
 	const char *token = h + sizeof scheme - 1;
 	uint8_t hash[SHA256_DIGEST_SIZE];
-	sha256(token, strlen(token), hash);
+	if (req->token_hashed)
+		memcpy(hash, req->token_hash, sizeof hash);
+	else
+		sha256(token, strlen(token), hash);
 	switch (store_player_by_token_hash(srv->store, hash, out)) {
 	case STORE_OK:
 		return 1;

@@ -143,9 +143,11 @@ void game_service_set_polls(struct game_service *gs, const struct game_service_p
 
 int game_txn_begin(struct game_txn *t, struct game_service *gs, struct live_game *lg, struct game_outcome *out)
 {
-	memset(t, 0, sizeof *t);
+	/* Not a memset of the whole: ev[] alone is kilobytes, and only its
+	 * first n entries are ever read. */
 	t->gs = gs;
 	t->lg = lg;
+	t->n = 0;
 	if (gs->batch) {
 		/* One change per game per batch: a second would not see the first. */
 		for (size_t i = 0; i < gs->n_pending; i++) {
@@ -183,7 +185,7 @@ int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type,
 {
 	struct protocol_error err;
 	int64_t seq = t->work.seq + 1;
-	if (t->n == TXN_EVENTS_MAX || fold_apply_event(&t->work, seq, t_ms, e, &err)) {
+	if (t->n == TXN_EVENTS_MAX || fold_apply_event_scratch(&t->work, seq, t_ms, e, &err)) {
 		game_txn_abort(t);
 		if (t->n == TXN_EVENTS_MAX)
 			game_fail(out, PROTOCOL_ERR_INTERNAL, "too many events in one command");

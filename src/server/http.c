@@ -262,9 +262,17 @@ static bool rate_ok(struct server *srv, struct http_request *req, struct http_re
 	if (!wait && strcmp(req->method, "GET")) {
 		const char *auth = http_request_header(req, "Authorization");
 		if (auth) {
-			/* Keyed by the token's hash: the table holds no secret. */
+			/* Keyed by the token's hash: the table holds no secret.
+			 * A bearer token's hash is api_auth's too. */
+			static const char bearer[] = "Bearer ";
 			uint8_t key[SHA256_DIGEST_SIZE];
-			sha256(auth, strlen(auth), key);
+			if (!strncmp(auth, bearer, sizeof bearer - 1)) {
+				sha256(auth + sizeof bearer - 1, strlen(auth + sizeof bearer - 1), req->token_hash);
+				req->token_hashed = true;
+				memcpy(key, req->token_hash, sizeof key);
+			} else {
+				sha256(auth, strlen(auth), key);
+			}
 			wait = ratelimit_take(srv->rate_token, key, sizeof key, now);
 			what = "this token";
 		}

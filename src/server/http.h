@@ -30,6 +30,7 @@
 
 #include "server.h"
 #include "tchess/routes.h"
+#include "util/sha256.h"
 #include "tchess/protocol.h"
 #include "waiters.h"
 
@@ -55,6 +56,11 @@ struct http_request {
 	const char *peer;      /* the client's address (per-address limits); NULL: none */
 	http_lookup_fn lookup; /* headers and query arguments; NULL: none */
 	void *lookup_ctx;
+	/* The SHA-256 of the bearer token (the Authorization header after
+	 * "Bearer "), once the rate limiter has computed it: api_auth takes
+	 * it from here rather than hashing the token again. */
+	bool token_hashed;
+	uint8_t token_hash[SHA256_DIGEST_SIZE];
 };
 
 struct http_reply {
