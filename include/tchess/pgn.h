@@ -4,9 +4,12 @@
  *
  * This module knows nothing of files, clocks or draw rules. A game here is
  * plain data (struct pgn_game): its tag pairs in file order, the start
- * position, the main line of moves with their comments, NAGs and clock
- * readings, and the termination marker. The game model converts to and from
- * it.
+ * position, the main line of moves with their comments, NAGs, clock
+ * readings, evaluations and variations (a tree: each move holds the
+ * variations that are alternatives to it, each a line of moves with
+ * variations of their own), and the termination marker. The game model
+ * converts to and from it; the tags whose values the standard defines
+ * (TimeControl, Termination) have readers and writers below.
  *
  * Reading. The reader is an iterator over the games of one buffer:
  *
@@ -44,8 +47,21 @@
  * Decisions:
  *   - Null moves ("--" or "Z0") are supported: stored as MOVE_NONE with SAN
  *     "--". One played while in check is an error.
- *   - Variations (RAVs) are checked for balance and skipped; the move they
- *     follow counts them in n_variations. Their content is not kept.
+ *   - Variations (RAVs) are read as a tree, moves checked in their own
+ *     positions, with their comments, NAGs, clocks and evaluations: the
+ *     move they follow holds them. A move that is not legal in a
+ *     variation (Lichess exports carry engine lines computed for another
+ *     position) costs the rest of that variation, not the game: the game
+ *     counts it in n_warnings and says the first in warning. A result
+ *     token that closes a variation, "(1. d4 1-0)", ends that line; one
+ *     elsewhere inside a variation is an error (the game ended with the
+ *     variation open).
+ *   - An empty line then a move number lower than the game's (most often
+ *     "1.") starts the next game when the one before has no termination
+ *     marker.
+ *   - A castling right whose king or rook is off its standard square is
+ *     dropped unless the Variant tag says Chess960: standard chess has no
+ *     such right (fen_parse() alone reads it as Chess960 castling).
  *   - UCI movetext (e2e4 g8f6) is an error for that game: PGN needs SAN.
  *   - The FEN tag sets the start whether or not SetUp is present. Variant
  *     may be absent, Standard, Chess, Regular, From Position (standard
@@ -56,9 +72,10 @@
  *     at the end of the input. Elsewhere in movetext it is an error. A tag
  *     repeated on a new line ends a game of tags alone the same way.
  *   - Comments after a move belong to it; several are joined with a space.
- *     Comments before the first move are the game's comment_start.
- *     Comments inside variations are dropped. A "[%clk h:mm:ss(.d)]"
- *     command is taken out of the comment into clock_ms.
+ *     Comments before the first move of the game or of a variation are its
+ *     comment_start. A "[%clk h:mm:ss(.d)]" command is taken out of the
+ *     comment into clock_ms, a "[%eval 0.35]" / "[%eval #-3]" one into
+ *     eval; other commands ([%csl], [%cal] ...) stay in the text.
  *
  * Writing. pgn_write_game() appends one game in export format to a growing
  * buffer (struct pgn_buf) that the caller owns and may write to a file or
@@ -67,12 +84,16 @@
  * the moves end in checkmate or stalemate), SetUp and FEN when the
  * start is not the standard position, Variant "Chess960" for Chess960, the
  * other tags in their order; movetext with SAN recomputed from the moves,
- * NAGs as $n, comments with [%clk] first, lines shorter than 80 columns
+ * NAGs as $n, comments with [%eval] and [%clk] first, each variation
+ * after the move it is an alternative to (an empty one is not written),
+ * lines shorter than 80 columns
  * (a tag pair or a single word longer than that is kept whole), a blank
  * line after the game. Clocks are written h:mm:ss, with tenths (truncated)
  * when the time is not a whole second. A '}' in a comment cannot be written
  * in PGN and becomes ')'; control characters in tags and comments become
- * spaces. Null moves are written "--", which pgn-extract accepts in the
+ * spaces; a backslash before another or at the comment's end is doubled.
+ * What the reader gives, written, reads back as the same tree and writes
+ * the same text again. Null moves are written "--", which pgn-extract accepts in the
  * main line only with --allownullmoves.
  */
 #ifndef TCHESS_PGN_H
@@ -101,14 +122,44 @@ struct pgn_tag {
 	char *value;
 };
 
+/* An evaluation from a [%eval] command, from White's point of view. */
+enum pgn_eval_kind {
+	PGN_EVAL_NONE = 0,
+	PGN_EVAL_CP,                  /* value: centipawns ("[%eval -0.35]" is -35) */
+	PGN_EVAL_MATE                 /* value: mate in that many moves, negative when Black mates ("#-3") */
+};
+
+#define PGN_EVAL_CP_MAX 100000    /* |centipawns| read; beyond, the command stays in the comment */
+#define PGN_EVAL_MATE_MAX 1000
+
+struct pgn_eval {
+	enum pgn_eval_kind kind;
+	int32_t value;
+	int16_t depth;                /* the search depth after a comma ("[%eval 0.2,24]"), or -1 */
+};
+
+struct pgn_line;
+
 struct pgn_move {
 	move m;                       /* MOVE_NONE for a null move */
 	char san[SAN_MAX];            /* canonical SAN in the position before ("--" for null) */
-	char *comment;                /* comments after the move, or NULL */
+	char *comment;                /* comments after the move, [%clk] and [%eval] taken out, or NULL */
 	uint8_t nags[PGN_NAGS_MAX];
 	uint8_t n_nags;
 	int64_t clock_ms;             /* from [%clk], or -1 */
-	uint16_t n_variations;        /* RAVs given as alternatives to this move (skipped) */
+	struct pgn_eval eval;         /* from [%eval]; kind PGN_EVAL_NONE if none */
+	struct pgn_line *variations;  /* RAVs: alternatives to this move, each from the position before it */
+	uint16_t n_variations;
+	uint16_t cap_variations;      /* private */
+};
+
+/* A variation: moves from the position before the move it is an
+ * alternative to, each of which may have variations of its own. */
+struct pgn_line {
+	char *comment_start;          /* comments before its first move, or NULL */
+	struct pgn_move *moves;
+	size_t n_moves;
+	size_t cap_moves;             /* private */
 };
 
 struct pgn_game {
@@ -119,7 +170,9 @@ struct pgn_game {
 	size_t n_moves;
 	char result[PGN_RESULT_MAX];  /* "1-0", "0-1", "1/2-1/2", "*", or "" if missing */
 	char *comment_start;          /* comments before the first move, or NULL */
-	size_t n_variations;          /* RAVs skipped in the whole game */
+	size_t n_variations;          /* RAVs in the whole game, nested ones included */
+	size_t n_warnings;            /* problems the reader passed over (a bad move in a variation) */
+	char warning[256];            /* the first: "line 16, column 9: in a variation, 35. h3: ...", or "" */
 	size_t offset, line, col;     /* where the game starts (line, col from 1) */
 	size_t cap_tags, cap_moves;   /* private */
 };
@@ -138,6 +191,24 @@ enum tchess_err pgn_game_set_tag(struct pgn_game *g, const char *name, const cha
 enum tchess_err pgn_game_add_move(struct pgn_game *g, move m);
 /* Replaces the comment of move i (NULL clears it). Copies text. */
 enum tchess_err pgn_game_set_comment(struct pgn_game *g, size_t i, const char *text);
+
+/* Adds an empty variation to pm (the last of its alternatives) and returns
+ * it, or NULL when memory runs out or pm has UINT16_MAX already. The
+ * pointer is valid until pm's variations change. */
+struct pgn_line *pgn_move_add_variation(struct pgn_move *pm);
+/* Removes pm's variation k (and everything in it); the later ones move up.
+ * Returns TCHESS_ERR_RANGE if there is no variation k. */
+enum tchess_err pgn_move_remove_variation(struct pgn_move *pm, size_t k);
+/* Appends a move (MOVE_NONE for a null move) to line l with no comment,
+ * NAG or clock; m must be legal where it stands (the writer checks). */
+enum tchess_err pgn_line_add_move(struct pgn_line *l, move m);
+
+/* Parses the value of a [%eval] command ("0.35", "-1.2", "#3", "#-2",
+ * "0.35,24") at s (n bytes): true with *e set, false if malformed. */
+bool pgn_eval_parse(const char *s, size_t n, struct pgn_eval *e);
+/* Formats e as a [%eval] value ("0.35", "-1.20", "#-2", "0.35,24") into
+ * buf (at least 24 bytes); returns the length (0 for PGN_EVAL_NONE). */
+size_t pgn_eval_format(const struct pgn_eval *e, char *buf);
 
 /* Plays a null move on p: the other side moves, no e.p. square. p must not
  * be in check. */

@@ -38,17 +38,23 @@ char *pgn_strdup(const char *s);
 /* Appends a tag, taking ownership of name and value (freed on failure;
  * either NULL is TCHESS_ERR_NO_MEMORY). */
 enum tchess_err pgn_add_tag(struct pgn_game *g, char *name, char *value);
-/* Appends an empty move (no comment, NAG or clock) to the main line, or
- * NULL when memory runs out. */
+/* Appends an empty move (no comment, NAG, clock or evaluation) to the
+ * array moves (*n used, *cap allocated), or NULL when memory runs out. */
+struct pgn_move *pgn_moves_push(struct pgn_move **moves, size_t *n, size_t *cap);
+/* The same on g's main line. */
 struct pgn_move *pgn_push_move(struct pgn_game *g);
+/* Frees moves[0..n), their comments and variations, and the array. */
+void pgn_moves_free(struct pgn_move *moves, size_t n);
 
 /* ---- comments and annotations (pgn.c) ---- */
 
-/* Collapses runs of blanks to one space and trims the ends, in place. */
+/* Collapses runs of blanks and control characters to one space and trims
+ * the ends, in place. */
 void pgn_squeeze(char *s);
-/* Takes every well-formed [%clk ...] out of text (edited in place); the
- * last one's value goes to *ms. */
-void pgn_extract_clock(char *text, int64_t *ms);
+/* Takes every well-formed [%clk ...] and [%eval ...] out of text (edited
+ * in place, in one pass); the last one's value of each goes to *clock_ms
+ * and *eval. A malformed one stays in the text. */
+void pgn_take_commands(char *text, int64_t *clock_ms, struct pgn_eval *eval);
 /* The NAG a text annotation ("!", "+-", "N", ...) stands for, or -1. */
 int pgn_text_nag(const char *s);
 /* Whether s is "1-0", "0-1" or "1/2-1/2". */

@@ -14,20 +14,42 @@
 #include "tchess/fen.h"
 #include "tchess/movegen.h"
 
+/* A line being read: the main line (depth 0) or a variation open inside
+ * the one below it. */
+struct frame {
+	struct pgn_move **moves;   /* the line's moves, their count and room */
+	size_t *n, *cap;
+	char **comment_start;      /* where comments before its first move go */
+	struct position pos;       /* after its last move */
+	struct position before;    /* before its last move: where a variation starts */
+};
+
 struct ctx {
 	struct pgn_reader *r;
 	struct pgn_game *g;
 	struct pgn_error *err;
-	struct position pos;
 	struct pgn_lexer lx;  /* the tokenizer; lx.text: the current token's unescaped text */
-	struct pgn_sbuf comment;  /* comments of the last move (or the start) */
+	struct pgn_sbuf comment;  /* comments of the last move (or the line's start) */
 	bool setup_done;
 	bool any;             /* something of this game was read */
-	int depth;
-	bool rav_moves[PGN_RAV_DEPTH_MAX + 1];
+	int depth;            /* variations open */
+	int skip;             /* > 0: passing over a variation with a bad move, that many '(' deep */
+	struct frame lines[PGN_RAV_DEPTH_MAX + 1];
 	size_t fen_off, variant_off;
 	size_t game_start;
 };
+
+/* The line read now, and its last move (NULL before its first). */
+static struct frame *top(struct ctx *c)
+{
+	return &c->lines[c->depth];
+}
+
+static struct pgn_move *last_move(struct ctx *c)
+{
+	struct frame *f = top(c);
+	return *f->n ? &(*f->moves)[*f->n - 1] : NULL;
+}
 
 /* ---- locations and errors ---- */
 
@@ -140,25 +162,39 @@ static bool ieq(const char *a, const char *b)
 	return *a == *b;
 }
 
-/* Moves the collected comment into its owner: the last move, or the start. */
+/* Moves the collected comment into its owner: the last move of the line
+ * read now, or the line's start (after any comment already there). */
 static bool flush_comment(struct ctx *c)
 {
-	struct pgn_game *g = c->g;
 	if (c->comment.len == 0)
 		return true;
-	char **slot = g->n_moves ? &g->moves[g->n_moves - 1].comment : &g->comment_start;
+	struct pgn_move *pm = last_move(c);
+	char **slot = pm ? &pm->comment : top(c)->comment_start;
 	char *s = pgn_sb_take(&c->comment);
+	if (!s)
+		return false;
 	pgn_squeeze(s);
-	if (g->n_moves) {
-		pgn_extract_clock(s, &g->moves[g->n_moves - 1].clock_ms);
+	if (pm) {
+		pgn_take_commands(s, &pm->clock_ms, &pm->eval);
 		pgn_squeeze(s);
 	}
-	free(*slot);
-	*slot = NULL;
-	if (*s)
-		*slot = s;
-	else
+	if (!*s) {
 		free(s);
+		return true;
+	}
+	if (*slot) {
+		struct pgn_sbuf both = { 0 };
+		bool ok = pgn_sb_put(&both, *slot, strlen(*slot)) && pgn_sb_putc(&both, ' ') &&
+			  pgn_sb_put(&both, s, strlen(s));
+		free(s);
+		if (!ok) {
+			pgn_sb_free(&both);
+			return false;
+		}
+		s = pgn_sb_take(&both);
+		free(*slot);
+	}
+	*slot = s;
 	return true;
 }
 
@@ -255,7 +291,7 @@ static bool setup(struct ctx *c)
 		g->start.chess960 = false;
 		position_refresh(&g->start, g->start.ep);
 	}
-	c->pos = g->start;
+	c->lines[0].pos = g->start;
 	return true;
 }
 
@@ -273,16 +309,18 @@ static bool looks_uci(const char *s)
 /* Plays the SAN (or null move) in c->lx.text; false (error set) if bad. */
 static bool play_move(struct ctx *c, const struct pgn_token *t)
 {
-	struct pgn_game *g = c->g;
+	struct frame *f = top(c);
+	struct position *pos = &f->pos;
 	char *s = c->lx.text.p;
 	size_t n = c->lx.text.len;
 	int suffix = -1;
 	move m = MOVE_NONE;
 	struct tchess_error e;
-	char num[24];
+	char num[40];
 
-	snprintf(num, sizeof num, "%u%s", c->pos.fullmove, c->pos.side == WHITE ? "." : "...");
-	if (g->n_moves >= PGN_PLIES_MAX) {
+	snprintf(num, sizeof num, "%s%u%s", c->depth ? "in a variation, " : "", pos->fullmove,
+		 pos->side == WHITE ? "." : "...");
+	if (*f->n >= PGN_PLIES_MAX) {
 		set_error(c, t->start, TCHESS_ERR_RANGE, "more than %d plies", PGN_PLIES_MAX);
 		return false;
 	}
@@ -290,7 +328,7 @@ static bool play_move(struct ctx *c, const struct pgn_token *t)
 		set_error(c, t->start, TCHESS_ERR_SAN_SYNTAX, "'%.20s...' is too long for a move", s);
 		return false;
 	}
-	if (c->pos.halfmove == FEN_COUNTER_MAX || (c->pos.fullmove == FEN_COUNTER_MAX && c->pos.side == BLACK)) {
+	if (pos->halfmove == FEN_COUNTER_MAX || (pos->fullmove == FEN_COUNTER_MAX && pos->side == BLACK)) {
 		set_error(c, t->start, TCHESS_ERR_RANGE, "%s %s: the move counters would pass %u", num, s,
 			  FEN_COUNTER_MAX);
 		return false;
@@ -309,7 +347,7 @@ static bool play_move(struct ctx *c, const struct pgn_token *t)
 		n = k;
 	}
 	if (!strcmp(s, "--") || !strcmp(s, "Z0")) {
-		if (position_in_check(&c->pos)) {
+		if (position_in_check(pos)) {
 			set_error(c, t->start, TCHESS_ERR_ILLEGAL, "%s --: a null move is not allowed in check", num);
 			return false;
 		}
@@ -317,26 +355,27 @@ static bool play_move(struct ctx *c, const struct pgn_token *t)
 		set_error(c, t->start, TCHESS_ERR_SAN_SYNTAX,
 			  "%s %s: UCI notation in movetext; PGN movetext must be SAN", num, s);
 		return false;
-	} else if (san_parse(&c->pos, s, n, &m, &e) != TCHESS_OK) {
+	} else if (san_parse(pos, s, n, &m, &e) != TCHESS_OK) {
 		set_error(c, t->start, e.code, "%s %s: %s", num, s, e.message);
 		return false;
 	}
 
 	if (!flush_comment(c))
 		return false;
-	struct pgn_move *pm = pgn_push_move(g);
+	struct pgn_move *pm = pgn_moves_push(f->moves, f->n, f->cap);
 	if (!pm) {
 		set_error(c, t->start, TCHESS_ERR_NO_MEMORY, "out of memory");
 		return false;
 	}
 	pm->m = m;
+	f->before = *pos;
 	if (m == MOVE_NONE) {
 		strcpy(pm->san, "--");
-		pgn_null_move(&c->pos);
+		pgn_null_move(pos);
 	} else {
 		struct undo u;
-		san_write(&c->pos, m, pm->san);
-		position_make(&c->pos, m, &u);
+		san_write(pos, m, pm->san);
+		position_make(pos, m, &u);
 	}
 	if (suffix >= 0)
 		add_nag(pm, suffix);
@@ -363,6 +402,45 @@ static enum pgn_status fail(struct ctx *c, size_t resume, bool skip)
 	}
 	c->r->games++;
 	return PGN_ERROR;
+}
+
+/* Keeps the error just set as the game's warning (the first one), counts
+ * it and clears the error. */
+static void warn(struct ctx *c)
+{
+	if (c->g->n_warnings++ == 0) {
+		const char *m = c->err->message;
+		const char *comma = strchr(m, ',');
+		/* "game 3, line 41, column 7: ..." without the game: the warning
+		 * belongs to it. */
+		if (!strncmp(m, "game ", 5) && comma)
+			m = comma + 2;
+		snprintf(c->g->warning, sizeof c->g->warning, "%.200s; the rest of that variation is skipped", m);
+	}
+	memset(c->err, 0, sizeof *c->err);
+}
+
+/* Opens a variation of the last move of the line read now (there is one):
+ * its comment goes to that move, and the variation starts from the
+ * position before it. False when memory runs out or the move has
+ * UINT16_MAX variations. */
+static bool open_variation(struct ctx *c)
+{
+	struct frame *f = top(c);
+	struct pgn_move *pm = last_move(c);
+	if (!flush_comment(c))
+		return false;
+	struct pgn_line *l = pgn_move_add_variation(pm);
+	if (!l)
+		return false;
+	struct frame *v = &c->lines[++c->depth];
+	v->moves = &l->moves;
+	v->n = &l->n_moves;
+	v->cap = &l->cap_moves;
+	v->comment_start = &l->comment_start;
+	v->pos = f->before;
+	c->g->n_variations++;
+	return true;
 }
 
 /* A result token inside a variation: the end of that line when the
@@ -485,13 +563,27 @@ static enum pgn_status read_game(struct ctx *c)
 			return finish(c, "");
 		}
 
+		/* The rest of a variation with a bad move is passed over up to
+		 * its ')', nested variations and all. */
+		if (c->skip > 0) {
+			if (t.type == PGN_T_LPAREN)
+				c->skip++;
+			if (t.type == PGN_T_RPAREN && --c->skip == 0) {
+				c->comment.len = 0;
+				if (c->comment.p)
+					c->comment.p[0] = '\0';
+				c->depth--;
+			}
+			continue;
+		}
+
 		/* An empty line then a move number that goes back (most often
 		 * "1.") ends a game that has no termination marker: the number
 		 * starts the next game, as python-chess reads it. Annotated files
 		 * put empty lines inside movetext too, but go on with the number
 		 * they stopped at. */
 		if (movetext && t.blank_before && t.type == PGN_T_MOVENUM && c->depth == 0 && g->n_moves > 0 &&
-		    movenum_value(r, &t) < c->pos.fullmove) {
+		    movenum_value(r, &t) < c->lines[0].pos.fullmove) {
 			r->pos = t.start;
 			return finish(c, "");
 		}
@@ -509,8 +601,7 @@ static enum pgn_status read_game(struct ctx *c)
 				set_error(c, t.start, TCHESS_ERR_RANGE, "comment longer than %u bytes", PGN_TOKEN_MAX);
 				return fail(c, t.end, true);
 			}
-			if (c->depth == 0 && c->lx.text.len &&
-			    !add_comment(c, c->lx.text.p, c->lx.text.len)) {
+			if (c->lx.text.len && !add_comment(c, c->lx.text.p, c->lx.text.len)) {
 				set_error(c, t.start, TCHESS_ERR_NO_MEMORY, "out of memory");
 				return fail(c, t.end, true);
 			}
@@ -525,11 +616,11 @@ static enum pgn_status read_game(struct ctx *c)
 				set_error(c, t.start, TCHESS_ERR_PGN_SYNTAX, "bad NAG (must be $0 to $255)");
 				return fail(c, t.start, true);
 			}
-			if (c->depth == 0 && g->n_moves)
-				add_nag(&g->moves[g->n_moves - 1], t.nag);
+			if (last_move(c))
+				add_nag(last_move(c), t.nag);
 			break;
 		case PGN_T_LPAREN:
-			if (c->depth == 0 ? g->n_moves == 0 : !c->rav_moves[c->depth]) {
+			if (!last_move(c)) {
 				set_error(c, t.start, TCHESS_ERR_PGN_SYNTAX, "variation before any move");
 				return fail(c, t.start, true);
 			}
@@ -538,19 +629,20 @@ static enum pgn_status read_game(struct ctx *c)
 					  PGN_RAV_DEPTH_MAX);
 				return fail(c, t.start, true);
 			}
-			if (c->depth == 0) {
-				flush_comment(c);
-				struct pgn_move *pm = &g->moves[g->n_moves - 1];
-				if (pm->n_variations < UINT16_MAX)
-					pm->n_variations++;
+			if (!open_variation(c)) {
+				set_error(c, t.start, TCHESS_ERR_NO_MEMORY, "out of memory, or more than %u variations of one move",
+					  UINT16_MAX);
+				return fail(c, t.start, true);
 			}
-			g->n_variations++;
-			c->rav_moves[++c->depth] = false;
 			break;
 		case PGN_T_RPAREN:
 			if (c->depth == 0) {
 				set_error(c, t.start, TCHESS_ERR_PGN_SYNTAX, "')' without a variation to end");
 				return fail(c, t.start, true);
+			}
+			if (!flush_comment(c)) {
+				set_error(c, t.start, TCHESS_ERR_NO_MEMORY, "out of memory");
+				return fail(c, t.end, true);
 			}
 			c->depth--;
 			break;
@@ -575,18 +667,22 @@ static enum pgn_status read_game(struct ctx *c)
 			}
 			int nag = pgn_text_nag(s);
 			if (nag >= 0) {
-				if (c->depth == 0 && g->n_moves)
-					add_nag(&g->moves[g->n_moves - 1], nag);
+				if (last_move(c))
+					add_nag(last_move(c), nag);
 				break;
 			}
 			if (!strcmp(s, "e.p.") || !strcmp(s, "ep"))
 				break;
-			if (c->depth > 0) {
-				c->rav_moves[c->depth] = true;
-				break;
+			if (!play_move(c, &t)) {
+				/* A bad move in a variation costs the rest of that
+				 * variation, not the game (real files carry engine
+				 * lines computed for another position); the game
+				 * says so. */
+				if (c->depth == 0)
+					return fail(c, t.start, true);
+				warn(c);
+				c->skip = 1;
 			}
-			if (!play_move(c, &t))
-				return fail(c, t.start, true);
 			break;
 		}
 		case PGN_T_RBRACKET:
@@ -607,11 +703,15 @@ enum pgn_status pgn_read_game(struct pgn_reader *r, struct pgn_game *g, struct p
 	memset(&c, 0, sizeof c);
 	c.r = r;
 	c.lx.r = r;
+	c.lines[0].moves = &g->moves;
+	c.lines[0].n = &g->n_moves;
+	c.lines[0].cap = &g->cap_moves;
+	c.lines[0].comment_start = &g->comment_start;
 	c.g = g;
-	c.err = err;
+	struct pgn_error unused;
+	c.err = err ? err : &unused;
 	pgn_game_init(g);
-	if (err)
-		memset(err, 0, sizeof *err);
+	memset(c.err, 0, sizeof *c.err);
 	enum pgn_status st = read_game(&c);
 	pgn_sb_free(&c.lx.text);
 	pgn_sb_free(&c.comment);

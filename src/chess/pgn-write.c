@@ -26,6 +26,7 @@ struct writer {
 	struct pgn_buf *out;
 	size_t col;
 	bool oom;
+	bool open_paren;     /* a '(' waits to be glued to the next word */
 };
 
 static void w_put(struct writer *w, const char *s, size_t n)
@@ -58,14 +59,16 @@ static void w_str(struct writer *w, const char *s)
 /* Movetext line limit: fewer than 80 printing characters. */
 #define PGN_LINE_MAX 79
 
-/* Writes one movetext word, breaking the line before it if it would not fit. */
+/* Writes one movetext word, breaking the line before it if it would not
+ * fit; a waiting '(' goes just before it. */
 static void w_word(struct writer *w, const char *s, size_t n)
 {
-	if (w->col > 0 && w->col + 1 + n > PGN_LINE_MAX) {
+	size_t len = n + w->open_paren;
+	if (w->col > 0 && w->col + 1 + len > PGN_LINE_MAX) {
 		w_put(w, "\n", 1);
 		w->col = 0;
 		/* '%' in the first column would make the line an escape line. */
-		if (n && s[0] == '%') {
+		if (!w->open_paren && n && s[0] == '%') {
 			w_put(w, " ", 1);
 			w->col++;
 		}
@@ -73,8 +76,22 @@ static void w_word(struct writer *w, const char *s, size_t n)
 		w_put(w, " ", 1);
 		w->col++;
 	}
+	if (w->open_paren)
+		w_put(w, "(", 1);
+	w->open_paren = false;
 	w_put(w, s, n);
-	w->col += n;
+	w->col += len;
+}
+
+/* Ends a variation: ')' glued to the last word. */
+static void w_close_paren(struct writer *w)
+{
+	if (w->col + 1 > PGN_LINE_MAX) {
+		w_put(w, "\n", 1);
+		w->col = 0;
+	}
+	w_put(w, ")", 1);
+	w->col++;
 }
 
 static void w_tag(struct writer *w, const char *name, const char *value)
@@ -93,19 +110,37 @@ static void w_tag(struct writer *w, const char *name, const char *value)
 	w_str(w, "\"]\n");
 }
 
-/* Writes a comment as words: "{first", ..., "last}". */
-static void w_comment(struct writer *w, int64_t clock_ms, const char *text)
+/* Writes a comment as words: "{first", ..., "last}", the evaluation and
+ * the clock first (as Lichess writes them). */
+static bool w_comment(struct writer *w, const struct pgn_eval *eval, int64_t clock_ms, const char *text)
 {
 	struct pgn_sbuf s = { 0 };
 	char clk[48];
 	char *clean = pgn_strdup(text ? text : "");
 	if (!clean) {
 		w->oom = true;
-		return;
+		return false;
 	}
+	/* Control characters become blanks before blanks are squeezed, so
+	 * that the comment reads back the same. */
+	for (char *q = clean; *q; q++)
+		if ((unsigned char)*q < ' ' || *q == 0x7F)
+			*q = ' ';
 	pgn_squeeze(clean);
 	text = clean;
+	if (!*clean && clock_ms < 0 && (!eval || eval->kind == PGN_EVAL_NONE)) {
+		free(clean); /* "{}" would read back as no comment */
+		return false;
+	}
 	bool ok = pgn_sb_putc(&s, '{');
+	if (eval && eval->kind != PGN_EVAL_NONE) {
+		char v[24];
+		pgn_eval_format(eval, v);
+		snprintf(clk, sizeof clk, "[%%eval %s]", v);
+		ok = ok && pgn_sb_put(&s, clk, strlen(clk));
+		if (clock_ms >= 0 || (text && *text))
+			ok = ok && pgn_sb_putc(&s, ' ');
+	}
 	if (clock_ms >= 0) {
 		char v[24];
 		pgn_format_clock(clock_ms, v);
@@ -118,19 +153,19 @@ static void w_comment(struct writer *w, int64_t clock_ms, const char *text)
 		unsigned char ch = (unsigned char)*p;
 		if (ch == '}')
 			ch = ')';
-		if (ch < ' ' || ch == 0x7F)
-			ch = ' ';
-		ok = pgn_sb_putc(&s, (char)ch);
+		/* Readers like ours take "\\" for a backslash and "\}" for a
+		 * brace: a backslash before another or before the closing brace
+		 * is written twice, so the comment reads back the same. */
+		if (ch == '\\' && (p[1] == '\\' || p[1] == '\0'))
+			ok = pgn_sb_putc(&s, '\\');
+		ok = ok && pgn_sb_putc(&s, (char)ch);
 	}
-	/* A backslash just before '}' would escape it for readers like ours. */
-	if (ok && s.len && s.p[s.len - 1] == '\\')
-		ok = pgn_sb_putc(&s, ' ');
 	ok = ok && pgn_sb_putc(&s, '}');
 	free(clean);
 	if (!ok) {
 		w->oom = true;
 		pgn_sb_free(&s);
-		return;
+		return false;
 	}
 	/* Split on spaces, dropping empty words. */
 	size_t i = 0;
@@ -145,6 +180,7 @@ static void w_comment(struct writer *w, int64_t clock_ms, const char *text)
 		i = j;
 	}
 	pgn_sb_free(&s);
+	return true;
 }
 
 static bool valid_tag_name(const char *s)
@@ -165,6 +201,76 @@ static const char *board_result(const struct position *p, const char *given)
 	if (movegen_is_stalemate(p))
 		return "1/2-1/2";
 	return given;
+}
+
+/* Writes moves[0..n) from *p (left after the last one), with their NAGs,
+ * comments and variations; comment_start before the first. The recursion
+ * goes as deep as the variations nest (PGN_RAV_DEPTH_MAX for what the
+ * reader gives). Returns TCHESS_ERR_ILLEGAL (err set) for a move that is
+ * not legal where it stands. */
+static enum tchess_err w_line(struct writer *w, const struct pgn_move *moves, size_t n, const char *comment_start,
+			      struct position *p, struct tchess_error *err)
+{
+	bool need_number = true;
+	if (comment_start)
+		w_comment(w, NULL, -1, comment_start);
+	for (size_t i = 0; i < n; i++) {
+		const struct pgn_move *pm = &moves[i];
+		char word[40], san[SAN_MAX];
+		if (pm->m == MOVE_NONE) {
+			if (position_in_check(p))
+				return tchess_error_set(err, TCHESS_ERR_ILLEGAL, i, "move %zu: null move in check", i + 1);
+			strcpy(san, "--");
+		} else if (!position_is_legal(p, pm->m)) {
+			return tchess_error_set(err, TCHESS_ERR_ILLEGAL, i, "move %zu (%u%s) is not legal", i + 1,
+						p->fullmove, p->side == WHITE ? "." : "...");
+		} else {
+			san_write(p, pm->m, san);
+		}
+		if (p->side == WHITE)
+			snprintf(word, sizeof word, "%u.", p->fullmove);
+		else if (need_number)
+			snprintf(word, sizeof word, "%u...", p->fullmove);
+		else
+			word[0] = '\0';
+		if (word[0]) {
+			/* Keep the move number on the line of its move. */
+			if (w->col > 0 && w->col + 1 + w->open_paren + strlen(word) + 1 + strlen(san) > PGN_LINE_MAX) {
+				w_put(w, "\n", 1);
+				w->col = 0;
+			}
+			w_word(w, word, strlen(word));
+		}
+		w_word(w, san, strlen(san));
+		for (int k = 0; k < pm->n_nags; k++) {
+			snprintf(word, sizeof word, "$%d", pm->nags[k]);
+			w_word(w, word, strlen(word));
+		}
+		need_number = false;
+		if ((pm->comment || pm->clock_ms >= 0 || pm->eval.kind != PGN_EVAL_NONE) &&
+		    w_comment(w, &pm->eval, pm->clock_ms, pm->comment))
+			need_number = true;
+		struct position before = *p;
+		for (size_t k = 0; k < pm->n_variations; k++) {
+			const struct pgn_line *l = &pm->variations[k];
+			if (l->n_moves == 0)
+				continue; /* "()" is no PGN */
+			struct position q = before;
+			w->open_paren = true;
+			enum tchess_err rc = w_line(w, l->moves, l->n_moves, l->comment_start, &q, err);
+			if (rc != TCHESS_OK)
+				return rc;
+			w_close_paren(w);
+			need_number = true;
+		}
+		if (pm->m == MOVE_NONE) {
+			pgn_null_move(p);
+		} else {
+			struct undo u;
+			position_make(p, pm->m, &u);
+		}
+	}
+	return TCHESS_OK;
 }
 
 static const char *const roster[] = { "Event", "Site", "Date", "Round", "White", "Black", "Result" };
@@ -216,60 +322,13 @@ again:
 	}
 	w_str(&w, "\n");
 
-	if (g->comment_start)
-		w_comment(&w, -1, g->comment_start);
 	struct position p = g->start;
-	bool need_number = true;
-	for (size_t i = 0; i < g->n_moves; i++) {
-		const struct pgn_move *pm = &g->moves[i];
-		char word[40], san[SAN_MAX];
-		if (pm->m == MOVE_NONE) {
-			if (position_in_check(&p)) {
-				out->len = mark;
-				if (out->data)
-					out->data[mark] = '\0';
-				return tchess_error_set(err, TCHESS_ERR_ILLEGAL, i, "move %zu: null move in check",
-							i + 1);
-			}
-			strcpy(san, "--");
-		} else if (!position_is_legal(&p, pm->m)) {
-			out->len = mark;
-			if (out->data)
-				out->data[mark] = '\0';
-			return tchess_error_set(err, TCHESS_ERR_ILLEGAL, i, "move %zu is not legal", i + 1);
-		} else {
-			san_write(&p, pm->m, san);
-		}
-		if (p.side == WHITE)
-			snprintf(word, sizeof word, "%u.", p.fullmove);
-		else if (need_number)
-			snprintf(word, sizeof word, "%u...", p.fullmove);
-		else
-			word[0] = '\0';
-		if (word[0]) {
-			/* Keep the move number on the line of its move. */
-			if (w.col > 0 && w.col + 1 + strlen(word) + 1 + strlen(san) > PGN_LINE_MAX) {
-				w_put(&w, "\n", 1);
-				w.col = 0;
-			}
-			w_word(&w, word, strlen(word));
-		}
-		w_word(&w, san, strlen(san));
-		for (int k = 0; k < pm->n_nags; k++) {
-			snprintf(word, sizeof word, "$%d", pm->nags[k]);
-			w_word(&w, word, strlen(word));
-		}
-		need_number = false;
-		if (pm->comment || pm->clock_ms >= 0) {
-			w_comment(&w, pm->clock_ms, pm->comment);
-			need_number = true;
-		}
-		if (pm->m == MOVE_NONE) {
-			pgn_null_move(&p);
-		} else {
-			struct undo u;
-			position_make(&p, pm->m, &u);
-		}
+	enum tchess_err rc = w_line(&w, g->moves, g->n_moves, g->comment_start, &p, err);
+	if (rc != TCHESS_OK) {
+		out->len = mark;
+		if (out->data)
+			out->data[mark] = '\0';
+		return rc;
 	}
 	w_word(&w, result, strlen(result));
 	w_str(&w, "\n\n");

@@ -115,11 +115,29 @@ void pgn_game_fini(struct pgn_game *g)
 		free(g->tags[i].value);
 	}
 	free(g->tags);
-	for (size_t i = 0; i < g->n_moves; i++)
-		free(g->moves[i].comment);
-	free(g->moves);
+	pgn_moves_free(g->moves, g->n_moves);
 	free(g->comment_start);
 	pgn_game_init(g);
+}
+
+/* Frees a line's content. The depth of the recursion is the nesting of
+ * variations, which the reader bounds (PGN_RAV_DEPTH_MAX). */
+static void line_fini(struct pgn_line *l)
+{
+	free(l->comment_start);
+	pgn_moves_free(l->moves, l->n_moves);
+	memset(l, 0, sizeof *l);
+}
+
+void pgn_moves_free(struct pgn_move *moves, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(moves[i].comment);
+		for (size_t k = 0; k < moves[i].n_variations; k++)
+			line_fini(&moves[i].variations[k]);
+		free(moves[i].variations);
+	}
+	free(moves);
 }
 
 const char *pgn_game_tag(const struct pgn_game *g, const char *name)
@@ -167,20 +185,64 @@ enum tchess_err pgn_game_set_tag(struct pgn_game *g, const char *name, const cha
 	return pgn_add_tag(g, pgn_strdup(name), pgn_strdup(value));
 }
 
-struct pgn_move *pgn_push_move(struct pgn_game *g)
+struct pgn_move *pgn_moves_push(struct pgn_move **moves, size_t *n, size_t *cap)
 {
-	if (g->n_moves == g->cap_moves) {
-		size_t cap = g->cap_moves ? g->cap_moves * 2 : 64;
-		struct pgn_move *m = realloc(g->moves, cap * sizeof *m);
+	if (*n == *cap) {
+		size_t ncap = *cap ? *cap * 2 : 16;
+		struct pgn_move *m = realloc(*moves, ncap * sizeof *m);
 		if (!m)
 			return NULL;
-		g->moves = m;
-		g->cap_moves = cap;
+		*moves = m;
+		*cap = ncap;
 	}
-	struct pgn_move *pm = &g->moves[g->n_moves++];
+	struct pgn_move *pm = &(*moves)[(*n)++];
 	memset(pm, 0, sizeof *pm);
 	pm->clock_ms = -1;
+	pm->eval.depth = -1;
 	return pm;
+}
+
+struct pgn_move *pgn_push_move(struct pgn_game *g)
+{
+	return pgn_moves_push(&g->moves, &g->n_moves, &g->cap_moves);
+}
+
+struct pgn_line *pgn_move_add_variation(struct pgn_move *pm)
+{
+	if (pm->n_variations == UINT16_MAX)
+		return NULL;
+	if (pm->n_variations == pm->cap_variations) {
+		size_t cap = pm->cap_variations ? (size_t)pm->cap_variations * 2 : 2;
+		if (cap > UINT16_MAX)
+			cap = UINT16_MAX;
+		struct pgn_line *v = realloc(pm->variations, cap * sizeof *v);
+		if (!v)
+			return NULL;
+		pm->variations = v;
+		pm->cap_variations = (uint16_t)cap;
+	}
+	struct pgn_line *l = &pm->variations[pm->n_variations++];
+	memset(l, 0, sizeof *l);
+	return l;
+}
+
+enum tchess_err pgn_move_remove_variation(struct pgn_move *pm, size_t k)
+{
+	if (k >= pm->n_variations)
+		return TCHESS_ERR_RANGE;
+	line_fini(&pm->variations[k]);
+	memmove(&pm->variations[k], &pm->variations[k + 1], (pm->n_variations - k - 1) * sizeof *pm->variations);
+	pm->n_variations--;
+	return TCHESS_OK;
+}
+
+enum tchess_err pgn_line_add_move(struct pgn_line *l, move m)
+{
+	struct pgn_move *pm = pgn_moves_push(&l->moves, &l->n_moves, &l->cap_moves);
+	if (!pm)
+		return TCHESS_ERR_NO_MEMORY;
+	pm->m = m;
+	return TCHESS_OK;
 }
 
 enum tchess_err pgn_game_add_move(struct pgn_game *g, move m)
@@ -288,24 +350,134 @@ static int64_t parse_clock(const char *s, size_t n)
 	return i == n ? ms : -1;
 }
 
-void pgn_extract_clock(char *text, int64_t *ms)
+/* ---- evaluations ---- */
+
+bool pgn_eval_parse(const char *s, size_t n, struct pgn_eval *e)
 {
-	char *p = text;
-	while ((p = strstr(p, "[%clk")) != NULL) {
-		char *end = strchr(p, ']');
-		if (!end)
-			break;
-		char *v = p + 5;
-		while (*v == ' ')
-			v++;
-		int64_t t = parse_clock(v, (size_t)(end - v));
-		if (t < 0) {
-			p = end;
+	struct pgn_eval v = { PGN_EVAL_CP, 0, -1 };
+	size_t i = 0;
+	bool neg = false;
+	if (i < n && s[i] == '#') {
+		v.kind = PGN_EVAL_MATE;
+		i++;
+	}
+	if (i < n && (s[i] == '-' || s[i] == '+'))
+		neg = s[i++] == '-';
+	size_t d = 0;
+	int64_t x = 0;
+	while (i < n && s[i] >= '0' && s[i] <= '9' && d < 7) {
+		x = x * 10 + (s[i++] - '0');
+		d++;
+	}
+	if (d == 0 || (i < n && s[i] >= '0' && s[i] <= '9'))
+		return false;
+	if (v.kind == PGN_EVAL_MATE) {
+		if (x > PGN_EVAL_MATE_MAX)
+			return false;
+	} else {
+		/* Pawns to centipawns, the third decimal and on rounded off. */
+		x *= 100;
+		if (i < n && s[i] == '.') {
+			i++;
+			int scale = 10, digits = 0, rest = -1;
+			while (i < n && s[i] >= '0' && s[i] <= '9') {
+				if (digits < 2)
+					x += (s[i] - '0') * scale;
+				else if (digits == 2)
+					rest = s[i] - '0';
+				scale /= 10;
+				digits++;
+				i++;
+			}
+			if (digits == 0)
+				return false;
+			if (rest >= 5)
+				x++;
+		}
+		if (x > PGN_EVAL_CP_MAX)
+			return false;
+	}
+	v.value = (int32_t)(neg ? -x : x);
+	if (i < n && s[i] == ',') {
+		i++;
+		size_t k = 0;
+		int depth = 0;
+		while (i < n && s[i] >= '0' && s[i] <= '9' && k < 4) {
+			depth = depth * 10 + (s[i++] - '0');
+			k++;
+		}
+		if (k == 0 || (i < n && s[i] >= '0' && s[i] <= '9'))
+			return false;
+		v.depth = (int16_t)depth;
+	}
+	while (i < n && s[i] == ' ')
+		i++;
+	if (i != n)
+		return false;
+	*e = v;
+	return true;
+}
+
+size_t pgn_eval_format(const struct pgn_eval *e, char *buf)
+{
+	int n = 0;
+	if (e->kind == PGN_EVAL_MATE) {
+		n = sprintf(buf, "#%d", (int)e->value);
+	} else if (e->kind == PGN_EVAL_CP) {
+		int32_t a = e->value < 0 ? -e->value : e->value;
+		n = sprintf(buf, "%s%d.%02d", e->value < 0 ? "-" : "", (int)(a / 100), (int)(a % 100));
+	} else {
+		buf[0] = '\0';
+		return 0;
+	}
+	if (e->depth >= 0)
+		n += sprintf(buf + n, ",%d", (int)e->depth);
+	return (size_t)n;
+}
+
+/* ---- commands in comments ---- */
+
+void pgn_take_commands(char *text, int64_t *clock_ms, struct pgn_eval *eval)
+{
+	char *r = text, *w = text;
+	bool closed = true; /* a ']' may still follow */
+	while (*r) {
+		bool clk = closed && !strncmp(r, "[%clk", 5) && (r[5] == ' ' || r[5] == ']');
+		bool ev = closed && !strncmp(r, "[%eval", 6) && (r[6] == ' ' || r[6] == ']');
+		char *end = clk || ev ? strchr(r, ']') : NULL;
+		if ((clk || ev) && !end)
+			closed = false; /* none later either: stop looking */
+		if (end) {
+			char *v = r + (clk ? 5 : 6);
+			while (*v == ' ')
+				v++;
+			int64_t t;
+			struct pgn_eval e;
+			bool took = false;
+			if (clk && (t = parse_clock(v, (size_t)(end - v))) >= 0) {
+				*clock_ms = t;
+				took = true;
+			} else if (ev && pgn_eval_parse(v, (size_t)(end - v), &e)) {
+				*eval = e;
+				took = true;
+			}
+			/* A command taken leaves a blank, so that the text around
+			 * it cannot join into another one; a malformed one is kept
+			 * whole, commands inside it too, for the same reason: the
+			 * text written back reads back the same. */
+			if (took) {
+				*w++ = ' ';
+			} else {
+				size_t k = (size_t)(end + 1 - r);
+				memmove(w, r, k);
+				w += k;
+			}
+			r = end + 1;
 			continue;
 		}
-		*ms = t;
-		memmove(p, end + 1, strlen(end + 1) + 1);
+		*w++ = *r++;
 	}
+	*w = '\0';
 }
 
 void pgn_squeeze(char *s)
@@ -314,7 +486,7 @@ void pgn_squeeze(char *s)
 	bool space = false;
 	for (char *r = s; *r; r++) {
 		unsigned char ch = (unsigned char)*r;
-		if (ch == ' ' || ch == '\t' || ch == '\n' || ch == '\r' || ch == '\f' || ch == '\v') {
+		if (ch <= ' ' || ch == 0x7F) { /* control characters too */
 			space = w != s;
 			continue;
 		}

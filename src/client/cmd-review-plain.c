@@ -3,7 +3,11 @@
  * file, replayed through the game rules. For each game:
  *
  *   game N
- *   PLY SAN UCI FEN-after-the-move      (one line per move)
+ *   PLY SAN UCI FEN-after-the-move [nags=$N,...] [eval=cp:N|mate:N] [clock=H:MM:SS]
+ *   ( PLY                               (a variation replacing that ply, after it:
+ *   PLY SAN UCI FEN ...                  its moves, variations nested alike)
+ *   )
+ *   warning MESSAGE                     (a bad move in a variation the reader passed over)
  *   end RESULT STATUS [claimable=threefold] [claimable=fifty]
  *
  * or, after the moves that could be read and replayed, "error LINE:COL
@@ -71,21 +75,68 @@ static const char *status_name(const struct game *g)
 	}
 }
 
-/* Prints the first n moves of pg's main line, stopping before a null move
- * (the rules cannot replay one). */
+/* Prints one move line: "PLY SAN UCI FEN-after" and the move's
+ * annotations, and plays the move on p. */
+static void dump_move(struct position *p, size_t ply, const struct pgn_move *pm)
+{
+	char san[SAN_MAX], uci[UCI_MAX], fen[FEN_MAX];
+	if (pm->m == MOVE_NONE) {
+		strcpy(san, "--");
+		strcpy(uci, "0000");
+		pgn_null_move(p);
+	} else {
+		struct undo u;
+		san_write(p, pm->m, san);
+		uci_write(p, pm->m, uci);
+		position_make(p, pm->m, &u);
+	}
+	fen_write(p, fen);
+	printf("%zu %s %s %s", ply, san, uci, fen);
+	for (int k = 0; k < pm->n_nags; k++)
+		printf("%s$%d", k ? "," : " nags=", pm->nags[k]);
+	if (pm->eval.kind == PGN_EVAL_CP)
+		printf(" eval=cp:%d", (int)pm->eval.value);
+	else if (pm->eval.kind == PGN_EVAL_MATE)
+		printf(" eval=mate:%d", (int)pm->eval.value);
+	if (pm->clock_ms >= 0) {
+		char clk[24];
+		pgn_format_clock(pm->clock_ms, clk);
+		printf(" clock=%s", clk);
+	}
+	printf("\n");
+}
+
+/* Prints moves[0..n) from *p (left after them), the first being ply
+ * first; each move's variations follow it, each between a line "( PLY"
+ * (the ply it replaces) and a line ")". The recursion is as deep as the
+ * variations nest, which the reader bounds. */
+static void dump_line(const struct pgn_move *moves, size_t n, struct position *p, size_t first)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct position before = *p;
+		dump_move(p, first + i, &moves[i]);
+		for (size_t k = 0; k < moves[i].n_variations; k++) {
+			const struct pgn_line *l = &moves[i].variations[k];
+			struct position q = before;
+			printf("( %zu\n", first + i);
+			dump_line(l->moves, l->n_moves, &q, first + i);
+			printf(")\n");
+		}
+	}
+}
+
+/* Prints the first n moves of pg's main line with their variations,
+ * stopping before a null move (the rules cannot replay one), then the
+ * problems the reader passed over. */
 static void dump_plies(const struct pgn_game *pg, size_t n)
 {
 	struct position p = pg->start;
-	for (size_t i = 0; i < n && i < pg->n_moves && pg->moves[i].m != MOVE_NONE; i++) {
-		char san[SAN_MAX], uci[UCI_MAX], fen[FEN_MAX];
-		struct undo u;
-		move m = pg->moves[i].m;
-		san_write(&p, m, san);
-		uci_write(&p, m, uci);
-		position_make(&p, m, &u);
-		fen_write(&p, fen);
-		printf("%zu %s %s %s\n", i + 1, san, uci, fen);
-	}
+	size_t k = 0;
+	while (k < n && k < pg->n_moves && pg->moves[k].m != MOVE_NONE)
+		k++;
+	dump_line(pg->moves, k, &p, 1);
+	if (pg->n_warnings)
+		printf("warning %s%s\n", pg->warning, pg->n_warnings > 1 ? " (and more like it)" : "");
 }
 
 /* The result field of the end line: the Result tag, else the termination

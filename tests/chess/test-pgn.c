@@ -213,8 +213,12 @@ START_TEST(test_read_comments_nags_clocks)
 	ck_assert_uint_eq(g->moves[2].nags[0], 18);
 	ck_assert_str_eq(g->moves[2].comment, "a b");
 	ck_assert_int_eq(g->moves[2].clock_ms, 3723000);
-	ck_assert_str_eq(g->moves[3].comment, "[%eval 0.3]");
+	/* [%eval] is taken out of the comment like [%clk]. */
+	ck_assert_ptr_null(g->moves[3].comment);
+	ck_assert_int_eq(g->moves[3].eval.kind, PGN_EVAL_CP);
+	ck_assert_int_eq(g->moves[3].eval.value, 30);
 	ck_assert_int_eq(g->moves[3].clock_ms, 9000);
+	ck_assert_int_eq(g->moves[2].eval.kind, PGN_EVAL_NONE);
 	readall_fini(&ra);
 }
 END_TEST
@@ -861,6 +865,257 @@ START_TEST(test_pgn_extract_accepts_our_games)
 }
 END_TEST
 
+/* Whether two lines are the same tree: moves, SAN, NAGs, comments, clocks,
+ * evaluations and variations; why not in why. */
+static bool same_line(const struct pgn_move *a, size_t na, const struct pgn_move *b, size_t nb, char *why,
+		      size_t size)
+{
+	if (na != nb) {
+		snprintf(why, size, "%zu moves against %zu", na, nb);
+		return false;
+	}
+	for (size_t i = 0; i < na; i++) {
+		const struct pgn_move *x = &a[i], *y = &b[i];
+		if (x->m != y->m || strcmp(x->san, y->san) || x->n_nags != y->n_nags ||
+		    memcmp(x->nags, y->nags, x->n_nags) || x->clock_ms != y->clock_ms ||
+		    x->eval.kind != y->eval.kind || x->eval.value != y->eval.value || x->eval.depth != y->eval.depth ||
+		    (x->comment == NULL) != (y->comment == NULL) || (x->comment && strcmp(x->comment, y->comment)) ||
+		    x->n_variations != y->n_variations) {
+			snprintf(why, size, "move %zu (%s) differs", i + 1, x->san);
+			return false;
+		}
+		for (size_t k = 0; k < x->n_variations; k++) {
+			const struct pgn_line *u = &x->variations[k], *v = &y->variations[k];
+			if ((u->comment_start == NULL) != (v->comment_start == NULL) ||
+			    (u->comment_start && strcmp(u->comment_start, v->comment_start))) {
+				snprintf(why, size, "variation %zu of move %zu (%s): its first comment", k + 1, i + 1,
+					 x->san);
+				return false;
+			}
+			if (!same_line(u->moves, u->n_moves, v->moves, v->n_moves, why, size))
+				return false;
+		}
+	}
+	return true;
+}
+
+START_TEST(test_read_variation_tree)
+{
+	/* "A RAV ... is a sequence of movetext containing one or more moves
+	 * enclosed in parentheses. A RAV is used to represent an alternative
+	 * variation. The alternate move sequence given by an RAV is one that
+	 * may be legally played by first unplaying the move that appears
+	 * immediately prior to the RAV." Kept as a tree, with their NAGs,
+	 * comments, clocks and evaluations. */
+	struct readall ra;
+	char buf[256];
+	read_str("1. e4 e5 (1... c5 $1 {Sicilian [%eval 0.25,20]} 2. Nf3 (2. c3 {Alapin} d5 (2... Nf6)) d6) "
+		 "({French} 1... e6?! 2. d4 d5) 2. Nf3 {y [%eval #-3]} *",
+		 &ra);
+	ck_assert_uint_eq(ra.ok, 1);
+	struct pgn_game *g = &ra.games[0];
+	ck_assert_str_eq(sans(g, buf, sizeof buf), "e4 e5 Nf3");
+	ck_assert_uint_eq(g->n_variations, 4);
+	const struct pgn_move *e5 = &g->moves[1];
+	ck_assert_uint_eq(e5->n_variations, 2);
+	const struct pgn_line *sic = &e5->variations[0], *fr = &e5->variations[1];
+	ck_assert_uint_eq(sic->n_moves, 3);
+	ck_assert_str_eq(sic->moves[0].san, "c5");
+	ck_assert_uint_eq(sic->moves[0].n_nags, 1);
+	ck_assert_uint_eq(sic->moves[0].nags[0], 1);
+	ck_assert_str_eq(sic->moves[0].comment, "Sicilian");
+	ck_assert_int_eq(sic->moves[0].eval.kind, PGN_EVAL_CP);
+	ck_assert_int_eq(sic->moves[0].eval.value, 25);
+	ck_assert_int_eq(sic->moves[0].eval.depth, 20);
+	ck_assert_str_eq(sic->moves[1].san, "Nf3");
+	ck_assert_str_eq(sic->moves[2].san, "d6");
+	ck_assert_uint_eq(sic->moves[1].n_variations, 1);
+	const struct pgn_line *alapin = &sic->moves[1].variations[0];
+	ck_assert_uint_eq(alapin->n_moves, 2);
+	ck_assert_str_eq(alapin->moves[0].comment, "Alapin");
+	ck_assert_uint_eq(alapin->moves[1].n_variations, 1);
+	ck_assert_str_eq(alapin->moves[1].variations[0].moves[0].san, "Nf6");
+	ck_assert_str_eq(fr->comment_start, "French");
+	ck_assert_uint_eq(fr->n_moves, 3);
+	ck_assert_uint_eq(fr->moves[0].nags[0], 6);
+	ck_assert_ptr_null(e5->comment);
+	ck_assert_str_eq(g->moves[2].comment, "y");
+	ck_assert_int_eq(g->moves[2].eval.kind, PGN_EVAL_MATE);
+	ck_assert_int_eq(g->moves[2].eval.value, -3);
+	ck_assert_uint_eq(g->n_warnings, 0);
+
+	/* Written back: the same tree, and the same text once more. */
+	struct pgn_buf out, again;
+	pgn_buf_init(&out);
+	pgn_buf_init(&again);
+	ck_assert_int_eq(pgn_write_game(g, &out, NULL), TCHESS_OK);
+	/* The movetext as one line. */
+	char *flat = strdup(out.data);
+	for (char *q = flat; *q; q++)
+		if (*q == '\n' && q[1] && q[1] != '\n' && q > flat && q[-1] != '\n' && q[-1] != ']')
+			*q = ' ';
+	ck_assert_msg(strstr(flat, "1. e4 e5 (1... c5 $1 {[%eval 0.25,20] Sicilian} 2. Nf3 (2. c3 {Alapin} 2... d5 "
+				       "(2... Nf6)) 2... d6) ({French} 1... e6 $6 2. d4 d5) 2. Nf3 {[%eval #-3] y} *") !=
+			      NULL,
+		      "%s", flat);
+	free(flat);
+	struct readall back;
+	read_str(out.data, &back);
+	ck_assert_uint_eq(back.ok, 1);
+	char why[128];
+	ck_assert_msg(same_line(g->moves, g->n_moves, back.games[0].moves, back.games[0].n_moves, why, sizeof why),
+		      "%s", why);
+	ck_assert_int_eq(pgn_write_game(&back.games[0], &again, NULL), TCHESS_OK);
+	ck_assert_str_eq(again.data, out.data);
+	readall_fini(&back);
+	pgn_buf_fini(&out);
+	pgn_buf_fini(&again);
+	readall_fini(&ra);
+
+	/* A bad move in a variation costs the rest of that variation, not
+	 * the game, and the game says so. */
+	read_str("1. e4 e5 (1... c5 2. Nf3 Qxh7 3. d4 (3. c3)) 2. Nf3 *", &ra);
+	ck_assert_uint_eq(ra.ok, 1);
+	g = &ra.games[0];
+	ck_assert_str_eq(sans(g, buf, sizeof buf), "e4 e5 Nf3");
+	ck_assert_uint_eq(g->moves[1].variations[0].n_moves, 2);
+	ck_assert_uint_eq(g->n_warnings, 1);
+	ck_assert_msg(strstr(g->warning, "line 1, column 26: in a variation, 2... Qxh7") != NULL, "%s", g->warning);
+	readall_fini(&ra);
+
+	/* Variations built through the API are written, an empty one not. */
+	read_str("1. d4 d5 *", &ra);
+	g = &ra.games[0];
+	struct pgn_line *l = pgn_move_add_variation(&g->moves[1]);
+	ck_assert_ptr_nonnull(l);
+	struct position p = g->start;
+	struct undo u;
+	position_make(&p, g->moves[0].m, &u);
+	move m;
+	ck_assert_int_eq(san_parse(&p, "Nf6", 3, &m, NULL), TCHESS_OK);
+	ck_assert_int_eq(pgn_line_add_move(l, m), TCHESS_OK);
+	ck_assert_ptr_nonnull(pgn_move_add_variation(&g->moves[1]));
+	pgn_buf_init(&out);
+	ck_assert_int_eq(pgn_write_game(g, &out, NULL), TCHESS_OK);
+	ck_assert_ptr_nonnull(strstr(out.data, "1. d4 d5 (1... Nf6) *"));
+	pgn_buf_fini(&out);
+	ck_assert_int_eq(pgn_move_remove_variation(&g->moves[1], 0), TCHESS_OK);
+	ck_assert_uint_eq(g->moves[1].n_variations, 1);
+	ck_assert_int_eq(pgn_move_remove_variation(&g->moves[1], 1), TCHESS_ERR_RANGE);
+	readall_fini(&ra);
+}
+END_TEST
+
+START_TEST(test_eval_commands)
+{
+	/* Lichess's [%eval] values: pawns with two decimals, "#N" for a mate,
+	 * optionally ",depth". */
+	static const struct {
+		const char *text;
+		enum pgn_eval_kind kind;
+		int value, depth;
+		const char *written;
+	} ok[] = {
+		{ "0.17", PGN_EVAL_CP, 17, -1, "0.17" },     { "-0.3", PGN_EVAL_CP, -30, -1, "-0.30" },
+		{ "+1", PGN_EVAL_CP, 100, -1, "1.00" },      { "-0.005", PGN_EVAL_CP, -1, -1, "-0.01" },
+		{ "12.345", PGN_EVAL_CP, 1235, -1, "12.35" }, { "#3", PGN_EVAL_MATE, 3, -1, "#3" },
+		{ "#-2", PGN_EVAL_MATE, -2, -1, "#-2" },      { "0.25,24", PGN_EVAL_CP, 25, 24, "0.25,24" },
+		{ "0", PGN_EVAL_CP, 0, -1, "0.00" },
+	};
+	for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+		struct pgn_eval e;
+		char buf[24];
+		ck_assert_msg(pgn_eval_parse(ok[i].text, strlen(ok[i].text), &e), "%s", ok[i].text);
+		ck_assert_int_eq(e.kind, ok[i].kind);
+		ck_assert_int_eq(e.value, ok[i].value);
+		ck_assert_int_eq(e.depth, ok[i].depth);
+		pgn_eval_format(&e, buf);
+		ck_assert_str_eq(buf, ok[i].written);
+	}
+	static const char *const bad[] = { "", "#", "-", "1.", "abc", "0.3x", "#1001", "1001", "0.3,", "1,99999",
+					   "1 2" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		struct pgn_eval e = { PGN_EVAL_NONE, 7, -1 };
+		ck_assert_msg(!pgn_eval_parse(bad[i], strlen(bad[i]), &e), "'%s' was read", bad[i]);
+		ck_assert_int_eq(e.value, 7);
+	}
+	/* A malformed command stays in the comment, commands inside it too,
+	 * so that the text written back reads back the same. */
+	struct readall ra;
+	read_str("1. e4 {a [%eval x] b [%clk [%eval 0.1] 0:00:01] c [%clk 0:01:00]} *", &ra);
+	ck_assert_str_eq(ra.games[0].moves[0].comment, "a [%eval x] b [%clk [%eval 0.1] 0:00:01] c");
+	ck_assert_int_eq(ra.games[0].moves[0].clock_ms, 60000);
+	ck_assert_int_eq(ra.games[0].moves[0].eval.kind, PGN_EVAL_NONE);
+	readall_fini(&ra);
+}
+END_TEST
+
+/* Every game of the shared files with variations: read, written, read
+ * again as the same tree, and written again as the same text; the Lichess
+ * study exports keep every variation. */
+START_TEST(test_variations_round_trip)
+{
+	static const struct {
+		const char *rel;
+		size_t variations;
+	} files[] = {
+		{ "pgn/debian-pychess/lichess_study_beautiful-chess-studies-1_by_thijscom_2018.03.05.pgn", 232 },
+		{ "pgn/debian-pychess/lichess_study_beautiful-chess-studies-2_by_thijscom_2018.04.17.pgn", 170 },
+		{ "pgn/debian-pychess/lichess_study_beautiful-checkmate-puzzles_by_thijscom_2018.04.16.pgn", 61 },
+		{ "pgn/scalachess/fixtures/commentsAndVariations.pgn", 12 },
+		{ "pgn/scalachess/fixtures/fromCrafty.pgn", 40 },
+		{ "pgn/kokopu/pgns/misc/database.pgn", 11 },
+		{ "pgn/python-chess/legacy-variations-nags-and-comments.pgn", 4 },
+	};
+	struct pgn_buf all;
+	pgn_buf_init(&all);
+	for (size_t f = 0; f < sizeof files / sizeof files[0]; f++) {
+		size_t len, vars = 0;
+		char *buf = slurp_shared(files[f].rel, &len);
+		if (!buf)
+			continue;
+		struct pgn_reader r;
+		struct pgn_game g;
+		struct pgn_error e;
+		enum pgn_status st;
+		pgn_reader_init(&r, buf, len);
+		while ((st = pgn_read_game(&r, &g, &e)) != PGN_END) {
+			vars += g.n_variations;
+			if (st == PGN_OK) {
+				struct pgn_buf out, again;
+				struct readall back;
+				char why[128];
+				pgn_buf_init(&out);
+				pgn_buf_init(&again);
+				ck_assert_int_eq(pgn_write_game(&g, &out, NULL), TCHESS_OK);
+				read_str(out.data, &back);
+				ck_assert_uint_eq(back.ok, 1);
+				ck_assert_uint_eq(back.games[0].n_variations, g.n_variations - 0);
+				ck_assert_msg(same_line(g.moves, g.n_moves, back.games[0].moves, back.games[0].n_moves, why,
+							sizeof why),
+					      "%s game at line %zu: %s", files[f].rel, g.line, why);
+				ck_assert_int_eq(pgn_write_game(&back.games[0], &again, NULL), TCHESS_OK);
+				ck_assert_str_eq(again.data, out.data);
+				ck_assert_int_eq(pgn_write_game(&g, &all, NULL), TCHESS_OK);
+				readall_fini(&back);
+				pgn_buf_fini(&out);
+				pgn_buf_fini(&again);
+			}
+			pgn_game_fini(&g);
+		}
+		pgn_game_fini(&g);
+		ck_assert_msg(vars == files[f].variations, "%s: %zu variations, expected %zu", files[f].rel, vars,
+			      files[f].variations);
+		free(buf);
+	}
+	/* And pgn-extract accepts what we write of them (kokopu's file has a
+	 * null move in its main line). */
+	if (all.len)
+		check_pgn_extract(all.data, all.len, true, "variations");
+	pgn_buf_fini(&all);
+}
+END_TEST
+
 /* ---- real-world files ---- */
 
 /* Calls fn on every .pgn file below the shared folder rel. */
@@ -1257,6 +1512,8 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_read_null_and_uci);
 	tcase_add_test(tc, test_read_error_locations);
 	tcase_add_test(tc, test_read_differential_bugs);
+	tcase_add_test(tc, test_read_variation_tree);
+	tcase_add_test(tc, test_eval_commands);
 	suite_add_tcase(s, tc);
 
 	tc = tcase_create("malformed");
@@ -1280,6 +1537,7 @@ static Suite *pgn_suite(void)
 	tcase_add_test(tc, test_fixture_counts);
 	tcase_add_test(tc, test_fixtures_read_fully);
 	tcase_add_test(tc, test_kokopu_databases);
+	tcase_add_test(tc, test_variations_round_trip);
 	suite_add_tcase(s, tc);
 	return s;
 }

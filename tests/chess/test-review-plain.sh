@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # tchess review --plain on tests/data/review-plain.pgn: every status and
 # claim the dump can report, an unreadable game in the middle of the file,
-# the plies before its error, an empty Result tag, and the exit status.
+# the plies before its error, an empty Result tag, variations and NAGs,
+# and the exit status.
 # Expected lines were worked out by hand.
 set -u
 tchess=$1
@@ -51,7 +52,32 @@ if ! sed -n '/^game 9$/,$p' <<<"$out" | grep -qxF "end * ongoing"; then
 	echo "game 9: want 'end * ongoing'"
 	fail=1
 fi
-[ "$(grep -c '^game ' <<<"$out")" = 9 ] || { echo "want 9 games"; fail=1; }
+# Variations and NAGs: each variation after the move it replaces, between
+# "( PLY" and ")", nested alike; a bad move in one is a warning.
+game10=$(sed -n '/^game 10$/,$p' <<<"$out")
+want10="game 10
+1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 nags=\$1
+2 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2
+( 2
+2 c5 c7c5 rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 eval=cp:30 clock=0:01:00
+3 Nf3 g1f3 rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2
+( 3
+3 c3 c2c3 rnbqkbnr/pp1ppppp/8/2p5/4P3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 2
+)
+4 d6 d7d6 rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3
+)
+( 2
+2 e6 e7e6 rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2
+)
+3 Nf3 g1f3 rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 nags=\$4
+warning line 57, column 4: in a variation, 2. Qxh7: Qxh7: no queen of White's can move to h7; the rest of that variation is skipped
+end * ongoing"
+if [ "$game10" != "$want10" ]; then
+	echo "game 10: variations and NAGs"
+	diff <(echo "$want10") <(echo "$game10")
+	fail=1
+fi
+[ "$(grep -c '^game ' <<<"$out")" = 10 ] || { echo "want 10 games"; fail=1; }
 [ "$rc" = 1 ] || { echo "exit status $rc, want 1 (one game failed)"; fail=1; }
 if [ $fail -ne 0 ]; then
 	echo "--- output:"

@@ -1,7 +1,8 @@
 /*
  * libFuzzer target for the PGN reader: reads every game of the input; each
  * game read without error must be written and read back with the same
- * moves and result.  A failure prints the game as written and why it did
+ * moves, and the game read back must write the same text (the tree of
+ * variations, NAGs, comments, clocks and evaluations survive).  A failure prints the game as written and why it did
  * not read back, then aborts.
  */
 #include <stdint.h>
@@ -44,6 +45,17 @@ static void round_trip(const struct pgn_game *g)
 			snprintf(why, sizeof why, "move %zu differs", i + 1);
 			fail(&out, why);
 		}
+	/* Lossless: the game read back writes the same text, variations,
+	 * NAGs, comments, clocks and evaluations included. */
+	struct pgn_buf again;
+	pgn_buf_init(&again);
+	if (pgn_write_game(&back, &again, NULL) != TCHESS_OK)
+		fail(&out, "the game read back could not be written");
+	if (again.len != out.len || memcmp(again.data, out.data, out.len)) {
+		fprintf(stderr, "--- written again ---\n%s", again.data ? again.data : "");
+		fail(&out, "the game read back writes another text");
+	}
+	pgn_buf_fini(&again);
 	pgn_game_fini(&back);
 	pgn_buf_fini(&out);
 }
