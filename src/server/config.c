@@ -49,6 +49,7 @@ void config_fini(struct server_config *cfg)
 {
 	free(cfg->listen);
 	free(cfg->db);
+	free(cfg->node);
 	free(cfg->engine);
 	free(cfg->tablebases);
 	free(cfg->rate_exempt);
@@ -82,7 +83,17 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		set_str(&cfg->listen, value);
 	else if (!strcmp(key, "db"))
 		set_str(&cfg->db, value);
-	else if (!strcmp(key, "engine"))
+	else if (!strcmp(key, "node")) {
+		/* It names a row and appears in logs: short, plain characters. */
+		size_t n = strlen(value);
+		if (n == 0 || n > 63 ||
+		    strspn(value, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._:-") != n) {
+			*errmsg = xasprintf("node: expected 1 to 63 letters, digits, '.', '_', ':' or '-', got \"%s\"",
+					    value);
+			return -1;
+		}
+		set_str(&cfg->node, value);
+	} else if (!strcmp(key, "engine"))
 		set_str(&cfg->engine, value);
 	else if (!strcmp(key, "tablebases"))
 		set_str(&cfg->tablebases, value);

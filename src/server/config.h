@@ -12,7 +12,8 @@
 
 struct server_config {
 	char *listen;     /* "ADDR:PORT" */
-	char *db;         /* SQLite file */
+	char *db;         /* SQLite file, or a PostgreSQL connection URI */
+	char *node;       /* this node's name (--node); NULL: host name:pid */
 	char *engine;     /* UCI engine binary; NULL: engine_find_default() */
 	char *tablebases; /* tablebase folders ("gaviota:DIR,syzygy:DIR", "DIR", "none"); NULL: Debian's, if present */
 	int engine_processes;       /* engine pool size; 0: no engine seats */

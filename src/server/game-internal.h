@@ -165,6 +165,10 @@ bool game_registry_evictable(struct game_service *gs, const struct live_game *lg
 void game_registry_evict(struct game_service *gs, struct live_game *lg);
 /* When the timer must look at lg next to evict it (INT64_MAX: never). */
 int64_t game_registry_evict_due(struct game_service *gs, struct live_game *lg, int64_t now);
+/* Folds the events another writer appended to lg's log since its seq
+ * (read from the store), and publishes them; 0, or -1 if they cannot be
+ * read or folded. */
+int game_registry_catch_up(struct game_service *gs, struct live_game *lg);
 /* Brings back the evicted games whose deadline has come by now. */
 void game_registry_revive_due(struct game_service *gs, int64_t now);
 /* Brings back player's evicted unfinished games. */
@@ -196,6 +200,12 @@ void game_txn_abort(struct game_txn *t);
 int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type, const char *raw, int64_t visible_to,
                      int64_t t_ms, struct game_outcome *out);
 int game_txn_add(struct game_txn *t, struct fold_event *e, int64_t visible_to, int64_t t_ms, struct game_outcome *out);
+/* How often a seat command runs again after finding its game changed by
+ * another writer (out->stale: the game was caught up meanwhile). */
+#define GAME_STALE_RETRIES 3
+/* Whether to run the command again: out was stale and *tries (start at 0)
+ * is within GAME_STALE_RETRIES; then out is emptied for the next run. */
+bool game_retry(struct game_outcome *out, int *tries);
 /* The game row of lg in state v. */
 void game_txn_row_of(const struct live_game *lg, const struct game_view *v, struct store_game *g);
 /* Commits, makes the work copy live and gives viewer the events it may

@@ -205,10 +205,13 @@ void game_service_move(struct game_service *gs, int64_t me, const char *id, cons
 	if (color < 0)
 		return;
 	game_presence_seen(gs, lg, color);
-	if (lg->view.undo)
-		game_undo_provisional(gs, lg, color, me, req->ply, req->move, out);
-	else
-		game_move_play(gs, lg, color, me, req->ply, req->move, out);
+	int tries = 0;
+	do {
+		if (lg->view.undo)
+			game_undo_provisional(gs, lg, color, me, req->ply, req->move, out);
+		else
+			game_move_play(gs, lg, color, me, req->ply, req->move, out);
+	} while (game_retry(out, &tries));
 	game_presence_account(gs, lg, color, out);
 }
 
@@ -273,19 +276,15 @@ void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
 	if (color < 0)
 		return;
 	game_presence_seen(gs, lg, color);
-	premoves(gs, lg, color, me, req, out);
+	int tries = 0;
+	do
+		premoves(gs, lg, color, me, req, out);
+	while (game_retry(out, &tries));
 	game_presence_account(gs, lg, color, out);
 }
 
-void game_service_resign(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out)
+static void resign(struct game_service *gs, struct live_game *lg, int color, int64_t me, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
-	if (!lg)
-		return;
-	int color = game_seat_or_forbidden(lg, me, out);
-	if (color < 0)
-		return;
-	game_presence_seen(gs, lg, color);
 	if (!fold_running(&lg->view)) {
 		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is not running");
 		return;
@@ -298,4 +297,19 @@ void game_service_resign(struct game_service *gs, int64_t me, const char *id, st
 	if (game_txn_begin(&t, gs, lg, out) || game_txn_add(&t, &e, 0, game_txn_instant(&lg->view), out))
 		return;
 	game_txn_commit(&t, me, out);
+}
+
+void game_service_resign(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg)
+		return;
+	int color = game_seat_or_forbidden(lg, me, out);
+	if (color < 0)
+		return;
+	game_presence_seen(gs, lg, color);
+	int tries = 0;
+	do
+		resign(gs, lg, color, me, out);
+	while (game_retry(out, &tries));
 }

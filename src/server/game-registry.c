@@ -122,6 +122,17 @@ static int replay_event(void *arg, const struct store_event *ev)
 	return 0;
 }
 
+int game_registry_catch_up(struct game_service *gs, struct live_game *lg)
+{
+	struct replay r = {.lg = lg};
+	int64_t was = lg->view.seq;
+	if (store_events_after(gs->srv->store, lg->id, was, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc)
+		return -1;
+	if (lg->view.seq != was)
+		game_txn_publish(gs, lg);
+	return 0;
+}
+
 /* The game from memory, or rebuilt from the store by replaying its events;
  * NULL after filling out (404 or 500). */
 struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out)

@@ -44,6 +44,7 @@ struct game_outcome {
 	struct protocol_events events;  /* owned; protocol_events_fini */
 	char *body;                     /* other answers (create, join): JSON text */
 	int status;                     /* HTTP status of a success */
+	bool stale;                     /* failed because another writer changed the game first (game-txn.c) */
 };
 
 void game_outcome_fini(struct game_outcome *o);

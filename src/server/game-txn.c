@@ -206,15 +206,21 @@ int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type,
 			 game_termination_str(t->work.game.termination));
 	}
 	char *payload = raw ? xstrdup(raw) : fold_event_encode(e);
-	int64_t got = 0;
-	if (store_event_append(t->gs->srv->store, t->lg->id, type, payload, visible_to, t->work.last_t_ms, &got) ||
-	    got != seq) {
-		if (got && got != seq)
-			log_error("game %s: store gave seq %lld, the fold expected %lld", t->lg->id, (long long)got,
-				  (long long)seq);
+	enum store_result r =
+		store_event_append(t->gs->srv->store, t->lg->id, seq, type, payload, visible_to, t->work.last_t_ms);
+	if (r != STORE_OK) {
 		free(payload);
 		game_txn_abort(t);
-		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		/* Another writer took the seq: the game in memory is behind
+		 * its log. Caught up, the command runs again (game_retry). */
+		if (r == STORE_CONFLICT && !t->gs->batch && !game_registry_catch_up(t->gs, t->lg)) {
+			log_info("game %s: seq %lld taken by another writer; caught up to %lld", t->lg->id,
+				 (long long)seq, (long long)t->lg->view.seq);
+			game_fail(out, PROTOCOL_ERR_CONFLICT, "the game changed meanwhile; send the command again");
+			out->stale = true;
+		} else {
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		}
 		return -1;
 	}
 	struct protocol_event *pe = &t->ev[t->n];
@@ -247,6 +253,15 @@ void game_txn_row_of(const struct live_game *lg, const struct game_view *v, stru
 
 /* Writes the game row, commits, makes the work copy live, wakes the polls
  * and the flag timer, and gives the caller (viewer) the events it may see. */
+bool game_retry(struct game_outcome *out, int *tries)
+{
+	if (!out->stale || ++*tries > GAME_STALE_RETRIES)
+		return false;
+	game_outcome_fini(out);
+	*out = (struct game_outcome){0};
+	return true;
+}
+
 int game_txn_commit(struct game_txn *t, int64_t viewer, struct game_outcome *out)
 {
 	struct game_service *gs = t->gs;

@@ -23,8 +23,8 @@
 
 static void usage(FILE *f)
 {
-	fprintf(f, "usage: tchessd --listen ADDR:PORT --db PATH|postgresql://... [--engine PATH] [--tablebases DIR]\n"
-		   "               [--config FILE] [--log-level error|warn|info|debug]\n"
+	fprintf(f, "usage: tchessd --listen ADDR:PORT --db PATH|postgresql://... [--node NAME] [--engine PATH]\n"
+		   "               [--tablebases DIR] [--config FILE] [--log-level error|warn|info|debug]\n"
 		   "See tchessd(8).\n");
 }
 
@@ -64,21 +64,18 @@ static bool polls_watched(void *ctx, const char *id)
 int main(int argc, char **argv)
 {
 	static const struct option opts[] = {
-		{ "listen", required_argument, NULL, 'l' },
-		{ "db", required_argument, NULL, 'd' },
-		{ "engine", required_argument, NULL, 'e' },
-		{ "tablebases", required_argument, NULL, 't' },
-		{ "config", required_argument, NULL, 'c' },
-		{ "log-level", required_argument, NULL, 'L' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 },
+		{"listen", required_argument, NULL, 'l'},     {"db", required_argument, NULL, 'd'},
+		{"node", required_argument, NULL, 'n'},       {"engine", required_argument, NULL, 'e'},
+		{"tablebases", required_argument, NULL, 't'}, {"config", required_argument, NULL, 'c'},
+		{"log-level", required_argument, NULL, 'L'},  {"help", no_argument, NULL, 'h'},
+		{"version", no_argument, NULL, 'V'},          {NULL, 0, NULL, 0},
 	};
 	struct server_config cfg;
 	config_init(&cfg);
 	/* Command-line values win over the config file, so collect them first
 	 * and apply them after reading it. */
-	const char *cli[4][2] = { { "listen", NULL }, { "db", NULL }, { "engine", NULL }, { "tablebases", NULL } };
+	const char *cli[5][2] = {
+		{"listen", NULL}, {"db", NULL}, {"engine", NULL}, {"tablebases", NULL}, {"node", NULL}};
 	const char *config_file = NULL;
 	int opt;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -94,6 +91,9 @@ int main(int argc, char **argv)
 			break;
 		case 't':
 			cli[3][1] = optarg;
+			break;
+		case 'n':
+			cli[4][1] = optarg;
 			break;
 		case 'c':
 			config_file = optarg;
@@ -128,9 +128,13 @@ int main(int argc, char **argv)
 		free(err);
 		return 2;
 	}
-	for (int i = 0; i < 4; i++) {
-		if (cli[i][1])
-			config_set(&cfg, cli[i][0], cli[i][1], &err);
+	for (int i = 0; i < 5; i++) {
+		if (cli[i][1] && config_set(&cfg, cli[i][0], cli[i][1], &err)) {
+			fprintf(stderr, "tchessd: --%s\n", err);
+			free(err);
+			config_fini(&cfg);
+			return 2;
+		}
 	}
 	if (!cfg.listen || !cfg.db) {
 		fprintf(stderr, "tchessd: --listen and --db are required\n");

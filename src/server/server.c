@@ -57,7 +57,8 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	/* 64k buckets of 32 bytes: 2 MiB each, whatever the number of clients. */
 	srv->rate_ip = ratelimit_new(srv->cfg.rate_ip_per_s, srv->cfg.rate_ip_burst, 65536);
 	srv->rate_token = ratelimit_new(srv->cfg.rate_token_per_s, srv->cfg.rate_token_burst, 65536);
-	struct store_options opts = { .sync_full = srv->cfg.sync_full, .read_only = srv->cfg.read_only };
+	struct store_options opts = {
+		.sync_full = srv->cfg.sync_full, .read_only = srv->cfg.read_only, .node = srv->cfg.node};
 	srv->store = store_open(srv->cfg.db, &opts, errmsg);
 	if (!srv->store)
 		return -1;

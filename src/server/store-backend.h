@@ -42,9 +42,8 @@ enum store_result sqlite_store_game_create(struct sqlite_store *st, const struct
 enum store_result sqlite_store_game_get(struct sqlite_store *st, const char *id, struct store_game *out);
 enum store_result sqlite_store_game_update(struct sqlite_store *st, const struct store_game *g);
 enum store_result sqlite_store_game_delete(struct sqlite_store *st, const char *id);
-enum store_result sqlite_store_event_append(struct sqlite_store *st, const char *game_id, const char *type,
-					    const char *payload, int64_t visible_to, int64_t created_ms,
-					    int64_t *seq_out);
+enum store_result sqlite_store_event_append(struct sqlite_store *st, const char *game_id, int64_t seq, const char *type,
+					    const char *payload, int64_t visible_to, int64_t created_ms);
 enum store_result sqlite_store_game_last_seq(struct sqlite_store *st, const char *game_id, int64_t *seq_out);
 enum store_result sqlite_store_events_after(struct sqlite_store *st, const char *game_id, int64_t after, int64_t viewer,
 					    int limit, store_event_fn fn, void *arg);
@@ -103,8 +102,8 @@ enum store_result pg_store_game_create(struct pg_store *st, const struct store_g
 enum store_result pg_store_game_get(struct pg_store *st, const char *id, struct store_game *out);
 enum store_result pg_store_game_update(struct pg_store *st, const struct store_game *g);
 enum store_result pg_store_game_delete(struct pg_store *st, const char *id);
-enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, const char *type, const char *payload,
-					int64_t visible_to, int64_t created_ms, int64_t *seq_out);
+enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, int64_t seq, const char *type,
+					const char *payload, int64_t visible_to, int64_t created_ms);
 enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_id, int64_t *seq_out);
 enum store_result pg_store_events_after(struct pg_store *st, const char *game_id, int64_t after, int64_t viewer,
 					int limit, store_event_fn fn, void *arg);

@@ -173,9 +173,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	 * and holds the row until commit, so two writers of one game (two
 	 * nodes) queue there instead of both computing the same MAX + 1. */
 	[S_EVENT_INSERT] =
-		"WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = $1 RETURNING last_seq) "
+		"WITH g AS (UPDATE games SET last_seq = $6 WHERE id = $1 AND last_seq = $6 - 1 RETURNING last_seq) "
 		"INSERT INTO events(game_id, seq, type, payload, visible_to, created_ms) "
-		"SELECT $1::text, g.last_seq, $2::text, $3::text, $4::bigint, $5::bigint FROM g RETURNING seq",
+		"SELECT $1::text, g.last_seq, $2::text, $3::text, $4::bigint, $5::bigint FROM g",
 	/* visible_to: -1 matches no private event, -2 every one. */
 	[S_EVENTS_AFTER] = "SELECT seq, type, payload, visible_to, created_ms FROM events "
 			   "WHERE game_id = $1 AND seq > $2 AND (visible_to IS NULL OR visible_to = $3 OR $3 = -2) "
@@ -535,7 +535,10 @@ struct pg_store *pg_store_open(const char *target, const struct store_options *o
 	st->read_only = opts && opts->read_only;
 	char host[64] = "";
 	gethostname(host, sizeof host - 1);
-	snprintf(st->node, sizeof st->node, "%s:%ld", host, (long)getpid());
+	if (opts && opts->node)
+		snprintf(st->node, sizeof st->node, "%s", opts->node);
+	else
+		snprintf(st->node, sizeof st->node, "%s:%ld", host, (long)getpid());
 	st->conn = connect_db(target, errmsg);
 	if (!st->conn || migrate(st, errmsg) || session_setup(st, errmsg))
 		goto fail;
@@ -545,6 +548,7 @@ struct pg_store *pg_store_open(const char *target, const struct store_options *o
 		    node_register(st, errmsg))
 			goto fail;
 	}
+	log_info("store: PostgreSQL database %s, node %s", PQdb(st->conn), st->node);
 	return st;
 fail:
 	if (!*errmsg)
@@ -842,8 +846,8 @@ enum store_result pg_store_game_delete(struct pg_store *st, const char *id)
 	return rc == STORE_OK && !n ? STORE_NOT_FOUND : rc;
 }
 
-enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, const char *type, const char *payload,
-					int64_t visible_to, int64_t created_ms, int64_t *seq_out)
+enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, int64_t seq, const char *type,
+					const char *payload, int64_t visible_to, int64_t created_ms)
 {
 	struct params p = {0};
 	p_text(&p, game_id);
@@ -851,17 +855,12 @@ enum store_result pg_store_event_append(struct pg_store *st, const char *game_id
 	p_text(&p, payload ? payload : "{}");
 	p_id(&p, visible_to);
 	p_int(&p, created_ms);
-	PGresult *r;
-	enum store_result rc = run(st, S_EVENT_INSERT, &p, "append event", &r);
-	if (rc != STORE_OK)
-		return rc;
-	/* No row: no such game (SQLite's foreign key says the same). */
-	if (PQntuples(r) == 1)
-		*seq_out = col_int(r, 0, 0);
-	else
-		rc = STORE_CONFLICT;
-	PQclear(r);
-	return rc;
+	p_int(&p, seq);
+	long n = 0;
+	enum store_result rc = run_done(st, S_EVENT_INSERT, &p, "append event", &n);
+	/* Nothing inserted: seq is not the next one, or there is no such
+	 * game. */
+	return rc == STORE_OK && n != 1 ? STORE_CONFLICT : rc;
 }
 
 enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_id, int64_t *seq_out)

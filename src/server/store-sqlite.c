@@ -104,9 +104,10 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAME_DELETE] = "DELETE FROM games WHERE id = ?1",
 	[S_GAME_LAST_SEQ] = "SELECT COALESCE(MAX(seq), 0), (SELECT COUNT(*) FROM games WHERE id = ?1) "
 			    "FROM events WHERE game_id = ?1",
+	/* At the seq the caller expects, and only if it is the next one. */
 	[S_EVENT_INSERT] = "INSERT INTO events(game_id, seq, type, payload, visible_to, created_ms) "
-			   "VALUES (?1, (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?1), "
-			   "?2, ?3, ?4, ?5) RETURNING seq",
+			   "SELECT ?1, ?6, ?2, ?3, ?4, ?5 "
+			   "WHERE ?6 = (SELECT COALESCE(MAX(seq), 0) + 1 FROM events WHERE game_id = ?1)",
 	[S_EVENTS_AFTER] = "SELECT seq, type, payload, visible_to, created_ms FROM events "
 			   "WHERE game_id = ?1 AND seq > ?2 AND (visible_to IS NULL OR visible_to = ?3 OR ?3 = -2) "
 			   "ORDER BY seq LIMIT ?4",
@@ -541,9 +542,8 @@ enum store_result sqlite_store_game_delete(struct sqlite_store *st, const char *
 	return r;
 }
 
-enum store_result sqlite_store_event_append(struct sqlite_store *st, const char *game_id, const char *type,
-					    const char *payload, int64_t visible_to, int64_t created_ms,
-					    int64_t *seq_out)
+enum store_result sqlite_store_event_append(struct sqlite_store *st, const char *game_id, int64_t seq, const char *type,
+					    const char *payload, int64_t visible_to, int64_t created_ms)
 {
 	sqlite3_stmt *q = stmt(st, S_EVENT_INSERT);
 	sqlite3_bind_text(q, 1, game_id, -1, SQLITE_TRANSIENT);
@@ -551,15 +551,10 @@ enum store_result sqlite_store_event_append(struct sqlite_store *st, const char 
 	sqlite3_bind_text(q, 3, payload ? payload : "{}", -1, SQLITE_TRANSIENT);
 	bind_id(q, 4, visible_to);
 	sqlite3_bind_int64(q, 5, created_ms);
-	int rc = sqlite3_step(q);
-	enum store_result r = STORE_OK;
-	if (rc == SQLITE_ROW) {
-		*seq_out = sqlite3_column_int64(q, 0);
-		rc = sqlite3_step(q);
-	}
-	if (rc != SQLITE_DONE)
-		r = (rc & 0xff) == SQLITE_CONSTRAINT ? STORE_CONFLICT : fail(st, "append event", rc);
-	sqlite3_reset(q);
+	sqlite3_bind_int64(q, 6, seq);
+	enum store_result r = run(st, q, "append event");
+	if (r == STORE_OK && sqlite3_changes(st->db) == 0)
+		r = STORE_CONFLICT; /* not the next seq */
 	return r;
 }
 

@@ -163,10 +163,10 @@ enum store_result store_game_delete(struct store *st, const char *id)
 	return BACKEND(st, game_delete, id);
 }
 
-enum store_result store_event_append(struct store *st, const char *game_id, const char *type, const char *payload,
-				     int64_t visible_to, int64_t created_ms, int64_t *seq_out)
+enum store_result store_event_append(struct store *st, const char *game_id, int64_t seq, const char *type,
+				     const char *payload, int64_t visible_to, int64_t created_ms)
 {
-	return BACKEND(st, event_append, game_id, type, payload, visible_to, created_ms, seq_out);
+	return BACKEND(st, event_append, game_id, seq, type, payload, visible_to, created_ms);
 }
 
 enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out)

@@ -51,6 +51,9 @@ struct store_options {
 	 * work, every write fails with STORE_ERROR and store_failure_transient
 	 * says so. The schema must already be current. */
 	bool read_only;
+	/* PostgreSQL: this node's name, its row in tchess_nodes (NULL: the
+	 * host name and process id). SQLite ignores it. */
+	const char *node;
 };
 
 struct store_player {
@@ -162,9 +165,12 @@ enum store_result store_game_update(struct store *st, const struct store_game *g
 enum store_result store_game_delete(struct store *st, const char *id);
 void store_game_fini(struct store_game *g);
 
-/* Appends an event with the game's next seq (returned in *seq_out). */
-enum store_result store_event_append(struct store *st, const char *game_id, const char *type, const char *payload,
-				     int64_t visible_to, int64_t created_ms, int64_t *seq_out);
+/* Appends an event at seq, which must be the game's next (its last seq +
+ * 1): the seq the caller's fold expects. STORE_CONFLICT if it is not
+ * (another writer appended first: the caller's view of the game is stale)
+ * or there is no such game. */
+enum store_result store_event_append(struct store *st, const char *game_id, int64_t seq, const char *type,
+				     const char *payload, int64_t visible_to, int64_t created_ms);
 /* The game's last seq (0 if it has no events). */
 enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out);
 /* Every event, private ones included: the game service's replay. */

@@ -51,6 +51,21 @@ int pgtest_create(char *uri, size_t size, char *err, size_t errsize)
 	return 0;
 }
 
+int pgtest_sql(const char *uri, const char *sql)
+{
+	pid_t pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		execlp("psql", "psql", "-X", "-q", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c", sql, (char *)NULL);
+		_exit(127);
+	}
+	int status;
+	if (waitpid(pid, &status, 0) != pid)
+		return -1;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
 void pgtest_drop(const char *uri)
 {
 	if (strncmp(uri, PGTEST_URI_PREFIX, strlen(PGTEST_URI_PREFIX)))

@@ -16,6 +16,10 @@ bool pgtest_enabled(void);
 /* Creates a new database and writes its libpq URI into uri. Returns 0, or
  * -1 with why in err. */
 int pgtest_create(char *uri, size_t size, char *err, size_t errsize);
+/* Runs sql on the database of uri with psql (as another node, or an
+ * operator, would: behind tchessd's back). Returns 0, or psql's exit
+ * status. */
+int pgtest_sql(const char *uri, const char *sql);
 /* Drops the database of a URI pgtest_create wrote (ignoring failures:
  * the cluster goes anyway at the end of the test). */
 void pgtest_drop(const char *uri);

@@ -105,17 +105,17 @@ START_TEST(test_events)
 	struct store_game g2 = { .id = "g2", .created_ms = 6, .status = "open", .white = b };
 	ck_assert_int_eq(store_game_create(st, &g2), STORE_OK);
 
-	/* Seqs are per game and gapless from 1. */
-	ck_assert_int_eq(store_event_append(st, "g1", "x", "{}", 0, 10, &seq), STORE_OK);
-	ck_assert_int_eq(seq, 1);
-	ck_assert_int_eq(store_event_append(st, "g2", "x", "{}", 0, 10, &seq), STORE_OK);
-	ck_assert_int_eq(seq, 1);
-	ck_assert_int_eq(store_event_append(st, "g1", "note", "{}", a, 11, &seq), STORE_OK);
-	ck_assert_int_eq(seq, 2);
-	ck_assert_int_eq(store_event_append(st, "g1", "y", "{}", 0, 12, &seq), STORE_OK);
-	ck_assert_int_eq(seq, 3);
+	/* Seqs are per game and gapless from 1: an append names the seq it
+	 * expects, and only the next one is taken. */
+	ck_assert_int_eq(store_event_append(st, "g1", 1, "x", "{}", 0, 10), STORE_OK);
+	ck_assert_int_eq(store_event_append(st, "g2", 1, "x", "{}", 0, 10), STORE_OK);
+	ck_assert_int_eq(store_event_append(st, "g1", 2, "note", "{}", a, 11), STORE_OK);
+	/* A writer whose view is stale (seq taken), or ahead (a gap). */
+	ck_assert_int_eq(store_event_append(st, "g1", 2, "y", "{}", 0, 12), STORE_CONFLICT);
+	ck_assert_int_eq(store_event_append(st, "g1", 4, "y", "{}", 0, 12), STORE_CONFLICT);
+	ck_assert_int_eq(store_event_append(st, "g1", 3, "y", "{}", 0, 12), STORE_OK);
 	/* An event for an unknown game breaks the foreign key. */
-	ck_assert_int_eq(store_event_append(st, "nope", "y", "{}", 0, 12, &seq), STORE_CONFLICT);
+	ck_assert_int_eq(store_event_append(st, "nope", 1, "y", "{}", 0, 12), STORE_CONFLICT);
 
 	struct seen s = { 0 };
 	ck_assert_int_eq(store_events_after(st, "g1", 0, 0, 0, count_cb, &s), STORE_OK);
@@ -137,7 +137,7 @@ START_TEST(test_events)
 
 	/* A rolled-back transaction leaves nothing. */
 	ck_assert_int_eq(store_begin(st), STORE_OK);
-	ck_assert_int_eq(store_event_append(st, "g1", "z", "{}", 0, 13, &seq), STORE_OK);
+	ck_assert_int_eq(store_event_append(st, "g1", 4, "z", "{}", 0, 13), STORE_OK);
 	store_rollback(st);
 	ck_assert_int_eq(store_game_last_seq(st, "g1", &seq), STORE_OK);
 	ck_assert_int_eq(seq, 3);

@@ -1,0 +1,129 @@
+/*
+ * tchessd on PostgreSQL, what only PostgreSQL can show: another writer
+ * appending to a game's log behind this tchessd's back (as another node
+ * will), and one tchessd per database. Run beside a throwaway cluster by
+ * with-postgresql; skipped (77) without one.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+
+#include "harness.h"
+#include "pgtest.h"
+#include "spawn.h"
+#include "tchess/protocol.h"
+
+/* Appends a public note to the game's log directly in the database, at
+ * its next seq, as a writer other than this tchessd would. */
+static void note_behind_its_back(struct table *t)
+{
+	char sql[1024];
+	snprintf(sql, sizeof sql,
+		 "WITH g AS (UPDATE games SET last_seq = last_seq + 1 WHERE id = '%s' RETURNING last_seq) "
+		 "INSERT INTO events(game_id, seq, type, payload, visible_to, created_ms) "
+		 "SELECT '%s', last_seq, 'note', '{\"text\":\"written elsewhere\"}', NULL, "
+		 "(extract(epoch FROM now()) * 1000)::bigint FROM g",
+		 t->game, t->game);
+	ck_assert_int_eq(pgtest_sql(t->d.db, sql), 0);
+}
+
+static struct protocol_events all_events(struct table *t)
+{
+	char *body;
+	ck_assert_int_eq(table_command(t, "GET", "events?after=0", t->alice, NULL, &body), 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_msg(protocol_events_decode(body, strlen(body), &evs, &err) == 0, "%s", err.message);
+	free(body);
+	return evs;
+}
+
+START_TEST(test_stale_game_catches_up)
+{
+	/* A move whose seq another writer took first: the store refuses it
+	 * (the append names the seq its fold expects), tchessd reads what
+	 * it missed, folds it and plays the move at the next seq; the log
+	 * stays contiguous and holds each event once. */
+	struct table t;
+	table_open(&t, NULL, "\"tc\":\"5+3\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	struct protocol_events before = all_events(&t);
+	note_behind_its_back(&t);
+	char *body;
+	ck_assert_int_eq(table_command(&t, "POST", "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}", &body), 200);
+	struct protocol_events got;
+	struct protocol_error err;
+	ck_assert_msg(protocol_events_decode(body, strlen(body), &got, &err) == 0, "%s", err.message);
+	free(body);
+	ck_assert_uint_eq(got.n, 1);
+	ck_assert_str_eq(got.events[0].type, "move");
+	ck_assert_int_eq(got.events[0].seq, before.seq + 2);
+	protocol_events_fini(&got);
+	struct protocol_events after = all_events(&t);
+	ck_assert_uint_eq(after.n, before.n + 2);
+	for (size_t i = 0; i < after.n; i++)
+		ck_assert_int_eq(after.events[i].seq, (int64_t)i + 1);
+	ck_assert_str_eq(after.events[before.n].type, "note");
+	ck_assert_str_eq(after.events[before.n + 1].type, "move");
+	/* And the game goes on from there. */
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}"), 1);
+	protocol_events_fini(&before);
+	protocol_events_fini(&after);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_node_name)
+{
+	/* node = NAME names this tchessd's row; with sync = full every group
+	 * flush is one synchronous UPDATE of it. */
+	struct table t;
+	table_open(&t, "node = east-1\nsync = full", "\"tc\":\"5+3\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	ck_assert_int_eq(pgtest_sql(t.d.db,
+				    "DO $$ BEGIN IF NOT EXISTS (SELECT 1 FROM tchess_nodes WHERE node = "
+				    "'east-1' AND syncs > 0) THEN RAISE EXCEPTION 'no synced row'; END IF; END $$"),
+			 0);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_one_tchessd_per_database)
+{
+	/* A second tchessd on the same database is refused with a reason. */
+	struct tchessd d;
+	tchessd_start(&d, NULL);
+	pid_t pid;
+	int port;
+	char err[600];
+	char conf[300];
+	snprintf(conf, sizeof conf, "%s/tchessd.conf", d.dir);
+	ck_assert_int_eq(
+		spawn_tchessd(getenv("TCHESSD"), d.db, conf, "warn", NULL, 10000, &pid, &port, err, sizeof err), -1);
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/health", NULL, NULL, 0, NULL), 200);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+int main(void)
+{
+	if (!pgtest_enabled()) {
+		fprintf(stderr, "SKIP: no test PostgreSQL cluster (run under tests/server/with-postgresql)\n");
+		return 77;
+	}
+	Suite *s = suite_create("postgresql");
+	TCase *tc = tcase_create("postgresql");
+	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_stale_game_catches_up);
+	tcase_add_test(tc, test_node_name);
+	tcase_add_test(tc, test_one_tchessd_per_database);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
