@@ -214,6 +214,18 @@ struct protocol_revealed_note {
 };
 int protocol_notes_revealed_decode(const char *json, size_t len, struct protocol_revealed_note **out, size_t *n,
 				   struct protocol_error *err);
+char *protocol_notes_revealed_encode(const struct protocol_revealed_note *notes, size_t n);
+
+/* A game's parameters as tchessd stores them with the game (not on the
+ * wire): {"invite_sha256"?: HEX, "tournament"?: ID}, each left out when
+ * "" (so a game with neither is {}). */
+struct protocol_game_params {
+	char invite_sha256[64 + 1]; /* the invite code's hash, hex; "" for none */
+	char tournament[PROTOCOL_GAME_ID_MAX + 1];
+};
+char *protocol_game_params_encode(const struct protocol_game_params *p);
+int protocol_game_params_decode(const char *json, size_t len, struct protocol_game_params *out,
+				struct protocol_error *err);
 
 /* POST /v1/games request: {"tc": TC, "ruleset"?, "color"?, "opponent"?,
  * "level"?, "fen"?, "undo"?}; absent members are "" (level 0). Values are checked

@@ -279,6 +279,31 @@ int protocol_notes_revealed_decode(const char *json, size_t len, struct protocol
 	return rc;
 }
 
+char *protocol_notes_revealed_encode(const struct protocol_revealed_note *notes, size_t n)
+{
+	cJSON *o = protocol_json_object();
+	protocol_json_add_item(o, "notes", protocol_codec_array(&revealed_msg, notes, sizeof *notes, n));
+	return protocol_json_print(o);
+}
+
+static const struct protocol_codec_member game_params_members[] = {
+	STRING(struct protocol_game_params, invite_sha256, EMPTY_OK | OMIT),
+	STRING(struct protocol_game_params, tournament, EMPTY_OK | OMIT),
+};
+static const struct protocol_codec_message game_params_msg =
+	PROTOCOL_CODEC_MESSAGE("game params", game_params_members, NULL, NULL);
+
+char *protocol_game_params_encode(const struct protocol_game_params *p)
+{
+	return protocol_codec_encode(&game_params_msg, p);
+}
+
+int protocol_game_params_decode(const char *json, size_t len, struct protocol_game_params *out,
+				struct protocol_error *err)
+{
+	return protocol_codec_decode(&game_params_msg, json, len, out, err);
+}
+
 /* Optional members are left out when "" (level 0, undo false). */
 static const struct protocol_codec_member game_create_members[] = {
 	STRING(struct protocol_game_create_request, tc, REQ),

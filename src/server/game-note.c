@@ -2,7 +2,6 @@
  * Notes: private while the game runs, public once it is over, when the
  * transaction that ends it reveals the earlier ones in one event.
  */
-#include <cjson/cJSON.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,51 +32,41 @@ void game_service_note(struct game_service *gs, int64_t me, const char *id, cons
 
 /* Every note of the game becomes public in the transaction that ends it:
  * one "notes-revealed" event listing them in order. */
+struct revealed {
+	struct protocol_revealed_note *notes;
+	size_t n;
+};
+
 static int collect_note(void *arg, const struct store_event *ev)
 {
-	cJSON *list = arg;
-	if (strcmp(ev->type, "note"))
+	struct revealed *r = arg;
+	struct protocol_note_request note;
+	struct protocol_error err;
+	const char *p = ev->payload ? ev->payload : "{}";
+	if (strcmp(ev->type, "note") || protocol_note_request_decode(p, strlen(p), &note, &err))
 		return 0;
-	cJSON *n = cJSON_Parse(ev->payload ? ev->payload : "{}");
-	cJSON *text = n ? cJSON_GetObjectItemCaseSensitive(n, "text") : NULL;
-	cJSON *o = cJSON_CreateObject();
-	if (!o || !cJSON_IsString(text)) {
-		cJSON_Delete(n);
-		cJSON_Delete(o);
-		return 0;
-	}
-	cJSON_AddNumberToObject(o, "seq", (double)ev->seq);
-	cJSON_AddNumberToObject(o, "t_ms", (double)ev->created_ms);
-	cJSON_AddNumberToObject(o, "player", (double)ev->visible_to);
-	cJSON_AddStringToObject(o, "text", text->valuestring);
-	cJSON_AddItemToArray(list, o);
-	cJSON_Delete(n);
+	r->notes = xrealloc(r->notes, (r->n + 1) * sizeof *r->notes);
+	struct protocol_revealed_note *n = &r->notes[r->n++];
+	n->seq = ev->seq;
+	n->t_ms = ev->created_ms;
+	n->player = ev->visible_to;
+	snprintf(n->text, sizeof n->text, "%s", note.text);
 	return 0;
 }
 
 int game_note_reveal(struct game_txn *t, struct game_outcome *out)
 {
-	cJSON *list = cJSON_CreateArray();
-	if (!list)
-		xalloc_die();
-	if (store_events_after(t->gs->srv->store, t->lg->id, 0, STORE_VIEWER_ALL, 0, collect_note, list)) {
-		cJSON_Delete(list);
+	struct revealed r = { 0 };
+	if (store_events_after(t->gs->srv->store, t->lg->id, 0, STORE_VIEWER_ALL, 0, collect_note, &r)) {
+		free(r.notes);
 		game_txn_abort(t);
 		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
 	}
-	if (!cJSON_GetArraySize(list)) {
-		cJSON_Delete(list);
+	if (!r.n)
 		return 0;
-	}
-	cJSON *o = cJSON_CreateObject();
-	if (!o)
-		xalloc_die();
-	cJSON_AddItemToObject(o, "notes", list);
-	char *payload = cJSON_PrintUnformatted(o);
-	cJSON_Delete(o);
-	if (!payload)
-		xalloc_die();
+	char *payload = protocol_notes_revealed_encode(r.notes, r.n);
+	free(r.notes);
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_OTHER);
 	int rc = game_txn_add_raw(t, &e, "notes-revealed", payload, 0, t->work.last_t_ms, out);
@@ -99,27 +88,23 @@ static void note_list_add(struct game_note_list *l, int64_t seq, int64_t player,
 static int collect_public(void *arg, const struct store_event *ev)
 {
 	struct game_note_list *l = arg;
-	bool revealed = !strcmp(ev->type, "notes-revealed");
-	if (!revealed && strcmp(ev->type, "note"))
+	struct protocol_error err;
+	const char *p = ev->payload ? ev->payload : "{}";
+	if (!strcmp(ev->type, "note")) {
+		struct protocol_note_request note;
+		if (!protocol_note_request_decode(p, strlen(p), &note, &err))
+			note_list_add(l, ev->seq, 0, note.text);
 		return 0;
-	cJSON *o = cJSON_Parse(ev->payload ? ev->payload : "{}");
-	if (!revealed) {
-		cJSON *text = cJSON_GetObjectItemCaseSensitive(o, "text");
-		if (cJSON_IsString(text))
-			note_list_add(l, ev->seq, 0, text->valuestring);
 	}
-	cJSON *list = revealed ? cJSON_GetObjectItemCaseSensitive(o, "notes") : NULL;
-	cJSON *n;
-	cJSON_ArrayForEach(n, list)
-	{
-		cJSON *seq = cJSON_GetObjectItemCaseSensitive(n, "seq");
-		cJSON *player = cJSON_GetObjectItemCaseSensitive(n, "player");
-		cJSON *text = cJSON_GetObjectItemCaseSensitive(n, "text");
-		if (cJSON_IsNumber(seq) && cJSON_IsString(text))
-			note_list_add(l, (int64_t)seq->valuedouble,
-				      cJSON_IsNumber(player) ? (int64_t)player->valuedouble : 0, text->valuestring);
+	if (strcmp(ev->type, "notes-revealed"))
+		return 0;
+	struct protocol_revealed_note *notes = NULL;
+	size_t n = 0;
+	if (!protocol_notes_revealed_decode(p, strlen(p), &notes, &n, &err)) {
+		for (size_t k = 0; k < n; k++)
+			note_list_add(l, notes[k].seq, notes[k].player, notes[k].text);
 	}
-	cJSON_Delete(o);
+	free(notes);
 	return 0;
 }
 

@@ -173,9 +173,12 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 	lg->created_ms = g.created_ms;
 	fold_view_init(&lg->view);
 	event_ring_init(&lg->ring);
-	/* params is what game_service_create wrote: {} or the invite's hash. */
-	if (g.params && sscanf(g.params, "{\"invite_sha256\":\"%64[0-9a-f]\"}", lg->invite_hash) != 1)
-		lg->invite_hash[0] = '\0';
+	/* params is what game_service_create or a tournament wrote
+	 * (protocol_game_params): the invite's hash, if any. */
+	struct protocol_game_params gp;
+	struct protocol_error perr;
+	if (g.params && !protocol_game_params_decode(g.params, strlen(g.params), &gp, &perr))
+		snprintf(lg->invite_hash, sizeof lg->invite_hash, "%s", gp.invite_sha256);
 	store_game_fini(&g);
 	struct replay r = { .lg = lg };
 	if (store_events_after(gs->srv->store, id, 0, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc ||

@@ -166,24 +166,28 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		game_fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
 		return;
 	}
-	char params[128] = "{}";
+	struct protocol_game_params gp = { 0 };
 	if (invite[0]) {
 		uint8_t h[SHA256_DIGEST_SIZE];
 		/* The hash is of the code's typed form (no dash), as a join's is. */
 		token_invite_normalize(invite, typed, sizeof typed);
 		sha256(typed, strlen(typed), h);
 		token_hex(lg->invite_hash, h, sizeof h);
-		snprintf(params, sizeof params, "{\"invite_sha256\":\"%s\"}", lg->invite_hash);
+		snprintf(gp.invite_sha256, sizeof gp.invite_sha256, "%s", lg->invite_hash);
 	}
+	char *params = protocol_game_params_encode(&gp);
 	struct store_game row = { .created_ms = lg->created_ms, .params = params };
 	snprintf(row.id, sizeof row.id, "%s", lg->id);
 	snprintf(row.status, sizeof row.status, "open");
 	struct game_txn t;
 	if (game_txn_begin(&t, gs, lg, out)) {
+		free(params);
 		game_registry_live_free(lg);
 		return;
 	}
-	if (store_game_create(gs->srv->store, &row)) {
+	enum store_result created = store_game_create(gs->srv->store, &row);
+	free(params);
+	if (created) {
 		game_txn_abort(&t);
 		game_registry_live_free(lg);
 		game_store_failed(gs, out);

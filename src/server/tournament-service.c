@@ -269,9 +269,11 @@ static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
 		fail(out, PROTOCOL_ERR_INTERNAL, "tournament: %s", terr.message);
 		return -1;
 	}
-	char params[64];
-	snprintf(params, sizeof params, "{\"tournament\":\"%s\"}", l->row.id);
-	for (int i = 0; i < l->t.n_games; i++) {
+	struct protocol_game_params gp = { 0 };
+	snprintf(gp.tournament, sizeof gp.tournament, "%s", l->row.id);
+	char *params = protocol_game_params_encode(&gp);
+	int rc = 0;
+	for (int i = 0; i < l->t.n_games && !rc; i++) {
 		const struct tournament_game *g = &l->t.games[i];
 		struct fold_seat seats[2] = { { 0 } };
 		const struct store_entry *w = &l->entries[g->white], *b = &l->entries[g->black];
@@ -281,13 +283,16 @@ static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
 		snprintf(seats[WHITE].name, sizeof seats[WHITE].name, "%.*s", (int)sizeof seats[WHITE].name - 1, w->name);
 		snprintf(seats[BLACK].name, sizeof seats[BLACK].name, "%.*s", (int)sizeof seats[BLACK].name - 1, b->name);
 		game_service_create_seated(srv->games, seats, l->row.tc, l->row.ruleset, params, l->ids[i], out);
-		if (out->failed)
-			return -1;
-		if (store_tournament_game_add(srv->store, l->row.id, i, l->ids[i])) {
+		if (out->failed) {
+			rc = -1;
+		} else if (store_tournament_game_add(srv->store, l->row.id, i, l->ids[i])) {
 			fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
-			return -1;
+			rc = -1;
 		}
 	}
+	free(params);
+	if (rc)
+		return -1;
 	l->row.seed = seed;
 	l->row.started_ms = now_wall_ms();
 	snprintf(l->row.status, sizeof l->row.status, "running");
