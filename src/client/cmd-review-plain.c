@@ -3,10 +3,11 @@
  * file, replayed through the game rules. For each game:
  *
  *   game N
- *   PLY SAN UCI FEN-after-the-move [nags=$N,...] [eval=cp:N|mate:N] [clock=H:MM:SS]
+ *   PLY SAN UCI FEN-after-the-move [nags=$N,...] [eval=cp:N|mate:N] [clock=H:MM:SS] [eco=CODE]
  *   ( PLY                               (a variation replacing that ply, after it:
  *   PLY SAN UCI FEN ...                  its moves, variations nested alike)
  *   )
+ *   opening CODE NAME                   (the main line's last position in the ECO table)
  *   warning MESSAGE                     (a bad move in a variation the reader passed over)
  *   end RESULT STATUS [claimable=threefold] [claimable=fifty]
  *
@@ -20,6 +21,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tchess/eco.h"
 #include "tchess/fen.h"
 #include "tchess/game.h"
 #include "tchess/notation.h"
@@ -103,6 +105,9 @@ static void dump_move(struct position *p, size_t ply, const struct pgn_move *pm)
 		pgn_format_clock(pm->clock_ms, clk);
 		printf(" clock=%s", clk);
 	}
+	const struct eco_entry *eco = eco_lookup(p);
+	if (eco)
+		printf(" eco=%s", eco->code);
 	printf("\n");
 }
 
@@ -135,6 +140,17 @@ static void dump_plies(const struct pgn_game *pg, size_t n)
 	while (k < n && k < pg->n_moves && pg->moves[k].m != MOVE_NONE)
 		k++;
 	dump_line(pg->moves, k, &p, 1);
+	/* The opening: the last position of the main line in the ECO table. */
+	const struct eco_entry *opening = NULL;
+	p = pg->start;
+	for (size_t i = 0; i < k; i++) {
+		struct undo u;
+		position_make(&p, pg->moves[i].m, &u);
+		const struct eco_entry *e = eco_lookup(&p);
+		opening = e ? e : opening;
+	}
+	if (opening)
+		printf("opening %s %s\n", opening->code, opening->name);
 	if (pg->n_warnings)
 		printf("warning %s%s\n", pg->warning, pg->n_warnings > 1 ? " (and more like it)" : "");
 }

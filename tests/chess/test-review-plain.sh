@@ -2,7 +2,7 @@
 # tchess review --plain on tests/data/review-plain.pgn: every status and
 # claim the dump can report, an unreadable game in the middle of the file,
 # the plies before its error, an empty Result tag, variations and NAGs,
-# and the exit status.
+# ECO codes and the opening, and the exit status.
 # Expected lines were worked out by hand.
 set -u
 tchess=$1
@@ -17,7 +17,8 @@ expect() {
 	fi
 }
 expect "game 1"
-expect "1 f3 f2f3 rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1"
+expect "1 f3 f2f3 rnbqkbnr/pppppppp/8/8/8/5P2/PPPPP1PP/RNBQKBNR b KQkq - 0 1 eco=A00"
+expect "opening A00 Gedult's opening"
 expect "4 Qh4# d8h4 rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3"
 expect "end 0-1 checkmate"
 expect "8 Ng8 f6g8 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 8 5"
@@ -30,7 +31,7 @@ expect "1 Kxc2 c1c2 8/8/8/8/8/8/k1K5/8 b - - 0 1"
 expect "end 1/2-1/2 insufficient-material"
 expect "game 6"
 expect "game 7"
-expect "1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1"
+expect "1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 eco=B00"
 expect "16 Ng8 f6g8 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9"
 expect "end 1/2-1/2 fivefold"
 if ! grep -qE '^error [0-9]+:[0-9]+ .*Ke3' <<<"$out"; then
@@ -40,9 +41,10 @@ fi
 # The legal plies before the bad move come before its error line.
 game6=$(sed -n '/^game 6$/,/^game 7$/p' <<<"$out")
 want6="game 6
-1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1
-2 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2"
-if [ "$(head -3 <<<"$game6")" != "$want6" ] || ! sed -n 4p <<<"$game6" | grep -q '^error '; then
+1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 eco=B00
+2 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 eco=C20
+opening C20 King's pawn game"
+if [ "$(head -4 <<<"$game6")" != "$want6" ] || ! sed -n 5p <<<"$game6" | grep -q '^error '; then
 	echo "game 6: want its two legal plies, then the error"
 	fail=1
 fi
@@ -56,20 +58,21 @@ fi
 # "( PLY" and ")", nested alike; a bad move in one is a warning.
 game10=$(sed -n '/^game 10$/,$p' <<<"$out")
 want10="game 10
-1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 nags=\$1
-2 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2
+1 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1 nags=\$1 eco=B00
+2 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 eco=C20
 ( 2
-2 c5 c7c5 rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 eval=cp:30 clock=0:01:00
-3 Nf3 g1f3 rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2
+2 c5 c7c5 rnbqkbnr/pp1ppppp/8/2p5/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 eval=cp:30 clock=0:01:00 eco=B20
+3 Nf3 g1f3 rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 eco=B27
 ( 3
-3 c3 c2c3 rnbqkbnr/pp1ppppp/8/2p5/4P3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 2
+3 c3 c2c3 rnbqkbnr/pp1ppppp/8/2p5/4P3/2P5/PP1P1PPP/RNBQKBNR b KQkq - 0 2 eco=B22
 )
-4 d6 d7d6 rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3
+4 d6 d7d6 rnbqkbnr/pp2pppp/3p4/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 0 3 eco=B50
 )
 ( 2
-2 e6 e7e6 rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2
+2 e6 e7e6 rnbqkbnr/pppp1ppp/4p3/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2 eco=C00
 )
-3 Nf3 g1f3 rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 nags=\$4
+3 Nf3 g1f3 rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2 nags=\$4 eco=C40
+opening C40 King's knight opening
 warning line 57, column 4: in a variation, 2. Qxh7: Qxh7: no queen of White's can move to h7; the rest of that variation is skipped
 end * ongoing"
 if [ "$game10" != "$want10" ]; then
