@@ -19,6 +19,7 @@
 #include "corr.h"
 #include "config.h"
 #include "game-id.h"
+#include "home.h"
 #include "loop.h"
 #include "net.h"
 #include "screens.h"
@@ -27,9 +28,6 @@
 #include "theme.h"
 #include "ui/ui.h"
 #include "util/xalloc.h"
-
-/* The premove queue of a game "tchess play" creates, unless --premoves. */
-#define CLIENT_PREMOVES_DEFAULT 3
 
 void client_disconnect(struct client_conn *c)
 {
@@ -424,6 +422,42 @@ out:
 	return rc;
 }
 
+/* tchess (or tchess home): the home screen, on the configured server or
+ * the embedded one, with an account (registered automatically on the
+ * embedded server). */
+int cmd_home(int argc, char **argv)
+{
+	struct client_opts o = { .ascii = -1 };
+	if (client_args(&o, argc, argv, NULL, "usage: tchess [home] [--server URL] [--theme NAME] [--ascii|--unicode]") <
+	    0)
+		return 2;
+	struct client_conn c;
+	if (client_connect(&c, o.server, true) < 0)
+		return 1;
+	struct ui ui;
+	int rc = client_ui_start(&c, &ui, o.theme);
+	if (rc) {
+		client_disconnect(&c);
+		return rc;
+	}
+	struct home h;
+	home_init(&h, c.have_account);
+	struct screen_home_opts opts = {
+		.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM")),
+		.bell = c.cfg.bell,
+		.low_time_ms = c.cfg.low_time_ms,
+		.player = c.have_account ? c.acct.player : 0,
+	};
+	struct loop *l = loop_new(&ui, c.net);
+	loop_push(l, &screen_home_ops, screen_home_new(&ui, &h, &opts));
+	rc = loop_run(l);
+	loop_free(l);
+	ui_stop(&ui);
+	home_fini(&h);
+	client_disconnect(&c);
+	return rc < 0 ? 1 : 0;
+}
+
 static int play_usage(void)
 {
 	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"
@@ -441,7 +475,7 @@ int cmd_play(int argc, char **argv)
 	snprintf(req.opponent, sizeof req.opponent, "engine");
 	req.level = 3;
 	/* A casual game lets a player queue several premoves. */
-	req.premoves = CLIENT_PREMOVES_DEFAULT;
+	req.premoves = CONFIG_PREMOVES_DEFAULT;
 	for (int i = 0; i < argc; i++) {
 		int r = client_common_opt(&o, argc, argv, &i);
 		if (r < 0)

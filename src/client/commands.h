@@ -10,6 +10,7 @@ int cmd_review(int argc, char **argv);
 /* The network commands (cmd-net.c). */
 int cmd_register(int argc, char **argv);
 int cmd_token(int argc, char **argv);
+int cmd_home(int argc, char **argv);
 int cmd_play(int argc, char **argv);
 int cmd_join(int argc, char **argv);
 int cmd_watch(int argc, char **argv);

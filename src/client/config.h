@@ -16,6 +16,11 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+/* The premove queue of a game this client creates (tchess play without
+ * --premoves, the home screen): a casual game lets a player queue
+ * several. */
+#define CONFIG_PREMOVES_DEFAULT 3
+
 struct config {
 	char theme[256];   /* "" when not set */
 	int ascii;         /* -1 not set, 0 no, 1 yes */

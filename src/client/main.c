@@ -23,6 +23,7 @@ static const struct command commands[] = {
 	{ "review", "[--plain] FILE.pgn [--game N]", "step through the games of a PGN file (offline)", cmd_review },
 	{ "register", "NAME [--server URL]", "register a player and keep its token", cmd_register },
 	{ "token", "[rotate]", "whose token this is; rotate replaces it", cmd_token },
+	{ "home", "", "the home screen (what plain tchess opens)", cmd_home },
 	{ "play", "[--vs engine[:N]|open|invite] [--tc TC] ...", "start a game (own local server by default)", cmd_play },
 	{ "join", "GAME[:INVITE]", "take the free seat of a game, or return to yours", cmd_join },
 	{ "watch", "GAME", "follow a game live, read-only", cmd_watch },
@@ -60,10 +61,9 @@ static int cmd_version(int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	if (argc < 2) {
-		cmd_help(0, NULL);
-		return 2;
-	}
+	/* Plain tchess opens the home screen. */
+	if (argc < 2)
+		return cmd_home(0, NULL);
 	const char *name = argv[1];
 	if (!strcmp(name, "--help") || !strcmp(name, "-h"))
 		name = "help";

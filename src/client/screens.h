@@ -9,6 +9,9 @@
  *   screen-review.c   a PGN file's games, offline
  *   screen-tourney.c  the tournament list and one tournament; opening a
  *                     game pushes a play screen on top
+ *   screen-home.c     the home screen of plain `tchess`: games started,
+ *                     joined, continued or watched from there, and the
+ *                     tournaments, each pushed on top
  *
  * Each *_new returns the screen's state for loop_push with its ops.
  */
@@ -17,6 +20,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #include "loop.h"
 
@@ -44,5 +48,17 @@ extern const struct screen_ops screen_tourney_ops;
 /* The tournament screens of v (the caller's) on ui; its games open as
  * play screens drawn in ASCII when game_ascii. */
 struct screen_tourney *screen_tourney_new(struct ui *ui, struct tourney_view *v, bool game_ascii);
+
+extern const struct screen_ops screen_home_ops;
+/* What the home screen gives the screens it opens. */
+struct screen_home_opts {
+	bool ascii;          /* games and tournaments drawn in ASCII */
+	bool bell;           /* the config file's bell */
+	int64_t low_time_ms; /* and its low-time threshold (-1: by the time control) */
+	int64_t player;      /* the player's id (0: none) */
+};
+struct home;
+/* The home screen of h (the caller's) on ui. */
+struct screen_home *screen_home_new(struct ui *ui, struct home *h, const struct screen_home_opts *opts);
 
 #endif

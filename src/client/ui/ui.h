@@ -89,4 +89,14 @@ void ui_tourney_layout(struct ui_tourney *p);
 /* Draws what dirty (TOURNEY_DIRTY_*) says. */
 void ui_tourney_draw(struct ui_tourney *p, unsigned dirty);
 
+/* The home screen's drawing state over h (the caller's). */
+struct home;
+struct ui_home;
+struct ui_home *ui_home_new(struct ui *ui, struct home *h);
+void ui_home_free(struct ui_home *p);
+/* Makes the panes for h's size (after HOME_CMD_RESIZE). */
+void ui_home_layout(struct ui_home *p);
+/* Draws what dirty (HOME_DIRTY_*) says. */
+void ui_home_draw(struct ui_home *p, unsigned dirty);
+
 #endif

@@ -1,0 +1,558 @@
+/*
+ * The home screen's model (home.h): the actions, the player's games and
+ * the live ones as rows, the keys, the join prompt, and the requests and
+ * their answers. The lists come from GET /v1/me/games and GET /v1/games;
+ * a typed id is looked up with ?prefix= as "tchess join" does.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "home.h"
+#include "keys.h"
+#include "tchess/fold.h"
+#include "util/xalloc.h"
+
+static const char *const home_action_text[HOME_ACTION_NB][2] = {
+	[HOME_ENGINE] = { "Play the engine", "level 3, 5+3, your colour drawn" },
+	[HOME_SEEK] = { "Seek an opponent", "an open 5+3 game that anyone may join" },
+	[HOME_INVITE] = { "Invite a friend", "a 5+3 game and a code to read aloud" },
+	[HOME_JOIN] = { "Join a game", "by its invite line, code or id" },
+	[HOME_TOURNAMENTS] = { "Tournaments", "register, withdraw, open their games" },
+	[HOME_QUIT] = { "Quit", "" },
+};
+
+static void home_say(struct home *h, bool error, const char *text)
+{
+	snprintf(h->message, sizeof h->message, "%.*s", (int)sizeof h->message - 1, text);
+	h->message_error = error;
+}
+
+static void home_queue(struct home *h, const struct home_req *r)
+{
+	if (h->n_out < sizeof h->out / sizeof h->out[0])
+		h->out[h->n_out++] = *r;
+}
+
+static void home_queue_kind(struct home *h, enum home_req_kind kind)
+{
+	struct home_req r = { .kind = kind, .color = -1 };
+	home_queue(h, &r);
+}
+
+static void home_refresh(struct home *h)
+{
+	if (h->have_account)
+		home_queue_kind(h, HOME_REQ_MY_GAMES);
+	home_queue_kind(h, HOME_REQ_LIVE);
+}
+
+void home_init(struct home *h, bool have_account)
+{
+	memset(h, 0, sizeof *h);
+	h->have_account = have_account;
+	home_refresh(h);
+}
+
+void home_fini(struct home *h)
+{
+	corr_my_games_fini(&h->mine);
+	free(h->live);
+	h->live = NULL;
+	h->n_live = 0;
+}
+
+/* The live games of others (the player's own are listed above them). */
+static bool home_live_shown(const struct home *h, size_t i)
+{
+	const struct protocol_game_summary *g = &h->live[i];
+	return strcmp(g->status, "over") && !corr_my_games_find(&h->mine, g->id);
+}
+
+static size_t home_n_live_shown(const struct home *h)
+{
+	size_t n = 0;
+	for (size_t i = 0; i < h->n_live; i++)
+		n += home_live_shown(h, i);
+	return n;
+}
+
+/* The rows: the actions, a blank, "Your games" and them, a blank, "Live
+ * games" and them. */
+int home_rows(const struct home *h)
+{
+	return HOME_ACTION_NB + 2 + (int)(h->mine.n ? h->mine.n : 1) + 2 + (int)(home_n_live_shown(h) ? home_n_live_shown(h) : 1);
+}
+
+enum home_row_kind home_row(const struct home *h, int row, size_t *index)
+{
+	*index = 0;
+	if (row < HOME_ACTION_NB) {
+		*index = (size_t)row;
+		return HOME_ROW_ACTION;
+	}
+	row -= HOME_ACTION_NB;
+	if (row == 0)
+		return HOME_ROW_BLANK;
+	if (row == 1)
+		return HOME_ROW_HEADING;
+	row -= 2;
+	int n_mine = (int)h->mine.n;
+	if (row < (n_mine ? n_mine : 1)) {
+		*index = (size_t)row;
+		return n_mine ? HOME_ROW_MINE : HOME_ROW_BLANK;
+	}
+	row -= n_mine ? n_mine : 1;
+	if (row == 0)
+		return HOME_ROW_BLANK;
+	if (row == 1) {
+		*index = 1;
+		return HOME_ROW_HEADING;
+	}
+	row -= 2;
+	for (size_t i = 0; i < h->n_live; i++) {
+		if (!home_live_shown(h, i))
+			continue;
+		if (row-- == 0) {
+			*index = i;
+			return HOME_ROW_LIVE;
+		}
+	}
+	return HOME_ROW_BLANK;
+}
+
+static bool home_selectable(const struct home *h, int row)
+{
+	size_t i;
+	enum home_row_kind k = home_row(h, row, &i);
+	return k == HOME_ROW_ACTION || k == HOME_ROW_MINE || k == HOME_ROW_LIVE;
+}
+
+void home_row_text(const struct home *h, int row, char *buf, size_t size)
+{
+	size_t i;
+	switch (home_row(h, row, &i)) {
+	case HOME_ROW_ACTION:
+		snprintf(buf, size, "  %c  %-18s %s", i == HOME_QUIT ? 'q' : (char)('1' + i), home_action_text[i][0],
+			 home_action_text[i][1]);
+		break;
+	case HOME_ROW_HEADING:
+		if (i == 0)
+			snprintf(buf, size, "%s", !h->have_account ? "Your games (register first: tchess register NAME)"
+						  : !h->have_mine     ? "Your games (loading...)"
+						  : h->mine.n	      ? "Your games"
+								      : "Your games: none yet");
+		else
+			snprintf(buf, size, "%s", !h->have_live ? "Live games (loading...)"
+					  : home_n_live_shown(h) ? "Live games: Enter joins a seek or watches a game"
+								   : "Live games: none now");
+		break;
+	case HOME_ROW_MINE: {
+		const struct corr_my_game *g = &h->mine.games[i];
+		char who[PROTOCOL_NAME_MAX + 8];
+		if (!strcmp(g->status, "open"))
+			snprintf(who, sizeof who, "(waiting)");
+		else
+			snprintf(who, sizeof who, "vs %s", g->opponent[0] ? g->opponent : "engine");
+		snprintf(buf, size, "  %.8s  %-5s %-18.18s %-10.10s move %-4lld %s", g->id, g->color, who, g->tc,
+			 (long long)(g->ply / 2 + 1),
+			 !strcmp(g->status, "open") ? "waiting for an opponent"
+			 : g->your_move		    ? "* your move"
+						    : "their move");
+		break;
+	}
+	case HOME_ROW_LIVE: {
+		const struct protocol_game_summary *g = &h->live[i];
+		snprintf(buf, size, "  %.8s  %s", g->id,
+			 !strcmp(g->status, "open") ? "open seek: Enter takes the free seat" : g->status);
+		break;
+	}
+	default:
+		buf[0] = '\0';
+		break;
+	}
+}
+
+void home_status_text(const struct home *h, char *buf, size_t size)
+{
+	if (h->typing)
+		snprintf(buf, size, "join: %s_   Enter joins, Esc cancels", h->input);
+	else
+		snprintf(buf, size, "tchess | Up/Down select  Enter open  1-5 start  r refresh  q quit");
+}
+
+struct home_cmd home_key(const struct home *h, int key)
+{
+	struct home_cmd c = { HOME_CMD_NONE, 0, 0 };
+	if (h->typing) {
+		if (key == KEYS_ENTER)
+			c.kind = HOME_CMD_SUBMIT;
+		else if (key == KEYS_ESC)
+			c.kind = HOME_CMD_CANCEL;
+		else if (key == KEYS_BACKSPACE)
+			c.kind = HOME_CMD_ERASE;
+		else if (key >= 0x20 && key < 0x7f)
+			c = (struct home_cmd){ HOME_CMD_TYPE, key, 0 };
+		return c;
+	}
+	switch (key) {
+	case KEYS_UP:
+	case 'k':
+		return (struct home_cmd){ HOME_CMD_MOVE, -1, 0 };
+	case KEYS_DOWN:
+	case 'j':
+		return (struct home_cmd){ HOME_CMD_MOVE, 1, 0 };
+	case KEYS_ENTER:
+		return (struct home_cmd){ HOME_CMD_ACTIVATE, 0, 0 };
+	case 'r':
+		return (struct home_cmd){ HOME_CMD_REFRESH, 0, 0 };
+	case 'q':
+		return (struct home_cmd){ HOME_CMD_QUIT, 0, 0 };
+	default:
+		if (key >= '1' && key < '1' + HOME_QUIT)
+			return (struct home_cmd){ HOME_CMD_SELECT, key - '1', 0 };
+		return c;
+	}
+}
+
+/* The create request of an action. */
+static void home_create(struct home *h, enum home_action a)
+{
+	if (!h->have_account) {
+		home_say(h, true, "no account on this server: tchess register NAME first");
+		return;
+	}
+	struct home_req r = { .kind = HOME_REQ_CREATE, .action = a, .color = -1 };
+	home_queue(h, &r);
+	home_say(h, false, a == HOME_ENGINE ? "starting a game against the engine..." : "opening a game...");
+}
+
+/* The game of a typed id that is the player's own, or NULL. */
+static const struct corr_my_game *home_mine_by_prefix(const struct home *h, const char *id)
+{
+	const struct corr_my_game *found = NULL;
+	for (size_t i = 0; i < h->mine.n; i++)
+		if (!strncmp(h->mine.games[i].id, id, strlen(id))) {
+			if (found)
+				return NULL;
+			found = &h->mine.games[i];
+		}
+	return found;
+}
+
+static void home_open(struct home *h, const char *id, int color, const char *note)
+{
+	struct home_req r = { .kind = HOME_REQ_OPEN_GAME, .color = color };
+	snprintf(r.id, sizeof r.id, "%s", id);
+	if (note)
+		snprintf(r.note, sizeof r.note, "%s", note);
+	home_queue(h, &r);
+}
+
+static void home_open_mine(struct home *h, const struct corr_my_game *g)
+{
+	int color = -1;
+	fold_color_parse(g->color, &color);
+	home_open(h, g->id, color, NULL);
+}
+
+/* What was typed at the join prompt: "ID", "ID:CODE", or the whole
+ * invite line ("tchess join ID:CODE"). */
+static void home_submit(struct home *h)
+{
+	char text[HOME_INPUT_MAX + 1];
+	const char *p = h->input;
+	while (*p == ' ')
+		p++;
+	if (!strncmp(p, "tchess join ", 12))
+		p += 12;
+	while (*p == ' ')
+		p++;
+	snprintf(text, sizeof text, "%s", p);
+	h->typing = false;
+	h->input[0] = '\0';
+	struct home_req r = { .kind = HOME_REQ_FIND, .color = -1 };
+	char *colon = strchr(text, ':');
+	if (colon) {
+		*colon = '\0';
+		snprintf(r.invite, sizeof r.invite, "%s", colon + 1);
+	}
+	size_t hex = strspn(text, "0123456789abcdef");
+	if (text[hex] || hex < 8 || hex > PROTOCOL_GAME_ID_MAX) {
+		home_say(h, true, "a game is named by 8 or more hex digits of its id (as 'tchess join 208fe1f1:CODE')");
+		return;
+	}
+	const struct corr_my_game *g = home_mine_by_prefix(h, text);
+	if (g) {
+		home_open_mine(h, g);
+		return;
+	}
+	snprintf(r.id, sizeof r.id, "%s", text);
+	home_queue(h, &r);
+	home_say(h, false, "looking the game up...");
+}
+
+static unsigned home_activate(struct home *h, int row)
+{
+	size_t i;
+	switch (home_row(h, row, &i)) {
+	case HOME_ROW_ACTION:
+		switch ((enum home_action)i) {
+		case HOME_ENGINE:
+		case HOME_SEEK:
+		case HOME_INVITE:
+			home_create(h, (enum home_action)i);
+			break;
+		case HOME_JOIN:
+			h->typing = true;
+			h->input[0] = '\0';
+			home_say(h, false, "type the invite line, the code or the id, then Enter");
+			break;
+		case HOME_TOURNAMENTS:
+			home_queue_kind(h, HOME_REQ_TOURNAMENTS);
+			break;
+		default:
+			h->quit = true;
+			break;
+		}
+		break;
+	case HOME_ROW_MINE:
+		home_open_mine(h, &h->mine.games[i]);
+		break;
+	case HOME_ROW_LIVE:
+		if (!strcmp(h->live[i].status, "open")) {
+			struct home_req r = { .kind = HOME_REQ_JOIN, .color = -1 };
+			snprintf(r.id, sizeof r.id, "%s", h->live[i].id);
+			if (!h->have_account)
+				home_say(h, true, "no account on this server: tchess register NAME first");
+			else
+				home_queue(h, &r);
+		} else {
+			home_open(h, h->live[i].id, -1, NULL);
+		}
+		break;
+	default:
+		break;
+	}
+	return HOME_DIRTY_ALL;
+}
+
+static void home_scroll(struct home *h)
+{
+	int rows = h->h - 4;
+	if (rows < 1)
+		rows = 1;
+	if (h->sel < h->top)
+		h->top = h->sel;
+	if (h->sel >= h->top + rows)
+		h->top = h->sel - rows + 1;
+	/* The actions stay in sight while the selection is on them. */
+	if (h->sel < HOME_ACTION_NB)
+		h->top = 0;
+}
+
+unsigned home_apply(struct home *h, const struct home_cmd *c)
+{
+	switch (c->kind) {
+	case HOME_CMD_RESIZE:
+		h->w = c->arg;
+		h->h = c->arg2;
+		home_scroll(h);
+		return HOME_DIRTY_ALL;
+	case HOME_CMD_MOVE: {
+		int n = home_rows(h), row = h->sel;
+		do
+			row += c->arg;
+		while (row >= 0 && row < n && !home_selectable(h, row));
+		if (row >= 0 && row < n)
+			h->sel = row;
+		home_scroll(h);
+		return HOME_DIRTY_BODY;
+	}
+	case HOME_CMD_SELECT:
+		h->sel = c->arg;
+		home_scroll(h);
+		return home_activate(h, c->arg);
+	case HOME_CMD_ACTIVATE:
+		return home_activate(h, h->sel);
+	case HOME_CMD_REFRESH:
+		home_refresh(h);
+		home_say(h, false, "refreshing...");
+		return HOME_DIRTY_MESSAGE;
+	case HOME_CMD_TYPE: {
+		size_t n = strlen(h->input);
+		if (n < HOME_INPUT_MAX) {
+			h->input[n] = (char)c->arg;
+			h->input[n + 1] = '\0';
+		}
+		return HOME_DIRTY_STATUS;
+	}
+	case HOME_CMD_ERASE: {
+		size_t n = strlen(h->input);
+		if (n)
+			h->input[n - 1] = '\0';
+		return HOME_DIRTY_STATUS;
+	}
+	case HOME_CMD_SUBMIT:
+		home_submit(h);
+		return HOME_DIRTY_ALL;
+	case HOME_CMD_CANCEL:
+		h->typing = false;
+		home_say(h, false, "");
+		return HOME_DIRTY_ALL;
+	case HOME_CMD_QUIT:
+		h->quit = true;
+		return 0;
+	default:
+		return 0;
+	}
+}
+
+bool home_take_request(struct home *h, struct home_req *out)
+{
+	if (!h->n_out)
+		return false;
+	*out = h->out[0];
+	memmove(h->out, h->out + 1, --h->n_out * sizeof h->out[0]);
+	return true;
+}
+
+void home_req_http(const struct home_req *r, const char **method, char *path, size_t size, char **body)
+{
+	*body = NULL;
+	*method = "GET";
+	switch (r->kind) {
+	case HOME_REQ_MY_GAMES:
+		snprintf(path, size, "/v1/me/games");
+		break;
+	case HOME_REQ_LIVE:
+		snprintf(path, size, "/v1/games");
+		break;
+	case HOME_REQ_FIND:
+		snprintf(path, size, "/v1/games?prefix=%s", r->id);
+		break;
+	case HOME_REQ_JOIN: {
+		struct protocol_join_request jr;
+		memset(&jr, 0, sizeof jr);
+		snprintf(jr.invite, sizeof jr.invite, "%s", r->invite);
+		*method = "POST";
+		snprintf(path, size, "/v1/games/%s/join", r->id);
+		*body = protocol_join_request_encode(&jr);
+		break;
+	}
+	case HOME_REQ_CREATE: {
+		struct protocol_game_create_request req;
+		memset(&req, 0, sizeof req);
+		snprintf(req.tc, sizeof req.tc, "5+3");
+		snprintf(req.opponent, sizeof req.opponent, "%s",
+			 r->action == HOME_ENGINE ? "engine" : r->action == HOME_INVITE ? "invite" : "open");
+		if (r->action == HOME_ENGINE)
+			req.level = 3;
+		req.premoves = CONFIG_PREMOVES_DEFAULT;
+		*method = "POST";
+		snprintf(path, size, "/v1/games");
+		*body = protocol_game_create_request_encode(&req);
+		break;
+	}
+	default:
+		path[0] = '\0';
+		break;
+	}
+}
+
+/* The server's refusal, or the network's error, as the message. */
+static unsigned home_refused(struct home *h, const char *what, int status, const char *body, size_t len)
+{
+	struct protocol_error perr;
+	char text[HOME_MESSAGE_MAX];
+	if (status < 0)
+		snprintf(text, sizeof text, "%s: %.*s", what, (int)(len > 160 ? 160 : len), body ? body : "");
+	else if (body && protocol_error_decode(body, len, &perr, NULL) == 0)
+		snprintf(text, sizeof text, "%s: %s", what, perr.message);
+	else
+		snprintf(text, sizeof text, "%s: unexpected answer (HTTP %d)", what, status);
+	home_say(h, true, text);
+	return HOME_DIRTY_MESSAGE;
+}
+
+unsigned home_on_answer(struct home *h, const struct home_req *r, int status, const char *body, size_t len)
+{
+	struct protocol_error perr;
+	char err[256];
+	switch (r->kind) {
+	case HOME_REQ_MY_GAMES: {
+		if (status != 200)
+			return home_refused(h, "your games", status, body, len);
+		struct corr_my_games g = { 0 };
+		if (corr_my_games_parse(body, len, &g, err, sizeof err) < 0)
+			return home_refused(h, "your games", status, NULL, 0);
+		corr_my_games_fini(&h->mine);
+		h->mine = g;
+		h->have_mine = true;
+		return HOME_DIRTY_BODY;
+	}
+	case HOME_REQ_LIVE: {
+		struct protocol_game_summary *games = NULL;
+		size_t n = 0;
+		if (status != 200 || protocol_game_list_decode(body, len, &games, &n, &perr) < 0)
+			return home_refused(h, "live games", status, body, len);
+		free(h->live);
+		h->live = games;
+		h->n_live = n;
+		h->have_live = true;
+		return HOME_DIRTY_BODY;
+	}
+	case HOME_REQ_CREATE:
+	case HOME_REQ_JOIN: {
+		struct protocol_seat_response seat;
+		int want = r->kind == HOME_REQ_CREATE ? 201 : 200;
+		if (status != want || protocol_seat_response_decode(body, len, &seat, &perr) < 0)
+			return home_refused(h, r->kind == HOME_REQ_CREATE ? "new game" : "join", status, body, len);
+		int color = -1;
+		fold_color_parse(seat.color, &color);
+		char note[160] = "";
+		if (seat.invite[0])
+			snprintf(note, sizeof note, "invite: tchess join %.8s:%s", seat.id, seat.invite);
+		else if (r->kind == HOME_REQ_CREATE && r->action == HOME_SEEK)
+			snprintf(note, sizeof note, "others join with: tchess join %.8s", seat.id);
+		home_say(h, false, "");
+		home_open(h, seat.id, color, note[0] ? note : NULL);
+		return HOME_DIRTY_MESSAGE;
+	}
+	case HOME_REQ_FIND: {
+		struct protocol_game_summary *games = NULL;
+		size_t n = 0, hits = 0, hit = 0;
+		if (status != 200 || protocol_game_list_decode(body, len, &games, &n, &perr) < 0)
+			return home_refused(h, "join", status, body, len);
+		for (size_t i = 0; i < n; i++)
+			if (!strncmp(games[i].id, r->id, strlen(r->id))) {
+				hits++;
+				hit = i;
+			}
+		if (hits != 1) {
+			snprintf(err, sizeof err, hits ? "join: more than one game starts '%s': type more of the id"
+						       : "join: no game with an id starting '%s'",
+				 r->id);
+			free(games);
+			home_say(h, true, err);
+			return HOME_DIRTY_MESSAGE;
+		}
+		struct home_req j = *r;
+		j.kind = HOME_REQ_JOIN;
+		snprintf(j.id, sizeof j.id, "%s", games[hit].id);
+		free(games);
+		home_queue(h, &j);
+		return 0;
+	}
+	default:
+		return 0;
+	}
+}
+
+unsigned home_back(struct home *h, const char *failed)
+{
+	home_say(h, failed && *failed, failed ? failed : "");
+	home_refresh(h);
+	return HOME_DIRTY_ALL;
+}

@@ -1,0 +1,132 @@
+/*
+ * The home screen's model, which plain `tchess` opens: what a player can
+ * start from there (a game against the engine, a seek, an invite, joining
+ * by code or id, the tournaments) above the player's own games (whose
+ * move, opponent, time control, move number) and the live games of
+ * others to watch. Free of curses and of curl, like session.h and
+ * tourney.h: keys become commands in home_key(), which changes nothing;
+ * home_apply() changes the model; what it wants from the server it queues
+ * (home_take_request) and the loop hands back the answer
+ * (home_on_answer). Opening a game is such a request too: the loop runs
+ * the play (or watch) screen on top and comes back.
+ */
+#ifndef TCHESS_CLIENT_HOME_H
+#define TCHESS_CLIENT_HOME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "corr.h"
+#include "tchess/protocol.h"
+
+#define HOME_LINE_MAX 256
+#define HOME_MESSAGE_MAX 240
+#define HOME_INPUT_MAX 80
+#define HOME_MIN_WIDTH 40
+#define HOME_MIN_HEIGHT 12
+
+/* The actions at the top of the screen, in their order (keys 1..6). */
+enum home_action {
+	HOME_ENGINE = 0, /* a game against the engine */
+	HOME_SEEK,       /* an open game anyone may join */
+	HOME_INVITE,     /* a game for whoever is given its code */
+	HOME_JOIN,       /* join by code or id: a prompt */
+	HOME_TOURNAMENTS,
+	HOME_QUIT,
+	HOME_ACTION_NB
+};
+
+enum home_req_kind {
+	HOME_REQ_MY_GAMES = 1, /* GET /v1/me/games */
+	HOME_REQ_LIVE,         /* GET /v1/games */
+	HOME_REQ_CREATE,       /* POST /v1/games */
+	HOME_REQ_FIND,         /* GET /v1/games?prefix=ID: a typed id's game */
+	HOME_REQ_JOIN,         /* POST /v1/games/ID/join */
+	HOME_REQ_OPEN_GAME,    /* not HTTP: the loop opens the play screen */
+	HOME_REQ_TOURNAMENTS,  /* not HTTP: the loop opens the tournaments */
+};
+
+struct home_req {
+	enum home_req_kind kind;
+	enum home_action action;            /* create: engine, seek or invite */
+	char id[PROTOCOL_GAME_ID_MAX + 1];  /* find (the prefix), join, open */
+	char invite[PROTOCOL_INVITE_MAX + 1];
+	int color;                          /* open: the seat, -1 watching */
+	char note[160];                     /* open: a line for the play screen */
+};
+
+enum home_dirty {
+	HOME_DIRTY_BODY = 1u << 0,
+	HOME_DIRTY_MESSAGE = 1u << 1,
+	HOME_DIRTY_STATUS = 1u << 2,
+	HOME_DIRTY_ALL = (1u << 3) - 1
+};
+
+enum home_cmd_kind {
+	HOME_CMD_NONE = 0,
+	HOME_CMD_RESIZE,
+	HOME_CMD_MOVE,      /* arg: rows to move the selection by */
+	HOME_CMD_SELECT,    /* arg: the row to select and activate */
+	HOME_CMD_ACTIVATE,  /* the selected row */
+	HOME_CMD_REFRESH,
+	HOME_CMD_TYPE,      /* arg: a character for the prompt */
+	HOME_CMD_ERASE,
+	HOME_CMD_SUBMIT,
+	HOME_CMD_CANCEL,
+	HOME_CMD_QUIT,
+};
+
+struct home_cmd {
+	enum home_cmd_kind kind;
+	int arg, arg2;
+};
+
+/* A row of the screen: an action, a heading, or one game. */
+enum home_row_kind { HOME_ROW_ACTION, HOME_ROW_HEADING, HOME_ROW_MINE, HOME_ROW_LIVE, HOME_ROW_BLANK };
+
+struct home {
+	int w, h;
+	int sel;   /* the selected row (an action or a game) */
+	int top;   /* the first row shown */
+	struct corr_my_games mine;
+	struct protocol_game_summary *live;
+	size_t n_live;
+	bool have_mine, have_live;
+	bool have_account; /* the player has a token: games can be made */
+	bool typing;       /* the join prompt is open */
+	char input[HOME_INPUT_MAX + 1];
+	char message[HOME_MESSAGE_MAX];
+	bool message_error;
+	bool quit;
+	struct home_req out[8];
+	size_t n_out;
+};
+
+/* A home screen; queues the first requests (the games). */
+void home_init(struct home *h, bool have_account);
+void home_fini(struct home *h);
+
+/* The rows: how many, and what each is (*index: the action, or the game's
+ * index in mine or live). */
+int home_rows(const struct home *h);
+enum home_row_kind home_row(const struct home *h, int row, size_t *index);
+/* The text of row (at most width columns of it matter). */
+void home_row_text(const struct home *h, int row, char *buf, size_t size);
+/* The status line's text. */
+void home_status_text(const struct home *h, char *buf, size_t size);
+
+struct home_cmd home_key(const struct home *h, int key);
+unsigned home_apply(struct home *h, const struct home_cmd *c);
+bool home_take_request(struct home *h, struct home_req *out);
+/* Method, path (size bytes) and malloc'd body (NULL for none) of an HTTP
+ * request. */
+void home_req_http(const struct home_req *r, const char **method, char *path, size_t size, char **body);
+/* The answer to r: status (-1 a network error, body its message) and
+ * body. Returns dirty bits. */
+unsigned home_on_answer(struct home *h, const struct home_req *r, int status, const char *body, size_t len);
+/* Back from a game (or the tournaments) opened from here: why it failed
+ * ("" none); refreshes the lists. */
+unsigned home_back(struct home *h, const char *failed);
+
+#endif

@@ -1,0 +1,169 @@
+/*
+ * The home screen's model without a terminal or a network: the rows, the
+ * keys, the join prompt read the way a player types or pastes it, and
+ * the requests and answers that end in a game opened.
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "home.h"
+#include "keys.h"
+
+static void drain(struct home *h)
+{
+	struct home_req r;
+	while (home_take_request(h, &r))
+		;
+}
+
+static void press(struct home *h, int key)
+{
+	struct home_cmd c = home_key(h, key);
+	home_apply(h, &c);
+}
+
+static void type(struct home *h, const char *text)
+{
+	for (const char *p = text; *p; p++)
+		press(h, *p);
+}
+
+static const char my_games[] =
+	"{\"now_ms\":1000,\"games\":[{\"id\":\"208fe1f1aaaabbbbccccddddeeeeffff\",\"status\":\"playing\","
+	"\"tc\":\"5+3\",\"color\":\"black\",\"opponent\":{\"player\":2,\"name\":\"bob\"},\"ply\":23,\"your_move\":false,"
+	"\"deadline_ms\":null,\"tournament\":null}]}";
+
+START_TEST(test_rows_and_keys)
+{
+	struct home h;
+	struct home_req r;
+	home_init(&h, true);
+	/* The lists are asked for at once. */
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_MY_GAMES);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_LIVE);
+	ck_assert(!home_take_request(&h, &r));
+	struct home_cmd c = { HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &c);
+	char line[HOME_LINE_MAX];
+	home_row_text(&h, 0, line, sizeof line);
+	ck_assert_msg(strstr(line, "1  Play the engine"), "%s", line);
+	r.kind = HOME_REQ_MY_GAMES;
+	home_on_answer(&h, &r, 200, my_games, strlen(my_games));
+	/* The game's row: id, colour, opponent, time control, move
+	 * number (ply 23: move 12), whose move. */
+	int row = HOME_ACTION_NB + 2;
+	size_t i;
+	ck_assert_int_eq(home_row(&h, row, &i), HOME_ROW_MINE);
+	home_row_text(&h, row, line, sizeof line);
+	ck_assert_str_eq(line, "  208fe1f1  black vs bob             5+3        move 12   their move");
+	/* Down from the last action skips the blank and the heading. */
+	for (int k = 0; k < HOME_ACTION_NB; k++)
+		press(&h, KEYS_DOWN);
+	ck_assert_int_eq(h.sel, row);
+	press(&h, KEYS_ENTER);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_OPEN_GAME);
+	ck_assert_str_eq(r.id, "208fe1f1aaaabbbbccccddddeeeeffff");
+	ck_assert_int_eq(r.color, 1);
+	/* 1 asks for an engine game. */
+	press(&h, '1');
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_CREATE);
+	ck_assert_int_eq(r.action, HOME_ENGINE);
+	const char *method;
+	char path[256], *body;
+	home_req_http(&r, &method, path, sizeof path, &body);
+	ck_assert_str_eq(method, "POST");
+	ck_assert_str_eq(path, "/v1/games");
+	ck_assert_msg(strstr(body, "\"opponent\":\"engine\"") && strstr(body, "\"level\":3") &&
+			      strstr(body, "\"premoves\":3"),
+		      "%s", body);
+	free(body);
+	press(&h, 'q');
+	ck_assert(h.quit);
+	home_fini(&h);
+}
+END_TEST
+
+START_TEST(test_join_prompt)
+{
+	struct home h;
+	struct home_req r;
+	home_init(&h, true);
+	drain(&h);
+	press(&h, '4');
+	ck_assert(h.typing);
+	/* Letters go to the prompt, not to the keys they would be. */
+	type(&h, "tchess join 9a1b2c3d:K7M4Q PX9CA");
+	ck_assert(!h.quit);
+	press(&h, KEYS_ENTER);
+	ck_assert(!h.typing);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_FIND);
+	ck_assert_str_eq(r.id, "9a1b2c3d");
+	ck_assert_str_eq(r.invite, "K7M4Q PX9CA");
+	const char *method;
+	char path[256], *body;
+	home_req_http(&r, &method, path, sizeof path, &body);
+	ck_assert_str_eq(path, "/v1/games?prefix=9a1b2c3d");
+	ck_assert_ptr_null(body);
+	/* One game found: joined with the code. */
+	static const char found[] = "{\"games\":[{\"id\":\"9a1b2c3d00000000000000000000000f\",\"status\":\"open\","
+				    "\"white\":1,\"black\":null,\"created_ms\":1,\"seq\":1}]}";
+	home_on_answer(&h, &r, 200, found, strlen(found));
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_JOIN);
+	ck_assert_str_eq(r.id, "9a1b2c3d00000000000000000000000f");
+	home_req_http(&r, &method, path, sizeof path, &body);
+	ck_assert_str_eq(path, "/v1/games/9a1b2c3d00000000000000000000000f/join");
+	ck_assert_str_eq(body, "{\"invite\":\"K7M4Q PX9CA\"}");
+	free(body);
+	/* The seat: the game opens, as Black. */
+	static const char seat[] = "{\"id\":\"9a1b2c3d00000000000000000000000f\",\"color\":\"black\",\"seq\":3}";
+	home_on_answer(&h, &r, 200, seat, strlen(seat));
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_OPEN_GAME);
+	ck_assert_int_eq(r.color, 1);
+	/* A refusal is said; nothing opens. */
+	static const char wrong[] = "{\"error\":\"forbidden\",\"message\":\"wrong invite code for this game\"}";
+	r.kind = HOME_REQ_JOIN;
+	home_on_answer(&h, &r, 403, wrong, strlen(wrong));
+	ck_assert(h.message_error);
+	ck_assert_str_eq(h.message, "join: wrong invite code for this game");
+	ck_assert(!home_take_request(&h, &r));
+	/* Text that names no game: said, nothing asked. */
+	press(&h, '4');
+	type(&h, "hello");
+	press(&h, KEYS_ENTER);
+	ck_assert(h.message_error);
+	ck_assert(!home_take_request(&h, &r));
+	/* Esc closes the prompt. */
+	press(&h, '4');
+	press(&h, KEYS_ESC);
+	ck_assert(!h.typing);
+	home_fini(&h);
+}
+END_TEST
+
+static Suite *home_suite(void)
+{
+	Suite *s = suite_create("home");
+	TCase *tc = tcase_create("core");
+	tcase_add_test(tc, test_rows_and_keys);
+	tcase_add_test(tc, test_join_prompt);
+	suite_add_tcase(s, tc);
+	return s;
+}
+
+int main(void)
+{
+	SRunner *sr = srunner_create(home_suite());
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
