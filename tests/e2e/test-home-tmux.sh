@@ -6,7 +6,7 @@
 #    games: none yet"; 1 starts a game against the engine, leaving it
 #    comes back to the home screen, which lists it (vs engine, the move
 #    number, whose move); Enter on it takes the game back.
-# 2. Two players of a real tchessd: White invites from the home screen
+# 2. Two players of a real tchessd (colours drawn): one invites from the home screen
 #    (3), Black joins from its home screen (4) by typing the invite line
 #    White's screen shows; both games start.
 #
@@ -74,11 +74,11 @@ keys b 4
 check "4 opens the join prompt" b "join: _"
 keys b -l "$line"
 keys b Enter
-check "black joined from the home screen" b "White to move" 20
-check "white's game starts" w "your move" 20
+check "black joined from the home screen" b "the game has started: you play" 20
+check "white's game starts" w "the game has started: you play" 20
 keys b q
 check "black leaving asks" b "leave the game?"
 keys b y
-check "black is back home, the game listed" b "black vs white_p" 10
+check "black is back home, the game listed" b "vs white_p" 10
 
 e2e_finish "all home-screen checks passed"
