@@ -86,6 +86,7 @@ struct load_opts {
 	const char *sets[LOAD_SET_MAX];
 	int n_sets;
 	uint64_t seed;
+	const char *db;         /* --db for the tchessd started here; NULL: a temporary SQLite file */
 	bool keep_db;
 };
 
@@ -340,9 +341,11 @@ static int load_start_server(struct load *ld, unsigned max_conn)
 		fprintf(stderr, "tchess-load: mkdtemp %s: %s\n", ld->dir, strerror(errno));
 		return -1;
 	}
-	char conf[300], db[300], logf[300];
+	char conf[300], db[600], logf[300];
 	snprintf(conf, sizeof conf, "%s/tchessd.conf", ld->dir);
-	snprintf(db, sizeof db, "%s/load.db", ld->dir);
+	snprintf(db, sizeof db, "%s", ld->o.db ? ld->o.db : "");
+	if (!ld->o.db)
+		snprintf(db, sizeof db, "%s/load.db", ld->dir);
 	snprintf(logf, sizeof logf, "%s/tchessd.log", ld->dir);
 	if (load_write_config(ld, conf, max_conn)) {
 		fprintf(stderr, "tchess-load: cannot write %s\n", conf);
@@ -1347,10 +1350,12 @@ static void usage(FILE *f)
 		"usage: tchess-load [--tchessd PATH | --server URL [--server-pid PID]] [--games G]\n"
 		"                   [--spectators S] [--seconds N] [--moves N] [--think-ms MS] [--premoves]\n"
 		"                   [--tc TC] [--sync full|normal] [--no-tune] [--set KEY=VALUE]...\n"
-		"                   [--seed N] [--keep-db]\n"
+		"                   [--seed N] [--keep-db] [--db PATH|postgresql://...]\n"
 		"Plays G random games against tchessd on loopback, each watched by S parked\n"
 		"spectators, and prints moves/s, ack-to-spectator latency, parked polls and RSS.\n"
 		"Defaults: --games 100 --spectators 10 --seconds 20 --tc - --sync full.\n"
+		"--db gives the tchessd started here its store (a PostgreSQL database, say;\n"
+		"default: a temporary SQLite file).\n"
 		"--no-tune leaves the server's max_connections and per-token rate limit at their\n"
 		"defaults; --set passes a\n"
 		"tchessd config key (see tchessd(8)).\n");
@@ -1378,6 +1383,7 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 		{ "sync", required_argument, NULL, 'y' },       { "no-tune", no_argument, NULL, 'n' },
 		{ "set", required_argument, NULL, 'S' },        { "seed", required_argument, NULL, 'r' },
 		{ "keep-db", no_argument, NULL, 'K' },          { "help", no_argument, NULL, 'h' },
+		{ "db", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof *o);
@@ -1454,6 +1460,9 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 			break;
 		case 'K':
 			o->keep_db = true;
+			break;
+		case 'D':
+			o->db = optarg;
 			break;
 		case 'h':
 			usage(stdout);
