@@ -206,6 +206,11 @@ struct game_view {
 	int discards[2];           /* resume discards charged to each side */
 	int64_t discard_day[2];    /* each side's last discard claim: days since the epoch, -1 none */
 	int discard_day_claims[2]; /* claims on that day */
+	/* Discards (Yourpot): the standing resume request's partner has been
+	 * silent and online since resume_since_ms; resume_declined[c]: the
+	 * partner declined c's resume request and c has not claimed it yet. */
+	int64_t resume_since_ms;
+	bool resume_declined[2];
 	char end_reason[FOLD_REASON_MAX]; /* the game-ended event's reason */
 	int end_color;             /* the game-ended event's color (who resigned, flagged, ...), or -1 */
 	bool undo;                 /* an undo game: moves are provisional until "done" */

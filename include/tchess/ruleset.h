@@ -8,9 +8,11 @@
  *   yourpot     the Yourpot document: threefold and fifty-move automatic, draw
  *               offers only on one's own move and valid until withdrawn, abort
  *               alone before 2 plies and by consent after, disconnect adjourns
- *               (resume by consent, one discard claim a day, three discards
- *               lose), tablebase claims up to 6 pieces with a time penalty by
- *               speed class, the relaxed premove rules.
+ *               (resume by consent; a discard is the partner's refusal, a
+ *               decline or 60 s without an answer while online; one discard
+ *               claim a UTC day, three discards lose), tablebase claims up
+ *               to 6 pieces with a time penalty by speed class, the relaxed
+ *               premove rules.
  *   chessgamble the chessgamble document: threefold and fifty-move automatic,
  *               draw offers on one's own move, valid until that turn ends,
  *               offers rate-limited (article 12, harassment).
@@ -78,6 +80,9 @@ struct ruleset {
 	int64_t disconnect_grace_ms;
 	int discard_claims_per_day;     /* adjourned games: claims that the partner discards resuming */
 	int discards_to_lose;
+	/* A discard is the partner's refusal: a decline of the resume request,
+	 * or this long without an answer while the partner is online. */
+	int64_t resume_answer_ms;
 	int tablebase_max_pieces;       /* 0: no tablebase claims */
 	int64_t tablebase_penalty_ms[SPEED_CLASS_NB];
 	unsigned premove_relax;         /* enum premove_relax bits */

@@ -1641,8 +1641,17 @@ static const char *session_gone_claim(const struct session *s, const char **why)
 			*why = "these rules have no discard claims";
 			return NULL;
 		}
+		/* A discard is the partner's refusal (fold.c, apply_discard):
+		 * a decline, or silence while online, whose time the server
+		 * judges. */
+		if (v->resume_declined[s->me])
+			return "discard";
 		if (v->resume_request_by != s->me) {
-			*why = "a discard is claimed while your resume request stands: P asks to resume";
+			*why = "a discard is your opponent's refusal to resume: P asks to resume first";
+			return NULL;
+		}
+		if (v->absent[!s->me]) {
+			*why = "your opponent is not online: they have not refused";
 			return NULL;
 		}
 		return "discard";

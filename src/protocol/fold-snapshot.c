@@ -153,6 +153,11 @@ static cJSON *state_json(const struct game_view *v, int64_t viewer)
 	protocol_json_add_item(o, "discard_day", pair_json(v->discard_day[WHITE], v->discard_day[BLACK]));
 	protocol_json_add_item(o, "discard_day_claims",
 			       pair_json(v->discard_day_claims[WHITE], v->discard_day_claims[BLACK]));
+	protocol_json_add_int(o, "resume_since_ms", v->resume_since_ms);
+	cJSON *declined = protocol_json_object();
+	protocol_json_add_item(declined, "white", cJSON_CreateBool(v->resume_declined[WHITE]));
+	protocol_json_add_item(declined, "black", cJSON_CreateBool(v->resume_declined[BLACK]));
+	protocol_json_add_item(o, "resume_declined", declined);
 	cJSON *turn = protocol_json_object();
 	protocol_json_add_item(turn, "color", fold_json_nullable_string(fold_color_str(v->turn.color)));
 	protocol_json_add_int(turn, "ply", (int64_t)v->turn.ply);
@@ -518,6 +523,15 @@ static int state_decode(const cJSON *s, struct game_view *w, struct protocol_err
 		w->discard_day[side] = day[side];
 		w->discard_day_claims[side] = (int)claims[side];
 	}
+	/* Discard state; absent in snapshots of servers before it (none
+	 * then: no refusal to claim). */
+	if (member(s, "resume_since_ms")) {
+		w->resume_since_ms = protocol_json_int(s, "resume_since_ms");
+		if (w->resume_since_ms < 0)
+			return refuse(err, "%s: resume_since_ms out of range", what);
+	}
+	if (member(s, "resume_declined") && bool_pair_decode(s, "resume_declined", w->resume_declined, what, err))
+		return -1;
 	w->game.claim_move = MOVE_NONE;
 	if (claim[0] && uci_parse(&w->game.pos, claim, strlen(claim), &w->game.claim_move, &terr) != TCHESS_OK)
 		return refuse(err, "%s: claim_move: %s", what, terr.message);
@@ -686,6 +700,7 @@ static int snapshot_decode(const cJSON *o, const char *id, struct game_view *w, 
 		{ "clock", PROTOCOL_JSON_OBJECT, true },      { "offer_ply", PROTOCOL_JSON_INT, true },
 		{ "last_offer_ply", PROTOCOL_JSON_OBJECT, true }, { "claim_move", PROTOCOL_JSON_STRING, true },
 		{ "discard_day", PROTOCOL_JSON_OBJECT, true }, { "discard_day_claims", PROTOCOL_JSON_OBJECT, true },
+		{ "resume_since_ms", PROTOCOL_JSON_INT, false }, { "resume_declined", PROTOCOL_JSON_OBJECT, false },
 		{ "turn", PROTOCOL_JSON_OBJECT, true },       { "premoves", PROTOCOL_JSON_ARRAY, true },
 		{ "end_color", PROTOCOL_JSON_STRING_OR_NULL, true },
 	};

@@ -968,7 +968,7 @@ static int technical_reason(const char *reason)
 
 /* Draw offers (game.h), abort requests (game.h), and adjourn and resume
  * requests (here: game.h has the adjourned state, not its consent). */
-static int apply_request(struct game_view *v, const struct fold_event *e, struct protocol_error *err)
+static int apply_request(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
 {
 	struct tchess_error terr;
 	enum tchess_err rc = TCHESS_OK;
@@ -1016,10 +1016,16 @@ static int apply_request(struct game_view *v, const struct fold_event *e, struct
 				return bad(err, "%s's %s request stands: accept or decline it", fold_color_str(!who),
 					   fold_request_what_str(e->what));
 			*slot = who;
+			if (resume)
+				v->resume_since_ms = t_ms;
 		} else if (e->action == FOLD_REQ_DECLINED) {
 			if (*slot != (int)!who)
 				return bad(err, "there is no %s request to answer", fold_request_what_str(e->what));
 			*slot = -1;
+			/* Yourpot: the partner discards resuming; the requester
+			 * may claim it (apply_discard). */
+			if (resume)
+				v->resume_declined[!who] = true;
 		} else {
 			return bad(err, "a %s request cannot be withdrawn", fold_request_what_str(e->what));
 		}
@@ -1048,6 +1054,7 @@ static int apply_adjourned(struct game_view *v, int64_t t_ms, const struct fold_
 	fold_clock_vacations(v, &vac);
 	clock_pause(&v->clock, t_ms, &vac);
 	v->adjourn_request_by = v->resume_request_by = -1;
+	v->resume_declined[WHITE] = v->resume_declined[BLACK] = false;
 	return 0;
 }
 
@@ -1064,31 +1071,57 @@ static int apply_resumed(struct game_view *v, int64_t t_ms, const struct fold_ev
 		return bad(err, "%s", terr.message);
 	clock_resume(&v->clock, t_ms);
 	v->resume_request_by = -1;
+	v->resume_declined[WHITE] = v->resume_declined[BLACK] = false;
 	return 0;
 }
 
 /* Yourpot: "If one of the partners discards to proceed the game, the
  * player can claim the partner discard, but there can be no more than one
- * discard per day." The partner discards by leaving the claimant's resume
- * request unanswered (or declining it). */
+ * discard per day." A discard is the partner's refusal, nothing else: they
+ * declined the claimant's resume request, or left it unanswered for the
+ * ruleset's resume_answer_ms while online (counted from the request, or
+ * from their return after it). A partner who is gone has not refused: the
+ * rule resumes "when both are online". Days are UTC days (t_ms / 1 day).
+ * A claim uses up the refusal it names: a decline once, a silence from the
+ * claim on. */
 static int apply_discard(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
 {
 	if (!fold_adjourned(v))
 		return bad(err, "the game is not adjourned");
-	if (e->color < 0 || v->resume_request_by != e->color)
-		return bad(err, "a discard is claimed while one's own resume request stands");
+	if (e->color < 0)
+		return bad(err, "%s: no color", "discard-claimed");
 	int c = e->color;
+	bool declined = v->resume_declined[c];
+	if (!declined) {
+		if (v->resume_request_by != c)
+			return bad(err, "a discard is claimed after %s declined your resume request, or left it "
+					"unanswered while online: make one first",
+				   fold_color_str(!c));
+		if (v->absent[!c])
+			return bad(err, "%s is not online: a partner who is gone has not discarded resuming",
+				   fold_color_str(!c));
+		int64_t due = v->resume_since_ms + v->game.rules.resume_answer_ms;
+		if (t_ms < due)
+			return bad(err, "%s has not refused: your resume request stands unanswered for %lld s more "
+					"(a discard is a decline, or %lld s without an answer while online)",
+				   fold_color_str(!c), (long long)((due - t_ms + 999) / 1000),
+				   (long long)(v->game.rules.resume_answer_ms / 1000));
+	}
 	int64_t day = t_ms / 86400000;
 	if (day != v->discard_day[c]) {
 		v->discard_day[c] = day;
 		v->discard_day_claims[c] = 0;
 	}
 	if (v->discard_day_claims[c] >= v->game.rules.discard_claims_per_day)
-		return bad(err, "at most %d discard claim(s) a day", v->game.rules.discard_claims_per_day);
+		return bad(err, "at most %d discard claim(s) a day (UTC)", v->game.rules.discard_claims_per_day);
 	v->discard_day_claims[c]++;
 	v->discards[!c]++;
 	if (e->count && e->count != v->discards[!c])
 		return bad(err, "%s: count %lld, the fold has %d", "discard-claimed", (long long)e->count, v->discards[!c]);
+	if (declined)
+		v->resume_declined[c] = false;
+	else
+		v->resume_since_ms = t_ms;
 	return 0;
 }
 
@@ -1263,7 +1296,7 @@ static int apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const str
 		rc = apply_vacation(&w, t_ms, e, err);
 		break;
 	case FOLD_EV_REQUEST:
-		rc = apply_request(&w, e, err);
+		rc = apply_request(&w, t_ms, e, err);
 		break;
 	case FOLD_EV_ADJOURNED:
 		rc = apply_adjourned(&w, t_ms, e, err);
@@ -1279,6 +1312,10 @@ static int apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const str
 			rc = bad(err, "%s: no color", "presence");
 		else
 			w.absent[e->color] = !e->present;
+		/* The partner's silence on a resume request counts while they
+		 * are online: from their return. */
+		if (!rc && e->present && w.resume_request_by == !e->color)
+			w.resume_since_ms = t_ms;
 		/* A rematch offer lapses when either player leaves. */
 		if (!rc && !e->present)
 			w.rematch_by = -1;

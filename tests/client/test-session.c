@@ -1187,14 +1187,26 @@ START_TEST(test_adjourn_and_absence)
 	press(&s, KEYS_ENTER);
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "the game is adjourned: P asks to resume");
-	/* A discard is claimed while my resume request stands. */
+	/* Yourpot: "If one of the partners discards to proceed the game,
+	 * the player can claim the partner discard": a discard is the
+	 * partner's refusal, so first a resume request ... */
 	press(&s, 'G');
 	ck_assert_int_eq(s.n_out, 0);
-	ck_assert_ptr_nonnull(strstr(s.message, "nothing to claim: a discard is claimed while your resume request"));
+	ck_assert_ptr_nonnull(strstr(s.message, "nothing to claim: a discard is your opponent's refusal to resume"));
 	press(&s, 'P');
 	take_http(&s, "POST", "/v1/games/" ID "/resume", "{\"ply\":0,\"action\":\"request\"}");
 	request_event(&b, WHITE, FOLD_REQ_RESUME, FOLD_REQ_MADE, 0);
 	evbuf_fold(&b, &s, 31000);
+	/* ... that a partner who is gone cannot have refused ... */
+	press(&s, 'G');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "nothing to claim: your opponent is not online: they have not refused");
+	/* ... one online can (their silence the server times). */
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = BLACK;
+	e.present = true;
+	evbuf_add(&b, T0 + 32000, &e);
+	evbuf_fold(&b, &s, 32000);
 	session_request_text(&s, text, sizeof text);
 	ck_assert_str_eq(text, "you asked to resume \u2014 G claim Black discards");
 	press(&s, 'G');

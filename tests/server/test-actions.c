@@ -296,10 +296,10 @@ START_TEST(test_disconnect_adjourn)
 	table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}", 409, "adjourned");
 	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422, "resume request");
 	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":1}"), 1);
-	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}"), 1);
-	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}"), 0);
+	/* Alice is gone: she has not discarded resuming, she cannot answer. */
+	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422, "white is not online");
 	s = table_snapshot(&t, NULL);
-	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "discards"), "white"), 1);
+	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "discards"), "white"), 0);
 	cJSON_Delete(s);
 	/* Alice is back (her request is presence) and agrees. */
 	ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":1,\"action\":\"accept\"}"), 1);
@@ -317,6 +317,69 @@ START_TEST(test_disconnect_adjourn)
 	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "adjourned");
 	cJSON_Delete(s);
+	table_close(&t);
+}
+END_TEST
+
+/* Moves the server's test clock (config "test_clock = on") forward. */
+static void advance(struct table *t, int64_t ms)
+{
+	char body[64], *out = NULL;
+	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)ms);
+	ck_assert_int_eq(http_call(&t->d, "POST", "/v1/test/clock", NULL, body, strlen(body), &out), 200);
+	free(out);
+}
+
+static int64_t discards_of(struct table *t, const char *color)
+{
+	cJSON *s = table_snapshot(t, NULL);
+	int64_t n = jint(cJSON_GetObjectItemCaseSensitive(s, "discards"), color);
+	cJSON_Delete(s);
+	return n;
+}
+
+START_TEST(test_discard_is_a_refusal)
+{
+	/* Yourpot: "The game can be resumed upon both partners consent when
+	 * both are online. If one of the partners discards to proceed the
+	 * game, the player can claim the partner discard, but there can be no
+	 * more than one discard per day." A discard is the partner's refusal:
+	 * a decline, or no answer for the ruleset's 60 s while online. */
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 1000\ndisconnect_grace_ms = 3600000\ntest_clock = on\n",
+		   "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	play(&t, t.alice, 0, "e4");
+	play(&t, t.bob, 1, "e5");
+	ck_assert_uint_eq(table_ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	/* A request and a claim straight after it: Bob, online, refused
+	 * nothing. */
+	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "make one first");
+	ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":2}"), 1);
+	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "black has not refused");
+	ck_assert_int_eq(discards_of(&t, "black"), 0);
+	/* Bob declines: that is his discard. */
+	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}"), 1);
+	ck_assert_int_eq(discards_of(&t, "black"), 1);
+	/* The next UTC day (the grace is an hour, so both are online again
+	 * by their next request): Alice asks again, Bob says nothing for
+	 * 60 s. */
+	advance(&t, 86400000);
+	cJSON_Delete(table_snapshot(&t, t.bob));
+	ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":2}"), 1);
+	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "60 s without an answer");
+	advance(&t, 59000);
+	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "black has not refused");
+	advance(&t, 1000);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}"), 1);
+	ck_assert_int_eq(discards_of(&t, "black"), 2);
+	/* Bob, who accepts, is charged nothing more: the game resumes. */
+	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "playing");
+	cJSON_Delete(s);
+	ck_assert_int_eq(discards_of(&t, "black"), 2);
 	table_close(&t);
 }
 END_TEST
@@ -490,6 +553,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_tablebase_claims);
 	tcase_add_test(tc, test_abort);
 	tcase_add_test(tc, test_disconnect_adjourn);
+	tcase_add_test(tc, test_discard_is_a_refusal);
 	tcase_add_test(tc, test_disconnect_fide);
 	tcase_add_test(tc, test_disconnect_claim_win);
 	tcase_add_test(tc, test_invalid_commands);
