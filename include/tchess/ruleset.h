@@ -15,7 +15,9 @@
  *               premove rules.
  *   chessgamble the chessgamble document: threefold and fifty-move automatic,
  *               draw offers on one's own move, valid until that turn ends,
- *               offers rate-limited (article 12, harassment).
+ *               offers rate-limited (article 12, harassment), no abort
+ *               (Article 5 ends games by the rules alone; 6.4 a tournament
+ *               ends when all its games are finished).
  *
  * A ruleset is plain data; the game, clock and premove code read it.
  */

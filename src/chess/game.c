@@ -398,11 +398,26 @@ static bool may_abort_alone(const struct game *g)
 	return g->n_plies < (size_t)g->rules.abort_alone_max_plies;
 }
 
+/* Rules with no abort at all (chessgamble): a game is played to its end. */
+static bool no_abort(const struct game *g)
+{
+	return g->rules.abort_alone_max_plies == 0 && !g->rules.abort_by_consent;
+}
+
+static enum tchess_err no_abort_error(const struct game *g, struct tchess_error *err)
+{
+	return tchess_error_set(err, TCHESS_ERR_NOT_ALLOWED, 0,
+				"the %.*s rules have no abort: the game is played to its end (resign or offer a draw)",
+				RULESET_NAME_MAX, g->rules.name);
+}
+
 enum tchess_err game_abort(struct game *g, enum color who, struct tchess_error *err)
 {
 	enum tchess_err e;
 	if ((e = check_live(g, true, err)) || (e = check_color(who, err)))
 		return e;
+	if (no_abort(g))
+		return no_abort_error(g, err);
 	if (!may_abort_alone(g))
 		return tchess_error_set(err, TCHESS_ERR_NOT_ALLOWED, 0,
 					"after %zu plies the game can be aborted %s", g->n_plies,
@@ -416,6 +431,8 @@ enum tchess_err game_request_abort(struct game *g, enum color who, struct tchess
 	enum tchess_err e;
 	if ((e = check_live(g, true, err)) || (e = check_color(who, err)))
 		return e;
+	if (no_abort(g))
+		return no_abort_error(g, err);
 	if (may_abort_alone(g))
 		return game_abort(g, who, err);
 	if (!g->rules.abort_by_consent)

@@ -60,6 +60,11 @@ bool ruleset_preset(struct ruleset *r, const char *name)
 		r->offer_lifetime = OFFER_UNTIL_TURN_ENDS;
 		r->offer_own_move_only = true;
 		r->offer_min_interval_plies = 10;
+		/* No abort: the document ends games only by the rules of its
+		 * Article 5, and "a tournament ends when all the games of the
+		 * tournament is finished" (6.4). */
+		r->abort_alone_max_plies = 0;
+		r->abort_by_consent = false;
 		r->disconnect = DISCONNECT_CLAIM_WIN;
 		r->premove_relax = 0;
 		return true;

@@ -68,10 +68,16 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
 	if (!v->created)
 		return;
 	bool over = game_is_over(&v->game);
-	if (over && v->game.termination == GAME_TERM_ABORTED) {
+	/* Yourpot erases an aborted game; a tournament's game never
+	 * disappears (chessgamble 9.1: "Each lot is documented with all
+	 * necessary additional data on the server"): its table refers to it. */
+	bool tournament = !strcmp(v->opponent, "tournament");
+	if (over && v->game.termination == GAME_TERM_ABORTED && !tournament) {
 		d->erase = v->last_t_ms + gs->srv->cfg.aborted_retention_ms;
 		return;
 	}
+	if (over && v->game.termination == GAME_TERM_ABORTED)
+		return;
 	if (!over && !v->started)
 		return;
 	bool corr = v->clock.tc.kind == TC_CORRESPONDENCE;

@@ -444,6 +444,92 @@ START_TEST(test_tournament_bad_input)
 }
 END_TEST
 
+/* A running 3-player tournament of creator's with ruleset: its first
+ * game's id and seats (white and black among ps). */
+static void tournament_game(struct tchessd *d, struct player *ps, const char *ruleset, char *game, int *white,
+			    int *black)
+{
+	char body[160], path[160], tid[PROTOCOL_GAME_ID_MAX + 1];
+	snprintf(body, sizeof body,
+		 "{\"kind\":\"round-robin\",\"players\":3,\"tc\":\"5+3\",\"stake\":100,\"ruleset\":\"%s\"}", ruleset);
+	cJSON *t = call_json(d, "POST", "/v1/tournaments", ps[0].token, body, 201);
+	snprintf(tid, sizeof tid, "%s", jstr(t, "id"));
+	cJSON_Delete(t);
+	snprintf(path, sizeof path, "/v1/tournaments/%s/register", tid);
+	for (int i = 0; i < 2; i++)
+		cJSON_Delete(call_json(d, "POST", path, ps[i].token, "{}", 200));
+	t = call_json(d, "POST", path, ps[2].token, "{}", 200);
+	const cJSON *g = cJSON_GetArrayItem(member(t, "games"), 0);
+	snprintf(game, PROTOCOL_GAME_ID_MAX + 1, "%s", jstr(g, "id"));
+	*white = index_of(ps, 3, jint(g, "white"));
+	*black = index_of(ps, 3, jint(g, "black"));
+	cJSON_Delete(t);
+}
+
+static long game_status(struct tchessd *d, const char *game)
+{
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	return http_call(d, "GET", path, NULL, NULL, 0, NULL);
+}
+
+START_TEST(test_tournament_games_stay)
+{
+	/* Chessgamble 6.4: "A tournament ends when all the games of the
+	 * tournament is finished"; 9.1: "Each lot is documented with all
+	 * necessary additional data on the server." Chessgamble has no abort
+	 * (its Article 5 ends games by the rules alone), and a tournament
+	 * game is never erased, whatever its ruleset says of aborts. */
+	struct tchessd d;
+	tchessd_start(&d, "aborted_retention_ms = 300\n");
+	struct player ps[3] = { { .name = "eve" }, { .name = "fay" }, { .name = "gus" } };
+	for (int i = 0; i < 3; i++)
+		ps[i].id = register_player(&d, ps[i].name, ps[i].token);
+	char game[PROTOCOL_GAME_ID_MAX + 1], path[160];
+	int w, b;
+	tournament_game(&d, ps, "chessgamble", game, &w, &b);
+	snprintf(path, sizeof path, "/v1/games/%s/abort", game);
+	cJSON *e = call_json(&d, "POST", path, ps[w].token, "{\"ply\":0}", 422);
+	ck_assert_ptr_nonnull(strstr(jstr(e, "message"), "the chessgamble rules have no abort"));
+	cJSON_Delete(e);
+	play_move(&d, game, &ps[w], 0, "e2e4");
+	cJSON_Delete(call_json(&d, "POST", path, ps[b].token, "{\"ply\":1}", 422));
+	cJSON_Delete(call_json(&d, "POST", path, ps[b].token, "{\"ply\":1,\"action\":\"accept\"}", 422));
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	cJSON *s = get_json(&d, path, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "playing");
+	cJSON_Delete(s);
+
+	/* A yourpot tournament: Black aborts alone at ply 1, as Yourpot
+	 * allows, but the game stays, unscored in the table. */
+	tournament_game(&d, ps, "yourpot", game, &w, &b);
+	play_move(&d, game, &ps[w], 0, "e2e4");
+	snprintf(path, sizeof path, "/v1/games/%s/abort", game);
+	cJSON_Delete(call_json(&d, "POST", path, ps[b].token, "{\"ply\":1}", 200));
+	/* A casual yourpot game aborted after it is erased ... */
+	char casual[PROTOCOL_GAME_ID_MAX + 1];
+	create_game_with(&d, ps[0].token, "{\"tc\":\"5+3\",\"color\":\"white\",\"ruleset\":\"yourpot\"}", casual);
+	join_game(&d, casual, ps[1].token);
+	snprintf(path, sizeof path, "/v1/games/%s/abort", casual);
+	cJSON_Delete(call_json(&d, "POST", path, ps[0].token, "{\"ply\":0}", 200));
+	int64_t deadline = mono_ms() + 10000;
+	while (game_status(&d, casual) != 410)
+		ck_assert_msg(mono_ms() < deadline, "the casual aborted game was not erased");
+	/* ... the tournament's, aborted first, is still there. */
+	ck_assert_int_eq(game_status(&d, game), 200);
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	s = get_json(&d, path, NULL);
+	ck_assert_str_eq(jstr(s, "termination"), "aborted");
+	ck_assert_int_eq(cJSON_GetArraySize(member(s, "moves")), 1);
+	cJSON_Delete(s);
+	tchessd_stop(&d);
+	tchessd_restart(&d);
+	ck_assert_int_eq(game_status(&d, game), 200);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 /* ---- correspondence ---- */
 
 static void advance(struct tchessd *d, int64_t ms)
@@ -623,6 +709,7 @@ static Suite *tournaments_suite(void)
 	tcase_add_test(tc, test_round_robin_three);
 	tcase_add_test(tc, test_double_round_robin_four);
 	tcase_add_test(tc, test_tournament_bad_input);
+	tcase_add_test(tc, test_tournament_games_stay);
 	tcase_add_test(tc, test_correspondence_vacation);
 	suite_add_tcase(s, tc);
 	return s;
