@@ -408,13 +408,10 @@ void game_action_run(struct game_service *gs, enum game_action what, int64_t me,
 		     const struct protocol_action_request *req, struct game_outcome *out)
 {
 	const struct action_row *row = &rows[what];
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	int color;
+	struct live_game *lg = game_seat_enter(gs, me, id, &color, out);
 	if (!lg)
 		return;
-	int color = game_seat_or_forbidden(lg, me, out);
-	if (color < 0)
-		return;
-	game_presence_seen(gs, lg, color);
 	struct game_action_call c = { .gs = gs, .lg = lg, .v = &lg->view, .req = req, .me = me, .color = color,
 				      .out = out };
 	c.word = action_word(row, req, out);

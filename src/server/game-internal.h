@@ -231,6 +231,11 @@ bool game_move_flagged_first(struct game_service *gs, struct live_game *lg, int6
 /* A retried move is answered with its original event; else 409. */
 void game_move_retry_or_stale(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
                               const char *text, struct game_outcome *out);
+/* Commits color's move m at t_ms (legal: the caller parsed it) with the
+ * game's end and the opponent's premoves, in one transaction; its
+ * thinking time is the running turn's. */
+void game_move_commit(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, move m, int64_t t_ms,
+		      struct game_outcome *out);
 /* The one move path: humans (through the API) and engine seats. */
 void game_move_play(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
                     const char *text, struct game_outcome *out);
@@ -239,6 +244,10 @@ void game_move_play(struct game_service *gs, struct live_game *lg, int color, in
 
 /* The caller's seat, or -1 after failing with 403. */
 int game_seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome *out);
+/* The start of every seat's command: the game (404), the caller's seat
+ * (403), and the caller present now. NULL after failing. */
+struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const char *id, int *color,
+				  struct game_outcome *out);
 /* When both seats are filled, the game starts (with the seats' vacations). */
 int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
 

@@ -183,14 +183,21 @@ void game_move_play(struct game_service *gs, struct live_game *lg, int color, in
 		game_fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
 		return;
 	}
+	game_move_commit(gs, lg, color, viewer, m, t_ms, out);
+}
+
+void game_move_commit(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, move m, int64_t t_ms,
+		      struct game_outcome *out)
+{
 	struct fold_clock_reading before;
-	fold_clock_read(v, t_ms, &before);
+	fold_clock_read(&lg->view, t_ms, &before);
 	struct game_txn t;
 	if (game_txn_begin(&t, gs, lg, out))
 		return;
 	struct fold_event e;
 	game_move_event(&e, &t.work, m, before.running == color ? before.turn_used_ms : 0, false);
-	if (game_txn_add(&t, &e, 0, t_ms, out) || game_move_end_if_over(&t, t_ms, out) || game_move_resolve_premoves(&t, t_ms, out))
+	if (game_txn_add(&t, &e, 0, t_ms, out) || game_move_end_if_over(&t, t_ms, out) ||
+	    game_move_resolve_premoves(&t, t_ms, out))
 		return;
 	game_txn_commit(&t, viewer, out);
 }
@@ -198,13 +205,10 @@ void game_move_play(struct game_service *gs, struct live_game *lg, int color, in
 void game_service_move(struct game_service *gs, int64_t me, const char *id, const struct protocol_move_request *req,
 		       struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	int color;
+	struct live_game *lg = game_seat_enter(gs, me, id, &color, out);
 	if (!lg)
 		return;
-	int color = game_seat_or_forbidden(lg, me, out);
-	if (color < 0)
-		return;
-	game_presence_seen(gs, lg, color);
 	int tries = 0;
 	do {
 		if (lg->view.undo)
@@ -269,13 +273,10 @@ static void premoves(struct game_service *gs, struct live_game *lg, int color, i
 void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
 			   const struct protocol_premoves_request *req, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	int color;
+	struct live_game *lg = game_seat_enter(gs, me, id, &color, out);
 	if (!lg)
 		return;
-	int color = game_seat_or_forbidden(lg, me, out);
-	if (color < 0)
-		return;
-	game_presence_seen(gs, lg, color);
 	int tries = 0;
 	do
 		premoves(gs, lg, color, me, req, out);
@@ -301,13 +302,10 @@ static void resign(struct game_service *gs, struct live_game *lg, int color, int
 
 void game_service_resign(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	int color;
+	struct live_game *lg = game_seat_enter(gs, me, id, &color, out);
 	if (!lg)
 		return;
-	int color = game_seat_or_forbidden(lg, me, out);
-	if (color < 0)
-		return;
-	game_presence_seen(gs, lg, color);
 	int tries = 0;
 	do
 		resign(gs, lg, color, me, out);

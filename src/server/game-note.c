@@ -13,11 +13,10 @@
 void game_service_note(struct game_service *gs, int64_t me, const char *id, const char *payload,
 		       struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
 	int color;
-	if (!lg || (color = game_seat_or_forbidden(lg, me, out)) < 0)
+	struct live_game *lg = game_seat_enter(gs, me, id, &color, out);
+	if (!lg)
 		return;
-	game_presence_seen(gs, lg, color);
 	/* Notes are private while the game runs and public once it is over
 	 * (the notes-revealed event shows the earlier ones). */
 	int64_t to = lg->view.created && game_is_over(&lg->view.game) ? 0 : me;

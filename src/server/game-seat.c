@@ -23,6 +23,16 @@ int game_seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome
 	return c;
 }
 
+struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const char *id, int *color,
+				  struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg || (*color = game_seat_or_forbidden(lg, me, out)) < 0)
+		return NULL;
+	game_presence_seen(gs, lg, *color);
+	return lg;
+}
+
 static void seat_answer(struct game_outcome *out, int status, const char *id, int color, int64_t seq,
 			const char *invite)
 {

@@ -127,14 +127,5 @@ void game_undo_done(struct game_action_call *c)
 	int64_t t_ms = game_txn_instant(v);
 	if (game_move_flagged_first(gs, lg, t_ms, out))
 		return;
-	struct fold_clock_reading before;
-	fold_clock_read(v, t_ms, &before);
-	struct game_txn t;
-	if (game_txn_begin(&t, gs, lg, out))
-		return;
-	struct fold_event e;
-	game_move_event(&e, &t.work, v->turn.pending, before.running == color ? before.turn_used_ms : 0, false);
-	if (game_txn_add(&t, &e, 0, t_ms, out) || game_move_end_if_over(&t, t_ms, out) || game_move_resolve_premoves(&t, t_ms, out))
-		return;
-	game_txn_commit(&t, me, out);
+	game_move_commit(gs, lg, color, me, v->turn.pending, t_ms, out);
 }
