@@ -2,7 +2,8 @@
  * The /v1/games handlers: they authenticate, decode the request with the
  * shared codec and hand it to the game service (game-service.h), which owns
  * every rule and transaction, and answers the events long-poll from its
- * live games; the listing reads the store directly. No chess rule lives here.
+ * live games; the listing reads the store directly. No chess rule lives here:
+ * where a request must be refused by one, libtchess says so.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +11,8 @@
 
 #include "api.h"
 #include "game-service.h"
+#include "tchess/fen.h"
+#include "tchess/game.h"
 #include "util/log.h"
 #include "util/now.h"
 #include "util/str.h"
@@ -80,6 +83,28 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 	free(l.games);
 }
 
+/* Whether a game from the request's start position would be over before
+ * its first move (checkmate, stalemate, a dead position, the 75-move
+ * rule): such a game is refused (400) rather than stored as a finished game
+ * nobody played. A FEN or ruleset that does not parse is left to the game
+ * service, which names the error. */
+static bool finished_start(const struct protocol_game_create_request *in, struct http_reply *reply)
+{
+	struct position start;
+	struct ruleset rules;
+	struct tchess_error terr;
+	if (!in->fen[0] || fen_parse(&start, in->fen, &terr) != TCHESS_OK ||
+	    !ruleset_preset(&rules, in->ruleset[0] ? in->ruleset : "fide"))
+		return false;
+	struct game g;
+	bool over = game_init(&g, &start, &rules, &terr) == TCHESS_OK && game_is_over(&g);
+	if (over)
+		http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST, "fen: the game would be over before it began (%s)",
+				 game_termination_str(g.termination));
+	game_fini(&g);
+	return over;
+}
+
 void api_games_create(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	struct store_player me;
@@ -91,6 +116,8 @@ void api_games_create(struct server *srv, struct http_request *req, struct http_
 		http_reply_from_error(reply, &err);
 		return;
 	}
+	if (finished_start(&in, reply))
+		return;
 	struct game_outcome o = { 0 };
 	game_service_create(srv->games, me.id, me.name, &in, &o);
 	api_reply_outcome(reply, &o);

@@ -26,11 +26,16 @@ struct store_backup *sqlite_store_backup_begin(struct sqlite_store *st, const ch
 	struct store_backup *b = xcalloc(1, sizeof *b);
 	/* The copy must be a new file: an old one would be overwritten page by
 	 * page and could be left half one, half the other. */
-	if (access(path, F_OK) == 0) {
-		snprintf(err, errsize, "%s exists already", path);
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		if (errno == EEXIST)
+			snprintf(err, errsize, "%s exists already", path);
+		else
+			snprintf(err, errsize, "%s: %s", path, strerror(errno));
 		free(b);
 		return NULL;
 	}
+	close(fd);
 	if (sqlite3_open_v2(path, &b->dest, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE, NULL) != SQLITE_OK) {
 		snprintf(err, errsize, "%s: %s", path, b->dest ? sqlite3_errmsg(b->dest) : "cannot open");
 		sqlite3_close(b->dest);

@@ -181,7 +181,9 @@ static const char *const stmt_sql[S_COUNT] = {
 			   "WHERE game_id = $1 AND seq > $2 AND (visible_to IS NULL OR visible_to = $3 OR $3 = -2) "
 			   "ORDER BY seq LIMIT $4",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE NOT finished ORDER BY created, id",
-	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT $1",
+	/* Invite-only games are left out, as in store-sqlite.c. */
+	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
+			   "ORDER BY created DESC, id LIMIT $1",
 	/* A range of the primary key: '~' sorts after every id character. */
 	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= $1::text AND id < $1::text || '~' "
 			   "ORDER BY id LIMIT $2",

@@ -112,7 +112,10 @@ static const char *const stmt_sql[S_COUNT] = {
 			   "WHERE game_id = ?1 AND seq > ?2 AND (visible_to IS NULL OR visible_to = ?3 OR ?3 = -2) "
 			   "ORDER BY seq LIMIT ?4",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE finished = 0 ORDER BY created, id",
-	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games ORDER BY created DESC, id LIMIT ?1",
+	/* The public list: invite-only games (params holding the invite's
+	 * hash, game-seat.c) are for whoever was given the code. */
+	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
+			   "ORDER BY created DESC, id LIMIT ?1",
 	/* A range of the primary key: '~' sorts after every id character. */
 	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= ?1 AND id < ?1 || '~' ORDER BY id LIMIT ?2",
 };
@@ -232,7 +235,7 @@ static int open_wal(struct sqlite_store *st, char **errmsg)
 		*errmsg = xstrdup("sync = full needs a database file (no WAL file name)");
 		return -1;
 	}
-	st->wal_fd = open(wal, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	st->wal_fd = open(wal, O_RDWR | O_CREAT | O_CLOEXEC, 0600);
 	if (st->wal_fd < 0) {
 		*errmsg = xasprintf("%s: %s", wal, strerror(errno));
 		return -1;
@@ -250,12 +253,30 @@ static int open_wal(struct sqlite_store *st, char **errmsg)
 	return sqlite_store_sync(st) ? (*errmsg = xasprintf("%s: fdatasync: %s", wal, strerror(errno)), -1) : 0;
 }
 
+/* Creates path empty with mode 0600 unless it exists; 0, or -1 with errno. */
+static int create_private(const char *path)
+{
+	if (!path[0] || path[0] == ':')
+		return 0; /* in memory, or SQLite's temporary file */
+	int fd = open(path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return errno == EEXIST ? 0 : -1;
+	close(fd);
+	return 0;
+}
+
 struct sqlite_store *sqlite_store_open(const char *path, const struct store_options *opts, char **errmsg)
 {
 	struct sqlite_store *st = xcalloc(1, sizeof *st);
 	st->wal_fd = -1;
 	*errmsg = NULL;
 	bool ro = opts && opts->read_only;
+	/* Private notes, premoves and token hashes: the file is the owner's
+	 * alone (SQLite gives its WAL the database's mode). */
+	if (!ro && create_private(path)) {
+		*errmsg = xasprintf("%s: %s", path, strerror(errno));
+		goto fail;
+	}
 	int rc = sqlite3_open_v2(path, &st->db,
 				 (ro ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) |
 					 SQLITE_OPEN_NOMUTEX,

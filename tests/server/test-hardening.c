@@ -5,10 +5,12 @@
  * headers, conflicting framing, forged log lines.
  */
 #include <check.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "harness.h"
@@ -277,6 +279,104 @@ START_TEST(test_user_text_refused)
 }
 END_TEST
 
+/* ---- item 11: no game from a finished position ---- */
+
+START_TEST(test_finished_start_refused)
+{
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS);
+	char tok[PROTOCOL_TOKEN_MAX + 1], *out;
+	register_player(&d, "alice", tok);
+	static const char *const finished[] = {
+		"k7/1Q6/1K6/8/8/8/8/8 b - - 0 1", /* checkmate: was stored as 1-0 with no game-ended */
+		"k7/8/1Q6/8/8/8/8/7K b - - 0 1",  /* stalemate */
+		"k7/8/8/8/8/8/8/7K w - - 0 1",    /* K v K */
+		"k7/8/8/8/8/8/8/6BK w - - 0 1",   /* K+B v K: dead */
+	};
+	for (size_t i = 0; i < sizeof finished / sizeof finished[0]; i++) {
+		char req[200];
+		snprintf(req, sizeof req, "{\"tc\":\"5+3\",\"fen\":\"%s\"}", finished[i]);
+		long s = http_call(&d, "POST", "/v1/games", tok, req, strlen(req), &out);
+		ck_assert_msg(s == 400 && strstr(out, "over before it began"), "%s: %ld %s", finished[i], s, out);
+		free(out);
+	}
+	/* Nothing was stored. */
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/me/games", tok, NULL, 0, &out), 200);
+	ck_assert_msg(!strstr(out, "\"id\""), "%s", out);
+	free(out);
+	/* A position with play left is fine. */
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	create_game_with(&d, tok, "{\"tc\":\"5+3\",\"fen\":\"k7/8/1Q6/8/8/8/8/7K w - - 0 1\"}", id);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+/* ---- item 17: private files, invite-only games unlisted ---- */
+
+static void expect_private(const char *path)
+{
+	struct stat st;
+	ck_assert_msg(stat(path, &st) == 0, "%s missing", path);
+	ck_assert_msg((st.st_mode & 0777) == 0600, "%s has mode %o", path, (unsigned)(st.st_mode & 0777));
+}
+
+START_TEST(test_private_files)
+{
+	struct tchessd d;
+	/* Under the usual umask (022) SQLite made them 0644. */
+	mode_t old = umask(022);
+	tchessd_start_logged(&d, NO_RATE_LIMITS, "info");
+	umask(old);
+	char tok[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1], path[300];
+	register_player(&d, "alice", tok);
+	create_game(&d, tok, game);
+	snprintf(path, sizeof path, "%s/t.db", d.dir);
+	expect_private(path);
+	snprintf(path, sizeof path, "%s/t.db-wal", d.dir);
+	expect_private(path);
+	ck_assert_int_eq(kill(d.pid, SIGUSR1), 0);
+	snprintf(path, sizeof path, "%s/tchessd.log", d.dir);
+	int64_t deadline = mono_ms() + 10000;
+	for (;;) {
+		char *log = slurp(path);
+		bool done = strstr(log, "backup: wrote") != NULL;
+		free(log);
+		if (done)
+			break;
+		ck_assert_msg(mono_ms() < deadline, "no backup within 10 s");
+		struct timespec ts = { 0, 20 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	snprintf(path, sizeof path, "%s/t.db.backup", d.dir);
+	expect_private(path);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+START_TEST(test_invite_games_unlisted)
+{
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS);
+	char tok[PROTOCOL_TOKEN_MAX + 1], open_id[PROTOCOL_GAME_ID_MAX + 1], invite_id[PROTOCOL_GAME_ID_MAX + 1];
+	char *out;
+	register_player(&d, "alice", tok);
+	create_game(&d, tok, open_id);
+	create_game_with(&d, tok, "{\"tc\":\"5+3\",\"opponent\":\"invite\"}", invite_id);
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/games", NULL, NULL, 0, &out), 200);
+	ck_assert_msg(strstr(out, open_id), "the open game is listed: %s", out);
+	ck_assert_msg(!strstr(out, invite_id), "the invite-only game is listed: %s", out);
+	free(out);
+	/* Its creator still finds it among their games. */
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/me/games", tok, NULL, 0, &out), 200);
+	ck_assert_msg(strstr(out, invite_id), "%s", out);
+	free(out);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -286,6 +386,9 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_log_escapes_client_bytes);
 	tcase_add_test(tc, test_strict_framing);
 	tcase_add_test(tc, test_user_text_refused);
+	tcase_add_test(tc, test_finished_start_refused);
+	tcase_add_test(tc, test_private_files);
+	tcase_add_test(tc, test_invite_games_unlisted);
 	suite_add_tcase(s, tc);
 	return s;
 }
