@@ -28,28 +28,54 @@ bool game_action_retried(const struct game_view *v, int color, const char *key, 
 	return v->last_cmd_ply[color] == ply && !strcmp(v->last_cmd[color], key);
 }
 
-/* A request is a retry only while it still stands: one declined since is
- * made anew by the same command. */
+/* The side whose request of kind what stands, or another value (nobody). */
+static int request_by(const struct game_view *v, enum fold_request_what what)
+{
+	switch (what) {
+	case FOLD_REQ_DRAW:
+		return v->game.offer_by;
+	case FOLD_REQ_ABORT:
+		return v->game.abort_request_by;
+	case FOLD_REQ_ADJOURN:
+		return v->adjourn_request_by;
+	case FOLD_REQ_REMATCH:
+		return v->rematch_by;
+	default:
+		return v->resume_request_by;
+	}
+}
+
+/* A retry is the same command repeated (same colour, command and ply)
+ * while its effect still stands, nothing else: a request while it is still
+ * pending, a decline while the request it declined has not been made anew,
+ * a withdrawal while nothing was offered since, a consent while the game
+ * is still adjourned (or resumed), a rematch accepted while its game
+ * stands. Otherwise the same words at the same ply are a new command:
+ * offer, decline, offer again, decline again declines twice. */
 bool game_action_request_retried(const struct game_view *v, int color, const struct fold_event *e, int64_t ply)
 {
 	char key[FOLD_CMD_MAX];
 	fold_command_key(key, sizeof key, e);
 	if (!game_action_retried(v, color, key, ply))
 		return false;
-	if (e->kind != FOLD_EV_REQUEST || e->action != FOLD_REQ_MADE)
+	if (e->kind == FOLD_EV_ADJOURNED)
+		return fold_adjourned(v);
+	if (e->kind == FOLD_EV_RESUMED)
+		return !fold_adjourned(v);
+	if (e->kind != FOLD_EV_REQUEST)
 		return true;
-	switch (e->what) {
-	case FOLD_REQ_DRAW:
-		return v->game.offer_by == color;
-	case FOLD_REQ_ABORT:
-		return v->game.abort_request_by == color;
-	case FOLD_REQ_ADJOURN:
-		return v->adjourn_request_by == color;
-	case FOLD_REQ_REMATCH:
-		return v->rematch_by == color;
-	default:
-		return v->resume_request_by == color;
+	int by = request_by(v, e->what);
+	switch (e->action) {
+	case FOLD_REQ_MADE:
+		return by == color;
+	case FOLD_REQ_DECLINED:
+		return by != !color;
+	case FOLD_REQ_WITHDRAWN:
+		return by != color;
+	case FOLD_REQ_ACCEPTED:
+		return e->what != FOLD_REQ_REMATCH || v->next_game[0];
 	}
+	return true;
 }
 
 /* One transaction of one or two events; a refusal by the fold is a refusal

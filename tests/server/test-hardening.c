@@ -377,6 +377,76 @@ START_TEST(test_invite_games_unlisted)
 }
 END_TEST
 
+/* ---- item 12 (and issue 18 item 1): a retry is the same command while
+ * its effect still stands ---- */
+
+static const char *status_of(struct table *t, char *buf, size_t size)
+{
+	cJSON *s = table_snapshot(t, NULL);
+	snprintf(buf, size, "%s", jstr(s, "status"));
+	cJSON_Delete(s);
+	return buf;
+}
+
+static bool draw_offered(struct table *t)
+{
+	cJSON *s = table_snapshot(t, NULL);
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(s, "offers"), "draw");
+	bool offered = cJSON_IsString(d);
+	cJSON_Delete(s);
+	return offered;
+}
+
+START_TEST(test_same_command_twice_in_a_ply)
+{
+	struct table t;
+	char st[32];
+	table_open(&t, NO_RATE_LIMITS, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}");
+	/* Offer, decline, offer again, decline again: the second decline
+	 * was answered {"events":[]} and the offer stood. */
+	for (int round = 0; round < 2; round++) {
+		ck_assert_uint_eq(table_ok(&t, "draw", t.alice, "{\"ply\":2,\"action\":\"offer\"}"), 1);
+		ck_assert(draw_offered(&t));
+		ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
+		ck_assert_msg(!draw_offered(&t), "round %d: the offer still stands after its decline", round);
+		/* A true retry of the decline is still answered without effect. */
+		ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 0);
+	}
+	/* The same for abort requests. */
+	for (int round = 0; round < 2; round++) {
+		ck_assert_uint_eq(table_ok(&t, "abort", t.alice, "{\"ply\":2,\"action\":\"request\"}"), 1);
+		ck_assert_uint_eq(table_ok(&t, "abort", t.bob, "{\"ply\":2,\"action\":\"decline\"}"), 1);
+	}
+	ck_assert_str_eq(status_of(&t, st, sizeof st), "playing");
+	table_close(&t);
+
+	/* Adjourned by a disconnect, resumed by consent, adjourned again at
+	 * the same ply (issue 18, item 1): Black's second accept was dropped
+	 * as a retry of the first and the game stayed adjourned. */
+	table_open(&t, NO_RATE_LIMITS "poll_timeout_ms = 20000\ndisconnect_grace_ms = 1000\n",
+		   "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	for (int round = 0; round < 2; round++) {
+		/* Black stays (a parked poll); White says nothing. */
+		struct poll_req p;
+		cJSON *snap = table_snapshot(&t, NULL);
+		poll_start(&p, &t.d, t.game, jint(snap, "seq"), t.bob);
+		cJSON_Delete(snap);
+		poll_wait_parked(&p, &t.d, 1);
+		cJSON_Delete(table_wait_event(&t, "game-adjourned"));
+		poll_fini(&p);
+		ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":1}"), 1);
+		ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":1,\"action\":\"accept\"}"), 1);
+		ck_assert_msg(!strcmp(status_of(&t, st, sizeof st), "playing"), "round %d: %s", round, st);
+		/* The same accept again is a retry while the game runs. */
+		ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":1,\"action\":\"accept\"}"), 0);
+	}
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -389,6 +459,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_finished_start_refused);
 	tcase_add_test(tc, test_private_files);
 	tcase_add_test(tc, test_invite_games_unlisted);
+	tcase_add_test(tc, test_same_command_twice_in_a_ply);
 	suite_add_tcase(s, tc);
 	return s;
 }
