@@ -584,7 +584,7 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	size_t len = 0, n = 0, n_ids = 0;
 	struct protocol_game_summary *games = NULL;
 	struct protocol_error perr;
-	struct corr_my_games mine = { 0 };
+	struct protocol_my_games mine = { 0 };
 	const char **ids = NULL;
 	int rc = 1;
 	if (!protocol_game_id_valid(typed)) {
@@ -628,7 +628,7 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	resp = NULL;
 	/* Games too old for the public list can still be the player's own. */
 	if (c->have_account && net_request(c->net, "GET", "/v1/me/games", NULL, &resp, &len, err, sizeof err) == 200 &&
-	    corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0)
+	    protocol_my_games_decode(resp, len, &mine, err, sizeof err) < 0)
 		mine.n = 0;
 	ids = xcalloc(n + mine.n + 1, sizeof *ids);
 	for (size_t i = 0; i < n; i++)
@@ -642,7 +642,7 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	rc = 0;
 out:
 	free(ids);
-	corr_my_games_fini(&mine);
+	protocol_my_games_fini(&mine);
 	free(games);
 	free(resp);
 	return rc;
@@ -752,7 +752,7 @@ int cmd_watch(int argc, char **argv)
 
 /* The mark of one of the player's games in "tchess games": whose move,
  * and the deadline of a correspondence game. */
-static void client_game_mark(const struct corr_my_game *g, int64_t now_ms, char *buf, size_t size)
+static void client_game_mark(const struct protocol_my_game *g, int64_t now_ms, char *buf, size_t size)
 {
 	char due[CORR_TEXT_MAX] = "";
 	if (g->deadline_ms != INT64_MAX && corr_tc_is_correspondence(g->tc))
@@ -772,14 +772,14 @@ int cmd_games(int argc, char **argv)
 	size_t len = 0, n = 0;
 	struct protocol_game_summary *games = NULL;
 	struct protocol_error perr;
-	struct corr_my_games mine = { 0 };
+	struct protocol_my_games mine = { 0 };
 	int rc = 1;
 	/* The player's own games, with whose move it is and the deadlines,
 	 * in one request (GET /v1/me/games) rather than a fold per game. */
 	if (c.have_account) {
 		if (client_call(&c, "GET", "/v1/me/games", NULL, 200, "tchess games", NULL, &resp, &len) < 0)
 			goto out;
-		if (corr_my_games_parse(resp, len, &mine, err, sizeof err) < 0) {
+		if (protocol_my_games_decode(resp, len, &mine, err, sizeof err) < 0) {
 			client_print_refusal("tchess games", 200, resp, len);
 			goto out;
 		}
@@ -800,7 +800,7 @@ int cmd_games(int argc, char **argv)
 		const struct protocol_game_summary *g = &games[i];
 		if (!strcmp(g->status, "over"))
 			continue;
-		const struct corr_my_game *m = corr_my_games_find(&mine, g->id);
+		const struct protocol_my_game *m = corr_my_games_find(&mine, g->id);
 		mark[0] = '\0';
 		if (m)
 			client_game_mark(m, mine.now_ms, mark, sizeof mark);
@@ -818,7 +818,7 @@ int cmd_games(int argc, char **argv)
 	}
 	rc = 0;
 out:
-	corr_my_games_fini(&mine);
+	protocol_my_games_fini(&mine);
 	free(games);
 	free(resp);
 	client_disconnect(&c);

@@ -87,10 +87,10 @@ static int cmd_tourney_create(struct client_conn *c, const struct protocol_tourn
 	    client_call(c, "POST", "/v1/tournaments", body, 201, "tchess tournament create", NULL, &resp, &len);
 	free(body);
 	int rc = 1;
-	struct tourney t;
+	struct protocol_tournament_view t;
 	if (called < 0) {
 		/* client_call said why. */
-	} else if (tourney_parse(resp, len, &t, err, sizeof err) < 0) {
+	} else if (protocol_tournament_view_decode(resp, len, &t, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess tournament create: %s\n", err);
 	} else {
 		char sum[256], stakes[256];
@@ -98,7 +98,7 @@ static int cmd_tourney_create(struct client_conn *c, const struct protocol_tourn
 		tourney_stakes_text(&t.sum, stakes, sizeof stakes);
 		/* The id alone on the first line, for scripts. */
 		printf("%s\n%s\n%s\n", t.sum.id, sum, stakes);
-		tourney_fini(&t);
+		protocol_tournament_view_fini(&t);
 		rc = 0;
 	}
 	free(resp);
@@ -113,10 +113,10 @@ static int cmd_tourney_action(struct client_conn *c, const char *what, const cha
 	snprintf(path, sizeof path, "/v1/tournaments/%s/%s", id, what);
 	snprintf(prefix, sizeof prefix, "tchess tournament %s", what);
 	int rc = 1;
-	struct tourney t;
+	struct protocol_tournament_view t;
 	if (client_call(c, "POST", path, "{}", 200, prefix, NULL, &resp, &len) < 0) {
 		/* client_call said why. */
-	} else if (tourney_parse(resp, len, &t, err, sizeof err) < 0) {
+	} else if (protocol_tournament_view_decode(resp, len, &t, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: %s\n", prefix, err);
 	} else {
 		printf("%s %s: %" PRId64 " of %" PRId64 " registered, %s", !strcmp(what, "register") ? "registered for"
@@ -125,7 +125,7 @@ static int cmd_tourney_action(struct client_conn *c, const char *what, const cha
 		if (t.sum.has_you && t.sum.you_credits >= 0)
 			printf("; your credits: %" PRId64, t.sum.you_credits);
 		printf("\n");
-		tourney_fini(&t);
+		protocol_tournament_view_fini(&t);
 		rc = 0;
 	}
 	free(resp);
@@ -216,11 +216,11 @@ static int cmd_vacation_list(struct client_conn *c)
 {
 	char err[512], *resp, line[160];
 	size_t len;
-	struct corr_vacations vs;
+	struct protocol_vacation_list vs;
 	int rc = 1;
 	if (client_call(c, "GET", "/v1/me/vacations", NULL, 200, "tchess vacation", NULL, &resp, &len) < 0) {
 		/* client_call said why. */
-	} else if (corr_vacations_parse(resp, len, &vs, err, sizeof err) < 0) {
+	} else if (protocol_vacation_list_decode(resp, len, &vs, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess vacation: %s\n", err);
 	} else {
 		if (!vs.n)
@@ -254,10 +254,10 @@ static int cmd_vacation_book(struct client_conn *c, const char *date, const char
 	                         "tchess vacation book: refused", &resp, &len);
 	free(body);
 	int rc = 1;
-	struct corr_vacation v;
+	struct protocol_vacation v;
 	if (called < 0) {
 		/* client_call said why. */
-	} else if (corr_vacation_parse(resp, len, &v, err, sizeof err) < 0) {
+	} else if (protocol_vacation_booking_decode(resp, len, &v, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess vacation book: %s\n", err);
 	} else {
 		corr_vacation_line(&v, line, sizeof line);

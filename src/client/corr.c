@@ -4,13 +4,11 @@
  * corr.h). The parsers are lenient about members they do not know (the
  * server may add some) and strict about the types of those they read.
  */
-#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer-json.h"
 #include "corr.h"
 #include "tchess/calendar.h"
 #include "tchess/protocol-tournament.h"
@@ -84,52 +82,7 @@ bool corr_tc_is_correspondence(const char *tc)
 	return !strncmp(tc, "corr:", 5);
 }
 
-/* ---- my games ---- */
-
-int corr_my_games_parse(const char *json, size_t len, struct corr_my_games *out, char *err, size_t errsize)
-{
-	memset(out, 0, sizeof *out);
-	cJSON *root = cJSON_ParseWithLength(json, len);
-	const cJSON *games = cJSON_GetObjectItemCaseSensitive(root, "games");
-	if (!root || !cJSON_IsArray(games) || answer_json_int(root, "now_ms", false, 0, &out->now_ms)) {
-		answer_json_err(err, errsize, "no games list");
-		cJSON_Delete(root);
-		return -1;
-	}
-	size_t n = (size_t)cJSON_GetArraySize(games);
-	out->games = xcalloc(n ? n : 1, sizeof *out->games);
-	const cJSON *g;
-	cJSON_ArrayForEach(g, games)
-	{
-		struct corr_my_game *m = &out->games[out->n];
-		const cJSON *opp = cJSON_GetObjectItemCaseSensitive(g, "opponent");
-		if (answer_json_str(g, "id", m->id, sizeof m->id) || !m->id[0] ||
-		    answer_json_str(g, "status", m->status, sizeof m->status) ||
-		    answer_json_str(g, "tc", m->tc, sizeof m->tc) ||
-		    answer_json_str(g, "color", m->color, sizeof m->color) ||
-		    answer_json_int(g, "ply", false, 0, &m->ply) ||
-		    answer_json_int(g, "deadline_ms", false, INT64_MAX, &m->deadline_ms) ||
-		    answer_json_str(g, "tournament", m->tournament, sizeof m->tournament) ||
-		    (cJSON_IsObject(opp) && answer_json_str(opp, "name", m->opponent, sizeof m->opponent))) {
-			answer_json_err(err, errsize, "a game of /v1/me/games");
-			cJSON_Delete(root);
-			corr_my_games_fini(out);
-			return -1;
-		}
-		m->your_move = answer_json_bool(g, "your_move");
-		out->n++;
-	}
-	cJSON_Delete(root);
-	return 0;
-}
-
-void corr_my_games_fini(struct corr_my_games *g)
-{
-	free(g->games);
-	memset(g, 0, sizeof *g);
-}
-
-const struct corr_my_game *corr_my_games_find(const struct corr_my_games *g, const char *id)
+const struct protocol_my_game *corr_my_games_find(const struct protocol_my_games *g, const char *id)
 {
 	for (size_t i = 0; i < g->n; i++)
 		if (!strcmp(g->games[i].id, id))
@@ -139,70 +92,7 @@ const struct corr_my_game *corr_my_games_find(const struct corr_my_games *g, con
 
 /* ---- vacations ---- */
 
-static int corr_vacation_from(const cJSON *o, struct corr_vacation *v)
-{
-	memset(v, 0, sizeof *v);
-	if (!cJSON_IsObject(o) || answer_json_int(o, "id", false, 0, &v->id) ||
-	    answer_json_str(o, "start", v->start, sizeof v->start) || answer_json_int(o, "days", false, 0, &v->days) ||
-	    answer_json_int(o, "start_ms", false, 0, &v->start_ms) ||
-	    answer_json_int(o, "end_ms", false, 0, &v->end_ms))
-		return -1;
-	v->active = answer_json_bool(o, "active");
-	v->cancellable = answer_json_bool(o, "cancellable");
-	return 0;
-}
-
-int corr_vacation_parse(const char *json, size_t len, struct corr_vacation *out, char *err, size_t errsize)
-{
-	cJSON *root = cJSON_ParseWithLength(json, len);
-	int rc = corr_vacation_from(root, out);
-	if (rc)
-		answer_json_err(err, errsize, "not a vacation");
-	cJSON_Delete(root);
-	return rc;
-}
-
-int corr_vacations_parse(const char *json, size_t len, struct corr_vacations *out, char *err, size_t errsize)
-{
-	memset(out, 0, sizeof *out);
-	cJSON *root = cJSON_ParseWithLength(json, len);
-	const cJSON *vs = cJSON_GetObjectItemCaseSensitive(root, "vacations");
-	const cJSON *as = cJSON_GetObjectItemCaseSensitive(root, "allowance");
-	int rc = -1;
-	if (!root || !cJSON_IsArray(vs))
-		goto out;
-	const cJSON *o;
-	cJSON_ArrayForEach(o, vs)
-	{
-		if (out->n == CORR_VACATIONS_MAX)
-			break;
-		if (corr_vacation_from(o, &out->v[out->n]))
-			goto out;
-		out->n++;
-	}
-	cJSON_ArrayForEach(o, as)
-	{
-		struct corr_allowance *a = &out->allowance[out->n_allowance];
-		if (out->n_allowance == CORR_ALLOWANCES_MAX)
-			break;
-		if (answer_json_int(o, "year", false, 0, &a->year) || answer_json_int(o, "days", false, 0, &a->days) ||
-		    answer_json_int(o, "booked", false, 0, &a->booked) ||
-		    answer_json_int(o, "left", false, 0, &a->left))
-			goto out;
-		out->n_allowance++;
-	}
-	out->on_vacation = answer_json_bool(root, "on_vacation");
-	rc = 0;
-out:
-	if (rc) {
-		answer_json_err(err, errsize, "not a list of vacations");
-		memset(out, 0, sizeof *out);
-	}
-	cJSON_Delete(root);
-	return rc;
-}
-
-size_t corr_vacation_line(const struct corr_vacation *v, char *buf, size_t size)
+size_t corr_vacation_line(const struct protocol_vacation *v, char *buf, size_t size)
 {
 	char until[16];
 	/* end_ms is exclusive: the last day is the one before it. */

@@ -57,7 +57,7 @@ void home_init(struct home *h, bool have_account)
 
 void home_fini(struct home *h)
 {
-	corr_my_games_fini(&h->mine);
+	protocol_my_games_fini(&h->mine);
 	free(h->live);
 	h->live = NULL;
 	h->n_live = 0;
@@ -149,12 +149,12 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 								   : "Live games: none now");
 		break;
 	case HOME_ROW_MINE: {
-		const struct corr_my_game *g = &h->mine.games[i];
+		const struct protocol_my_game *g = &h->mine.games[i];
 		char who[PROTOCOL_NAME_MAX + 8];
 		if (!strcmp(g->status, "open"))
 			snprintf(who, sizeof who, "(waiting)");
 		else
-			snprintf(who, sizeof who, "vs %s", g->opponent[0] ? g->opponent : "engine");
+			snprintf(who, sizeof who, "vs %s", g->opponent_name[0] ? g->opponent_name : "engine");
 		snprintf(buf, size, "  %.8s  %-5s %-18.18s %-10.10s move %-4lld %s", g->id, g->color, who, g->tc,
 			 (long long)(g->ply / 2 + 1),
 			 !strcmp(g->status, "open") ? "waiting for an opponent"
@@ -229,9 +229,9 @@ static void home_create(struct home *h, enum home_action a)
 }
 
 /* The game of a typed id that is the player's own, or NULL. */
-static const struct corr_my_game *home_mine_by_prefix(const struct home *h, const char *id)
+static const struct protocol_my_game *home_mine_by_prefix(const struct home *h, const char *id)
 {
-	const struct corr_my_game *found = NULL;
+	const struct protocol_my_game *found = NULL;
 	for (size_t i = 0; i < h->mine.n; i++)
 		if (!strncmp(h->mine.games[i].id, id, strlen(id))) {
 			if (found)
@@ -250,7 +250,7 @@ static void home_open(struct home *h, const char *id, int color, const char *not
 	home_queue(h, &r);
 }
 
-static void home_open_mine(struct home *h, const struct corr_my_game *g)
+static void home_open_mine(struct home *h, const struct protocol_my_game *g)
 {
 	int color = -1;
 	fold_color_parse(g->color, &color);
@@ -283,7 +283,7 @@ static void home_submit(struct home *h)
 		home_say(h, true, "a game is named by 8 or more hex digits of its id (as 'tchess join 208fe1f1:CODE')");
 		return;
 	}
-	const struct corr_my_game *g = home_mine_by_prefix(h, text);
+	const struct protocol_my_game *g = home_mine_by_prefix(h, text);
 	if (g) {
 		home_open_mine(h, g);
 		return;
@@ -484,10 +484,10 @@ unsigned home_on_answer(struct home *h, const struct home_req *r, int status, co
 	case HOME_REQ_MY_GAMES: {
 		if (status != 200)
 			return home_refused(h, "your games", status, body, len);
-		struct corr_my_games g = { 0 };
-		if (corr_my_games_parse(body, len, &g, err, sizeof err) < 0)
+		struct protocol_my_games g = { 0 };
+		if (protocol_my_games_decode(body, len, &g, err, sizeof err) < 0)
 			return home_refused(h, "your games", status, NULL, 0);
-		corr_my_games_fini(&h->mine);
+		protocol_my_games_fini(&h->mine);
 		h->mine = g;
 		h->have_mine = true;
 		return HOME_DIRTY_BODY;

@@ -89,7 +89,7 @@ struct home {
 	int w, h;
 	int sel;   /* the selected row (an action or a game) */
 	int top;   /* the first row shown */
-	struct corr_my_games mine;
+	struct protocol_my_games mine;
 	struct protocol_game_summary *live;
 	size_t n_live;
 	bool have_mine, have_live;

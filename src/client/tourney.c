@@ -6,13 +6,11 @@
  * are the server's, never recomputed here, so the client cannot disagree
  * with it.
  */
-#include <cjson/cJSON.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "answer-json.h"
 #include "keys.h"
 #include "movelist.h"
 #include "status-line.h"
@@ -20,220 +18,7 @@
 #include "tourney.h"
 #include "util/xalloc.h"
 
-/* ---- JSON ---- */
-
-static int tourney_summary_from(const cJSON *o, struct tourney_summary *s)
-{
-	memset(s, 0, sizeof *s);
-	if (!cJSON_IsObject(o) || answer_json_str(o, "id", s->id, sizeof s->id) || !s->id[0] ||
-	    answer_json_str(o, "kind", s->kind, sizeof s->kind) ||
-	    answer_json_int(o, "players", false, 0, &s->players) ||
-	    answer_json_int(o, "registered", false, 0, &s->registered) ||
-	    answer_json_str(o, "tc", s->tc, sizeof s->tc) ||
-	    answer_json_str(o, "ruleset", s->ruleset, sizeof s->ruleset) ||
-	    answer_json_str(o, "status", s->status, sizeof s->status) ||
-	    answer_json_int(o, "stake", true, 0, &s->stake) || answer_json_int(o, "pot", true, 0, &s->pot) ||
-	    answer_json_int(o, "payout_percent", true, 0, &s->payout_percent))
-		return -1;
-	const cJSON *p, *places = cJSON_GetObjectItemCaseSensitive(o, "places");
-	cJSON_ArrayForEach(p, places)
-	{
-		if (s->n_places == TOURNEY_PLACES_MAX || !cJSON_IsNumber(p))
-			return -1;
-		s->places[s->n_places++] = (int64_t)p->valuedouble;
-	}
-	const cJSON *you = cJSON_GetObjectItemCaseSensitive(o, "you");
-	if (cJSON_IsObject(you)) {
-		s->has_you = true;
-		s->you_registered = answer_json_bool(you, "registered");
-		if (answer_json_int(you, "credits", true, -1, &s->you_credits))
-			return -1;
-	}
-	return 0;
-}
-
-int tourney_list_parse(const char *json, size_t len, struct tourney_summary **out, size_t *n, char *err,
-		       size_t errsize)
-{
-	*out = NULL;
-	*n = 0;
-	cJSON *root = cJSON_ParseWithLength(json, len);
-	const cJSON *ts = cJSON_GetObjectItemCaseSensitive(root, "tournaments");
-	if (!cJSON_IsArray(ts)) {
-		answer_json_err(err, errsize, "no tournaments list");
-		cJSON_Delete(root);
-		return -1;
-	}
-	size_t cap = (size_t)cJSON_GetArraySize(ts);
-	*out = xcalloc(cap ? cap : 1, sizeof **out);
-	const cJSON *o;
-	cJSON_ArrayForEach(o, ts)
-	{
-		if (tourney_summary_from(o, &(*out)[*n])) {
-			answer_json_err(err, errsize, "a tournament of the list");
-			free(*out);
-			*out = NULL;
-			*n = 0;
-			cJSON_Delete(root);
-			return -1;
-		}
-		++*n;
-	}
-	cJSON_Delete(root);
-	return 0;
-}
-
-static int tourney_standings_from(const cJSON *a, struct tourney *t)
-{
-	const cJSON *o;
-	cJSON_ArrayForEach(o, a)
-	{
-		if (t->n_standings == TOURNAMENT_PLAYERS_MAX)
-			return -1;
-		struct tourney_standing *s = &t->standings[t->n_standings];
-		if (answer_json_str(o, "place", s->place, sizeof s->place) ||
-		    answer_json_int(o, "player", false, 0, &s->player) ||
-		    answer_json_str(o, "name", s->name, sizeof s->name) ||
-		    answer_json_int(o, "half_points", false, 0, &s->half_points) ||
-		    answer_json_int(o, "sb_quarters", false, 0, &s->sb_quarters) ||
-		    answer_json_int(o, "played", true, 0, &s->played) ||
-		    answer_json_int(o, "wins", true, 0, &s->wins) || answer_json_int(o, "draws", true, 0, &s->draws) ||
-		    answer_json_int(o, "losses", true, 0, &s->losses) ||
-		    answer_json_int(o, "prize", true, -1, &s->prize))
-			return -1;
-		t->n_standings++;
-	}
-	return 0;
-}
-
-static int tourney_crosstable_from(const cJSON *x, struct tourney *t)
-{
-	int64_t cycles;
-	if (answer_json_int(x, "cycles", false, 0, &cycles) || cycles < 1 || cycles > 2)
-		return -1;
-	t->cycles = (int)cycles;
-	const cJSON *o, *order = cJSON_GetObjectItemCaseSensitive(x, "order");
-	cJSON_ArrayForEach(o, order)
-	{
-		if (t->n_order == TOURNAMENT_PLAYERS_MAX || !cJSON_IsNumber(o))
-			return -1;
-		t->order[t->n_order++] = (int64_t)o->valuedouble;
-	}
-	size_t r = 0;
-	const cJSON *row;
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(x, "rows"))
-	{
-		if (r == t->n_order)
-			return -1;
-		size_t c = 0;
-		const cJSON *col;
-		cJSON_ArrayForEach(col, cJSON_GetObjectItemCaseSensitive(row, "cells"))
-		{
-			if (c == t->n_order || !cJSON_IsArray(col))
-				return -1;
-			int k = 0;
-			const cJSON *cell;
-			cJSON_ArrayForEach(cell, col)
-			{
-				if (k == 2)
-					return -1;
-				struct tourney_cell *tc = &t->cells[r][c][k++];
-				memset(tc, 0, sizeof *tc);
-				tc->score = -1;
-				if (cJSON_IsNull(cell))
-					continue;
-				int64_t score;
-				if (!cJSON_IsObject(cell) || answer_json_str(cell, "game", tc->id, sizeof tc->id) ||
-				    answer_json_str(cell, "color", tc->color, sizeof tc->color) ||
-				    answer_json_str(cell, "outcome", tc->outcome, sizeof tc->outcome) ||
-				    answer_json_int(cell, "score", true, -1, &score))
-					return -1;
-				tc->game = true;
-				tc->score = (int)score;
-			}
-			c++;
-		}
-		r++;
-	}
-	return 0;
-}
-
-static int tourney_games_from(const cJSON *a, struct tourney *t)
-{
-	size_t cap = (size_t)cJSON_GetArraySize(a);
-	t->games = xcalloc(cap ? cap : 1, sizeof *t->games);
-	const cJSON *o;
-	cJSON_ArrayForEach(o, a)
-	{
-		struct tourney_game *g = &t->games[t->n_games];
-		if (answer_json_int(o, "index", false, 0, &g->index) ||
-		    answer_json_int(o, "round", false, 0, &g->round) ||
-		    answer_json_int(o, "board", true, 0, &g->board) || answer_json_str(o, "id", g->id, sizeof g->id) ||
-		    answer_json_int(o, "white", false, 0, &g->white) ||
-		    answer_json_int(o, "black", false, 0, &g->black) ||
-		    answer_json_str(o, "outcome", g->outcome, sizeof g->outcome))
-			return -1;
-		t->n_games++;
-	}
-	return 0;
-}
-
-int tourney_parse(const char *json, size_t len, struct tourney *t, char *err, size_t errsize)
-{
-	memset(t, 0, sizeof *t);
-	cJSON *root = cJSON_ParseWithLength(json, len);
-	const cJSON *o;
-	int rc = -1;
-	const char *what = "not a tournament";
-	if (tourney_summary_from(root, &t->sum))
-		goto out;
-	what = "its entrants";
-	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(root, "entrants"))
-	{
-		if (t->n_entrants == TOURNAMENT_PLAYERS_MAX)
-			goto out;
-		struct tourney_entrant *e = &t->entrants[t->n_entrants];
-		if (answer_json_int(o, "player", false, 0, &e->player) ||
-		    answer_json_str(o, "name", e->name, sizeof e->name))
-			goto out;
-		t->n_entrants++;
-	}
-	what = "its standings";
-	if (tourney_standings_from(cJSON_GetObjectItemCaseSensitive(root, "standings"), t))
-		goto out;
-	what = "its crosstable";
-	const cJSON *x = cJSON_GetObjectItemCaseSensitive(root, "crosstable");
-	if (x && !cJSON_IsNull(x) && tourney_crosstable_from(x, t))
-		goto out;
-	what = "its games";
-	if (tourney_games_from(cJSON_GetObjectItemCaseSensitive(root, "games"), t))
-		goto out;
-	what = "its byes";
-	cJSON_ArrayForEach(o, cJSON_GetObjectItemCaseSensitive(root, "byes"))
-	{
-		if (t->n_byes == sizeof t->byes / sizeof t->byes[0] ||
-		    answer_json_int(o, "round", false, 0, &t->byes[t->n_byes].round) ||
-		    answer_json_int(o, "player", false, 0, &t->byes[t->n_byes].player))
-			goto out;
-		t->n_byes++;
-	}
-	rc = 0;
-out:
-	if (rc) {
-		answer_json_err(err, errsize, what);
-		tourney_fini(t);
-	}
-	cJSON_Delete(root);
-	return rc;
-}
-
-void tourney_fini(struct tourney *t)
-{
-	free(t->games);
-	memset(t, 0, sizeof *t);
-}
-
-const char *tourney_name(const struct tourney *t, int64_t player, char *buf, size_t size)
+const char *tourney_name(const struct protocol_tournament_view *t, int64_t player, char *buf, size_t size)
 {
 	for (size_t i = 0; i < t->n_entrants; i++)
 		if (t->entrants[i].player == player)
@@ -272,13 +57,13 @@ static const char *tourney_kind_text(const char *kind)
 	return kind;
 }
 
-size_t tourney_summary_text(const struct tourney_summary *s, char *buf, size_t size)
+size_t tourney_summary_text(const struct protocol_tournament_summary *s, char *buf, size_t size)
 {
 	return tourney_len(snprintf(buf, size, "%s, %" PRId64 "/%" PRId64 " players, %s, %s, %s",
 				    tourney_kind_text(s->kind), s->registered, s->players, s->tc, s->ruleset, s->status));
 }
 
-size_t tourney_stakes_text(const struct tourney_summary *s, char *buf, size_t size)
+size_t tourney_stakes_text(const struct protocol_tournament_summary *s, char *buf, size_t size)
 {
 	if (s->stake == 0 && s->n_places == 0)
 		return tourney_len(snprintf(buf, size, "no stake, no prizes"));
@@ -298,7 +83,7 @@ size_t tourney_list_header(char *buf, size_t size)
 				    "STAKE", "STATUS"));
 }
 
-size_t tourney_list_line(const struct tourney_summary *s, char *buf, size_t size)
+size_t tourney_list_line(const struct protocol_tournament_summary *s, char *buf, size_t size)
 {
 	char players[24];
 	snprintf(players, sizeof players, "%" PRId64 "/%" PRId64, s->registered, s->players);
@@ -313,9 +98,9 @@ size_t tourney_standings_header(char *buf, size_t size)
 				    "+", "=", "-", "Prize"));
 }
 
-size_t tourney_standing_line(const struct tourney *t, size_t k, char *buf, size_t size)
+size_t tourney_standing_line(const struct protocol_tournament_view *t, size_t k, char *buf, size_t size)
 {
-	const struct tourney_standing *s = &t->standings[k];
+	const struct protocol_tournament_standing *s = &t->standings[k];
 	char pts[24], sb[24], prize[24] = "";
 	tourney_points_text(s->half_points, pts, sizeof pts);
 	tourney_sb_text(s->sb_quarters, sb, sizeof sb);
@@ -327,12 +112,12 @@ size_t tourney_standing_line(const struct tourney *t, size_t k, char *buf, size_
 
 /* Columns of one opponent: " 1" or, two results a cell, " 1=" (and one
  * more for the two-digit numbers, which the header needs). */
-static int tourney_cell_cols(const struct tourney *t)
+static int tourney_cell_cols(const struct protocol_tournament_view *t)
 {
 	return t->cycles == 2 ? 4 : 3;
 }
 
-void tourney_crosstable_fit(const struct tourney *t, int width, size_t first, struct tourney_xt *xt)
+void tourney_crosstable_fit(const struct protocol_tournament_view *t, int width, size_t first, struct tourney_xt *xt)
 {
 	size_t longest = 6; /* "Player" */
 	for (size_t k = 0; k < t->n_order; k++) {
@@ -361,7 +146,7 @@ void tourney_crosstable_fit(const struct tourney *t, int width, size_t first, st
 	xt->first = first + xt->count > t->n_order ? t->n_order - xt->count : first;
 }
 
-size_t tourney_crosstable_header(const struct tourney *t, const struct tourney_xt *xt, char *buf, size_t size)
+size_t tourney_crosstable_header(const struct protocol_tournament_view *t, const struct tourney_xt *xt, char *buf, size_t size)
 {
 	int cw = tourney_cell_cols(t) - 1;
 	size_t n = tourney_len(snprintf(buf, size, "%3s  %-*s", "#", xt->name_w, "Player"));
@@ -371,7 +156,7 @@ size_t tourney_crosstable_header(const struct tourney *t, const struct tourney_x
 }
 
 /* A cell's text: its score, or what stands for "no score". */
-static const char *tourney_cell_text(const struct tourney_cell *c, bool ascii)
+static const char *tourney_cell_text(const struct protocol_tournament_cell *c, bool ascii)
 {
 	if (!c->game)
 		return "*";
@@ -387,7 +172,7 @@ static const char *tourney_cell_text(const struct tourney_cell *c, bool ascii)
 	}
 }
 
-size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
+size_t tourney_crosstable_line(const struct protocol_tournament_view *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
 			       size_t size)
 {
 	char tmp[32], cut[32];
@@ -425,9 +210,9 @@ static const char *tourney_outcome_text(const char *outcome)
 	return outcome;
 }
 
-size_t tourney_game_line(const struct tourney *t, size_t gi, int64_t me, char *buf, size_t size)
+size_t tourney_game_line(const struct protocol_tournament_view *t, size_t gi, int64_t me, char *buf, size_t size)
 {
-	const struct tourney_game *g = &t->games[gi];
+	const struct protocol_tournament_game *g = &t->games[gi];
 	char a[32], b[32];
 	bool mine = me && (g->white == me || g->black == me);
 	return tourney_len(snprintf(buf, size, " %c R%-2" PRId64 " B%-2" PRId64 " %-16.16s - %-16.16s %-8s %.8s",
@@ -455,12 +240,12 @@ static struct tourney_line *tourney_add(struct tourney_lines *l, enum tourney_li
 	return line;
 }
 
-size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits, bool all_games, bool ascii,
+size_t tourney_build_lines(const struct protocol_tournament_view *t, int64_t me, int64_t credits, bool all_games, bool ascii,
 			   int width, size_t xt_first, struct tourney_line **out)
 {
 	struct tourney_lines l = { 0 };
 	struct tourney_line *x;
-	const struct tourney_summary *s = &t->sum;
+	const struct protocol_tournament_summary *s = &t->sum;
 	char tmp[32];
 
 	x = tourney_add(&l, TOURNEY_LINE_HEADING, -1);
@@ -512,7 +297,7 @@ size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits,
 		snprintf(x->text, sizeof x->text, "%s (Enter opens; a: %s)", mine_only ? "Your games" : "Games",
 			 mine_only ? "all games" : "your games");
 		for (size_t g = 0; g < t->n_games; g++) {
-			const struct tourney_game *tg = &t->games[g];
+			const struct protocol_tournament_game *tg = &t->games[g];
 			if (mine_only && tg->white != me && tg->black != me)
 				continue;
 			tourney_game_line(t, g, me, tourney_add(&l, TOURNEY_LINE_GAME, (long)g)->text,
@@ -565,7 +350,7 @@ void tourney_view_fini(struct tourney_view *v)
 {
 	free(v->list);
 	free(v->lines);
-	tourney_fini(&v->t);
+	protocol_tournament_view_fini(&v->t);
 	memset(v, 0, sizeof *v);
 }
 
@@ -768,7 +553,7 @@ static unsigned tourney_open(struct tourney_view *v)
 		tourney_say(v, true, "no game to open");
 		return TOURNEY_DIRTY_STATUS;
 	}
-	const struct tourney_game *g = &v->t.games[v->lines[v->sel_line].game];
+	const struct protocol_tournament_game *g = &v->t.games[v->lines[v->sel_line].game];
 	/* One's own running game is played; any other is watched. */
 	int color = -1;
 	if (!strcmp(g->outcome, "pending") && v->me) {
@@ -926,10 +711,10 @@ static void tourney_refusal(const char *body, size_t len, int status, char *buf,
 /* Takes a tournament answer (detail, register, withdraw) as the open one. */
 static int tourney_take(struct tourney_view *v, const char *body, size_t len, char *err, size_t errsize)
 {
-	struct tourney t;
-	if (tourney_parse(body, len, &t, err, errsize))
+	struct protocol_tournament_view t;
+	if (protocol_tournament_view_decode(body, len, &t, err, errsize))
 		return -1;
-	tourney_fini(&v->t);
+	protocol_tournament_view_fini(&v->t);
 	v->t = t;
 	v->have_t = true;
 	if (t.sum.has_you && t.sum.you_credits >= 0)
@@ -949,11 +734,9 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
 	switch (r->kind) {
 	case TOURNEY_REQ_ME:
 		if (status == 200) {
-			cJSON *o = cJSON_ParseWithLength(body, len);
 			int64_t credits;
-			if (!answer_json_int(o, "credits", false, 0, &credits))
+			if (!protocol_credits_decode(body, len, &credits, NULL, 0))
 				v->credits = credits;
-			cJSON_Delete(o);
 			if (v->have_t)
 				tourney_rebuild(v);
 			return TOURNEY_DIRTY_BODY | TOURNEY_DIRTY_STATUS;
@@ -966,9 +749,9 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
 			tourney_say(v, true, msg);
 			return TOURNEY_DIRTY_STATUS;
 		}
-		struct tourney_summary *list;
+		struct protocol_tournament_summary *list;
 		size_t n;
-		if (tourney_list_parse(body, len, &list, &n, err, sizeof err)) {
+		if (protocol_tournament_list_decode(body, len, &list, &n, err, sizeof err)) {
 			tourney_say(v, true, err);
 			return TOURNEY_DIRTY_STATUS;
 		}

@@ -1,8 +1,8 @@
 /*
  * The tournament screens' model, free of curses and of curl: the list of
  * tournaments (GET /v1/tournaments) and one tournament (GET
- * /v1/tournaments/ID) with its standings, crosstable and games, parsed
- * from the server's JSON; the player's credit balance; the screen lines
+ * /v1/tournaments/ID) with its standings, crosstable and games, as
+ * protocol-answers.h decodes them; the player's credit balance; the screen lines
  * the UI draws, built here so the tests can read the layout.
  *
  * As in review.h and session.h, keys become commands in tourney_key(),
@@ -10,7 +10,8 @@
  * only way the user changes it; what the model wants from the server it
  * queues as a request (tourney_take_request), and the loop reports the
  * answer with tourney_on_answer(). Opening a game is such a request too:
- * the loop runs the play (or watch) screen and comes back.
+ * screen-tourney.c pushes the play (or watch) screen and is told when it
+ * closes.
  */
 #ifndef TCHESS_CLIENT_TOURNEY_H
 #define TCHESS_CLIENT_TOURNEY_H
@@ -19,103 +20,30 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "tchess/protocol-answers.h"
 #include "tchess/protocol.h"
 #include "tchess/tournament.h"
 
-#define TOURNEY_ID_MAX (PROTOCOL_GAME_ID_MAX + 1)
 #define TOURNEY_LINE_MAX 512
 #define TOURNEY_MESSAGE_MAX 240
-#define TOURNEY_PLACES_MAX TOURNAMENT_PRIZE_PLACES_MAX
-
-/* A tournament as listed (SUMMARY of tchess-protocol(7)). */
-struct tourney_summary {
-	char id[TOURNEY_ID_MAX];
-	char kind[24];              /* "round-robin", "double-round-robin" */
-	int64_t players, registered;
-	char tc[PROTOCOL_TC_MAX];
-	char ruleset[2 * PROTOCOL_WORD_MAX];
-	char status[16];            /* "open", "running", "finished" */
-	int64_t stake, pot, payout_percent;
-	int n_places;
-	int64_t places[TOURNEY_PLACES_MAX];
-	bool has_you;               /* "you" was in the answer */
-	bool you_registered;
-	int64_t you_credits;
-};
-
-struct tourney_standing {
-	char place[16];             /* "1", "2-3" */
-	int64_t player;
-	char name[PROTOCOL_NAME_MAX + 1];
-	int64_t half_points, sb_quarters;
-	int64_t played, wins, draws, losses;
-	int64_t prize;              /* -1: none (yet) */
-};
-
-/* A crosstable cell from the row player's side. */
-struct tourney_cell {
-	bool game;                  /* false on the diagonal */
-	char id[TOURNEY_ID_MAX];
-	char color[8];
-	char outcome[12];           /* "pending", "1-0", "0-1", "1/2-1/2", "unscored" */
-	int score;                  /* 2, 1, 0 half-points; -1 pending or unscored */
-};
-
-struct tourney_game {
-	int64_t index, round, board;
-	char id[TOURNEY_ID_MAX];
-	int64_t white, black;
-	char outcome[12];
-};
-
-struct tourney_entrant {
-	int64_t player;
-	char name[PROTOCOL_NAME_MAX + 1];
-};
-
-/* A whole tournament. */
-struct tourney {
-	struct tourney_summary sum;
-	size_t n_entrants;
-	struct tourney_entrant entrants[TOURNAMENT_PLAYERS_MAX];
-	size_t n_standings;
-	struct tourney_standing standings[TOURNAMENT_PLAYERS_MAX];
-	int cycles;                 /* 1 or 2; 0: no crosstable yet */
-	size_t n_order;
-	int64_t order[TOURNAMENT_PLAYERS_MAX];
-	struct tourney_cell cells[TOURNAMENT_PLAYERS_MAX][TOURNAMENT_PLAYERS_MAX][2];
-	size_t n_games;
-	struct tourney_game *games; /* malloc'd */
-	size_t n_byes;
-	struct { int64_t round, player; } byes[2 * TOURNAMENT_PLAYERS_MAX];
-};
-
-/* Parses GET /v1/tournaments into *out (malloc'd, *n of them). Returns 0,
- * or -1 with a message. */
-int tourney_list_parse(const char *json, size_t len, struct tourney_summary **out, size_t *n, char *err,
-		       size_t errsize);
-/* Parses a TOURNAMENT (any parts) into t (tourney_fini frees). Returns 0,
- * or -1 with a message (t is then empty). */
-int tourney_parse(const char *json, size_t len, struct tourney *t, char *err, size_t errsize);
-void tourney_fini(struct tourney *t);
 
 /* The name of player, "#ID" when not an entrant. */
-const char *tourney_name(const struct tourney *t, int64_t player, char *buf, size_t size);
+const char *tourney_name(const struct protocol_tournament_view *t, int64_t player, char *buf, size_t size);
 
 /* Text pieces of the screen (and of the tests): */
 /* "1.5" from 3 half-points; "2.25" from 9 quarters of Sonneborn-Berger. */
 size_t tourney_points_text(int64_t half_points, char *buf, size_t size);
 size_t tourney_sb_text(int64_t quarters, char *buf, size_t size);
 /* "round robin, 3/3 players, corr:10d/10, chessgamble, running". */
-size_t tourney_summary_text(const struct tourney_summary *s, char *buf, size_t size);
+size_t tourney_summary_text(const struct protocol_tournament_summary *s, char *buf, size_t size);
 /* "stake 10, pot 30, prizes 100%: 1st 100%" or "no stake". */
-size_t tourney_stakes_text(const struct tourney_summary *s, char *buf, size_t size);
+size_t tourney_stakes_text(const struct protocol_tournament_summary *s, char *buf, size_t size);
 /* A list row: id (8), kind, registered/players, tc, stake, status. */
-size_t tourney_list_line(const struct tourney_summary *s, char *buf, size_t size);
+size_t tourney_list_line(const struct protocol_tournament_summary *s, char *buf, size_t size);
 size_t tourney_list_header(char *buf, size_t size);
 /* The standings header and row k. */
 size_t tourney_standings_header(char *buf, size_t size);
-size_t tourney_standing_line(const struct tourney *t, size_t k, char *buf, size_t size);
+size_t tourney_standing_line(const struct protocol_tournament_view *t, size_t k, char *buf, size_t size);
 /* How the crosstable fits a width: the names' width and the window of
  * opponent columns shown (first, count). */
 struct tourney_xt {
@@ -126,17 +54,17 @@ struct tourney_xt {
  * to column first: names of 16, or as long as the longest, or cut to 10;
  * then as many columns as fit, first moved back so the window is full.
  * A cut name keeps its head and tail ("grand~er07"). */
-void tourney_crosstable_fit(const struct tourney *t, int width, size_t first, struct tourney_xt *xt);
+void tourney_crosstable_fit(const struct protocol_tournament_view *t, int width, size_t first, struct tourney_xt *xt);
 /* The crosstable header ("   #  Player           1  2  3") and row k
  * (in standings order) in the layout xt; cells "1", "=" (ascii) or "½",
  * "0", "." pending, "x" unscored, "*" the diagonal; a double round robin
  * has two per cell. */
-size_t tourney_crosstable_header(const struct tourney *t, const struct tourney_xt *xt, char *buf, size_t size);
-size_t tourney_crosstable_line(const struct tourney *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
+size_t tourney_crosstable_header(const struct protocol_tournament_view *t, const struct tourney_xt *xt, char *buf, size_t size);
+size_t tourney_crosstable_line(const struct protocol_tournament_view *t, size_t k, bool ascii, const struct tourney_xt *xt, char *buf,
 			       size_t size);
 /* Game row gi: "  R1  B1  ann - bob  1-0  05527d38"; the second column
  * is '*' for the player's own games (the first is the UI's cursor). */
-size_t tourney_game_line(const struct tourney *t, size_t gi, int64_t me, char *buf, size_t size);
+size_t tourney_game_line(const struct protocol_tournament_view *t, size_t gi, int64_t me, char *buf, size_t size);
 
 /* ---- the screens ---- */
 
@@ -161,7 +89,7 @@ enum tourney_req_kind {
 
 struct tourney_req {
 	enum tourney_req_kind kind;
-	char id[TOURNEY_ID_MAX];    /* the tournament's, or the game's for OPEN_GAME */
+	char id[PROTOCOL_TOURNAMENT_ID_MAX];    /* the tournament's, or the game's for OPEN_GAME */
 	int color;                  /* OPEN_GAME: WHITE/BLACK to play, -1 to watch */
 };
 
@@ -205,12 +133,12 @@ struct tourney_view {
 	int64_t credits;            /* -1: unknown */
 	bool ascii;
 
-	struct tourney_summary *list;
+	struct protocol_tournament_summary *list;
 	size_t n_list;
 	size_t list_sel;
 	int list_top;
 
-	struct tourney t;           /* the open tournament */
+	struct protocol_tournament_view t;           /* the open tournament */
 	bool have_t;
 	bool all_games;             /* every game, not only the player's */
 	struct tourney_line *lines; /* the detail screen, built from t */
@@ -260,7 +188,7 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
  * stakes, standings, crosstable (laid out for width, 0: no limit,
  * scrolled to column xt_first), the games (all or the player's). The
  * caller frees *out. */
-size_t tourney_build_lines(const struct tourney *t, int64_t me, int64_t credits, bool all_games, bool ascii,
+size_t tourney_build_lines(const struct protocol_tournament_view *t, int64_t me, int64_t credits, bool all_games, bool ascii,
 			   int width, size_t xt_first, struct tourney_line **out);
 
 #endif

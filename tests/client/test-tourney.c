@@ -75,9 +75,9 @@ static char *line_of(const struct tourney_line *lines, size_t n, const char *nee
 
 START_TEST(test_parse_tournament)
 {
-	struct tourney t;
+	struct protocol_tournament_view t;
 	char err[200];
-	ck_assert_int_eq(tourney_parse(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
+	ck_assert_int_eq(protocol_tournament_view_decode(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
 	ck_assert_str_eq(t.sum.status, "finished");
 	ck_assert_int_eq(t.sum.pot, 30);
 	ck_assert_int_eq(t.sum.n_places, 2);
@@ -93,22 +93,22 @@ START_TEST(test_parse_tournament)
 	ck_assert_int_eq(t.cells[0][1][0].score, 2);
 	ck_assert_uint_eq(t.n_games, 3);
 	ck_assert_uint_eq(t.n_byes, 3);
-	tourney_fini(&t);
+	protocol_tournament_view_fini(&t);
 }
 END_TEST
 
 START_TEST(test_parse_refuses_bad_answers)
 {
-	struct tourney t;
+	struct protocol_tournament_view t;
 	char err[200];
-	ck_assert_int_eq(tourney_parse("[]", 2, &t, err, sizeof err), -1);
+	ck_assert_int_eq(protocol_tournament_view_decode("[]", 2, &t, err, sizeof err), -1);
 	ck_assert_ptr_nonnull(strstr(err, "not a tournament"));
 	const char *bad = "{\"id\":\"x1\",\"kind\":\"round-robin\",\"players\":\"3\",\"registered\":0,\"tc\":\"5+3\"}";
-	ck_assert_int_eq(tourney_parse(bad, strlen(bad), &t, err, sizeof err), -1);
-	ck_assert_int_eq(tourney_parse("{", 1, &t, err, sizeof err), -1);
-	struct tourney_summary *l;
+	ck_assert_int_eq(protocol_tournament_view_decode(bad, strlen(bad), &t, err, sizeof err), -1);
+	ck_assert_int_eq(protocol_tournament_view_decode("{", 1, &t, err, sizeof err), -1);
+	struct protocol_tournament_summary *l;
 	size_t n;
-	ck_assert_int_eq(tourney_list_parse("{\"tournaments\":3}", 17, &l, &n, err, sizeof err), -1);
+	ck_assert_int_eq(protocol_tournament_list_decode("{\"tournaments\":3}", 17, &l, &n, err, sizeof err), -1);
 	ck_assert_ptr_null(l);
 }
 END_TEST
@@ -118,9 +118,9 @@ END_TEST
  * the server's places and figures as they come. */
 START_TEST(test_standings_layout)
 {
-	struct tourney t;
+	struct protocol_tournament_view t;
 	char err[200], buf[TOURNEY_LINE_MAX];
-	ck_assert_int_eq(tourney_parse(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
+	ck_assert_int_eq(protocol_tournament_view_decode(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
 	tourney_standings_header(buf, sizeof buf);
 	ck_assert_str_eq(buf, "Place  Player               Pts     SB   +   =   -  Prize");
 	tourney_standing_line(&t, 0, buf, sizeof buf);
@@ -129,7 +129,7 @@ START_TEST(test_standings_layout)
 	ck_assert_str_eq(buf, "2-3    ann                    1    0.5   1   0   1  6");
 	tourney_standing_line(&t, 2, buf, sizeof buf);
 	ck_assert_str_eq(buf, "2-3    bob                  0.5   0.75   0   1   1  6");
-	tourney_fini(&t);
+	protocol_tournament_view_fini(&t);
 }
 END_TEST
 
@@ -151,10 +151,10 @@ END_TEST
 
 START_TEST(test_crosstable_layout)
 {
-	struct tourney t;
+	struct protocol_tournament_view t;
 	char err[200], buf[TOURNEY_LINE_MAX];
 	struct tourney_xt xt;
-	ck_assert_int_eq(tourney_parse(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
+	ck_assert_int_eq(protocol_tournament_view_decode(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
 	/* Three players fit any screen: names of 16, every column. */
 	tourney_crosstable_fit(&t, 80, 0, &xt);
 	ck_assert_int_eq(xt.name_w, 16);
@@ -187,17 +187,17 @@ START_TEST(test_crosstable_layout)
 	ck_assert_str_eq(buf, "  #  Player             1   2   3");
 	tourney_crosstable_line(&t, 0, true, &xt, buf, sizeof buf);
 	ck_assert_str_eq(buf, "  1  cat               **  1=  ..");
-	tourney_fini(&t);
+	protocol_tournament_view_fini(&t);
 }
 END_TEST
 
 
 START_TEST(test_detail_lines)
 {
-	struct tourney t;
+	struct protocol_tournament_view t;
 	struct tourney_line *lines;
 	char err[200];
-	ck_assert_int_eq(tourney_parse(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
+	ck_assert_int_eq(protocol_tournament_view_decode(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
 	size_t n = tourney_build_lines(&t, 1, 1005, false, true, 80, 0, &lines);
 	ck_assert_str_eq(lines[0].text, "#f59252c8 round robin, 3/3 players, corr:10d/10, chessgamble, finished");
 	ck_assert_str_eq(lines[1].text, "stake 10 credits, pot 30, prizes 100%: 1st 60% 2nd 40%   your credits: 1005");
@@ -218,7 +218,7 @@ START_TEST(test_detail_lines)
 	n = tourney_build_lines(&t, 1, 1005, true, true, 80, 0, &lines);
 	ck_assert_ptr_nonnull(line_of(lines, n, "   R3  B1  bob              - cat              running  c0000000"));
 	free(lines);
-	tourney_fini(&t);
+	protocol_tournament_view_fini(&t);
 }
 END_TEST
 
@@ -346,7 +346,7 @@ END_TEST
 /* A 32-player crosstable at 80 columns ("a crosstable wider than the
  * terminal is cut off"): names cut to 10, a window of 21 columns, h and l
  * move it by half a window, and every column can be reached. */
-static void wide_tourney(struct tourney *t, int cycles)
+static void wide_tourney(struct protocol_tournament_view *t, int cycles)
 {
 	memset(t, 0, sizeof *t);
 	snprintf(t->sum.id, sizeof t->sum.id, "0123456789abcdef0123456789abcdef");
@@ -359,7 +359,7 @@ static void wide_tourney(struct tourney *t, int cycles)
 		snprintf(t->entrants[k].name, sizeof t->entrants[k].name, "grandmaster%02u", (unsigned)(k + 1) % 100u);
 		for (size_t c = 0; c < t->n_order; c++)
 			for (int cy = 0; cy < 2; cy++) {
-				struct tourney_cell *cell = &t->cells[k][c][cy];
+				struct protocol_tournament_cell *cell = &t->cells[k][c][cy];
 				cell->game = c != k;
 				cell->score = c < k ? 2 : 0;
 				snprintf(cell->outcome, sizeof cell->outcome, "1-0");
@@ -369,7 +369,7 @@ static void wide_tourney(struct tourney *t, int cycles)
 
 START_TEST(test_crosstable_wide)
 {
-	struct tourney t;
+	struct protocol_tournament_view t;
 	struct tourney_xt xt;
 	char buf[TOURNEY_LINE_MAX];
 	wide_tourney(&t, 1);
@@ -490,23 +490,24 @@ START_TEST(test_my_games)
 			   "{\"id\":\"764cb576fd06b243e78d7dbc1a54fab7\",\"status\":\"open\",\"tc\":\"5+3\","
 			   "\"color\":\"black\",\"opponent\":null,\"ply\":0,\"your_move\":false,\"deadline_ms\":null,"
 			   "\"tournament\":null}],\"now_ms\":1795988935605}";
-	struct corr_my_games g;
+	struct protocol_my_games g;
 	char err[200];
-	ck_assert_int_eq(corr_my_games_parse(json, strlen(json), &g, err, sizeof err), 0);
+	ck_assert_int_eq(protocol_my_games_decode(json, strlen(json), &g, err, sizeof err), 0);
 	ck_assert_uint_eq(g.n, 2);
 	ck_assert_int_eq(g.now_ms, 1795988935605);
 	ck_assert(g.games[0].your_move);
-	ck_assert_str_eq(g.games[0].opponent, "bob");
+	ck_assert_str_eq(g.games[0].opponent_name, "bob");
+	ck_assert_int_eq(g.games[0].opponent, 2);
 	ck_assert_int_eq(g.games[0].deadline_ms, 1796852935205);
 	ck_assert(corr_tc_is_correspondence(g.games[0].tc));
 	ck_assert(!g.games[1].your_move);
 	ck_assert_int_eq(g.games[1].deadline_ms, INT64_MAX);
-	ck_assert_str_eq(g.games[1].opponent, "");
+	ck_assert_str_eq(g.games[1].opponent_name, "");
 	ck_assert(!corr_tc_is_correspondence(g.games[1].tc));
 	ck_assert_ptr_eq(corr_my_games_find(&g, "764cb576fd06b243e78d7dbc1a54fab7"), &g.games[1]);
 	ck_assert_ptr_null(corr_my_games_find(&g, "nope"));
-	corr_my_games_fini(&g);
-	ck_assert_int_eq(corr_my_games_parse("{\"games\":[{\"id\":7}],\"now_ms\":1}", 31, &g, err, sizeof err), -1);
+	protocol_my_games_fini(&g);
+	ck_assert_int_eq(protocol_my_games_decode("{\"games\":[{\"id\":7}],\"now_ms\":1}", 31, &g, err, sizeof err), -1);
 	ck_assert_uint_eq(g.n, 0);
 }
 END_TEST
@@ -530,14 +531,14 @@ START_TEST(test_vacations)
 	const char *json = "{\"vacations\":[{\"id\":3,\"start\":\"2026-12-10\",\"days\":2,\"start_ms\":1796860800000,"
 			   "\"end_ms\":1797033600000,\"active\":false,\"cancellable\":true}],"
 			   "\"allowance\":[{\"year\":2026,\"days\":60,\"booked\":2,\"left\":58}],\"on_vacation\":false}";
-	struct corr_vacations vs;
-	ck_assert_int_eq(corr_vacations_parse(json, strlen(json), &vs, err, sizeof err), 0);
+	struct protocol_vacation_list vs;
+	ck_assert_int_eq(protocol_vacation_list_decode(json, strlen(json), &vs, err, sizeof err), 0);
 	ck_assert_uint_eq(vs.n, 1);
 	ck_assert_uint_eq(vs.n_allowance, 1);
 	ck_assert_int_eq(vs.allowance[0].left, 58);
 	corr_vacation_line(&vs.v[0], line, sizeof line);
 	ck_assert_str_eq(line, "#3    2026-12-10    2 days  (to 2026-12-11)  cancellable");
-	ck_assert_int_eq(corr_vacations_parse("{}", 2, &vs, err, sizeof err), -1);
+	ck_assert_int_eq(protocol_vacation_list_decode("{}", 2, &vs, err, sizeof err), -1);
 }
 END_TEST
 

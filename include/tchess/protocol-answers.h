@@ -1,0 +1,131 @@
+/*
+ * The server's answers the client reads, decoded into plain structs: the
+ * tournament list and one tournament (GET /v1/tournaments[/ID], and the
+ * answers of register and withdraw), the player's games (GET
+ * /v1/me/games) and vacations (GET and POST /v1/me/vacations). The wire
+ * shapes are in tchess-protocol(7); the server writes them in
+ * protocol-tournament.c and game and account answers. Decoding is
+ * lenient about members it does not know (an older client reads a newer
+ * server) and strict about the ones it reads: each decoder returns 0, or
+ * -1 with "unexpected answer from the server: WHAT" in err.
+ */
+#ifndef TCHESS_PROTOCOL_ANSWERS_H
+#define TCHESS_PROTOCOL_ANSWERS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "tchess/protocol-tournament.h"
+#include "tchess/protocol.h"
+#include "tchess/tournament.h"
+
+#define PROTOCOL_TOURNAMENT_ID_MAX (PROTOCOL_GAME_ID_MAX + 1)
+#define PROTOCOL_TOURNAMENT_PLACES_MAX TOURNAMENT_PRIZE_PLACES_MAX
+
+
+/* A tournament as listed (SUMMARY of tchess-protocol(7)). */
+struct protocol_tournament_summary {
+	char id[PROTOCOL_TOURNAMENT_ID_MAX];
+	char kind[24];              /* "round-robin", "double-round-robin" */
+	int64_t players, registered;
+	char tc[PROTOCOL_TC_MAX];
+	char ruleset[2 * PROTOCOL_WORD_MAX];
+	char status[16];            /* "open", "running", "finished" */
+	int64_t stake, pot, payout_percent;
+	int n_places;
+	int64_t places[PROTOCOL_TOURNAMENT_PLACES_MAX];
+	bool has_you;               /* "you" was in the answer */
+	bool you_registered;
+	int64_t you_credits;
+};
+
+struct protocol_tournament_standing {
+	char place[16];             /* "1", "2-3" */
+	int64_t player;
+	char name[PROTOCOL_NAME_MAX + 1];
+	int64_t half_points, sb_quarters;
+	int64_t played, wins, draws, losses;
+	int64_t prize;              /* -1: none (yet) */
+};
+
+/* A crosstable cell from the row player's side. */
+struct protocol_tournament_cell {
+	bool game;                  /* false on the diagonal */
+	char id[PROTOCOL_TOURNAMENT_ID_MAX];
+	char color[8];
+	char outcome[12];           /* "pending", "1-0", "0-1", "1/2-1/2", "unscored" */
+	int score;                  /* 2, 1, 0 half-points; -1 pending or unscored */
+};
+
+struct protocol_tournament_game {
+	int64_t index, round, board;
+	char id[PROTOCOL_TOURNAMENT_ID_MAX];
+	int64_t white, black;
+	char outcome[12];
+};
+
+
+/* A whole tournament. */
+struct protocol_tournament_view {
+	struct protocol_tournament_summary sum;
+	size_t n_entrants;
+	struct protocol_tournament_entrant entrants[TOURNAMENT_PLAYERS_MAX];
+	size_t n_standings;
+	struct protocol_tournament_standing standings[TOURNAMENT_PLAYERS_MAX];
+	int cycles;                 /* 1 or 2; 0: no crosstable yet */
+	size_t n_order;
+	int64_t order[TOURNAMENT_PLAYERS_MAX];
+	struct protocol_tournament_cell cells[TOURNAMENT_PLAYERS_MAX][TOURNAMENT_PLAYERS_MAX][2];
+	size_t n_games;
+	struct protocol_tournament_game *games; /* malloc'd */
+	size_t n_byes;
+	struct { int64_t round, player; } byes[2 * TOURNAMENT_PLAYERS_MAX];
+};
+
+/* Parses GET /v1/tournaments into *out (malloc'd, *n of them). Returns 0,
+ * or -1 with a message. */
+int protocol_tournament_list_decode(const char *json, size_t len, struct protocol_tournament_summary **out,
+				    size_t *n, char *err, size_t errsize);
+/* Parses a TOURNAMENT (any parts) into t (protocol_tournament_view_fini
+ * frees). Returns 0, or -1 with a message (t is then empty). */
+int protocol_tournament_view_decode(const char *json, size_t len, struct protocol_tournament_view *t, char *err,
+				    size_t errsize);
+void protocol_tournament_view_fini(struct protocol_tournament_view *t);
+
+/* GET /v1/me/games, into the server's own struct protocol_my_game
+ * (protocol-tournament.h). */
+struct protocol_my_games {
+	struct protocol_my_game *games; /* malloc'd */
+	size_t n;
+	int64_t now_ms;
+};
+/* Parses the answer of GET /v1/me/games. Returns 0, or -1 with a message
+ * in err (out is then empty). protocol_my_games_fini frees. */
+int protocol_my_games_decode(const char *json, size_t len, struct protocol_my_games *out, char *err,
+			     size_t errsize);
+void protocol_my_games_fini(struct protocol_my_games *g);
+
+/* GET /v1/me/vacations: the bookings and allowances, in the server's
+ * structs protocol_vacation and protocol_allowance. */
+#define PROTOCOL_VACATIONS_MAX 64
+#define PROTOCOL_ALLOWANCES_MAX 4
+
+struct protocol_vacation_list {
+	struct protocol_vacation v[PROTOCOL_VACATIONS_MAX];
+	size_t n;
+	struct protocol_allowance allowance[PROTOCOL_ALLOWANCES_MAX];
+	size_t n_allowance;
+	bool on_vacation;
+};
+
+/* Parses GET /v1/me/vacations. Returns 0 or -1 with a message. */
+int protocol_vacation_list_decode(const char *json, size_t len, struct protocol_vacation_list *out, char *err,
+				  size_t errsize);
+/* Parses one booking (the answer of POST /v1/me/vacations). */
+int protocol_vacation_booking_decode(const char *json, size_t len, struct protocol_vacation *out, char *err,
+				     size_t errsize);
+/* The "credits" of GET /v1/me. */
+int protocol_credits_decode(const char *json, size_t len, int64_t *credits, char *err, size_t errsize);
+
+#endif
