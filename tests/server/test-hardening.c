@@ -227,7 +227,9 @@ START_TEST(test_user_text_refused)
 		"\\ud800 alone",    /* an unpaired surrogate escape */
 		"cut\\u0000here",   /* NUL, which cut the text short */
 	};
-	int64_t seq = jint(table_snapshot(&t, NULL), "seq");
+	cJSON *before = table_snapshot(&t, NULL);
+	int64_t seq = jint(before, "seq");
+	cJSON_Delete(before);
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		char body[200];
 		snprintf(body, sizeof body, "{\"text\":\"%s\"}", bad[i]);
