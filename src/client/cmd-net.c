@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "route.h"
 #include "account.h"
 #include "cmd-net.h"
 #include "commands.h"
@@ -56,7 +57,7 @@ static int client_register(struct client_conn *c, const char *name, bool quiet)
 		return -1;
 	}
 	char *body = protocol_register_request_encode(&req);
-	int status = net_request(c->net, "POST", "/v1/players", body, &resp, &len, err, sizeof err);
+	int status = net_request(c->net, route_method(ROUTE_PLAYERS_CREATE), route_fixed(ROUTE_PLAYERS_CREATE), body, &resp, &len, err, sizeof err);
 	free(body);
 	if (status < 0) {
 		fprintf(stderr, "tchess: %s\n", err);
@@ -376,7 +377,7 @@ int cmd_token(int argc, char **argv)
 	size_t len = 0;
 	int rc = 1;
 	if (!rotate) {
-		int status = net_request(c.net, "GET", "/v1/me", NULL, &resp, &len, err, sizeof err);
+		int status = net_request(c.net, route_method(ROUTE_ME), route_fixed(ROUTE_ME), NULL, &resp, &len, err, sizeof err);
 		if (status < 0)
 			fprintf(stderr, "tchess token: %s\n", err);
 		else if (status == 401)
@@ -401,7 +402,7 @@ int cmd_token(int argc, char **argv)
 	}
 	struct protocol_register_response res;
 	struct protocol_error perr;
-	if (client_call(&c, "POST", "/v1/me/token", "{}", 200, "tchess token", NULL, &resp, &len) < 0)
+	if (client_call(&c, route_method(ROUTE_ME_TOKEN), route_fixed(ROUTE_ME_TOKEN), "{}", 200, "tchess token", NULL, &resp, &len) < 0)
 		goto out;
 	if (protocol_register_response_decode(resp, len, &res, &perr) < 0) {
 		fprintf(stderr, "tchess token: the server's answer: %s\n", perr.message);
@@ -541,7 +542,7 @@ int cmd_play(int argc, char **argv)
 	char err[512], *resp = NULL;
 	size_t len = 0;
 	char *body = protocol_game_create_request_encode(&req);
-	int status = net_request(c.net, "POST", "/v1/games", body, &resp, &len, err, sizeof err);
+	int status = net_request(c.net, route_method(ROUTE_GAMES_CREATE), route_fixed(ROUTE_GAMES_CREATE), body, &resp, &len, err, sizeof err);
 	free(body);
 	int rc = 1;
 	struct protocol_seat_response seat;
@@ -580,7 +581,7 @@ out:
  * prefixed with who ("tchess watch"). */
 static int client_resolve_game(struct client_conn *c, const char *typed, char *id, size_t size, const char *who)
 {
-	char path[128], err[512], *resp = NULL;
+	char path[128], query[96] = "", err[512], *resp = NULL;
 	size_t len = 0, n = 0, n_ids = 0;
 	struct protocol_game_summary *games = NULL;
 	struct protocol_error perr;
@@ -592,8 +593,8 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 			who, typed);
 		return 2;
 	}
-	snprintf(path, sizeof path, "/v1/games/%s", typed);
-	int status = net_request(c->net, "GET", path, NULL, &resp, &len, err, sizeof err);
+	const char *method = route_request(path, sizeof path, ROUTE_GAME, typed, NULL);
+	int status = net_request(c->net, method, path, NULL, &resp, &len, err, sizeof err);
 	if (status < 0) {
 		fprintf(stderr, "%s: %s\n", who, err);
 		goto out;
@@ -615,10 +616,9 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	 * way). Shorter: its recent list. */
 	size_t hex = strspn(typed, "0123456789abcdef");
 	if (!typed[hex] && hex >= 8)
-		snprintf(path, sizeof path, "/v1/games?prefix=%s", typed);
-	else
-		snprintf(path, sizeof path, "/v1/games");
-	if (client_call(c, "GET", path, NULL, 200, who, NULL, &resp, &len) < 0)
+		snprintf(query, sizeof query, "prefix=%s", typed);
+	const char *list = route_request(path, sizeof path, ROUTE_GAMES_LIST, NULL, query[0] ? query : NULL);
+	if (client_call(c, list, path, NULL, 200, who, NULL, &resp, &len) < 0)
 		goto out;
 	if (protocol_game_list_decode(resp, len, &games, &n, &perr) < 0) {
 		fprintf(stderr, "%s: the server's game list: %s\n", who, perr.message);
@@ -627,7 +627,7 @@ static int client_resolve_game(struct client_conn *c, const char *typed, char *i
 	free(resp);
 	resp = NULL;
 	/* Games too old for the public list can still be the player's own. */
-	if (c->have_account && net_request(c->net, "GET", "/v1/me/games", NULL, &resp, &len, err, sizeof err) == 200 &&
+	if (c->have_account && net_request(c->net, route_method(ROUTE_ME_GAMES), route_fixed(ROUTE_ME_GAMES), NULL, &resp, &len, err, sizeof err) == 200 &&
 	    protocol_my_games_decode(resp, len, &mine, err, sizeof err) < 0)
 		mine.n = 0;
 	ids = xcalloc(n + mine.n + 1, sizeof *ids);
@@ -654,8 +654,8 @@ static int client_game_seat(struct net *n, const char *id, int64_t player, int *
 {
 	char path[128], err[256], *resp = NULL;
 	size_t len;
-	snprintf(path, sizeof path, "/v1/games/%s", id);
-	int status = net_request(n, "GET", path, NULL, &resp, &len, err, sizeof err);
+	const char *method = route_request(path, sizeof path, ROUTE_GAME, id, NULL);
+	int status = net_request(n, method, path, NULL, &resp, &len, err, sizeof err);
 	int side = -1;
 	struct protocol_error perr;
 	struct game_view v;
@@ -705,8 +705,8 @@ int cmd_join(int argc, char **argv)
 	me = client_game_seat(c.net, id, c.acct.player, &turn, &running);
 	if (me < 0) {
 		char *body = protocol_join_request_encode(&jr);
-		snprintf(path, sizeof path, "/v1/games/%s/join", id);
-		int status = net_request(c.net, "POST", path, body, &resp, &len, err, sizeof err);
+		const char *method = route_request(path, sizeof path, ROUTE_GAME_JOIN, id, NULL);
+		int status = net_request(c.net, method, path, body, &resp, &len, err, sizeof err);
 		free(body);
 		struct protocol_seat_response seat;
 		struct protocol_error perr;
@@ -777,7 +777,7 @@ int cmd_games(int argc, char **argv)
 	/* The player's own games, with whose move it is and the deadlines,
 	 * in one request (GET /v1/me/games) rather than a fold per game. */
 	if (c.have_account) {
-		if (client_call(&c, "GET", "/v1/me/games", NULL, 200, "tchess games", NULL, &resp, &len) < 0)
+		if (client_call(&c, route_method(ROUTE_ME_GAMES), route_fixed(ROUTE_ME_GAMES), NULL, 200, "tchess games", NULL, &resp, &len) < 0)
 			goto out;
 		if (protocol_my_games_decode(resp, len, &mine, err, sizeof err) < 0) {
 			client_print_refusal("tchess games", 200, resp, len);
@@ -786,7 +786,7 @@ int cmd_games(int argc, char **argv)
 		free(resp);
 		resp = NULL;
 	}
-	int status = net_request(c.net, "GET", "/v1/games", NULL, &resp, &len, err, sizeof err);
+	int status = net_request(c.net, route_method(ROUTE_GAMES_LIST), route_fixed(ROUTE_GAMES_LIST), NULL, &resp, &len, err, sizeof err);
 	if (status < 0) {
 		fprintf(stderr, "tchess games: %s\n", err);
 		goto out;
@@ -845,8 +845,8 @@ int cmd_export(int argc, char **argv)
 	if (rc)
 		goto out;
 	rc = 1;
-	snprintf(path, sizeof path, "/v1/games/%s/pgn", id);
-	int status = net_request(c.net, "GET", path, NULL, &resp, &len, err, sizeof err);
+	const char *method = route_request(path, sizeof path, ROUTE_GAME_PGN, id, NULL);
+	int status = net_request(c.net, method, path, NULL, &resp, &len, err, sizeof err);
 	if (status < 0) {
 		fprintf(stderr, "tchess export: %s\n", err);
 	} else if (status != 200) {

@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route.h"
 #include "cmd-net.h"
 #include "commands.h"
 #include "corr.h"
@@ -84,7 +85,7 @@ static int cmd_tourney_create(struct client_conn *c, const struct protocol_tourn
 	size_t len;
 	char *body = protocol_tournament_create_request_encode(req);
 	int called =
-	    client_call(c, "POST", "/v1/tournaments", body, 201, "tchess tournament create", NULL, &resp, &len);
+	    client_call(c, route_method(ROUTE_TOURNAMENTS_CREATE), route_fixed(ROUTE_TOURNAMENTS_CREATE), body, 201, "tchess tournament create", NULL, &resp, &len);
 	free(body);
 	int rc = 1;
 	struct protocol_tournament_view t;
@@ -110,11 +111,13 @@ static int cmd_tourney_action(struct client_conn *c, const char *what, const cha
 	char path[128], err[512], *resp;
 	size_t len;
 	char prefix[64];
-	snprintf(path, sizeof path, "/v1/tournaments/%s/%s", id, what);
+	const char *method = route_request(path, sizeof path,
+					   strcmp(what, "register") ? ROUTE_TOURNAMENT_WITHDRAW : ROUTE_TOURNAMENT_REGISTER, id,
+					   NULL);
 	snprintf(prefix, sizeof prefix, "tchess tournament %s", what);
 	int rc = 1;
 	struct protocol_tournament_view t;
-	if (client_call(c, "POST", path, "{}", 200, prefix, NULL, &resp, &len) < 0) {
+	if (client_call(c, method, path, "{}", 200, prefix, NULL, &resp, &len) < 0) {
 		/* client_call said why. */
 	} else if (protocol_tournament_view_decode(resp, len, &t, err, sizeof err) < 0) {
 		fprintf(stderr, "%s: %s\n", prefix, err);
@@ -218,7 +221,7 @@ static int cmd_vacation_list(struct client_conn *c)
 	size_t len;
 	struct protocol_vacation_list vs;
 	int rc = 1;
-	if (client_call(c, "GET", "/v1/me/vacations", NULL, 200, "tchess vacation", NULL, &resp, &len) < 0) {
+	if (client_call(c, route_method(ROUTE_ME_VACATIONS_LIST), route_fixed(ROUTE_ME_VACATIONS_LIST), NULL, 200, "tchess vacation", NULL, &resp, &len) < 0) {
 		/* client_call said why. */
 	} else if (protocol_vacation_list_decode(resp, len, &vs, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess vacation: %s\n", err);
@@ -250,7 +253,7 @@ static int cmd_vacation_book(struct client_conn *c, const char *date, const char
 	}
 	/* The rules' refusals (too late, overlapping, over the allowance)
 	 * come as the server words them. */
-	int called = client_call(c, "POST", "/v1/me/vacations", body, 201, "tchess vacation book",
+	int called = client_call(c, route_method(ROUTE_ME_VACATIONS_BOOK), route_fixed(ROUTE_ME_VACATIONS_BOOK), body, 201, "tchess vacation book",
 	                         "tchess vacation book: refused", &resp, &len);
 	free(body);
 	int rc = 1;
@@ -280,9 +283,11 @@ static int cmd_vacation_cancel(struct client_conn *c, const char *id)
 		fprintf(stderr, "tchess vacation cancel: '%s' is not a booking number (see tchess vacation list)\n", id);
 		return 2;
 	}
-	snprintf(path, sizeof path, "/v1/me/vacations/%lld", n);
+	char num[24];
+	snprintf(num, sizeof num, "%lld", n);
+	const char *method = route_request(path, sizeof path, ROUTE_ME_VACATION_CANCEL, num, NULL);
 	int rc = 1;
-	if (client_call(c, "DELETE", path, NULL, 200, "tchess vacation cancel", "tchess vacation cancel: refused",
+	if (client_call(c, method, path, NULL, 200, "tchess vacation cancel", "tchess vacation cancel: refused",
 	                &resp, &len) == 0) {
 		printf("cancelled vacation #%lld\n", n);
 		rc = 0;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route.h"
 #include "config.h"
 #include "home.h"
 #include "keys.h"
@@ -424,20 +425,22 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 	*method = "GET";
 	switch (r->kind) {
 	case HOME_REQ_MY_GAMES:
-		snprintf(path, size, "/v1/me/games");
+		*method = route_request(path, size, ROUTE_ME_GAMES, NULL, NULL);
 		break;
 	case HOME_REQ_LIVE:
-		snprintf(path, size, "/v1/games");
+		*method = route_request(path, size, ROUTE_GAMES_LIST, NULL, NULL);
 		break;
-	case HOME_REQ_FIND:
-		snprintf(path, size, "/v1/games?prefix=%s", r->id);
+	case HOME_REQ_FIND: {
+		char q[sizeof r->id + 8];
+		snprintf(q, sizeof q, "prefix=%s", r->id);
+		*method = route_request(path, size, ROUTE_GAMES_LIST, NULL, q);
 		break;
+	}
 	case HOME_REQ_JOIN: {
 		struct protocol_join_request jr;
 		memset(&jr, 0, sizeof jr);
 		snprintf(jr.invite, sizeof jr.invite, "%s", r->invite);
-		*method = "POST";
-		snprintf(path, size, "/v1/games/%s/join", r->id);
+		*method = route_request(path, size, ROUTE_GAME_JOIN, r->id, NULL);
 		*body = protocol_join_request_encode(&jr);
 		break;
 	}
@@ -450,8 +453,7 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 		if (r->action == HOME_ENGINE)
 			req.level = 3;
 		req.premoves = CONFIG_PREMOVES_DEFAULT;
-		*method = "POST";
-		snprintf(path, size, "/v1/games");
+		*method = route_request(path, size, ROUTE_GAMES_CREATE, NULL, NULL);
 		*body = protocol_game_create_request_encode(&req);
 		break;
 	}

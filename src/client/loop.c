@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -15,6 +16,7 @@
 #include "keys.h"
 #include "loop.h"
 #include "net.h"
+#include "route.h"
 #include "ui/latency.h"
 #include "ui/ui.h"
 #include "util/xalloc.h"
@@ -155,8 +157,11 @@ void loop_poll(struct loop *l, const void *self, const char *game_id, int64_t af
 	struct loop_screen *s = loop_find(l, self);
 	if (!s || !l->net)
 		return;
+	char path[256], query[32];
+	snprintf(query, sizeof query, "after=%lld", (long long)after);
+	route_request(path, sizeof path, ROUTE_GAME_EVENTS, game_id, query);
 	l->poll_serial = s->serial;
-	net_poll(l->net, game_id, after);
+	net_poll(l->net, path);
 }
 
 void loop_poll_stop(struct loop *l, const void *self)

@@ -236,14 +236,13 @@ static void net_poll_add(struct net *n)
 	curl_multi_add_handle(n->multi, n->poll.easy);
 }
 
-void net_poll(struct net *n, const char *game_id, int64_t after)
+void net_poll(struct net *n, const char *path)
 {
 	if (n->poll.busy) {
 		curl_multi_remove_handle(n->multi, n->poll.easy);
 		n->poll.busy = false;
 	}
-	snprintf(n->poll_url, sizeof n->poll_url, "%s/v1/games/%s/events?after=%lld", n->base, game_id,
-		 (long long)after);
+	snprintf(n->poll_url, sizeof n->poll_url, "%s%s", n->base, path);
 	n->polling = true;
 	net_poll_add(n);
 }

@@ -49,14 +49,14 @@ struct net_reply {
 struct net *net_new(const char *base_url, const char *token, char *err, size_t errsize);
 void net_free(struct net *n);
 
-/* A blocking request: method, path ("/v1/games"), body (NULL for none).
+/* A blocking request: method, path (route.h), body (NULL for none).
  * Returns the HTTP status with *resp (malloc'd, NUL-terminated, the caller
  * frees) and *len, or -1 with a message on a network error. */
 int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
 		char *err, size_t errsize);
 
-/* (Re)starts the long-poll GET /v1/games/ID/events?after=AFTER. */
-void net_poll(struct net *n, const char *game_id, int64_t after);
+/* (Re)starts the long-poll GET path (a game's events after a seq). */
+void net_poll(struct net *n, const char *path);
 /* Stops the long-poll (a game screen closed); no-op when none runs. */
 void net_poll_stop(struct net *n);
 /* Sends the last poll again after a backoff that grows with each call

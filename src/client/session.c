@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route.h"
 #include "clock-text.h"
 #include "keys.h"
 #include "session.h"
@@ -115,8 +116,7 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 	case SESSION_REQ_MOVE: {
 		struct protocol_move_request m = { .ply = req->ply };
 		snprintf(m.move, sizeof m.move, "%s", req->moves[0]);
-		*method = "POST";
-		snprintf(path, size, "/v1/games/%s/moves", s->game_id);
+		*method = route_request(path, size, ROUTE_GAME_MOVE, s->game_id, NULL);
 		*body = protocol_move_request_encode(&m);
 		break;
 	}
@@ -124,23 +124,19 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 		struct protocol_premoves_request p = { .ply = req->ply, .n = req->n };
 		for (int i = 0; i < req->n && i < PROTOCOL_PREMOVES_MAX; i++)
 			snprintf(p.moves[i], sizeof p.moves[i], "%s", req->moves[i]);
-		*method = "PUT";
-		snprintf(path, size, "/v1/games/%s/premoves", s->game_id);
+		*method = route_request(path, size, ROUTE_GAME_PREMOVES_SET, s->game_id, NULL);
 		*body = protocol_premoves_request_encode(&p);
 		break;
 	}
 	case SESSION_REQ_PREMOVES_CLEAR:
-		*method = "DELETE";
-		snprintf(path, size, "/v1/games/%s/premoves", s->game_id);
+		*method = route_request(path, size, ROUTE_GAME_PREMOVES_CLEAR, s->game_id, NULL);
 		break;
 	case SESSION_REQ_RESIGN:
-		*method = "POST";
-		snprintf(path, size, "/v1/games/%s/resign", s->game_id);
+		*method = route_request(path, size, ROUTE_GAME_RESIGN, s->game_id, NULL);
 		*body = xstrdup("{}");
 		break;
 	case SESSION_REQ_PGN:
-		*method = "GET";
-		snprintf(path, size, "/v1/games/%s/pgn", s->game_id);
+		*method = route_request(path, size, ROUTE_GAME_PGN, s->game_id, NULL);
 		break;
 	case SESSION_REQ_DRAW:
 	case SESSION_REQ_ABORT:
@@ -150,26 +146,24 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 	case SESSION_REQ_TAKEBACK:
 	case SESSION_REQ_DONE:
 	case SESSION_REQ_REMATCH: {
-		static const char *const endpoint[] = {
-			[SESSION_REQ_DRAW] = "draw",         [SESSION_REQ_ABORT] = "abort",
-			[SESSION_REQ_ADJOURN] = "adjourn",   [SESSION_REQ_RESUME] = "resume",
-			[SESSION_REQ_CLAIM] = "claim",       [SESSION_REQ_TAKEBACK] = "takeback",
-			[SESSION_REQ_DONE] = "done",         [SESSION_REQ_REMATCH] = "rematch",
+		static const enum route_id endpoint[] = {
+			[SESSION_REQ_DRAW] = ROUTE_GAME_DRAW,         [SESSION_REQ_ABORT] = ROUTE_GAME_ABORT,
+			[SESSION_REQ_ADJOURN] = ROUTE_GAME_ADJOURN,   [SESSION_REQ_RESUME] = ROUTE_GAME_RESUME,
+			[SESSION_REQ_CLAIM] = ROUTE_GAME_CLAIM,       [SESSION_REQ_TAKEBACK] = ROUTE_GAME_TAKEBACK,
+			[SESSION_REQ_DONE] = ROUTE_GAME_DONE,         [SESSION_REQ_REMATCH] = ROUTE_GAME_REMATCH,
 		};
 		struct protocol_action_request a = { .ply = req->ply };
 		snprintf(a.action, sizeof a.action, "%s", req->action);
 		snprintf(a.claim, sizeof a.claim, "%s", req->claim);
 		snprintf(a.move, sizeof a.move, "%s", req->moves[0]);
-		*method = "POST";
-		snprintf(path, size, "/v1/games/%s/%s", s->game_id, endpoint[req->kind]);
+		*method = route_request(path, size, endpoint[req->kind], s->game_id, NULL);
 		*body = protocol_action_request_encode(&a);
 		break;
 	}
 	case SESSION_REQ_NOTE: {
 		struct protocol_note_request nr;
 		snprintf(nr.text, sizeof nr.text, "%s", req->text);
-		*method = "POST";
-		snprintf(path, size, "/v1/games/%s/notes", s->game_id);
+		*method = route_request(path, size, ROUTE_GAME_NOTE, s->game_id, NULL);
 		*body = protocol_note_request_encode(&nr);
 		break;
 	}

@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "route.h"
 #include "keys.h"
 #include "movelist.h"
 #include "status-line.h"
@@ -675,20 +676,20 @@ void tourney_req_http(const struct tourney_req *r, const char **method, char *pa
 	*method = "GET";
 	switch (r->kind) {
 	case TOURNEY_REQ_ME:
-		snprintf(path, size, "/v1/me");
+		*method = route_request(path, size, ROUTE_ME, NULL, NULL);
 		break;
 	case TOURNEY_REQ_LIST:
-		snprintf(path, size, "/v1/tournaments");
+		*method = route_request(path, size, ROUTE_TOURNAMENTS_LIST, NULL, NULL);
 		break;
 	case TOURNEY_REQ_DETAIL:
-		snprintf(path, size, "/v1/tournaments/%s", r->id);
+		*method = route_request(path, size, ROUTE_TOURNAMENT, r->id, NULL);
 		break;
 	case TOURNEY_REQ_REGISTER:
 	case TOURNEY_REQ_WITHDRAW:
-		*method = "POST";
 		*body = xstrdup("{}");
-		snprintf(path, size, "/v1/tournaments/%s/%s", r->id,
-			 r->kind == TOURNEY_REQ_REGISTER ? "register" : "withdraw");
+		*method = route_request(path, size,
+					r->kind == TOURNEY_REQ_REGISTER ? ROUTE_TOURNAMENT_REGISTER : ROUTE_TOURNAMENT_WITHDRAW,
+					r->id, NULL);
 		break;
 	case TOURNEY_REQ_OPEN_GAME:
 		path[0] = '\0';
