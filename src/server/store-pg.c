@@ -20,11 +20,13 @@
  * it. That is tchessd's group commit (server.h) with PostgreSQL's WAL in
  * place of SQLite's.
  *
- * A connection found broken is reset before the next transaction (a
- * restarted PostgreSQL, a terminated backend). If commits may have been
- * lost with it (some not yet covered by a store_sync), the next store_sync
- * fails instead: tchessd then stops rather than acknowledge them, and its
- * restart rebuilds every game from what the database has.
+ * A connection found broken (a restarted PostgreSQL, a terminated
+ * backend) outside a transaction is reset and the statement run once more.
+ * If commits may have been lost with it (some not yet covered by a
+ * store_sync, or PostgreSQL restarted since the sync connection opened),
+ * the next store_sync fails instead: tchessd then stops rather than
+ * acknowledge them, and its restart rebuilds every game from what the
+ * database has.
  *
  * Unlike SQLite's store there is no cache of players by token: another
  * node may replace a token at any time, and a lookup by the unique index
@@ -199,6 +201,7 @@ struct pg_store {
 	_Atomic uint64_t commits; /* successful commits since open */
 	_Atomic uint64_t synced;  /* commits covered by the last store_sync begun */
 	_Atomic bool lost;        /* the command connection broke with unsynced commits */
+	char pg_started[64];      /* pg_postmaster_start_time() when the sync connection opened */
 };
 
 /* Parameters of one statement: text, except the token hashes (bytea,
@@ -295,15 +298,33 @@ static enum store_result check(struct pg_store *st, PGresult *res, const char *w
 	return STORE_ERROR;
 }
 
+static enum store_result ready(struct pg_store *st);
+static int sync_session(struct pg_store *st, char **errmsg);
+
+/* After a failure outside a transaction: if it was the connection (found
+ * broken only now, e.g. its backend terminated), resets it and says to run
+ * the statement once more; nothing of a transaction can be lost there. */
+static bool retry_after_reset(struct pg_store *st, enum store_result rc)
+{
+	return rc == STORE_ERROR && !st->in_tx && PQstatus(st->conn) != CONNECTION_OK && ready(st) == STORE_OK;
+}
+
 /* Runs prepared statement s; *res is the result to PQclear (NULL unless
  * STORE_OK). */
 static enum store_result run(struct pg_store *st, enum stmt s, const struct params *p, const char *what, PGresult **res)
 {
 	char name[16];
 	snprintf(name, sizeof name, "s%d", (int)s);
-	PGresult *r =
-		PQexecPrepared(st->conn, name, p ? p->n : 0, p ? p->v : NULL, p ? p->len : NULL, p ? p->fmt : NULL, 0);
-	enum store_result rc = check(st, r, what);
+	PGresult *r;
+	enum store_result rc;
+	for (int tries = 0;; tries++) {
+		r = PQexecPrepared(st->conn, name, p ? p->n : 0, p ? p->v : NULL, p ? p->len : NULL, p ? p->fmt : NULL,
+				   0);
+		rc = check(st, r, what);
+		if (tries || !retry_after_reset(st, rc))
+			break;
+		PQclear(r);
+	}
 	if (rc != STORE_OK) {
 		PQclear(r);
 		r = NULL;
@@ -330,9 +351,16 @@ static enum store_result run_done(struct pg_store *st, enum stmt s, const struct
 static enum store_result run_sql(struct pg_store *st, const char *sql, const struct params *p, const char *what,
 				 PGresult **res)
 {
-	PGresult *r = PQexecParams(st->conn, sql, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
-				   p ? p->fmt : NULL, 0);
-	enum store_result rc = check(st, r, what);
+	PGresult *r;
+	enum store_result rc;
+	for (int tries = 0;; tries++) {
+		r = PQexecParams(st->conn, sql, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
+				 p ? p->fmt : NULL, 0);
+		rc = check(st, r, what);
+		if (tries || !retry_after_reset(st, rc))
+			break;
+		PQclear(r);
+	}
 	if (rc != STORE_OK) {
 		PQclear(r);
 		r = NULL;
@@ -546,8 +574,7 @@ struct pg_store *pg_store_open(const char *target, const struct store_options *o
 		goto fail;
 	if (opts && opts->sync_full && !st->read_only) {
 		st->sync_conn = connect_db(target, errmsg);
-		if (!st->sync_conn || exec_simple(st->sync_conn, "SET synchronous_commit = on", errmsg) ||
-		    node_register(st, errmsg))
+		if (!st->sync_conn || sync_session(st, errmsg) || node_register(st, errmsg))
 			goto fail;
 	}
 	log_info("store: PostgreSQL database %s, node %s", PQdb(st->conn), st->node);
@@ -586,8 +613,15 @@ enum store_result pg_store_begin(struct pg_store *st)
 	st->transient = false;
 	if (ready(st))
 		return STORE_ERROR;
-	PGresult *r = PQexec(st->conn, "BEGIN");
-	enum store_result rc = check(st, r, "begin");
+	PGresult *r;
+	enum store_result rc;
+	for (int tries = 0;; tries++) {
+		r = PQexec(st->conn, "BEGIN");
+		rc = check(st, r, "begin");
+		if (tries || !retry_after_reset(st, rc))
+			break;
+		PQclear(r);
+	}
 	PQclear(r);
 	st->in_tx = rc == STORE_OK;
 	return rc;
@@ -637,18 +671,33 @@ bool pg_store_syncs(const struct pg_store *st)
 	return st->sync_conn != NULL;
 }
 
-int pg_store_sync(struct pg_store *st)
+/* Sets up the sync connection (again after a reset): its commits are
+ * synchronous, and the server must be the one that was running before, or
+ * asynchronous commits may have been lost in its restart. 0 or -1 (logged
+ * into *errmsg if not NULL). */
+static int sync_session(struct pg_store *st, char **errmsg)
 {
-	if (!st->sync_conn)
-		return 0;
-	/* Every commit counted by now returned before this call. */
-	uint64_t covered = atomic_load(&st->commits);
-	if (atomic_load(&st->lost)) {
-		errno = EIO;
+	if (exec_simple(st->sync_conn, "SET synchronous_commit = on", errmsg))
 		return -1;
+	PGresult *r = PQexec(st->sync_conn, "SELECT pg_postmaster_start_time()::text");
+	int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
+	if (ok && !st->pg_started[0])
+		snprintf(st->pg_started, sizeof st->pg_started, "%s", PQgetvalue(r, 0, 0));
+	else if (ok && strcmp(st->pg_started, PQgetvalue(r, 0, 0))) {
+		log_error("store: PostgreSQL restarted since tchessd connected (up since %s): commits not yet "
+			  "flushed may be lost",
+			  PQgetvalue(r, 0, 0));
+		ok = 0;
 	}
-	if (PQstatus(st->sync_conn) != CONNECTION_OK)
-		PQreset(st->sync_conn);
+	if (!ok && errmsg && !*errmsg)
+		*errmsg = xasprintf("checking the PostgreSQL server: %s", PQerrorMessage(st->sync_conn));
+	PQclear(r);
+	return ok ? 0 : -1;
+}
+
+/* One synchronous UPDATE of this node's row: 0 if it committed. */
+static int sync_write(struct pg_store *st)
+{
 	struct params p = {0};
 	p_text(&p, st->node);
 	p_int(&p, now_wall_ms());
@@ -661,6 +710,29 @@ int pg_store_sync(struct pg_store *st)
 									  ? "this node's row is gone"
 									  : PQerrorMessage(st->sync_conn));
 	PQclear(r);
+	return ok ? 0 : -1;
+}
+
+int pg_store_sync(struct pg_store *st)
+{
+	if (!st->sync_conn)
+		return 0;
+	/* Every commit counted by now returned before this call. */
+	uint64_t covered = atomic_load(&st->commits);
+	if (atomic_load(&st->lost)) {
+		errno = EIO;
+		return -1;
+	}
+	int ok = sync_write(st) == 0;
+	/* Its backend ended (terminated, or a pooler restarted) but the same
+	 * server still runs: the WAL holds every commit, and one flush on a
+	 * new connection covers them. */
+	if (!ok && PQstatus(st->sync_conn) != CONNECTION_OK) {
+		PQreset(st->sync_conn);
+		ok = PQstatus(st->sync_conn) == CONNECTION_OK && !sync_session(st, NULL) && !sync_write(st);
+		if (ok)
+			log_warn("store: reconnected the sync connection to PostgreSQL");
+	}
 	/* A command connection that broke while this ran may have lost
 	 * commits this flush was to cover. */
 	if (!ok || atomic_load(&st->lost)) {

@@ -75,6 +75,42 @@ START_TEST(test_stale_game_catches_up)
 }
 END_TEST
 
+/* Ends every backend of tchessd's connections (as an operator's
+ * pg_terminate_backend, or a restarted pooler, would). */
+static void terminate_backends(struct table *t)
+{
+	ck_assert_int_eq(pgtest_sql(t->d.db, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+					     "WHERE application_name = 'tchessd' AND pid <> pg_backend_pid()"),
+			 0);
+}
+
+static void connection_reset(const char *config)
+{
+	/* Nothing was left unflushed (every move answered is durable), so
+	 * tchessd opens its connections again and goes on: the next command
+	 * and the next read succeed, and nothing acknowledged is missing. */
+	struct table t;
+	table_open(&t, config, "\"tc\":\"5+3\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	terminate_backends(&t);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}"), 1);
+	terminate_backends(&t);
+	struct protocol_events evs = all_events(&t);
+	ck_assert_str_eq(evs.events[evs.n - 1].type, "move");
+	for (size_t i = 0; i < evs.n; i++)
+		ck_assert_int_eq(evs.events[i].seq, (int64_t)i + 1);
+	protocol_events_fini(&evs);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}"), 1);
+	table_close(&t);
+}
+
+START_TEST(test_connection_reset)
+{
+	connection_reset(NULL);
+	connection_reset("sync = full");
+}
+END_TEST
+
 START_TEST(test_node_name)
 {
 	/* node = NAME names this tchessd's row; with sync = full every group
@@ -118,6 +154,7 @@ int main(void)
 	TCase *tc = tcase_create("postgresql");
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_stale_game_catches_up);
+	tcase_add_test(tc, test_connection_reset);
 	tcase_add_test(tc, test_node_name);
 	tcase_add_test(tc, test_one_tchessd_per_database);
 	suite_add_tcase(s, tc);
