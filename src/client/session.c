@@ -812,8 +812,15 @@ unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms
 {
 	unsigned dirty = 0;
 	if (c != s->conn) {
-		if (c == SESSION_CONN_RECONNECTING)
+		if (c == SESSION_CONN_RECONNECTING) {
 			s->reconnects++;
+			/* What was said before the connection dropped ("the
+			 * game has started") is stale by the time it is back;
+			 * an error stays until something replaces it. */
+			if (!s->message_error)
+				s->message[0] = '\0';
+			dirty |= SESSION_DIRTY_STATUS;
+		}
 		s->conn = c;
 		dirty |= SESSION_DIRTY_STATUS;
 	}

@@ -449,6 +449,27 @@ START_TEST(test_clocks)
 }
 END_TEST
 
+/* A connection that drops clears what was said before it (stale by the
+ * time it is back: "the game has started"); an error stays. */
+START_TEST(test_reconnect_clears_stale_message)
+{
+	struct session s;
+	struct evbuf b;
+	started(&s, &b, WHITE);
+	ck_assert_msg(strstr(s.message, "the game has started"), "%s", s.message);
+	session_set_conn(&s, SESSION_CONN_ONLINE, 10);
+	ck_assert(strstr(s.message, "the game has started"));
+	ck_assert(session_set_conn(&s, SESSION_CONN_RECONNECTING, -1) & SESSION_DIRTY_STATUS);
+	ck_assert_str_eq(s.message, "");
+	session_set_conn(&s, SESSION_CONN_ONLINE, 10);
+	snprintf(s.message, sizeof s.message, "illegal: no piece there");
+	s.message_error = true;
+	session_set_conn(&s, SESSION_CONN_RECONNECTING, -1);
+	ck_assert_str_eq(s.message, "illegal: no piece there");
+	session_fini(&s);
+}
+END_TEST
+
 /* The first-move rule counted down from the start for White, from
  * White's move for Black, as the server counts it; a game's own limit
  * (the operator's, carried by game-created) over the ruleset's 30 s. */
@@ -1844,6 +1865,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_premove_text);
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_first_move_countdown);
+	tcase_add_test(tc, test_reconnect_clears_stale_message);
 	tcase_add_test(tc, test_clock_us_delay);
 	tcase_add_test(tc, test_command_table);
 	tcase_add_test(tc, test_keys);

@@ -70,6 +70,9 @@ kill_server
 start_server "127.0.0.1:$port"
 new_game 2
 check "the header shows the premove queue's depth" b2 "premoves 3"
+# The board is 42 columns wide at 80x24: the turn line wraps, every word
+# shown (it was cut at "...are prem").
+check "the turn line wraps at a word" b2 "premoves)"
 keys b2 / e 5 Enter
 check "first premove queued" b2 "premove 1 queued"
 keys b2 / N f 6 Enter

@@ -105,6 +105,8 @@ check "first position" t "ply 0/13"
 # 5. Help, and back to the list with Esc.
 keys t '?'
 check "help" t "tchess review: keys"
+# The box is as wide as its longest line: nothing cut at its edge.
+check "the help's longest line whole" t "this help (any key closes it)"
 keys t x
 keys t Escape
 check "back at the list" t "2 games"

@@ -51,6 +51,36 @@ void ui_draw_put(WINDOW *w, int y, int x, const char *raw, int width)
 	free(text);
 }
 
+void ui_draw_put_fit(WINDOW *w, int y, int x, const char *text, int width, bool ascii)
+{
+	char buf[1024];
+	if (width <= 0)
+		return;
+	text_wrap_fit(text, width, ascii ? "..." : "\u2026", buf, sizeof buf);
+	ui_draw_put(w, y, x, buf, width);
+}
+
+int ui_draw_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int rows, bool ascii)
+{
+	char buf[1024];
+	int used = 0;
+	const char *p = text, *next;
+	while (*p && used < rows) {
+		if (used == rows - 1 || text_wrap_cols(p) <= width) {
+			ui_draw_put_fit(w, y + used, x, p, width, ascii);
+			return used + 1;
+		}
+		size_t n = text_wrap_line(p, width, &next);
+		if (n == 0)
+			break;
+		snprintf(buf, sizeof buf, "%.*s", (int)n, p);
+		ui_draw_put(w, y + used, x, buf, width);
+		used++;
+		p = next;
+	}
+	return used;
+}
+
 int ui_draw_cols(const char *text)
 {
 	int cols = 0;
@@ -100,6 +130,11 @@ void ui_draw_help(struct ui *ui, const char *const *text, const char *footer, in
 	while (text[n])
 		n++;
 	int w = width, h = n + 2;
+	/* Wide enough for its longest line ("... closes it)" lost its ')'
+	 * in a box drawn to a fixed width). */
+	for (int i = 0; i < n; i++)
+		if (ui_draw_cols(text[i]) + 4 > w)
+			w = ui_draw_cols(text[i]) + 4;
 	if (w > screen_w)
 		w = screen_w;
 	if (h > screen_h)
@@ -121,7 +156,7 @@ void ui_draw_help(struct ui *ui, const char *const *text, const char *footer, in
 	werase(win);
 	ui_draw_box(win, ascii);
 	for (int i = 0; i < n && i + 1 < h - 1; i++)
-		ui_draw_put(win, i + 1, 2, text[i], w - 4);
+		ui_draw_put_fit(win, i + 1, 2, text[i], w - 4, ascii);
 	/* The footer sits in the bottom border, whole or not at all. */
 	if (footer && ui_draw_cols(footer) + 2 <= w - 4)
 		ui_draw_put(win, h - 1, 2, footer, w - 4);

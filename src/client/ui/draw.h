@@ -25,6 +25,13 @@ void ui_draw_free_panes(WINDOW **pane, int n);
  * bidirectional characters and bytes that are not UTF-8 are drawn as '?'
  * (text_sanitize), whoever sent them. */
 void ui_draw_put(WINDOW *w, int y, int x, const char *text, int width);
+/* text on row y from x in at most width columns, shortened at a word
+ * boundary with an ellipsis ("..." in ASCII mode) instead of cut mid-word
+ * (text_wrap_fit). */
+void ui_draw_put_fit(WINDOW *w, int y, int x, const char *text, int width, bool ascii);
+/* text wrapped at blanks over rows y.. (at most rows of them, the last
+ * shortened as ui_draw_put_fit does); returns the rows used. */
+int ui_draw_put_wrapped(WINDOW *w, int y, int x, const char *text, int width, int rows, bool ascii);
 /* The columns UTF-8 text takes (every glyph tchess writes is one wide). */
 int ui_draw_cols(const char *text);
 

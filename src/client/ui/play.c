@@ -109,10 +109,11 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		/* The material between the name and the clock, a blank each
 		 * side, or as much of it as fits there. */
 		int name_end = ui_draw_cols(line) < width - 10 ? ui_draw_cols(line) : width - 10;
-		int mat_w = material_text(&m, (enum color)c, s->ascii, right - 2 - name_end, mat, sizeof mat);
+		int mat_w = material_text(&m, (enum color)c, s->ascii, right - 3 - name_end, mat, sizeof mat);
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+		/* A blank between it and the clock's '>' marker ("+1 >3:53"). */
 		if (mat_w > 0)
-			mvwaddstr(w, row, right - 1 - mat_w, mat);
+			mvwaddstr(w, row, right - 2 - mat_w, mat);
 		int a = ui_attr(p->ui, THEME_TEXT, -1);
 		bool low = session_clock_low(s, c, now);
 		if (low)
@@ -269,12 +270,14 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "%s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 s->premoves.n ? "" : " (moves you make now are premoves)");
 	}
-	ui_draw_put(w, 0, 0, line, width);
+	/* Wrapped, not cut, where the board is narrow: the premoves and the
+	 * series move down a row. */
+	int y = ui_draw_put_wrapped(w, 0, 0, line, width, getmaxy(w) > 3 ? 2 : 1, s->ascii);
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 	if (session_premoves_text(s, line, sizeof line))
-		ui_draw_put(w, 1, 0, line, width);
+		ui_draw_put_fit(w, y++, 0, line, width, s->ascii);
 	if (in_series)
-		ui_draw_put(w, 2, 0, series, width);
+		ui_draw_put_fit(w, y, 0, series, width, s->ascii);
 	wattrset(w, A_NORMAL);
 }
 
@@ -292,7 +295,8 @@ static void ui_play_draw_message(struct ui_play *p, WINDOW *w)
 		wattrset(w, ui_draw_message_attr(p->ui, s->message_error));
 		snprintf(line, sizeof line, "%s", s->message[0] || s->view.started ? s->message : s->note);
 	}
-	ui_draw_put(w, 0, 0, line, width);
+	/* Shortened at a word, not cut mid-word ("...no f"). */
+	ui_draw_put_fit(w, 0, 0, line, width, s->ascii);
 	wattrset(w, A_NORMAL);
 }
 
