@@ -750,14 +750,17 @@ int cmd_watch(int argc, char **argv)
 	return rc;
 }
 
-/* The mark of one of the player's games in "tchess games": whose move,
- * and the deadline of a correspondence game. */
+/* The mark of one of the player's games in "tchess games": its players
+ * and time control, whose move, and the deadline of a correspondence
+ * game. */
 static void client_game_mark(const struct protocol_my_game *g, int64_t now_ms, char *buf, size_t size)
 {
 	char due[CORR_TEXT_MAX] = "";
 	if (g->deadline_ms != INT64_MAX && corr_tc_is_correspondence(g->tc))
 		corr_deadline_text(g->deadline_ms, now_ms, 40, due, sizeof due);
-	snprintf(buf, size, "%s%s%s", g->your_move ? "* your move" : "(yours)", due[0] ? "  " : "", due);
+	snprintf(buf, size, "%-5.8s vs %-16.24s %-9.40s %s%s%s", g->color,
+		 g->opponent_name[0] ? g->opponent_name : !strcmp(g->status, "open") ? "(waiting)" : "engine", g->tc,
+		 g->your_move ? "* your move" : "(yours)", due[0] ? "  " : "", due);
 }
 
 int cmd_games(int argc, char **argv)
@@ -768,7 +771,7 @@ int cmd_games(int argc, char **argv)
 	struct client_conn c;
 	if (client_connect(&c, o.server, false) < 0)
 		return 1;
-	char err[512], *resp = NULL, mark[128];
+	char err[512], *resp = NULL, mark[320];
 	size_t len = 0, n = 0;
 	struct protocol_game_summary *games = NULL;
 	struct protocol_error perr;
@@ -795,16 +798,19 @@ int cmd_games(int argc, char **argv)
 		fprintf(stderr, "tchess games: unexpected answer (HTTP %d)\n", status);
 		goto out;
 	}
-	printf("%-32s  %-8s  %-6s  %s\n", "GAME", "STATUS", "SEQ", "");
+	printf("%-32s  %-8s  %-6s  %s\n", "GAME", "STATUS", "MOVE", "YOURS: COLOUR, OPPONENT, TIME CONTROL, WHOSE MOVE");
 	for (size_t i = 0; i < n; i++) {
 		const struct protocol_game_summary *g = &games[i];
 		if (!strcmp(g->status, "over"))
 			continue;
 		const struct protocol_my_game *m = corr_my_games_find(&mine, g->id);
+		char moveno[24] = "-";
 		mark[0] = '\0';
-		if (m)
+		if (m) {
 			client_game_mark(m, mine.now_ms, mark, sizeof mark);
-		printf("%-32s  %-8s  %-6lld  %s\n", g->id, g->status, (long long)g->seq, mark);
+			snprintf(moveno, sizeof moveno, "%lld", (long long)(m->ply / 2 + 1));
+		}
+		printf("%-32s  %-8s  %-6s  %s\n", g->id, g->status, moveno, mark);
 	}
 	/* The player's games too old for the public list. */
 	for (size_t i = 0; i < mine.n; i++) {
@@ -814,7 +820,8 @@ int cmd_games(int argc, char **argv)
 		if (listed)
 			continue;
 		client_game_mark(&mine.games[i], mine.now_ms, mark, sizeof mark);
-		printf("%-32s  %-8s  %-6s  %s\n", mine.games[i].id, mine.games[i].status, "-", mark);
+		printf("%-32s  %-8s  %-6lld  %s\n", mine.games[i].id, mine.games[i].status,
+		       (long long)(mine.games[i].ply / 2 + 1), mark);
 	}
 	rc = 0;
 out:

@@ -88,7 +88,7 @@ esac
 wait_stopped "tchess export stopped the server it started"
 out=$(solo games)
 case "$out" in
-*"$id"*"* your move"*) ok "tchess games lists the game after the client quit" ;;
+*"$id"*"playing   2       white vs engine"*"10+0"*"* your move"*) ok "tchess games lists the game after the client quit: move number, colour, opponent, time control, whose move" ;;
 *) fail "tchess games after quitting: '$out'" ;;
 esac
 start_session r solo join "${id:0:8}"
