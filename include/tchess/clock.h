@@ -149,6 +149,13 @@ enum tchess_err time_control_parse(struct time_control *tc, const char *text, st
 /* Checks tc against the limits above; the message names the problem. */
 enum tchess_err time_control_validate(const struct time_control *tc, struct tchess_error *err);
 
+/* Whether the ruleset allows tc (struct ruleset's time_controls; none
+ * listed allows any): TCHESS_OK, or TCHESS_ERR_NOT_ALLOWED with a message
+ * listing the controls it allows ("the chessgamble rules allow only
+ * corr:10d/10, ..."). */
+enum tchess_err time_control_allowed(const struct time_control *tc, const struct ruleset *r,
+				     struct tchess_error *err);
+
 /* Writes tc's canonical text into buf (NUL-terminated, truncated to size)
  * and returns the length it needs, like snprintf. A valid tc's text parses
  * back to an equal tc. */

@@ -17,7 +17,10 @@
  *               draw offers on one's own move, valid until that turn ends,
  *               offers rate-limited (article 12, harassment), no abort
  *               (Article 5 ends games by the rules alone; 6.4 a tournament
- *               ends when all its games are finished).
+ *               ends when all its games are finished), and only Article
+ *               7's time controls: corr:Xd/10 for X = 10, 20, 30, and X
+ *               minutes for X = 5, 10, 20, 30 with or without a Fischer
+ *               increment.
  *
  * A ruleset is plain data; the game, clock and premove code read it.
  */
@@ -66,6 +69,20 @@ enum premove_relax {
 	PREMOVE_RELAX_ALL = (1u << 7) - 1
 };
 
+/* A time control a ruleset allows (chessgamble Article 7), as plain data:
+ * clock.h's time_control_allowed judges a control against the list. */
+enum ruleset_tc_family {
+	RULESET_TC_CORRESPONDENCE = 0, /* base_ms for every block of moves moves */
+	RULESET_TC_QUICK               /* base_ms for the game, Fischer increment or none */
+};
+
+struct ruleset_tc {
+	enum ruleset_tc_family family;
+	int64_t base_ms;
+	int moves; /* correspondence: moves per block */
+};
+
+#define RULESET_TCS_MAX 8
 #define RULESET_NAME_MAX 24
 #define PREMOVE_DEPTH_MAX 8
 
@@ -91,6 +108,12 @@ struct ruleset {
 	int premove_depth;              /* premoves that may be queued, 1..PREMOVE_DEPTH_MAX */
 	int invalid_command_limit;      /* consecutive invalid commands before a technical forfeit */
 	int64_t first_move_timeout_ms;  /* game aborted when a side's first move takes longer */
+	/* The time controls allowed (n_time_controls 0: any). chessgamble:
+	 * "correspondence chess: X days for 10 moves (where X = 10, 20 or
+	 * 30)" and "chess X minutes (where X = 5, 10, 20 or 30) with or
+	 * without time credit". */
+	int n_time_controls;
+	struct ruleset_tc time_controls[RULESET_TCS_MAX];
 };
 
 /* Fills r with the named preset; returns false (r untouched) if unknown. */

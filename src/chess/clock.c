@@ -661,3 +661,68 @@ int clock_add_time(struct clock *c, enum color side, int64_t ms)
 	c->remaining_ms[side] = sat_add(c->remaining_ms[side], ms);
 	return 0;
 }
+
+static bool tc_fits(const struct time_control *tc, const struct ruleset_tc *a)
+{
+	const struct tc_period *p = &tc->periods[0];
+	if (tc->n_periods != 1)
+		return false;
+	if (a->family == RULESET_TC_CORRESPONDENCE)
+		return tc->kind == TC_CORRESPONDENCE && p->base_ms == a->base_ms && p->moves == a->moves;
+	/* "with or without time credit": a Fischer increment, or none. */
+	return tc->kind == TC_FISCHER && p->moves == 0 && p->base_ms == a->base_ms;
+}
+
+enum tchess_err time_control_allowed(const struct time_control *tc, const struct ruleset *r,
+				     struct tchess_error *err)
+{
+	if (r->n_time_controls <= 0)
+		return TCHESS_OK;
+	for (int i = 0; i < r->n_time_controls && i < RULESET_TCS_MAX; i++) {
+		if (tc_fits(tc, &r->time_controls[i]))
+			return TCHESS_OK;
+	}
+	/* "the chessgamble rules allow only corr:10d/10, corr:20d/10 and 5,
+	 * 10, 20 or 30 minutes with or without increment (5+0, 5+3)". */
+	char msg[sizeof err->message], num[24];
+	size_t len = 0;
+	int n_quick = 0, seen = 0, first = 0;
+	put_str(msg, sizeof msg, &len, "the ");
+	put_str(msg, sizeof msg, &len, r->name);
+	put_str(msg, sizeof msg, &len, " rules allow only ");
+	for (int i = 0; i < r->n_time_controls && i < RULESET_TCS_MAX; i++)
+		n_quick += r->time_controls[i].family == RULESET_TC_QUICK;
+	for (int i = 0; i < r->n_time_controls && i < RULESET_TCS_MAX; i++) {
+		const struct ruleset_tc *a = &r->time_controls[i];
+		if (a->family != RULESET_TC_CORRESPONDENCE)
+			continue;
+		struct time_control c = { .kind = TC_CORRESPONDENCE, .n_periods = 1 };
+		char text[TIME_CONTROL_TEXT_MAX];
+		c.periods[0].base_ms = a->base_ms;
+		c.periods[0].moves = a->moves;
+		time_control_format(&c, text, sizeof text);
+		put_str(msg, sizeof msg, &len, seen++ ? ", " : "");
+		put_str(msg, sizeof msg, &len, text);
+	}
+	if (seen && n_quick)
+		put_str(msg, sizeof msg, &len, " and ");
+	seen = 0;
+	for (int i = 0; i < r->n_time_controls && i < RULESET_TCS_MAX; i++) {
+		const struct ruleset_tc *a = &r->time_controls[i];
+		if (a->family != RULESET_TC_QUICK)
+			continue;
+		if (!seen)
+			first = (int)(a->base_ms / MS_MINUTE);
+		put_str(msg, sizeof msg, &len, !seen ? "" : seen + 1 == n_quick ? " or " : ", ");
+		seen++;
+		snprintf(num, sizeof num, "%lld", (long long)(a->base_ms / MS_MINUTE));
+		put_str(msg, sizeof msg, &len, num);
+	}
+	if (n_quick) {
+		snprintf(num, sizeof num, "%d+0, %d+3)", first, first);
+		put_str(msg, sizeof msg, &len, " minutes with or without increment (");
+		put_str(msg, sizeof msg, &len, num);
+	}
+	msg[len < sizeof msg ? len : sizeof msg - 1] = '\0'; /* put_str leaves the NUL to us */
+	return tchess_error_set(err, TCHESS_ERR_NOT_ALLOWED, 0, "%s", msg);
+}

@@ -67,6 +67,16 @@ bool ruleset_preset(struct ruleset *r, const char *name)
 		r->abort_by_consent = false;
 		r->disconnect = DISCONNECT_CLAIM_WIN;
 		r->premove_relax = 0;
+		/* Article 7: "correspondence chess: X days for 10 moves (where
+		 * X = 10, 20 or 30)" and "chess X minutes (where X = 5, 10, 20
+		 * or 30) with or without time credit". */
+		for (int i = 0; i < 3; i++)
+			r->time_controls[r->n_time_controls++] = (struct ruleset_tc){
+				RULESET_TC_CORRESPONDENCE, (i + 1) * 10 * 86400000LL, 10 };
+		static const int minutes[] = { 5, 10, 20, 30 };
+		for (int i = 0; i < 4; i++)
+			r->time_controls[r->n_time_controls++] =
+				(struct ruleset_tc){ RULESET_TC_QUICK, minutes[i] * 60000LL, 0 };
 		return true;
 	}
 	return false;
@@ -93,6 +103,8 @@ bool ruleset_validate(const struct ruleset *r, const char **why)
 		msg = "unknown premove relaxation";
 	else if (r->tablebase_max_pieces < 0 || r->tablebase_max_pieces > 7)
 		msg = "tablebase piece limit must be from 0 to 7";
+	else if (r->n_time_controls < 0 || r->n_time_controls > RULESET_TCS_MAX)
+		msg = "at most 8 allowed time controls";
 	else if (r->abort_alone_max_plies < 0 || r->offer_min_interval_plies < 0 || r->invalid_command_limit < 1)
 		msg = "negative limit";
 	if (msg && why)

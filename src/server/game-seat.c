@@ -106,6 +106,10 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "ruleset: expected fide, yourpot or chessgamble");
 		return;
 	}
+	if (time_control_allowed(&tc, &rules, &terr) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "tc: %s", terr.message);
+		return;
+	}
 	const char *opponent = req->opponent[0] ? req->opponent : "open";
 	bool engine = !strcmp(opponent, "engine");
 	if (!engine && strcmp(opponent, "open") && strcmp(opponent, "invite")) {
@@ -273,6 +277,10 @@ void game_service_create_seated(struct game_service *gs, const struct fold_seat 
 	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
 	if (!ruleset_preset(&rules, e.ruleset)) {
 		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "ruleset: expected fide, yourpot or chessgamble");
+		return;
+	}
+	if (time_control_allowed(&parsed, &rules, &terr) != TCHESS_OK) {
+		game_fail(out, PROTOCOL_ERR_ILLEGAL, "tc: %s", terr.message);
 		return;
 	}
 	snprintf(e.opponent, sizeof e.opponent, "tournament");

@@ -167,6 +167,10 @@ void tournament_service_create(struct server *srv, int64_t me, const struct prot
 		fail(out, PROTOCOL_ERR_BAD_REQUEST, "ruleset: expected fide, yourpot or chessgamble");
 		return;
 	}
+	if (time_control_allowed(&tc, &rules, &terr) != TCHESS_OK) {
+		fail(out, PROTOCOL_ERR_ILLEGAL, "tc: %s", terr.message);
+		return;
+	}
 	if (req->stake < 0 || req->stake > TOURNAMENT_STAKE_MAX) {
 		fail(out, PROTOCOL_ERR_BAD_REQUEST, "stake: expected 0 to %lld credits", TOURNAMENT_STAKE_MAX);
 		return;

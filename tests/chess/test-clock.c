@@ -325,6 +325,36 @@ START_TEST(test_quick_chess_exact)
 }
 END_TEST
 
+/* chessgamble Article 7: "There are at chessgamble following thinking
+ * time systems: correspondence chess: X days for 10 moves (where X = 10, 20
+ * or 30); chess X minutes (where X = 5, 10, 20 or 30) with or without time
+ * credit." The preset allows exactly those; the refusal lists them. */
+START_TEST(test_chessgamble_time_controls)
+{
+	static const char *const allowed[] = { "corr:10d/10", "corr:20d/10", "corr:30d/10", "5",     "5+3",
+						"10+0",        "10+5",        "20+0",        "30+30", "30m+1s" };
+	static const char *const refused[] = { "corr:3d/10", "corr:10d/5", "corr:10d/20", "1+0", "3+2", "15+10",
+					       "60",         "5+b3",       "5+d3",        "40/5", "-",   "40/90+30:30+30" };
+	struct ruleset r, fide;
+	struct time_control tc;
+	struct tchess_error err;
+	ck_assert(ruleset_preset(&r, "chessgamble"));
+	ck_assert(ruleset_preset(&fide, "fide"));
+	for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+		ck_assert_int_eq(time_control_parse(&tc, allowed[i], NULL), TCHESS_OK);
+		ck_assert_msg(time_control_allowed(&tc, &r, NULL) == TCHESS_OK, "%s refused", allowed[i]);
+	}
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		ck_assert_int_eq(time_control_parse(&tc, refused[i], NULL), TCHESS_OK);
+		ck_assert_msg(time_control_allowed(&tc, &r, &err) == TCHESS_ERR_NOT_ALLOWED, "%s allowed", refused[i]);
+		ck_assert_str_eq(err.message, "the chessgamble rules allow only corr:10d/10, corr:20d/10, corr:30d/10 "
+					      "and 5, 10, 20 or 30 minutes with or without increment (5+0, 5+3)");
+		/* Rules that list none allow any. */
+		ck_assert_int_eq(time_control_allowed(&tc, &fide, NULL), TCHESS_OK);
+	}
+}
+END_TEST
+
 /* ---- correspondence ---- */
 
 /* chessgamble article 7: "each player has X days for 10 moves. The
@@ -1000,6 +1030,7 @@ static Suite *clock_suite(void)
 	tcase_add_loop_test(tc, test_text_rejected, 0, (int)(sizeof bad / sizeof bad[0]));
 	tcase_add_test(tc, test_text_null);
 	tcase_add_test(tc, test_validate);
+	tcase_add_test(tc, test_chessgamble_time_controls);
 	tcase_add_test(tc, test_text_random);
 	suite_add_tcase(s, tc);
 

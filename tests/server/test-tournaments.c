@@ -530,6 +530,47 @@ START_TEST(test_tournament_games_stay)
 }
 END_TEST
 
+START_TEST(test_chessgamble_time_controls)
+{
+	/* Chessgamble Article 7: "correspondence chess: X days for 10 moves
+	 * (where X = 10, 20 or 30)" and "chess X minutes (where X = 5, 10, 20
+	 * or 30) with or without time credit". "The thinking time system is
+	 * selected from the tournament creation and applies to all games of
+	 * the tournament." Other controls are refused, the list in the
+	 * message, for games and tournaments alike. */
+	struct tchessd d;
+	tchessd_start(&d, NULL);
+	struct player p = { .name = "hal" };
+	p.id = register_player(&d, p.name, p.token);
+	static const char *const list = "the chessgamble rules allow only corr:10d/10, corr:20d/10, corr:30d/10 and 5, "
+					"10, 20 or 30 minutes with or without increment (5+0, 5+3)";
+	static const char *const refused[] = { "corr:3d/10", "1+0", "5+d3", "15+10" };
+	char body[160];
+	for (size_t i = 0; i < sizeof refused / sizeof refused[0]; i++) {
+		snprintf(body, sizeof body, "{\"kind\":\"round-robin\",\"players\":3,\"tc\":\"%s\"}", refused[i]);
+		cJSON *e = call_json(&d, "POST", "/v1/tournaments", p.token, body, 422);
+		ck_assert_ptr_nonnull(strstr(jstr(e, "message"), list));
+		cJSON_Delete(e);
+		snprintf(body, sizeof body, "{\"tc\":\"%s\",\"ruleset\":\"chessgamble\"}", refused[i]);
+		e = call_json(&d, "POST", "/v1/games", p.token, body, 422);
+		ck_assert_ptr_nonnull(strstr(jstr(e, "message"), list));
+		cJSON_Delete(e);
+		/* Under fide the same control is fine. */
+		snprintf(body, sizeof body, "{\"tc\":\"%s\",\"ruleset\":\"fide\"}", refused[i]);
+		cJSON_Delete(call_json(&d, "POST", "/v1/games", p.token, body, 201));
+	}
+	static const char *const allowed[] = { "corr:20d/10", "30+0", "10+5" };
+	for (size_t i = 0; i < sizeof allowed / sizeof allowed[0]; i++) {
+		snprintf(body, sizeof body, "{\"kind\":\"round-robin\",\"players\":3,\"tc\":\"%s\"}", allowed[i]);
+		cJSON_Delete(call_json(&d, "POST", "/v1/tournaments", p.token, body, 201));
+		snprintf(body, sizeof body, "{\"tc\":\"%s\",\"ruleset\":\"chessgamble\"}", allowed[i]);
+		cJSON_Delete(call_json(&d, "POST", "/v1/games", p.token, body, 201));
+	}
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 /* ---- correspondence ---- */
 
 static void advance(struct tchessd *d, int64_t ms)
@@ -710,6 +751,7 @@ static Suite *tournaments_suite(void)
 	tcase_add_test(tc, test_double_round_robin_four);
 	tcase_add_test(tc, test_tournament_bad_input);
 	tcase_add_test(tc, test_tournament_games_stay);
+	tcase_add_test(tc, test_chessgamble_time_controls);
 	tcase_add_test(tc, test_correspondence_vacation);
 	suite_add_tcase(s, tc);
 	return s;
