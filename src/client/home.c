@@ -277,7 +277,7 @@ static void home_submit(struct home *h)
 	char *colon = strchr(text, ':');
 	if (colon) {
 		*colon = '\0';
-		snprintf(r.invite, sizeof r.invite, "%s", colon + 1);
+		snprintf(r.invite, sizeof r.invite, "%.*s", PROTOCOL_INVITE_MAX, colon + 1);
 	}
 	size_t hex = strspn(text, "0123456789abcdef");
 	if (text[hex] || hex < 8 || hex > PROTOCOL_GAME_ID_MAX) {
@@ -289,7 +289,7 @@ static void home_submit(struct home *h)
 		home_open_mine(h, g);
 		return;
 	}
-	snprintf(r.id, sizeof r.id, "%s", text);
+	snprintf(r.id, sizeof r.id, "%.*s", PROTOCOL_GAME_ID_MAX, text);
 	home_queue(h, &r);
 	home_say(h, false, "looking the game up...");
 }
