@@ -384,6 +384,30 @@ START_TEST(test_discard_is_a_refusal)
 }
 END_TEST
 
+START_TEST(test_resume_twice_at_one_ply)
+{
+	/* Yourpot: "The game can be resumed upon both partners consent when
+	 * both are online." A second consent at the same ply is a new
+	 * consent, not a retry of the first (issue 18 item 1). */
+	struct table t;
+	table_open(&t, FAST, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	play(&t, t.alice, 0, "e4");
+	play(&t, t.bob, 1, "e5");
+	for (int round = 0; round < 2; round++) {
+		ck_assert_uint_eq(table_ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
+		ck_assert_uint_eq(table_ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+		ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":2}"), 1);
+		ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+		cJSON *s = table_snapshot(&t, NULL);
+		ck_assert_str_eq(jstr(s, "status"), "playing");
+		cJSON_Delete(s);
+	}
+	/* Bob, who accepted every time, is charged no discard. */
+	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 409, "adjourned");
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_disconnect_fide)
 {
 	/* Polychess: "Invalid-action exhaustion, disconnects, and missing
@@ -554,6 +578,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_abort);
 	tcase_add_test(tc, test_disconnect_adjourn);
 	tcase_add_test(tc, test_discard_is_a_refusal);
+	tcase_add_test(tc, test_resume_twice_at_one_ply);
 	tcase_add_test(tc, test_disconnect_fide);
 	tcase_add_test(tc, test_disconnect_claim_win);
 	tcase_add_test(tc, test_invalid_commands);
