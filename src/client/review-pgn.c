@@ -163,6 +163,11 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 	out->date = pgn_game_tag(g, "Date");
 	out->round = pgn_game_tag(g, "Round");
 	out->result = g->result[0] ? g->result : pgn_game_tag(g, "Result");
+	out->white_elo = pgn_game_tag(g, "WhiteElo");
+	out->black_elo = pgn_game_tag(g, "BlackElo");
+	out->eco = pgn_game_tag(g, "ECO");
+	out->opening = pgn_game_tag(g, "Opening");
+	out->time_control = pgn_game_tag(g, "TimeControl");
 	out->comment_start = g->comment_start;
 	return 0;
 }

@@ -11,6 +11,7 @@
 #include "keys.h"
 #include "review.h"
 #include "text-wrap.h"
+#include "tchess/eco.h"
 #include "tchess/pgn.h"
 
 #define REVIEW_DIRTY_GAME                                                                           \
@@ -256,7 +257,8 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 	}
 	case REVIEW_CMD_FLIP:
 		r->flipped = !r->flipped;
-		dirty |= REVIEW_DIRTY_BOARD | REVIEW_DIRTY_STATUS;
+		/* The names follow the pieces. */
+		dirty |= REVIEW_DIRTY_BOARD | REVIEW_DIRTY_TAGS | REVIEW_DIRTY_STATUS;
 		break;
 	case REVIEW_CMD_HELP:
 		r->help = !r->help;
@@ -352,7 +354,7 @@ void review_layout_compute(struct review_layout *l, int w, int h)
 	l->side_x = l->board.width + 1;
 	l->side_w = w - l->side_x;
 	l->tags_y = 0;
-	l->tags_h = 3;
+	l->tags_h = 4;
 	l->comment_h = (h - 1) / 4;
 	if (l->comment_h < 3)
 		l->comment_h = 3;
@@ -381,6 +383,50 @@ int64_t review_clock_of(const struct review *r, enum color c)
 		if (r->positions[i - 1].side == c && r->game.moves[i - 1].clock_ms >= 0)
 			return r->game.moves[i - 1].clock_ms;
 	return -1;
+}
+
+enum color review_header_color(const struct review *r, int row)
+{
+	enum color top = r->flipped ? WHITE : BLACK;
+	return row == 0 ? top : (enum color)!top;
+}
+
+/* A tag's value worth showing: not NULL, "" or "?"/"-". */
+static bool review_tag_known(const char *v)
+{
+	return v && *v && strcmp(v, "?") && strcmp(v, "-");
+}
+
+void review_player_text(const struct review *r, enum color c, char *buf, size_t size)
+{
+	const char *name = c == WHITE ? r->game.white : r->game.black;
+	const char *elo = c == WHITE ? r->game.white_elo : r->game.black_elo;
+	if (!review_tag_known(name))
+		name = "?";
+	if (review_tag_known(elo))
+		snprintf(buf, size, "%s (%s)", name, elo);
+	else
+		snprintf(buf, size, "%s", name);
+}
+
+void review_opening_text(const struct review *r, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!r->has_game)
+		return;
+	bool eco = review_tag_known(r->game.eco), name = review_tag_known(r->game.opening);
+	if (eco || name) {
+		snprintf(buf, size, "%s%s%s", eco ? r->game.eco : "", eco && name ? " " : "",
+			 name ? r->game.opening : "");
+		return;
+	}
+	for (size_t i = r->ply + 1; i > 0; i--) {
+		const struct eco_entry *e = eco_lookup(&r->positions[i - 1]);
+		if (e) {
+			snprintf(buf, size, "%s %s", e->code, e->name);
+			return;
+		}
+	}
 }
 
 const char *review_comment(const struct review *r)

@@ -34,6 +34,9 @@ struct review_game {
 	size_t n_moves;
 	const struct review_move *moves;
 	const char *white, *black, *event, *site, *date, *round, *result;
+	const char *white_elo, *black_elo;   /* WhiteElo, BlackElo, or NULL */
+	const char *eco, *opening;           /* ECO, Opening, or NULL */
+	const char *time_control;            /* TimeControl, or NULL */
 	const char *comment_start;
 };
 
@@ -160,6 +163,20 @@ void review_board_view(const struct review *r, struct board_view *v);
 
 /* The last [%clk] reading of colour c at or before the current ply, or -1. */
 int64_t review_clock_of(const struct review *r, enum color c);
+
+/* The side whose name the tags pane shows on row row (0 or 1): the
+ * side whose pieces are nearer that edge, so Black's name is on top
+ * unless the board is flipped. */
+enum color review_header_color(const struct review *r, int row);
+
+/* The player line of colour c: "Name (Elo)" or "Name", "?" for no name. */
+void review_player_text(const struct review *r, enum color c, char *buf, size_t size);
+
+/* The opening line of the tags pane: the game's own ECO and Opening tags
+ * when it has either, else the ECO code and name (eco_lookup()) of the
+ * last position at or before the current ply that the table knows; ""
+ * when neither. */
+void review_opening_text(const struct review *r, char *buf, size_t size);
 
 /* The comment of the current move (the game's opening comment at ply 0),
  * or NULL. */

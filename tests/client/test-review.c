@@ -206,6 +206,49 @@ START_TEST(test_clock_and_comment)
 }
 END_TEST
 
+START_TEST(test_header)
+{
+	char buf[160];
+	open_file("review/annotated.pgn");
+	key(KEYS_ENTER);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_GAME);
+	/* Black's name on top while White's pieces are at the bottom; a flip
+	 * swaps them and redraws the tags pane. */
+	ck_assert_int_eq(review_header_color(&r, 0), BLACK);
+	ck_assert_int_eq(review_header_color(&r, 1), WHITE);
+	ck_assert(key('f') & REVIEW_DIRTY_TAGS);
+	ck_assert_int_eq(review_header_color(&r, 0), WHITE);
+	ck_assert_int_eq(review_header_color(&r, 1), BLACK);
+	review_player_text(&r, WHITE, buf, sizeof buf);
+	ck_assert_str_eq(buf, "White Player (2105)");
+	review_player_text(&r, BLACK, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black Player (1987)");
+	ck_assert_str_eq(r.game.time_control, "300+3");
+	/* The game's own tags win over the table. */
+	review_opening_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "C57 Two Knights: Fried Liver");
+	close_file();
+
+	/* No tags: the table's name of the last known position. */
+	open_file("review/two-games.pgn");
+	key(KEYS_ENTER);
+	review_opening_text(&r, buf, sizeof buf);
+	ck_assert_str_eq(buf, "");
+	review_player_text(&r, WHITE, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Alpha, Anna");
+	struct review_cmd c = { REVIEW_CMD_GOTO, 7, 0 };
+	review_apply(&r, &c);
+	review_opening_text(&r, buf, sizeof buf);
+	ck_assert_msg(!strncmp(buf, "C57 ", 4), "%s", buf);
+	/* Past the book the last known name stays. */
+	c.arg = 13;
+	review_apply(&r, &c);
+	review_opening_text(&r, buf, sizeof buf);
+	ck_assert_msg(!strncmp(buf, "C57 ", 4), "%s", buf);
+	close_file();
+}
+END_TEST
+
 START_TEST(test_layout)
 {
 	struct review_layout l;
@@ -380,6 +423,7 @@ int main(void)
 	tcase_add_test(tc, test_prompt);
 	tcase_add_test(tc, test_flip_help_quit);
 	tcase_add_test(tc, test_clock_and_comment);
+	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_scroll_follows);
 	tcase_add_test(tc, test_illegal_game_refused);

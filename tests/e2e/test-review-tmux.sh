@@ -51,6 +51,16 @@ expect_cell() { # expect_cell NAME ROW COL CHAR
 	fi
 }
 
+expect_line() { # expect_line NAME ROW TEXT: screen row ROW (1-based) holds TEXT
+	case "$(line "$2")" in
+	*"$3"*) echo "ok - $1" ;;
+	*)
+		echo "not ok - $1: row $2 lacks '$3'"
+		printf '%s\n' "$screen" | sed 's/^/    |/'
+		failures=$((failures + 1)) ;;
+	esac
+}
+
 # Board geometry at 80x24: 5x2 squares, rank label in column 0, the piece
 # of board column c (0-7) in screen column 4 + 5c, board row r (0-7) on
 # screen row 2 + 2r (1-based).
@@ -150,5 +160,32 @@ start -- --game 3 "$pgn"
 check "bad game number" t "has 2 games, ther"
 start -- --theme no-such "$pgn"
 check "unknown theme" t "theme 'no-such' not found"
+
+# 11. The header of an annotated game: each name beside its pieces (Black's
+# on top, White's at the bottom; f swaps them), with the Elo ratings, the
+# game's ECO and Opening tags and its TimeControl.
+cp "$TCHESS_TEST_DATA/review/annotated.pgn" "$tmp/annotated.pgn"
+start -- "$tmp/annotated.pgn"
+check "annotated game opens" t "ply 0/17, start position"
+expect_line "Black's name and Elo on the top row" 1 "Black Player (1987)"
+expect_line "White's name and Elo on the second row" 2 "White Player (2105)"
+expect_line "ECO and Opening tags" 4 "C57 Two Knights: Fried Liver"
+expect_line "time control" 4 "300+3"
+keys t f
+check "flipped" t "(Black's view)"
+expect_line "flipped: White's name on top" 1 "White Player (2105)"
+expect_line "flipped: Black's name below" 2 "Black Player (1987)"
+keys t q
+check "quits" t "tchess-exit-0"
+
+# 12. A game without opening tags names the shown position's opening from
+# the ECO table, the last one known at or before the ply.
+start -- --game 1 "$pgn"
+check "game 1" t "ply 0/13"
+keys t : 7 Enter
+check "at ply 7" t "ply 7/13"
+expect_line "opening of the position" 4 "C57"
+keys t q
+check "quits" t "tchess-exit-0"
 
 e2e_finish "all checks passed"

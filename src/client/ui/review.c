@@ -17,6 +17,7 @@
 #include "../clock-text.h"
 #include "../keys.h"
 #include "../material.h"
+#include "../text-wrap.h"
 #include "tchess/movegen.h"
 #include "board.h"
 #include "draw.h"
@@ -69,32 +70,54 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 
 	werase(w);
 	material_count(&r->positions[r->ply], &m);
-	for (int c = WHITE; c <= BLACK; c++) {
-		char mat[160];
-		int64_t ms = review_clock_of(r, (enum color)c);
+	for (int row = 0; row < 2; row++) {
+		/* Each name on the side of its pieces: Black's on top unless
+		 * the board is flipped. */
+		enum color c = review_header_color(r, row);
+		char mat[160], player[128];
+		int64_t ms = review_clock_of(r, c);
 		const char *glyph = board_view_glyph(c == WHITE ? W_KING : B_KING, r->ascii, false);
-		snprintf(line, sizeof line, "%s %s", glyph,
-			 ui_review_or(c == WHITE ? r->game.white : r->game.black, "?"));
+		review_player_text(r, c, player, sizeof player);
+		snprintf(line, sizeof line, "%s %s", glyph, player);
 		wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
-		ui_draw_put(w, c, 0, line, width);
+		ui_draw_put(w, row, 0, line, width);
 		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
 		int right = width;
 		if (ms >= 0) {
 			clock_text_format(ms, clk);
 			right -= (int)strlen(clk);
 			if (right > 0)
-				mvwaddstr(w, c, right, clk);
+				mvwaddstr(w, row, right, clk);
 			right--;
 		}
-		/* The material keeps clear of the name (the first 20 columns). */
-		int mat_w = material_text(&m, (enum color)c, r->ascii, right - 21, mat, sizeof mat);
+		/* The material keeps clear of the name. */
+		int used = ui_draw_cols(line) + 1;
+		if (used < 21)
+			used = 21;
+		int mat_w = material_text(&m, c, r->ascii, right - used, mat, sizeof mat);
 		if (mat_w > 0)
-			mvwaddstr(w, c, right - mat_w, mat);
+			mvwaddstr(w, row, right - mat_w, mat);
 	}
 	review_event_text(ui_review_or(r->game.event, "?"), r->game.date, ui_review_or(r->game.result, "*"), width, r->ascii, line,
 			  sizeof line);
 	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
 	ui_draw_put(w, 2, 0, line, width);
+	/* The opening, and the time control at the right. */
+	char opening[160], tc[48] = "";
+	int room = width;
+	if (r->game.time_control && *r->game.time_control && strcmp(r->game.time_control, "?")) {
+		snprintf(tc, sizeof tc, "%.40s", r->game.time_control);
+		room -= (int)strlen(tc) + 2;
+		if (room > 8)
+			mvwaddstr(w, 3, width - (int)strlen(tc), tc);
+		else
+			room = width;
+	}
+	review_opening_text(r, opening, sizeof opening);
+	if (opening[0] && room > 0) {
+		text_wrap_fit(opening, room, r->ascii ? "..." : "\u2026", line, sizeof line);
+		ui_draw_put(w, 3, 0, line, room);
+	}
 	wattrset(w, A_NORMAL);
 }
 
