@@ -11,7 +11,7 @@
 
 #include <curl/curl.h>
 
-#include "net.h"
+#include "net-internal.h"
 #include "util/buf.h"
 #include "util/now.h"
 #include "util/xalloc.h"
@@ -63,7 +63,28 @@ struct net {
 	uint64_t rng;
 	struct net_reply replies[NET_REPLIES_MAX];
 	int n_replies;
+	struct net_stream *streams; /* net-stream.c's */
 };
+
+CURLM *net_multi(struct net *n)
+{
+	return n->multi;
+}
+
+const char *net_base_url(const struct net *n)
+{
+	return n->base;
+}
+
+const char *net_auth_header(const struct net *n)
+{
+	return n->auth;
+}
+
+struct net_stream **net_streams(struct net *n)
+{
+	return &n->streams;
+}
 
 static size_t net_write_cb(char *data, size_t size, size_t nmemb, void *ctx)
 {
@@ -171,6 +192,7 @@ void net_free(struct net *n)
 {
 	if (!n)
 		return;
+	net_stream_free_all(n);
 	net_xfer_fini(n, &n->poll);
 	net_xfer_fini(n, &n->cmd);
 	while (n->queue) {
@@ -370,6 +392,10 @@ static void net_done(struct net *n, CURL *easy, CURLcode result)
 	struct net_xfer *x = NULL;
 	long code = 0;
 	curl_easy_getinfo(easy, CURLINFO_PRIVATE, (char **)&x);
+	if (x != &n->poll && x != &n->cmd) {
+		net_stream_done(n, easy, result);
+		return;
+	}
 	curl_multi_remove_handle(n->multi, easy);
 	x->busy = false;
 	if (result == CURLE_OK)

@@ -1,0 +1,104 @@
+/*
+ * The Lichess Board API's messages, decoded (src/protocol/lichess-json.c):
+ * one line of a game stream (GET /api/board/game/stream/{id}: gameFull,
+ * gameState, chatLine, opponentGone), one line of the event stream
+ * (GET /api/stream/event: gameStart, gameFinish, challenge...), and the
+ * error body of a refusal ({"error": ...}). The shapes are the published
+ * API's (lichess-org/api, doc/specs/schemas); members this client does not
+ * use are passed over, as Lichess adds members over time, but a member it
+ * uses must have its type. The decoders never abort on bad input: they
+ * return -1 with a message.
+ */
+#ifndef TCHESS_LICHESS_H
+#define TCHESS_LICHESS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define LICHESS_ID_MAX 32         /* game and challenge ids are 8 (12 with the colour) */
+#define LICHESS_NAME_MAX 40       /* user names are at most 30 */
+#define LICHESS_WORD_MAX 32       /* status, speed, variant, room */
+#define LICHESS_FEN_MAX 100
+#define LICHESS_TEXT_MAX 400      /* a chat line (Lichess cuts them at 140) */
+#define LICHESS_MESSAGE_MAX 200   /* an error's text */
+
+enum lichess_msg_kind {
+	LICHESS_MSG_OTHER = 0,       /* a type this client passes over */
+	LICHESS_MSG_GAME_FULL,
+	LICHESS_MSG_GAME_STATE,
+	LICHESS_MSG_CHAT,
+	LICHESS_MSG_OPPONENT_GONE,
+	LICHESS_MSG_GAME_START,      /* event stream */
+	LICHESS_MSG_GAME_FINISH,     /* event stream */
+	LICHESS_MSG_CHALLENGE,       /* event stream */
+	LICHESS_MSG_CHALLENGE_CANCELED,
+	LICHESS_MSG_CHALLENGE_DECLINED
+};
+
+/* A seat: a user (name, rating 0 if none) or the Lichess AI (ai_level 1-8). */
+struct lichess_player {
+	char id[LICHESS_NAME_MAX];
+	char name[LICHESS_NAME_MAX];
+	char title[8];
+	int rating;
+	int ai_level;                /* 0: a user */
+};
+
+/* gameState, alone or inside gameFull. moves is malloc'd (every move since
+ * the start, UCI, blank-separated; "" none). Times in ms; wtime/btime are
+ * the remaining times when the line was written. */
+struct lichess_state {
+	char *moves;
+	int64_t wtime, btime, winc, binc;
+	char status[LICHESS_WORD_MAX];
+	int winner;                  /* WHITE, BLACK, or -1 */
+	bool wdraw, bdraw, wtakeback, btakeback;
+	bool has_expiration;
+	int64_t idle_ms, ms_to_move; /* expiration: the first-move deadline */
+};
+
+struct lichess_msg {
+	enum lichess_msg_kind kind;
+	char type[LICHESS_WORD_MAX]; /* the wire type, as sent */
+	/* gameFull; gameStart/gameFinish and challenges name a game id too. */
+	char id[LICHESS_ID_MAX];
+	char variant[LICHESS_WORD_MAX];
+	char speed[LICHESS_WORD_MAX];
+	bool rated;
+	struct lichess_player white, black;
+	char initial_fen[LICHESS_FEN_MAX];  /* "startpos" or a FEN */
+	bool has_clock;
+	int64_t clock_initial_ms, clock_increment_ms;
+	int days_per_turn;           /* 0: not correspondence */
+	/* gameFull's state, or a gameState. */
+	struct lichess_state state;
+	/* chatLine */
+	char username[LICHESS_NAME_MAX];
+	char text[LICHESS_TEXT_MAX];
+	char room[LICHESS_WORD_MAX];
+	/* opponentGone */
+	bool gone;
+	int64_t claim_win_s;         /* -1 when not given */
+	/* gameStart: my colour (-1 unknown); challenge: the challenger */
+	int color;
+	char challenger[LICHESS_NAME_MAX];
+};
+
+void lichess_msg_init(struct lichess_msg *m);
+/* Frees what m holds (the moves); m may be reused after lichess_msg_init. */
+void lichess_msg_fini(struct lichess_msg *m);
+
+/* Decodes one stream line (len bytes, no newline; not NUL-terminated) into
+ * m (initialised by the call). Returns 0, or -1 with a message in err
+ * (errsize bytes) and m holding nothing to free. */
+int lichess_msg_decode(const char *line, size_t len, struct lichess_msg *m, char *err, size_t errsize);
+
+/* The text of a refusal's body ({"error": "..."} or {"error": {...}}),
+ * into out; false (out "") when the body says nothing readable. */
+bool lichess_error_text(const char *body, size_t len, char *out, size_t size);
+
+/* Whether a gameState status ends the game (anything after "started"). */
+bool lichess_status_final(const char *status);
+
+#endif

@@ -1,0 +1,434 @@
+/*
+ * The Lichess game model and stream reader without a network: the
+ * transcripts of tests/data/lichess fed through the line splitter in
+ * chunks of every size down to one byte, decoded, and applied to the
+ * model; the view must be the fold's (moves rebuilt on a take-back, both
+ * castling forms), the clocks counted down from the last gameState, the
+ * offers, chat, absence and end read as Lichess says; bad lines refused
+ * with the model unchanged; the reopen rules (watchdog, backoff, 429,
+ * final status).
+ */
+#include <check.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lichess-game.h"
+#include "lichess-stream.h"
+#include "tchess/fen.h"
+#include "testdata.h"
+
+struct feed {
+	struct lichess_game g;
+	int64_t now;
+	int applied, refused;
+	unsigned changed_all;
+	int changed[32];
+	char err[200];
+};
+
+static void on_line(void *ctx, const char *line, size_t n)
+{
+	struct feed *f = ctx;
+	struct lichess_msg m;
+	char err[200];
+	ck_assert_uint_eq(strlen(line), n);
+	if (lichess_msg_decode(line, n, &m, err, sizeof err) < 0) {
+		snprintf(f->err, sizeof f->err, "%s", err);
+		f->refused++;
+		return;
+	}
+	int rc = lichess_game_apply(&f->g, &m, f->now, f->err, sizeof f->err);
+	lichess_msg_fini(&m);
+	if (rc < 0) {
+		f->refused++;
+		return;
+	}
+	if (f->applied < 32)
+		f->changed[f->applied] = rc;
+	f->changed_all |= (unsigned)rc;
+	f->applied++;
+}
+
+static char *slurp(const char *rel, size_t *len)
+{
+	FILE *fp = testdata_open_own(rel);
+	ck_assert_msg(fp != NULL, "%s", rel);
+	char *data = malloc(1 << 16);
+	*len = fread(data, 1, (1 << 16) - 1, fp);
+	data[*len] = '\0';
+	fclose(fp);
+	return data;
+}
+
+/* Feeds the transcript in chunks of size bytes (0: whole). */
+static void feed_file(struct feed *f, const char *rel, size_t chunk, const char *me)
+{
+	size_t len;
+	char *data = slurp(rel, &len);
+	struct lichess_lines l;
+	memset(f, 0, sizeof *f);
+	lichess_game_init(&f->g, "", me);
+	f->now = 1000;
+	lichess_lines_init(&l);
+	for (size_t i = 0; i < len;) {
+		size_t n = chunk && chunk < len - i ? chunk : len - i;
+		lichess_lines_feed(&l, data + i, n, on_line, f);
+		i += n;
+	}
+	ck_assert_int_eq(l.keepalives, strstr(rel, "takeback") ? 1 : 0);
+	lichess_lines_fini(&l);
+	free(data);
+}
+
+START_TEST(test_takeback_every_chunk)
+{
+	static const size_t chunks[] = { 0, 1, 2, 3, 7, 64, 500 };
+	for (size_t i = 0; i < sizeof chunks / sizeof chunks[0]; i++) {
+		struct feed f;
+		feed_file(&f, "lichess/takeback.ndjson", chunks[i], "alice");
+		ck_assert_int_eq(f.refused, 0);
+		ck_assert_int_eq(f.applied, 7);
+		ck_assert_int_eq(f.g.me, WHITE);
+		/* The take-back shrank the list and rebuilt the view. */
+		ck_assert(f.changed[4] & LICHESS_CHANGED_TAKEBACK);
+		ck_assert(!(f.changed[3] & LICHESS_CHANGED_TAKEBACK));
+		ck_assert(f.changed[3] & LICHESS_CHANGED_OFFERS);
+		ck_assert_uint_eq(f.g.view.game.n_plies, 3);
+		char fen[FEN_MAX];
+		fen_write(&f.g.view.game.pos, fen);
+		ck_assert_str_eq(fen, "rnbqkbnr/pppp1ppp/8/4p3/2B1P3/8/PPPP1PPP/RNBQK1NR b KQkq - 1 2");
+		ck_assert(lichess_game_over(&f.g));
+		ck_assert(game_is_over(&f.g.view.game));
+		ck_assert_int_eq(f.g.view.game.result, GAME_RESULT_DRAW);
+		ck_assert_int_eq(f.g.view.game.termination, GAME_TERM_AGREEMENT);
+		ck_assert_str_eq(f.g.view.seats[BLACK].name, "Bob");
+		lichess_game_fini(&f.g);
+	}
+}
+END_TEST
+
+/* The states one by one: the flags and clocks at each. */
+START_TEST(test_flags_and_clock)
+{
+	size_t len;
+	char *data = slurp("lichess/takeback.ndjson", &len);
+	struct feed f;
+	memset(&f, 0, sizeof f);
+	lichess_game_init(&f.g, "tkbk0001", "Alice");
+	char *save = NULL;
+	int n = 0;
+	for (char *line = strtok_r(data, "\n", &save); line; line = strtok_r(NULL, "\n", &save), n++) {
+		f.now = 10000 * (n + 1);
+		on_line(&f, line, strlen(line));
+		ck_assert_msg(f.refused == 0, "line %d: %s", n, f.err);
+		if (n == 0) {
+			/* Not running before both sides moved. */
+			ck_assert_int_eq(f.g.running, CLOCK_NOBODY);
+			ck_assert_int_eq(lichess_game_clock_ms(&f.g, WHITE, f.now + 5000), 600000);
+		}
+		if (n == 2) {
+			ck_assert_int_eq(f.g.running, WHITE);
+			ck_assert_int_eq(lichess_game_clock_ms(&f.g, WHITE, f.now + 1500), 598500);
+			ck_assert_int_eq(lichess_game_clock_ms(&f.g, BLACK, f.now + 1500), 598000);
+			/* The fold's reading of the view counts down the same. */
+			struct fold_clock_reading r;
+			fold_clock_read(&f.g.view, f.now + 1500, &r);
+			ck_assert_int_eq(r.ms[WHITE], 598500);
+			ck_assert_int_eq(r.running, WHITE);
+			ck_assert_int_eq(lichess_game_clock_ms(&f.g, WHITE, f.now + 700000), 0);
+		}
+		if (n == 3) {
+			ck_assert(f.g.takeback[BLACK]);
+			ck_assert(!f.g.takeback[WHITE]);
+			ck_assert_int_eq(f.g.running, BLACK);
+		}
+		if (n == 4)
+			ck_assert(!f.g.takeback[BLACK]);
+		if (n == 5)
+			ck_assert_int_eq(f.g.view.game.offer_by, WHITE);
+		if (n == 6) {
+			ck_assert_int_eq(f.g.view.game.offer_by, GAME_NOBODY);
+			ck_assert_int_eq(f.g.running, CLOCK_NOBODY);
+			char text[80];
+			lichess_game_end_text(&f.g, text, sizeof text);
+			ck_assert_str_eq(text, "draw");
+		}
+	}
+	ck_assert_int_eq(n, 7);
+	lichess_game_fini(&f.g);
+	free(data);
+}
+END_TEST
+
+START_TEST(test_castling_chat_gone_resign)
+{
+	struct feed f;
+	feed_file(&f, "lichess/castle.ndjson", 1, "alice");
+	ck_assert_int_eq(f.refused, 0);
+	ck_assert_int_eq(f.applied, 5);
+	ck_assert_int_eq(f.g.me, BLACK);
+	ck_assert_int_eq(f.g.view.seats[WHITE].kind, FOLD_SEAT_ENGINE);
+	ck_assert_int_eq(f.g.view.seats[WHITE].level, 3);
+	/* e1h1 and then e1g1 for the same castling: one move, no rebuild. */
+	ck_assert(!(f.changed[4] & LICHESS_CHANGED_MOVES));
+	ck_assert_uint_eq(f.g.view.game.n_plies, 7);
+	char fen[FEN_MAX];
+	fen_write(&f.g.view.game.pos, fen);
+	ck_assert_str_eq(fen, "r1bqkb1r/pppp1ppp/2n2n2/4p3/2B1P3/5N2/PPPP1PPP/RNBQ1RK1 b kq - 5 4");
+	/* The chat's escape sequence is not passed on. */
+	ck_assert_int_eq(f.g.n_chat, 1);
+	ck_assert_ptr_null(strchr(f.g.chat[0].text, 0x1b));
+	ck_assert_str_eq(f.g.chat[0].user, "lichess");
+	ck_assert(f.changed_all & LICHESS_CHANGED_GONE);
+	/* Over: absence no longer counts. */
+	ck_assert(!f.g.opponent_gone);
+	ck_assert_int_eq(lichess_game_claim_in_ms(&f.g, f.now), -1);
+	ck_assert_int_eq(f.g.view.game.result, GAME_RESULT_BLACK_WINS);
+	ck_assert_int_eq(f.g.view.game.termination, GAME_TERM_RESIGNATION);
+	char text[80];
+	lichess_game_end_text(&f.g, text, sizeof text);
+	ck_assert_str_eq(text, "Black wins: White resigned");
+	lichess_game_fini(&f.g);
+}
+END_TEST
+
+START_TEST(test_mate_correspondence)
+{
+	struct feed f;
+	feed_file(&f, "lichess/mate.ndjson", 5, "bob");
+	ck_assert_int_eq(f.refused, 0);
+	ck_assert_int_eq(f.g.me, BLACK);
+	ck_assert(game_is_over(&f.g.view.game));
+	ck_assert_int_eq(f.g.view.game.termination, GAME_TERM_CHECKMATE);
+	ck_assert_int_eq(f.g.view.game.result, GAME_RESULT_BLACK_WINS);
+	ck_assert_int_eq(f.g.view.clock.tc.kind, TC_CORRESPONDENCE);
+	lichess_game_fini(&f.g);
+}
+END_TEST
+
+static int apply_text(struct lichess_game *g, const char *line, int64_t now, char *err, size_t size)
+{
+	struct lichess_msg m;
+	if (lichess_msg_decode(line, strlen(line), &m, err, size) < 0)
+		return -2;
+	int rc = lichess_game_apply(g, &m, now, err, size);
+	lichess_msg_fini(&m);
+	return rc;
+}
+
+#define FULL                                                                                                     \
+	"{\"type\":\"gameFull\",\"id\":\"abcd1234\",\"white\":{\"id\":\"alice\",\"name\":\"alice\"},"             \
+	"\"black\":{\"id\":\"bob\",\"name\":\"bob\"},\"initialFen\":\"startpos\",\"clock\":{\"initial\":60000,"  \
+	"\"increment\":0},\"state\":{\"type\":\"gameState\",\"moves\":\"e2e4 e7e5\",\"wtime\":60000,"           \
+	"\"btime\":60000,\"winc\":0,\"binc\":0,\"status\":\"started\"}}"
+
+START_TEST(test_bad_lines_change_nothing)
+{
+	struct lichess_game g;
+	char err[200];
+	lichess_game_init(&g, "abcd1234", "alice");
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"gameState\",\"moves\":\"\",\"wtime\":1,\"btime\":1,\"status\":"
+					"\"started\"}",
+				    1, err, sizeof err),
+			 -1);
+	ck_assert_str_eq(err, "a gameState before the gameFull");
+	ck_assert_int_gt(apply_text(&g, FULL, 1, err, sizeof err), 0);
+	ck_assert_uint_eq(g.view.game.n_plies, 2);
+	/* An illegal move in the list: refused, the model as it was. */
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"gameState\",\"moves\":\"e2e4 e7e5 e1e3\",\"wtime\":1,"
+					"\"btime\":1,\"status\":\"started\"}",
+				    2, err, sizeof err),
+			 -1);
+	ck_assert_msg(strstr(err, "move 3 (e1e3)") != NULL, "%s", err);
+	ck_assert_uint_eq(g.view.game.n_plies, 2);
+	ck_assert_str_eq(g.moves, "e2e4 e7e5");
+	ck_assert_int_eq(lichess_game_clock_ms(&g, WHITE, 1), 60000);
+	/* Bad JSON, a wrong type, a missing member: refused by the decoder. */
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"gameState\",\"moves\":5}", 2, err, sizeof err), -2);
+	ck_assert_str_eq(err, "\"moves\" is not a string");
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"gameState\",\"moves\":\"\"}", 2, err, sizeof err), -2);
+	ck_assert_str_eq(err, "\"wtime\" is missing");
+	ck_assert_int_eq(apply_text(&g, "[1,2]", 2, err, sizeof err), -2);
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"opponentGone\",\"gone\":\"yes\"}", 2, err, sizeof err), -2);
+	/* A gameFull of another game. */
+	char other[sizeof FULL];
+	snprintf(other, sizeof other, "%s", FULL);
+	memcpy(strstr(other, "abcd1234"), "zzzz9999", 8);
+	ck_assert_int_eq(apply_text(&g, other, 2, err, sizeof err), -1);
+	ck_assert_str_eq(g.id, "abcd1234");
+	/* Unknown types pass; unknown members too. */
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"somethingNew\",\"x\":1}", 2, err, sizeof err), 0);
+	ck_assert_uint_eq(g.view.game.n_plies, 2);
+	lichess_game_fini(&g);
+}
+END_TEST
+
+START_TEST(test_gone_countdown)
+{
+	struct lichess_game g;
+	char err[200];
+	lichess_game_init(&g, "abcd1234", "alice");
+	ck_assert_int_gt(apply_text(&g, FULL, 1000, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_game_claim_in_ms(&g, 1000), -1);
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"opponentGone\",\"gone\":true,\"claimWinInSeconds\":8}", 2000, err,
+				    sizeof err),
+			 LICHESS_CHANGED_GONE);
+	ck_assert_int_eq(lichess_game_claim_in_ms(&g, 2000), 8000);
+	ck_assert_int_eq(lichess_game_claim_in_ms(&g, 9500), 500);
+	ck_assert_int_eq(lichess_game_claim_in_ms(&g, 10000), 0);
+	ck_assert_int_eq(apply_text(&g, "{\"type\":\"opponentGone\",\"gone\":false}", 3000, err, sizeof err),
+			 LICHESS_CHANGED_GONE);
+	ck_assert_int_eq(lichess_game_claim_in_ms(&g, 10000), -1);
+	lichess_game_fini(&g);
+}
+END_TEST
+
+START_TEST(test_statuses)
+{
+	static const struct {
+		const char *status, *winner;
+		enum game_termination term;
+		enum game_result result;
+		const char *text;
+	} cases[] = {
+		{ "outoftime", "black", GAME_TERM_TIMEOUT, GAME_RESULT_BLACK_WINS, "Black wins: White ran out of time" },
+		{ "timeout", "white", GAME_TERM_TECHNICAL_FAILURE, GAME_RESULT_WHITE_WINS,
+		  "White wins: Black left the game" },
+		{ "aborted", NULL, GAME_TERM_ABORTED, GAME_RESULT_NONE, "the game was aborted" },
+		{ "noStart", NULL, GAME_TERM_ABORTED, GAME_RESULT_NONE, "White did not move: aborted" },
+		{ "stalemate", NULL, GAME_TERM_STALEMATE, GAME_RESULT_DRAW, "stalemate" },
+		{ "draw", NULL, GAME_TERM_AGREEMENT, GAME_RESULT_DRAW, "draw" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct lichess_game g;
+		char err[200], line[300], text[80];
+		lichess_game_init(&g, "abcd1234", "alice");
+		ck_assert_int_gt(apply_text(&g, FULL, 1000, err, sizeof err), 0);
+		snprintf(line, sizeof line,
+			 "{\"type\":\"gameState\",\"moves\":\"e2e4 e7e5\",\"wtime\":1,\"btime\":2,\"status\":\"%s\"%s%s%s}",
+			 cases[i].status, cases[i].winner ? ",\"winner\":\"" : "", cases[i].winner ? cases[i].winner : "",
+			 cases[i].winner ? "\"" : "");
+		int rc = apply_text(&g, line, 2000, err, sizeof err);
+		ck_assert_msg(rc > 0 && (rc & LICHESS_CHANGED_OVER), "%s: %s", cases[i].status, err);
+		ck_assert(game_is_over(&g.view.game));
+		ck_assert_int_eq(g.view.game.termination, cases[i].term);
+		ck_assert_int_eq(g.view.game.result, cases[i].result);
+		lichess_game_end_text(&g, text, sizeof text);
+		ck_assert_str_eq(text, cases[i].text);
+		ck_assert_int_eq(lichess_game_clock_ms(&g, WHITE, 99999), 1);
+		lichess_game_fini(&g);
+	}
+}
+END_TEST
+
+static void count_line(void *ctx, const char *line, size_t n)
+{
+	(void)line;
+	(void)n;
+	(*(int *)ctx)++;
+}
+
+START_TEST(test_lines_edge_cases)
+{
+	struct lichess_lines l;
+	int n = 0;
+	lichess_lines_init(&l);
+	/* CRLF, keep-alives, a line cut in the middle, no trailing newline. */
+	ck_assert_int_eq(lichess_lines_feed(&l, "{\"a\":1}\r\n\n\n{\"b\"", 16, count_line, &n), 1);
+	ck_assert_int_eq(l.keepalives, 2);
+	ck_assert_int_eq(lichess_lines_feed(&l, ":2}", 3, count_line, &n), 0);
+	ck_assert_int_eq(lichess_lines_feed(&l, "\n", 1, count_line, &n), 1);
+	ck_assert_int_eq(n, 2);
+	/* A reopen forgets the partial line. */
+	lichess_lines_feed(&l, "{\"c\"", 4, count_line, &n);
+	lichess_lines_reset(&l);
+	lichess_lines_feed(&l, "{}\n", 3, count_line, &n);
+	ck_assert_int_eq(n, 3);
+	/* An endless line is dropped, and the next one read. */
+	char *big = malloc(LICHESS_LINE_MAX_BYTES + 10);
+	memset(big, 'x', LICHESS_LINE_MAX_BYTES + 10);
+	lichess_lines_feed(&l, big, LICHESS_LINE_MAX_BYTES + 10, count_line, &n);
+	lichess_lines_feed(&l, "\n{}\n", 4, count_line, &n);
+	ck_assert_int_eq(l.dropped, 1);
+	ck_assert_int_eq(n, 4);
+	free(big);
+	lichess_lines_fini(&l);
+}
+END_TEST
+
+START_TEST(test_retry_rules)
+{
+	struct lichess_retry r;
+	lichess_retry_init(&r, 0, 42);
+	ck_assert(!lichess_retry_idle(&r, LICHESS_IDLE_MS - 1));
+	ck_assert(lichess_retry_idle(&r, LICHESS_IDLE_MS));
+	ck_assert_int_eq(lichess_retry_next_ms(&r, true, 1000), LICHESS_IDLE_MS - 1000);
+	lichess_retry_bytes(&r, 5000, false);
+	ck_assert(!lichess_retry_idle(&r, LICHESS_IDLE_MS));
+	/* Backoff doubles with jitter, up to the maximum, reset by a line. */
+	int64_t prev = 0;
+	for (int i = 0; i < 8; i++) {
+		ck_assert_int_eq(lichess_retry_ended(&r, 0, false, 100000), LICHESS_END_REOPEN);
+		int64_t d = r.reopen_at_ms - 100000;
+		int64_t base = LICHESS_BACKOFF_MIN_MS << i;
+		if (base > LICHESS_BACKOFF_MAX_MS)
+			base = LICHESS_BACKOFF_MAX_MS;
+		ck_assert_int_ge(d, base - base / 4);
+		ck_assert_int_le(d, base + base / 4);
+		prev = d;
+	}
+	ck_assert_int_le(prev, LICHESS_BACKOFF_MAX_MS * 5 / 4);
+	lichess_retry_bytes(&r, 200000, true);
+	ck_assert_int_eq(r.backoff_ms, LICHESS_BACKOFF_MIN_MS);
+	/* 429: the minute, whatever the backoff. */
+	ck_assert_int_eq(lichess_retry_ended(&r, 429, false, 300000), LICHESS_END_RATE_LIMITED);
+	ck_assert_int_eq(r.reopen_at_ms, 300000 + LICHESS_RATE_LIMIT_MS);
+	ck_assert_int_eq(lichess_retry_next_ms(&r, false, 310000), LICHESS_RATE_LIMIT_MS - 10000);
+	r.rate_limit_ms = 1500;
+	ck_assert_int_eq(lichess_retry_ended(&r, 429, false, 0), LICHESS_END_RATE_LIMITED);
+	ck_assert_int_eq(r.reopen_at_ms, 1500);
+	/* Refusals and the final status: never again. */
+	ck_assert_int_eq(lichess_retry_ended(&r, 404, false, 0), LICHESS_END_REFUSED);
+	ck_assert_int_eq(lichess_retry_ended(&r, 401, false, 0), LICHESS_END_REFUSED);
+	ck_assert_int_eq(lichess_retry_ended(&r, 200, true, 0), LICHESS_END_FINAL);
+	ck_assert_int_eq(lichess_retry_ended(&r, 0, true, 0), LICHESS_END_FINAL);
+	ck_assert_int_eq(lichess_retry_next_ms(&r, false, 0), -1);
+}
+END_TEST
+
+START_TEST(test_error_text)
+{
+	char out[100];
+	const char *scope = "{\"error\":\"Missing scope: board:play\"}";
+	ck_assert(lichess_error_text(scope, strlen(scope), out, sizeof out));
+	ck_assert_str_eq(out, "Missing scope: board:play");
+	const char *form = "{\"error\":{\"time\":[\"Invalid value\"]}}";
+	ck_assert(lichess_error_text(form, strlen(form), out, sizeof out));
+	ck_assert_str_eq(out, "time: Invalid value");
+	ck_assert(!lichess_error_text("<html>", 6, out, sizeof out));
+	ck_assert(!lichess_error_text(NULL, 0, out, sizeof out));
+}
+END_TEST
+
+int main(void)
+{
+	Suite *s = suite_create("lichess");
+	TCase *tc = tcase_create("model");
+	tcase_add_test(tc, test_takeback_every_chunk);
+	tcase_add_test(tc, test_flags_and_clock);
+	tcase_add_test(tc, test_castling_chat_gone_resign);
+	tcase_add_test(tc, test_mate_correspondence);
+	tcase_add_test(tc, test_bad_lines_change_nothing);
+	tcase_add_test(tc, test_gone_countdown);
+	tcase_add_test(tc, test_statuses);
+	tcase_add_test(tc, test_lines_edge_cases);
+	tcase_add_test(tc, test_retry_rules);
+	tcase_add_test(tc, test_error_text);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
