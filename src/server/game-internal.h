@@ -60,6 +60,9 @@ struct live_game {
 	bool in_flight;     /* on gs->flight */
 	/* On gs->timer_live, keyed by when the timer must look at it next. */
 	struct dheap_node timer;
+	/* While what is due cannot be done (a read-only store, a full disk):
+	 * the wait before the next try, doubled each time; 0 otherwise. */
+	int64_t timer_backoff_ms;
 	struct live_game *next;
 };
 

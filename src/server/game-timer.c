@@ -20,6 +20,10 @@
 #include "util/log.h"
 #include "util/now.h"
 
+/* The first retry of what the store refused, and the longest wait. */
+#define GAME_TIMER_RETRY_MS 1000
+#define GAME_TIMER_RETRY_MAX_MS 60000
+
 /* Puts node on heap h with key, or takes it off for INT64_MAX (never). */
 void game_timer_set(struct dheap *h, struct dheap_node *node, int64_t key)
 {
@@ -211,9 +215,19 @@ static size_t live_due(struct game_service *gs, int64_t now)
 			continue;
 		}
 		/* What is still due could not be done (a store that cannot
-		 * write, a disk full): again in a second, not in a loop. */
+		 * write, a disk full): again in a second, then in two, four...
+		 * up to a minute, not in a loop and not a log line a second
+		 * for as long as the store stays read-only. */
 		int64_t key = timer_key(gs, lg, now);
-		dheap_set(&gs->timer_live, &lg->timer, key > now ? key : now + 1000);
+		if (key > now) {
+			lg->timer_backoff_ms = 0;
+		} else {
+			lg->timer_backoff_ms = lg->timer_backoff_ms ? lg->timer_backoff_ms * 2 : GAME_TIMER_RETRY_MS;
+			if (lg->timer_backoff_ms > GAME_TIMER_RETRY_MAX_MS)
+				lg->timer_backoff_ms = GAME_TIMER_RETRY_MAX_MS;
+			key = now + lg->timer_backoff_ms;
+		}
+		dheap_set(&gs->timer_live, &lg->timer, key);
 	}
 	return evicted;
 }

@@ -455,6 +455,59 @@ START_TEST(test_same_command_twice_in_a_ply)
 }
 END_TEST
 
+/* ---- item 15: a read-only store's refusals are retried with backoff ---- */
+
+static int count_in_log(struct tchessd *d, const char *needle)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+	char *log = slurp(path);
+	int n = 0;
+	for (const char *p = log; (p = strstr(p, needle)); p++)
+		n++;
+	free(log);
+	return n;
+}
+
+START_TEST(test_read_only_timer_backs_off)
+{
+	struct tchessd d;
+	tchessd_start_logged(&d, NO_RATE_LIMITS, "info");
+	char ta[PROTOCOL_TOKEN_MAX + 1], tb[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1], path[300];
+	register_player(&d, "alice", ta);
+	register_player(&d, "bob", tb);
+	create_game_with(&d, ta, "{\"tc\":\"3s+0\",\"color\":\"white\"}", game);
+	join_game(&d, game, tb);
+	snprintf(path, sizeof path, "/v1/games/%s/moves", game);
+	const char *mv0 = "{\"ply\":0,\"move\":\"e4\"}", *mv1 = "{\"ply\":1,\"move\":\"e5\"}";
+	ck_assert_int_eq(http_call(&d, "POST", path, ta, mv0, strlen(mv0), NULL), 200);
+	ck_assert_int_eq(http_call(&d, "POST", path, tb, mv1, strlen(mv1), NULL), 200);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	/* White's flag falls while the store cannot record it. */
+	snprintf(path, sizeof path, "%s/tchessd.conf", d.dir);
+	FILE *f = fopen(path, "w");
+	fprintf(f, "engine_processes = 0\n" NO_RATE_LIMITS "read_only = true\n");
+	fclose(f);
+	tchessd_restart(&d);
+	int64_t deadline = mono_ms() + 15000;
+	while (!count_in_log(&d, "cannot end on time")) {
+		ck_assert_msg(mono_ms() < deadline, "the flag was never tried");
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	/* 6.5 s from the first try: tries at 1, 3 (then 7) s with the
+	 * backoff; one a second (seven) without, ~100 a second before the
+	 * heap timer. */
+	struct timespec window = { 6, 500 * 1000000 };
+	nanosleep(&window, NULL);
+	int tries = count_in_log(&d, "cannot end on time");
+	ck_assert_msg(tries <= 4, "%d tries in 6.5 s", tries);
+	ck_assert(healthy(&d));
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -468,6 +521,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_private_files);
 	tcase_add_test(tc, test_invite_games_unlisted);
 	tcase_add_test(tc, test_same_command_twice_in_a_ply);
+	tcase_add_test(tc, test_read_only_timer_backs_off);
 	suite_add_tcase(s, tc);
 	return s;
 }
