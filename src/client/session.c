@@ -87,15 +87,32 @@ static void session_say(struct session *s, bool error, const char *fmt, ...)
 	s->message_error = error;
 }
 
+static bool session_req_is_premoves(const struct session_req *r)
+{
+	return r->kind == SESSION_REQ_PREMOVES || r->kind == SESSION_REQ_PREMOVES_CLEAR;
+}
+
 static void session_push(struct session *s, const struct session_req *r)
 {
 	if (s->n_out == SESSION_OUTBOX_MAX) {
 		/* The loop drains the outbox every pass, so this only happens
 		 * when keys arrive faster than a pass: drop the oldest. */
+		if (session_req_is_premoves(&s->outbox[0]) && s->premoves_out > 0)
+			s->premoves_out--;
 		memmove(&s->outbox[0], &s->outbox[1], (SESSION_OUTBOX_MAX - 1) * sizeof s->outbox[0]);
 		s->n_out--;
 	}
+	if (session_req_is_premoves(r))
+		s->premoves_out++;
 	s->outbox[s->n_out++] = *r;
+}
+
+/* The server's queue for my seat becomes the one shown, unless a request
+ * of mine that will replace it is still out (session.h, premoves_out). */
+static void session_take_server_premoves(struct session *s)
+{
+	if (s->me >= 0 && s->premoves_out == 0)
+		s->premoves = s->view.premoves[s->me];
 }
 
 bool session_take_request(struct session *s, struct session_req *out)
@@ -542,8 +559,7 @@ static unsigned session_on_resync(struct session *s, const struct protocol_event
 		s->pending = false;
 	for (size_t i = 0; i < evs->n; i++)
 		session_on_note_event(s, &evs->events[i]);
-	if (s->me >= 0)
-		s->premoves = s->view.premoves[s->me];
+	session_take_server_premoves(s);
 	return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 }
 
@@ -570,8 +586,16 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 				s->pending = false;
 			if (s->view.undo && s->me >= 0)
 				session_on_undo_event(s, &fe);
-			if (fe.premove && fe.color == s->me)
+			if (fe.premove && fe.color == s->me) {
 				session_say(s, false, "premove played: %s", fe.san);
+				/* The server played the queue's first: so does the
+				 * queue kept here while a request is out. */
+				if (s->premoves_out > 0 && s->premoves.n > 0) {
+					memmove(&s->premoves.items[0], &s->premoves.items[1],
+						(size_t)(s->premoves.n - 1) * sizeof s->premoves.items[0]);
+					s->premoves.n--;
+				}
+			}
 			break;
 		case FOLD_EV_PROVISIONAL:
 		case FOLD_EV_TAKEN_BACK:
@@ -629,8 +653,7 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		default:
 			break;
 		}
-		if (s->me >= 0)
-			s->premoves = s->view.premoves[s->me];
+		session_take_server_premoves(s);
 	}
 	if (evs->seq > s->after)
 		s->after = evs->seq;
@@ -664,6 +687,8 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 unsigned session_on_answer(struct session *s, const struct session_req *req, int status,
 			   const struct protocol_error *err)
 {
+	if (session_req_is_premoves(req) && s->premoves_out > 0)
+		s->premoves_out--;
 	if (status >= 200 && status < 300)
 		return 0;
 	const char *why = err && err->message[0] ? err->message : "the server refused it";
@@ -677,8 +702,7 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 	case SESSION_REQ_PREMOVES:
 	case SESSION_REQ_PREMOVES_CLEAR:
-		if (s->me >= 0)
-			s->premoves = s->view.premoves[s->me];
+		session_take_server_premoves(s);
 		session_say(s, true, "premove refused: %s", why);
 		return SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS;
 	case SESSION_REQ_RESIGN:

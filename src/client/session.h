@@ -233,6 +233,13 @@ struct session {
 
 	/* The premove queue as entered here (the server's, once it answers). */
 	struct premove_queue premoves;
+	/* Premove requests sent (or in the outbox) and not yet answered.
+	 * While any is out, the queue entered here is newer than what the
+	 * server's events show, and each request sends the whole queue: an
+	 * event must not overwrite it, or a premove typed while the previous
+	 * one's request was on its way would vanish and the next request
+	 * would tell the server to forget it too. */
+	int premoves_out;
 
 	enum session_conn conn;
 	int64_t rtt_ms;            /* -1 unknown */

@@ -312,6 +312,8 @@ START_TEST(test_premoves)
 	evbuf_add(&b, T0 + 500, &e);
 	evbuf_fold(&b, &s, 5500);
 	ck_assert_int_eq(s.premoves.n, 1);
+	struct session_req sent = s.outbox[0];
+	session_on_answer(&s, &sent, 200, NULL);
 	session_position(&s, &p);
 	move_event(&b, &s, &p, 0, "f2f3", T0 + 1000, false);
 	{
@@ -356,6 +358,59 @@ START_TEST(test_premoves)
 	type(&s, "Qh4");
 	ck_assert_int_eq(s.n_out, 1); /* my move now: a move, not a premove */
 	ck_assert_int_eq(s.outbox[0].kind, SESSION_REQ_MOVE);
+	session_fini(&s);
+}
+END_TEST
+
+/* A premove typed while the previous one's request is on its way stays
+ * queued when the server's echo of the earlier queue arrives: the next
+ * request sends the whole queue, so losing it here would lose it on the
+ * server too (seen as a premove that vanished in a tmux test). */
+START_TEST(test_premove_typed_in_flight)
+{
+	struct session s;
+	struct evbuf b;
+	struct fold_event e;
+	session_init(&s, ID, BLACK);
+	evbuf_init(&b, 0);
+	created_event(&e, START_FEN);
+	e.premove_depth = 3; /* tchess play --premoves 3 */
+	e.seats[BLACK] = e.seats[WHITE];
+	e.seats[BLACK].player = 2;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
+	evbuf_add(&b, T0, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 300000, 300000, WHITE);
+	evbuf_add(&b, T0, &e);
+	evbuf_fold(&b, &s, 5000);
+	type(&s, "e7e5");
+	type(&s, "g8f6");
+	ck_assert_int_eq(s.n_out, 2);
+	struct session_req first = s.outbox[0], second = s.outbox[1];
+	ck_assert_int_eq(second.n, 2);
+	ck_assert_int_eq(s.premoves.n, 2);
+	/* The server's event for the first request: only e5 queued yet. */
+	fold_event_init(&e, FOLD_EV_PREMOVES);
+	e.ply = 0;
+	e.color = BLACK;
+	e.n_moves = 1;
+	snprintf(e.moves[0], sizeof e.moves[0], "e7e5");
+	evbuf_add(&b, T0 + 500, &e);
+	evbuf_fold(&b, &s, 5500);
+	ck_assert_int_eq(s.premoves.n, 2);
+	session_on_answer(&s, &first, 200, NULL);
+	evbuf_fold(&b, &s, 5600);
+	ck_assert_int_eq(s.premoves.n, 2);
+	/* Both answered: the server's queue is the one shown again. */
+	session_on_answer(&s, &second, 200, NULL);
+	fold_event_init(&e, FOLD_EV_PREMOVES);
+	e.ply = 0;
+	e.color = BLACK;
+	e.n_moves = 1;
+	snprintf(e.moves[0], sizeof e.moves[0], "e7e5");
+	evbuf_add(&b, T0 + 600, &e);
+	evbuf_fold(&b, &s, 5700);
+	ck_assert_int_eq(s.premoves.n, 1);
 	session_fini(&s);
 }
 END_TEST
@@ -1862,6 +1917,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_illegal_refused_locally);
 	tcase_add_test(tc, test_promotion_chooser);
 	tcase_add_test(tc, test_premoves);
+	tcase_add_test(tc, test_premove_typed_in_flight);
 	tcase_add_test(tc, test_premove_text);
 	tcase_add_test(tc, test_clocks);
 	tcase_add_test(tc, test_first_move_countdown);
