@@ -173,8 +173,10 @@ static void *slow_loris(struct attacker *a)
 static void *framing(struct attacker *a)
 {
 	static const char *const reqs[] = {
-		"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\nContent-Length: 40\r\n\r\n"
-		"{\"name\":\"smug\"}POST /v1/players HTTP/1.1\r\nHost: x\r\n\r\n",
+		/* One element: the second request rides in the first's body
+		 * (the parentheses tell clang the concatenation is meant). */
+		("POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\nContent-Length: 40\r\n\r\n"
+		 "{\"name\":\"smug\"}POST /v1/players HTTP/1.1\r\nHost: x\r\n\r\n"),
 		"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
 		"POST /v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
 		"GET /v1/%0a2026-01-01T00:00:00.000Z%20info%20%20forged%1b[31m HTTP/1.1\r\nHost: x\r\n\r\n",
