@@ -514,6 +514,27 @@ static char *replace(const char *s, const char *from, const char *to)
 	return out;
 }
 
+/* A started 5+3 fide game, ann v bob, created and started at 1000 (seq 1, 2). */
+static void started_view(struct game_view *v)
+{
+	struct fold_event e;
+	struct protocol_error err;
+	fold_view_init(v);
+	fold_event_init(&e, FOLD_EV_CREATED);
+	strcpy(e.tc, "5+3");
+	strcpy(e.ruleset, "fide");
+	strcpy(e.fen, FEN_START);
+	strcpy(e.opponent, "open");
+	for (int c = WHITE; c <= BLACK; c++) {
+		e.seats[c].kind = FOLD_SEAT_HUMAN;
+		e.seats[c].player = player_of(c);
+		strcpy(e.seats[c].name, c ? "bob" : "ann");
+	}
+	ck_assert_int_eq(fold_apply_event(v, 1, 1000, &e, &err), 0);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	ck_assert_int_eq(fold_apply_event(v, 2, 1000, &e, &err), 0);
+}
+
 START_TEST(test_snapshot_bad)
 {
 	/* A snapshot that contradicts itself is refused, the view kept. */
@@ -535,20 +556,7 @@ START_TEST(test_snapshot_bad)
 	struct game_view v, keep;
 	struct protocol_error err;
 	struct fold_event e;
-	fold_view_init(&v);
-	fold_event_init(&e, FOLD_EV_CREATED);
-	strcpy(e.tc, "5+3");
-	strcpy(e.ruleset, "fide");
-	strcpy(e.fen, FEN_START);
-	strcpy(e.opponent, "open");
-	for (int c = WHITE; c <= BLACK; c++) {
-		e.seats[c].kind = FOLD_SEAT_HUMAN;
-		e.seats[c].player = player_of(c);
-		strcpy(e.seats[c].name, c ? "bob" : "ann");
-	}
-	ck_assert_int_eq(fold_apply_event(&v, 1, 1000, &e, &err), 0);
-	fold_event_init(&e, FOLD_EV_STARTED);
-	ck_assert_int_eq(fold_apply_event(&v, 2, 1000, &e, &err), 0);
+	started_view(&v);
 	fold_event_init(&e, FOLD_EV_MOVE);
 	e.color = WHITE;
 	strcpy(e.uci, "e2e4");
@@ -588,20 +596,7 @@ START_TEST(test_fold_refuses_negative_think)
 	struct game_view v;
 	struct protocol_error err;
 	struct fold_event e;
-	fold_view_init(&v);
-	fold_event_init(&e, FOLD_EV_CREATED);
-	strcpy(e.tc, "5+3");
-	strcpy(e.ruleset, "fide");
-	strcpy(e.fen, FEN_START);
-	strcpy(e.opponent, "open");
-	for (int c = WHITE; c <= BLACK; c++) {
-		e.seats[c].kind = FOLD_SEAT_HUMAN;
-		e.seats[c].player = player_of(c);
-		strcpy(e.seats[c].name, c ? "bob" : "ann");
-	}
-	ck_assert_int_eq(fold_apply_event(&v, 1, 1000, &e, &err), 0);
-	fold_event_init(&e, FOLD_EV_STARTED);
-	ck_assert_int_eq(fold_apply_event(&v, 2, 1000, &e, &err), 0);
+	started_view(&v);
 	fold_event_init(&e, FOLD_EV_MOVE);
 	e.color = WHITE;
 	strcpy(e.uci, "e2e4");
