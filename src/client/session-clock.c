@@ -1,0 +1,120 @@
+/*
+ * The clocks: read through the fold at the estimated server time, the
+ * first-move countdown, the next instant a clock's text changes, and the
+ * low-time threshold and its bell.
+ */
+#include "clock-text.h"
+#include "session-internal.h"
+
+/* A game no longer followed shows the clocks as they stood then. */
+int64_t session_server_ms(const struct session *s, int64_t mono_ms)
+{
+	if (s->gone && mono_ms > s->gone_mono_ms)
+		mono_ms = s->gone_mono_ms;
+	if (mono_ms < s->reading_mono_ms)
+		mono_ms = s->reading_mono_ms;
+	return s->reading_server_ms + (mono_ms - s->reading_mono_ms);
+}
+
+int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms)
+{
+	if (!s->have_reading)
+		return s->view.created ? s->view.clock.remaining_ms[c] : 0;
+	if (s->reading.ms[c] >= SESSION_UNLIMITED_MS)
+		return s->reading.ms[c];
+	/* The fold reads the clock, so a US delay or a correspondence
+	 * clock's whole minutes stand still here as they do on the server. */
+	struct fold_clock_reading r;
+	fold_clock_read(&s->view, session_server_ms(s, mono_ms), &r);
+	return r.ms[c];
+}
+
+bool session_clock_running(const struct session *s, int c)
+{
+	return s->have_reading && s->reading.running == c && !session_over(s) && !s->gone;
+}
+
+int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *side)
+{
+	int64_t at = fold_first_move_deadline(&s->view, s->view.game.rules.first_move_timeout_ms, side);
+	if (at == INT64_MAX || !s->have_reading || s->gone)
+		return -1;
+	int64_t left = at - session_server_ms(s, mono_ms);
+	return left > 0 ? left : 0;
+}
+
+int64_t session_next_tick(const struct session *s, int64_t mono_ms)
+{
+	int r = s->reading.running;
+	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s) || s->gone)
+		return -1;
+	/* The first-move countdown shows whole seconds: wake at its next. */
+	int side;
+	int64_t first = session_first_move_ms(s, mono_ms, &side);
+	int64_t first_wake = first > 0 ? (first % 1000 ? first % 1000 : 1000) : -1;
+	int64_t ms = session_clock_ms(s, r, mono_ms);
+	/* At zero the text stops changing; the server decides the flag. */
+	if (ms <= 0 || ms >= SESSION_UNLIMITED_MS)
+		return -1;
+	/* The reading at which the text next changes; a threshold that is
+	 * no whole second (or tenth) falls between two changes: wake for it
+	 * too. */
+	int64_t target = ms - clock_text_next_change(ms);
+	int64_t low = session_low_threshold_ms(s);
+	if (low > 0 && ms >= low && low - 1 > target)
+		target = low - 1;
+	struct clock_vacations vac;
+	fold_clock_vacations(&s->view, &vac);
+	int64_t at = clock_reaching(&s->view.clock, target, &vac);
+	if (at == INT64_MAX)
+		return first_wake;
+	int64_t now = session_server_ms(s, mono_ms);
+	int64_t wake = at > now ? at - now : 1;
+	return first_wake > 0 && first_wake < wake ? first_wake : wake;
+}
+
+int64_t session_low_threshold_ms(const struct session *s)
+{
+	if (s->low_time_cfg_ms >= 0)
+		return s->low_time_cfg_ms;
+	if (!s->view.created)
+		return 0;
+	const struct time_control *tc = &s->view.clock.tc;
+	if (tc->kind == TC_UNLIMITED || tc->n_periods < 1)
+		return 0;
+	int64_t t = tc->periods[0].base_ms / 10;
+	if (t < SESSION_LOW_TIME_MIN_MS)
+		t = SESSION_LOW_TIME_MIN_MS;
+	if (t > SESSION_LOW_TIME_MAX_MS)
+		t = SESSION_LOW_TIME_MAX_MS;
+	return t;
+}
+
+bool session_clock_low(const struct session *s, int c, int64_t mono_ms)
+{
+	int64_t low = session_low_threshold_ms(s);
+	if (low <= 0 || !s->have_reading || !fold_running(&s->view) || s->gone)
+		return false;
+	int64_t ms = session_clock_ms(s, c, mono_ms);
+	return ms < low && ms < SESSION_UNLIMITED_MS;
+}
+
+unsigned session_tick(struct session *s, int64_t mono_ms)
+{
+	unsigned dirty = 0;
+	if (!s->have_reading)
+		return 0;
+	for (int c = WHITE; c <= BLACK; c++) {
+		int low = session_clock_low(s, c, mono_ms) ? 1 : 0;
+		if (low == s->low_state[c])
+			continue;
+		/* Only a crossing seen happening rings: not the state found in
+		 * the first reading (joining, reconnecting), not an increment
+		 * lifting the clock back over. */
+		if (s->low_state[c] == 0 && low && c == s->me && s->bell && session_clock_running(s, c))
+			dirty |= SESSION_DIRTY_BELL;
+		s->low_state[c] = low;
+		dirty |= SESSION_DIRTY_CLOCKS;
+	}
+	return dirty;
+}
