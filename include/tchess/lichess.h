@@ -17,11 +17,16 @@
 #include <stdint.h>
 
 #define LICHESS_ID_MAX 32         /* game and challenge ids are 8 (12 with the colour) */
-#define LICHESS_NAME_MAX 40       /* user names are at most 30 */
+#define LICHESS_NAME_MAX 40       /* buffers; user names are at most LICHESS_USERNAME_MAX */
+#define LICHESS_USERNAME_MAX 30
 #define LICHESS_WORD_MAX 32       /* status, speed, variant, room */
 #define LICHESS_FEN_MAX 100
 #define LICHESS_TEXT_MAX 400      /* a chat line (Lichess cuts them at 140) */
 #define LICHESS_MESSAGE_MAX 200   /* an error's text */
+
+/* The paths this client uses, under the base URL (lichess_url). */
+#define LICHESS_PATH_ACCOUNT "/api/account"
+#define LICHESS_PATH_TOKEN "/api/token"
 
 enum lichess_msg_kind {
 	LICHESS_MSG_OTHER = 0,       /* a type this client passes over */
@@ -93,6 +98,12 @@ void lichess_msg_fini(struct lichess_msg *m);
  * m (initialised by the call). Returns 0, or -1 with a message in err
  * (errsize bytes) and m holding nothing to free. */
 int lichess_msg_decode(const char *line, size_t len, struct lichess_msg *m, char *err, size_t errsize);
+
+/* The answer of GET /api/account (the token's owner): its id and
+ * username into p (name; title when it has one). Returns 0, or -1 with a
+ * message when the body is not an account or the username is not one
+ * (1 to LICHESS_USERNAME_MAX letters, digits, '_' or '-'). */
+int lichess_account_decode(const char *body, size_t len, struct lichess_player *p, char *err, size_t errsize);
 
 /* The text of a refusal's body ({"error": "..."} or {"error": {...}}),
  * into out; false (out "") when the body says nothing readable. */

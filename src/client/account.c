@@ -73,42 +73,38 @@ int account_mkdirs(const char *dir, char *err, size_t errsize)
 int account_parse(struct account *a, const char *text, char *err, size_t errsize)
 {
 	struct account out;
-	int line = 0;
+	struct keyvalue_reader r;
+	char line[ACCOUNT_TOKEN_MAX + 64], *key, *value;
+	int rc;
 	memset(&out, 0, sizeof out);
-	while (*text) {
-		const char *end = strchr(text, '\n');
-		size_t len = end ? (size_t)(end - text) : strlen(text);
-		char l[512], key[32], value[400];
-		line++;
-		if (len >= sizeof l) {
-			snprintf(err, errsize, "line %d: too long", line);
-			return -1;
-		}
-		memcpy(l, text, len);
-		l[len] = '\0';
-		text += len + (end ? 1 : 0);
-		char *p = l;
-		while (*p == ' ' || *p == '\t')
-			p++;
-		if (*p == '\0' || *p == '#')
-			continue;
-		if (sscanf(p, "%31[a-z] = %399s", key, value) != 2) {
-			snprintf(err, errsize, "line %d: expected 'key = value'", line);
-			return -1;
-		}
-		if (!strcmp(key, "server"))
-			str_copy(out.server, value, sizeof out.server);
-		else if (!strcmp(key, "name"))
-			str_copy(out.name, value, sizeof out.name);
-		else if (!strcmp(key, "token"))
-			str_copy(out.token, value, sizeof out.token);
-		else if (!strcmp(key, "player"))
+	keyvalue_init(&r, text, strlen(text), line, sizeof line, true);
+	while ((rc = keyvalue_next(&r, &key, &value, err, errsize)) > 0) {
+		char *dst = NULL;
+		size_t size = 0;
+		if (!strcmp(key, "server")) {
+			dst = out.server;
+			size = sizeof out.server;
+		} else if (!strcmp(key, "name")) {
+			dst = out.name;
+			size = sizeof out.name;
+		} else if (!strcmp(key, "token")) {
+			dst = out.token;
+			size = sizeof out.token;
+		} else if (!strcmp(key, "player")) {
 			out.player = strtoll(value, NULL, 10);
-		else {
-			snprintf(err, errsize, "line %d: unknown key '%s'", line, key);
+		} else {
+			snprintf(err, errsize, "line %d: unknown key '%.40s'", r.line, key);
 			return -1;
 		}
+		if (dst && strlen(value) >= size) {
+			snprintf(err, errsize, "line %d: %s is longer than %zu characters", r.line, key, size - 1);
+			return -1;
+		}
+		if (dst)
+			memcpy(dst, value, strlen(value) + 1);
 	}
+	if (rc < 0)
+		return -1;
 	if (!out.token[0]) {
 		snprintf(err, errsize, "no token in the file");
 		return -1;
@@ -119,7 +115,7 @@ int account_parse(struct account *a, const char *text, char *err, size_t errsize
 
 int account_load(const char *path, struct account *a, char *err, size_t errsize)
 {
-	char text[4096], why[200];
+	char text[ACCOUNT_TOKEN_MAX + 2048], why[200];
 	FILE *f = fopen(path, "r");
 	if (!f) {
 		if (errno == ENOENT)
@@ -156,8 +152,10 @@ int account_save(const char *path, const struct account *a, char *err, size_t er
 		return -1;
 	}
 	fprintf(f, "# tchess account: the token acts for you, keep it private\n");
-	fprintf(f, "server = %s\nname = %s\nplayer = %lld\ntoken = %s\n", a->server, a->name,
-		(long long)a->player, a->token);
+	fprintf(f, "server = %s\nname = %s\n", a->server, a->name);
+	if (a->player)
+		fprintf(f, "player = %lld\n", (long long)a->player);
+	fprintf(f, "token = %s\n", a->token);
 	if (fclose(f) != 0 || rename(tmp, path) < 0) {
 		snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
 		unlink(tmp);

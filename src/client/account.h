@@ -6,6 +6,9 @@
  *	$XDG_CONFIG_HOME/tchess/token       for a server of one's choosing
  *	$XDG_STATE_HOME/tchess/local-token  for the embedded server, whose
  *	                                    database sits beside it
+ *	$XDG_CONFIG_HOME/tchess/lichess-token  a Lichess token, with the
+ *	                                    account's name and the Lichess URL
+ *	                                    (tchess lichess login)
  *
  * and the embedded server itself: one tchessd on a loopback port that the
  * user's tchess commands share, started by the first and stopped by the
@@ -21,11 +24,21 @@
 
 #include "tchess/protocol.h"
 
+/* The file serves tchessd's accounts and Lichess's (lichess-token in the
+ * config folder, written by tchess lichess login): a name as long as
+ * either allows (Lichess user names are up to 30 characters, tchessd's
+ * PROTOCOL_NAME_MAX), and a token as long as Lichess's may get (its
+ * clients are told to handle 512 characters or more). */
+#define ACCOUNT_NAME_MAX 30
+#define ACCOUNT_TOKEN_MAX 1024
+_Static_assert(PROTOCOL_NAME_MAX <= ACCOUNT_NAME_MAX, "a tchessd name fits the account file");
+_Static_assert(PROTOCOL_TOKEN_MAX <= ACCOUNT_TOKEN_MAX, "a tchessd token fits the account file");
+
 struct account {
 	char server[256];
-	char name[PROTOCOL_NAME_MAX + 1];
-	char token[PROTOCOL_TOKEN_MAX + 1];
-	int64_t player;
+	char name[ACCOUNT_NAME_MAX + 1];
+	char token[ACCOUNT_TOKEN_MAX + 1];
+	int64_t player;                 /* tchessd's player id; 0 for Lichess */
 };
 
 /* $XDG_CONFIG_HOME/tchess (or ~/.config/tchess) and $XDG_STATE_HOME/tchess
@@ -38,7 +51,9 @@ int account_mkdirs(const char *dir, char *err, size_t errsize);
 /* Reads the account file at path. Returns 0, 1 when there is none, or -1
  * with a message naming the line. */
 int account_load(const char *path, struct account *a, char *err, size_t errsize);
-/* Parses account text (the file's contents). Returns 0 or -1 with err. */
+/* Parses account text (the file's contents). Returns 0 or -1 with err
+ * ("line 3: token is longer than 1024 characters"): a value too long for
+ * its field is refused, never cut. */
 int account_parse(struct account *a, const char *text, char *err, size_t errsize);
 /* Writes the file, mode 0600, replacing it. Returns 0 or -1 with err. */
 int account_save(const char *path, const struct account *a, char *err, size_t errsize);

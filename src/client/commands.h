@@ -20,6 +20,8 @@ int cmd_export(int argc, char **argv);
 int cmd_tournaments(int argc, char **argv);
 int cmd_tournament(int argc, char **argv);
 int cmd_vacation(int argc, char **argv);
+/* Lichess (cmd-lichess.c). */
+int cmd_lichess(int argc, char **argv);
 /* The non-interactive dump of review --plain (cmd-review-plain.c). */
 int cmd_review_plain(const char *path);
 

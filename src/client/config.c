@@ -65,9 +65,25 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				return -1;
 			}
 			tmp.low_time_ms = ms;
+		} else if (!strcmp(key, "lichess_url")) {
+			size_t n = strlen(value);
+			if (strncmp(value, "http://", 7) && strncmp(value, "https://", 8)) {
+				snprintf(err, errsize, "line %d: lichess_url is an http:// or https:// URL, not '%.60s'",
+					 line, value);
+				return -1;
+			}
+			while (n && value[n - 1] == '/')
+				value[--n] = '\0';
+			if (n >= sizeof tmp.lichess_url || strchr(value, ' ')) {
+				snprintf(err, errsize, "line %d: lichess_url is %s", line,
+					 n >= sizeof tmp.lichess_url ? "too long" : "one URL, without blanks");
+				return -1;
+			}
+			memcpy(tmp.lichess_url, value, n + 1);
 		} else {
 			snprintf(err, errsize,
-				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms)", line, key);
+				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms, lichess_url)",
+				 line, key);
 			return -1;
 		}
 	}
@@ -118,6 +134,11 @@ bool config_want_ascii(int cli, const struct config *c, const char *codeset, con
 	if (!codeset || (strcmp(codeset, "UTF-8") && strcmp(codeset, "utf8")))
 		return true;
 	return term && !strcmp(term, "linux");
+}
+
+const char *config_lichess_url(const struct config *c)
+{
+	return c->lichess_url[0] ? c->lichess_url : CONFIG_LICHESS_URL;
 }
 
 const char *config_theme_name(const char *cli, const struct config *c, const char *no_color)

@@ -7,6 +7,7 @@
  *	server = http://host:port  # for the network commands
  *	bell = yes                 # ring once when my clock goes under low time
  *	low_time_ms = 30000        # the low-time threshold (0: no warning)
+ *	lichess_url = https://lichess.org  # where tchess lichess plays
  *
  * Command-line options override the file.
  */
@@ -27,7 +28,13 @@ struct config {
 	char server[256];  /* "" when not set */
 	bool bell;
 	long long low_time_ms; /* -1 not set: a tenth of the base time, 10 s to 60 s */
+	char lichess_url[256]; /* "" when not set: CONFIG_LICHESS_URL */
 };
+
+/* Where tchess lichess plays unless lichess_url says otherwise (the tests
+ * point it at their scripted Lichess on loopback). */
+#define CONFIG_LICHESS_URL "https://lichess.org"
+
 
 /* Sets every field to "not set". */
 void config_init(struct config *c);
@@ -54,6 +61,10 @@ bool config_want_ascii(int cli, const struct config *c, const char *codeset, con
 /* The theme to load: the command line's (NULL for none), else
  * "monochrome" when no_color (the NO_COLOR variable) is set and not empty,
  * else the config file's, else "default". */
+/* The Lichess base URL: the config file's lichess_url without a trailing
+ * '/', else CONFIG_LICHESS_URL. */
+const char *config_lichess_url(const struct config *c);
+
 const char *config_theme_name(const char *cli, const struct config *c, const char *no_color);
 
 #endif

@@ -296,6 +296,36 @@ int lichess_msg_decode(const char *line, size_t len, struct lichess_msg *m, char
 	return 0;
 }
 
+int lichess_account_decode(const char *body, size_t len, struct lichess_player *p, char *err, size_t errsize)
+{
+	struct lj j = { err, errsize, 0 };
+	memset(p, 0, sizeof *p);
+	cJSON *o = body && len <= LICHESS_LINE_MAX ? cJSON_ParseWithLength(body, len) : NULL;
+	if (!cJSON_IsObject(o)) {
+		snprintf(err, errsize, "not a JSON object");
+		cJSON_Delete(o);
+		return -1;
+	}
+	lj_require(&j, o, "id");
+	lj_require(&j, o, "username");
+	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "username");
+	size_t n = cJSON_IsString(u) ? strlen(u->valuestring) : 0;
+	if (n > LICHESS_USERNAME_MAX || strspn(cJSON_IsString(u) ? u->valuestring : "",
+					     "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != n)
+		lj_fail(&j, "is not a Lichess user name", "username");
+	lj_str(&j, o, "id", p->id, sizeof p->id);
+	lj_str(&j, o, "username", p->name, sizeof p->name);
+	lj_str(&j, o, "title", p->title, sizeof p->title);
+	cJSON_Delete(o);
+	if (!j.failed && (!p->id[0] || !p->name[0]))
+		lj_fail(&j, "is empty", p->id[0] ? "username" : "id");
+	if (j.failed) {
+		memset(p, 0, sizeof *p);
+		return -1;
+	}
+	return 0;
+}
+
 bool lichess_error_text(const char *body, size_t len, char *out, size_t size)
 {
 	out[0] = '\0';

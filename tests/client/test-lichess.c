@@ -12,7 +12,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "account.h"
 #include "lichess-game.h"
 #include "lichess-stream.h"
 #include "tchess/fen.h"
@@ -411,6 +413,59 @@ START_TEST(test_error_text)
 }
 END_TEST
 
+START_TEST(test_account)
+{
+	struct lichess_player p;
+	char err[200];
+	/* A 30-character name (Lichess's longest) read whole. */
+	const char *ok = "{\"id\":\"abcdefghijklmnopqrstuvwxyz0123\",\"username\":\"ABCDEFGHIJKLMNOPQRSTUVWXYZ0123\","
+			 "\"title\":\"GM\",\"perfs\":{}}";
+	ck_assert_int_eq(lichess_account_decode(ok, strlen(ok), &p, err, sizeof err), 0);
+	ck_assert_str_eq(p.name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123");
+	ck_assert_str_eq(p.title, "GM");
+	static const struct {
+		const char *body, *err;
+	} bad[] = {
+		{ "{\"id\":\"a\"}", "\"username\" is missing" },
+		{ "{\"id\":\"a\",\"username\":\"a b\"}", "\"username\" is not a Lichess user name" },
+		{ "{\"id\":\"a\",\"username\":\"ABCDEFGHIJKLMNOPQRSTUVWXYZ01234\"}",
+		  "\"username\" is not a Lichess user name" },
+		{ "{\"id\":\"\",\"username\":\"a\"}", "\"id\" is empty" },
+		{ "null", "not a JSON object" },
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		ck_assert_int_eq(lichess_account_decode(bad[i].body, strlen(bad[i].body), &p, err, sizeof err), -1);
+		ck_assert_str_eq(err, bad[i].err);
+		ck_assert_str_eq(p.name, "");
+	}
+
+	/* The account file keeps that name and a token of 1024 characters
+	 * (the old file cut names at 24 and tokens at 128); one longer is
+	 * refused, not cut. */
+	struct account a, b;
+	memset(&a, 0, sizeof a);
+	snprintf(a.server, sizeof a.server, "http://127.0.0.1:1");
+	snprintf(a.name, sizeof a.name, "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123");
+	memset(a.token, 'x', ACCOUNT_TOKEN_MAX);
+	memcpy(a.token, "lip_", 4);
+	char dir[] = "/tmp/tchess-account-XXXXXX", path[64];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(path, sizeof path, "%s/lichess-token", dir);
+	ck_assert_int_eq(account_save(path, &a, err, sizeof err), 0);
+	ck_assert_int_eq(account_load(path, &b, err, sizeof err), 0);
+	ck_assert_str_eq(b.name, a.name);
+	ck_assert_str_eq(b.token, a.token);
+	ck_assert_int_eq(b.player, 0);
+	char text[2200];
+	snprintf(text, sizeof text, "name = x\ntoken = %sy\n", a.token);
+	ck_assert_int_eq(account_parse(&b, text, err, sizeof err), -1);
+	ck_assert_str_eq(err, "line 2: token is longer than 1024 characters");
+	ck_assert_str_eq(b.name, a.name);
+	ck_assert_int_eq(unlink(path), 0);
+	ck_assert_int_eq(rmdir(dir), 0);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lichess");
@@ -425,6 +480,7 @@ int main(void)
 	tcase_add_test(tc, test_lines_edge_cases);
 	tcase_add_test(tc, test_retry_rules);
 	tcase_add_test(tc, test_error_text);
+	tcase_add_test(tc, test_account);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

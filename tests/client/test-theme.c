@@ -162,6 +162,12 @@ START_TEST(test_config_good)
 	lt = "low_time_ms = 0\n";
 	ck_assert_int_eq(config_parse(&c, lt, strlen(lt), err, sizeof err), 0);
 	ck_assert_int_eq(c.low_time_ms, 0);
+	/* Lichess: lichess.org until lichess_url names another (a trailing
+	 * '/' dropped, so paths join it with one). */
+	ck_assert_str_eq(config_lichess_url(&c), "https://lichess.org");
+	const char *lu = "lichess_url = http://127.0.0.1:4567/\n";
+	ck_assert_int_eq(config_parse(&c, lu, strlen(lu), err, sizeof err), 0);
+	ck_assert_str_eq(config_lichess_url(&c), "http://127.0.0.1:4567");
 }
 END_TEST
 
@@ -176,6 +182,9 @@ START_TEST(test_config_bad)
 		{ "theme =   \n", "line 1: theme has no value" },
 		{ "low_time_ms = 10s\n", "line 1: low_time_ms is milliseconds from 0 to 86400000, not '10s'" },
 		{ "low_time_ms = -1\n", "line 1: low_time_ms is milliseconds from 0 to 86400000, not '-1'" },
+		{ "theme = x\nlichess_url = lichess.org\n",
+		  "line 2: lichess_url is an http:// or https:// URL, not 'lichess.org'" },
+		{ "theme = x\nlichess_url = http://a b\n", "line 2: lichess_url is one URL, without blanks" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;

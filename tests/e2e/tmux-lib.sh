@@ -39,6 +39,7 @@ e2e_init() {
 	failures=0
 	screen=""
 	server_pid=""
+	lichess_pid=""
 	wait_seconds=10
 	trap e2e_cleanup EXIT
 }
@@ -46,7 +47,48 @@ e2e_init() {
 e2e_cleanup() {
 	tmux -L "$sock" kill-server >/dev/null 2>&1
 	[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
+	[ -n "$lichess_pid" ] && kill "$lichess_pid" 2>/dev/null && wait "$lichess_pid" 2>/dev/null
 	rm -rf "$tmp"
+}
+
+# start_lichess TRANSCRIPT: the scripted Lichess ($FAKE_LICHESS, Python 3)
+# on a loopback port, replaying TRANSCRIPT (tests/lichess/fake-lichess.py
+# says how) and logging every request to $tmp/lichess.log; sets
+# lichess_pid and lichess_url. A failure to start ends the test.
+start_lichess() {
+	local deadline=$((SECONDS + 20))
+	: >"$tmp/lichess.log"
+	python3 "$FAKE_LICHESS" --transcript "$1" --log "$tmp/lichess.log" --port-file "$tmp/lichess.port" \
+		2>>"$tmp/lichess.err" &
+	lichess_pid=$!
+	until [ -s "$tmp/lichess.port" ]; do
+		if [ $SECONDS -ge $deadline ] || ! kill -0 "$lichess_pid" 2>/dev/null; then
+			echo "not ok - fake-lichess.py did not start"; cat "$tmp/lichess.err"; exit 1
+		fi
+		poll_pause
+	done
+	lichess_url="http://127.0.0.1:$(cat "$tmp/lichess.port")"
+}
+
+# lichess_config DIR: a configuration in $tmp/DIR whose lichess_url is
+# the scripted Lichess.
+lichess_config() {
+	mkdir -p "$tmp/$1/tchess"
+	printf 'lichess_url = %s\n' "$lichess_url" >"$tmp/$1/tchess/config"
+}
+
+# lichess_requests METHOD PATH [WORD]: how many requests METHOD PATH the
+# scripted Lichess has logged (with WORD somewhere in the record).
+lichess_requests() {
+	python3 - "$tmp/lichess.log" "$1" "$2" "${3:-}" <<'PY'
+import json, sys
+n = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if r.get("method") == sys.argv[2] and r.get("path") == sys.argv[3] and sys.argv[4] in line:
+        n += 1
+print(n)
+PY
 }
 
 # poll_pause: one no-op round trip to the tmux server, the pause between
