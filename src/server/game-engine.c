@@ -93,7 +93,8 @@ void game_engine_sync(struct game_service *gs, struct live_game *lg)
 {
 	const struct game_view *v = &lg->view;
 	int side = fold_running(v) ? (int)game_side_to_move(&v->game) : -1;
-	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped;
+	/* Not while the clock is held: the engine's thinking would run it. */
+	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped && !lg->clock_held;
 	struct engine_ask *a = lg->ask;
 	if (a && (!wanted || a->ply != (int64_t)v->game.n_plies || a->side != side)) {
 		/* If the callback has started, it is waiting for the lock we

@@ -63,6 +63,11 @@ struct live_game {
 	/* While what is due cannot be done (a read-only store, a full disk):
 	 * the wait before the next try, doubled each time; 0 otherwise. */
 	int64_t timer_backoff_ms;
+	/* The clock was running when tchessd last stopped and the restart's
+	 * clock-resumed is not recorded yet (the store refused it): the
+	 * clock stands still -- no flag, no command, no engine asked, no
+	 * eviction -- until it is (game_clock_ready). */
+	bool clock_held;
 	struct live_game *next;
 };
 
@@ -148,6 +153,9 @@ __attribute__((format(printf, 3, 4))) void game_fail(struct game_outcome *out, e
 void game_store_failed(struct game_service *gs, struct game_outcome *out);
 /* 409 for a stale ply, with the game's seq. */
 void game_fail_stale(struct game_outcome *out, const struct game_view *v, int64_t ply);
+/* Records a held clock's resumption (lg->clock_held): true once lg's clock
+ * is not held, false after failing (the store refused it again). */
+bool game_clock_ready(struct game_service *gs, struct live_game *lg, struct game_outcome *out);
 
 /* ---- registry and eviction (game-registry.c) ---- */
 

@@ -248,7 +248,7 @@ void game_registry_erase(struct game_service *gs, struct live_game *lg)
  * would be lost, and nobody waits on it. */
 bool game_registry_evictable(struct game_service *gs, const struct live_game *lg)
 {
-	return !gs->batch && !lg->ask && lg->parked[WHITE] == 0 && lg->parked[BLACK] == 0 && !lg->dirty &&
+	return !gs->batch && !lg->ask && !lg->clock_held && lg->parked[WHITE] == 0 && lg->parked[BLACK] == 0 && !lg->dirty &&
 	       !lg->in_flight && lg->durable_seq == lg->view.seq && lg->view.created &&
 	       !(gs->polls.watched && gs->polls.watched(gs->polls.ctx, lg->id));
 }

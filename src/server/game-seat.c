@@ -29,6 +29,9 @@ struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const cha
 	struct live_game *lg = game_registry_lookup(gs, id, out);
 	if (!lg || (*color = game_seat_or_forbidden(lg, me, out)) < 0)
 		return NULL;
+	/* Before anything reads the clock (a flag fallen?) or runs it. */
+	if (!game_clock_ready(gs, lg, out))
+		return NULL;
 	game_presence_seen(gs, lg, *color);
 	return lg;
 }

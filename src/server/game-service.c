@@ -141,21 +141,35 @@ static int collect_id(void *arg, const struct store_game *g)
 }
 
 /* Server downtime is not charged: a running clock is paused at the last
- * event's instant and resumed now, as an event so every fold agrees. */
-static int resume_clock(struct game_service *gs, struct live_game *lg)
+ * event's instant and resumed once its clock-resumed event is recorded, as
+ * an event so every fold agrees. Until then (a full disk at the restart)
+ * the clock is held: nothing may run it, so nothing is charged for the
+ * time the store refused to write. */
+bool game_clock_ready(struct game_service *gs, struct live_game *lg, struct game_outcome *out)
 {
-	if (!fold_running(&lg->view) || fold_adjourned(&lg->view) || lg->view.clock.running == CLOCK_NOBODY)
-		return 0;
-	struct game_outcome o = { 0 };
+	if (!lg->clock_held)
+		return true;
+	if (gs->batch) {
+		/* Its own transaction, which a batch's would contain. */
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure: the game's clock is not resumed yet");
+		return false;
+	}
 	struct game_txn t;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_CLOCK_RESUMED);
 	e.paused_ms = lg->view.last_t_ms;
-	int rc = game_txn_begin(&t, gs, lg, &o) || game_txn_add(&t, &e, 0, game_txn_instant(&lg->view), &o) || game_txn_commit(&t, 0, &o);
-	if (rc)
-		log_error("game %s: cannot resume the clock: %s", lg->id, o.err.message);
-	game_outcome_fini(&o);
-	return rc ? -1 : 0;
+	lg->clock_held = false; /* for game_txn_begin */
+	if (game_txn_begin(&t, gs, lg, out) || game_txn_add(&t, &e, 0, game_txn_instant(&lg->view), out) ||
+	    game_txn_commit(&t, 0, out)) {
+		lg->clock_held = true;
+		log_error("game %s: cannot resume the clock: %s", lg->id, out->err.message);
+		return false;
+	}
+	/* The events are the resumption's, not the caller's command's. */
+	game_outcome_fini(out);
+	*out = (struct game_outcome){ 0 };
+	log_info("game %s: clock resumed (paused at %lld)", lg->id, (long long)e.paused_ms);
+	return true;
 }
 
 struct game_service *game_service_new(struct server *srv, const struct game_service_hooks *hooks, char **errmsg)
@@ -199,9 +213,13 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 			log_error("game %s: not rebuilt: %s", l.ids[i], o.err.message);
 			continue;
 		}
-		resume_clock(gs, lg);
-		/* resume_clock's commit asks the engine already; a game whose
-		 * clock is not running is asked here. */
+		lg->clock_held = fold_running(&lg->view) && !fold_adjourned(&lg->view) &&
+				 lg->view.clock.running != CLOCK_NOBODY;
+		struct game_outcome ro = { 0 };
+		game_clock_ready(gs, lg, &ro);
+		game_outcome_fini(&ro);
+		/* The resumption's commit asks the engine already; a game whose
+		 * clock is not running is asked here (a held one is not). */
 		game_engine_sync(gs, lg);
 		rebuilt++;
 		/* Idle across the restart: a game that may leave memory at

@@ -107,6 +107,9 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
  * (game_timer_poke) and evicted ones alike: its flag or a chore. */
 int64_t game_timer_deadline(struct game_service *gs, const struct live_game *lg)
 {
+	/* A held clock's resumption first, at once (then with the backoff). */
+	if (lg->clock_held)
+		return 0;
 	int64_t next = fold_running(&lg->view) ? fold_clock_expiry(&lg->view) : INT64_MAX;
 	struct chores_due d;
 	chores_due(gs, lg, &d);
@@ -198,6 +201,11 @@ static size_t live_due(struct game_service *gs, int64_t now)
 	struct dheap_node *top;
 	while ((top = dheap_top(&gs->timer_live)) && top->key <= now) {
 		struct live_game *lg = LIVE_OF(top);
+		struct game_outcome ro = { 0 };
+		bool held = !game_clock_ready(gs, lg, &ro);
+		game_outcome_fini(&ro);
+		if (held)
+			goto backoff; /* nothing runs before it */
 		if (fold_running(&lg->view)) {
 			int64_t t = game_txn_instant(&lg->view);
 			if (fold_clock_expiry(&lg->view) <= t) {
@@ -218,6 +226,7 @@ static size_t live_due(struct game_service *gs, int64_t now)
 		 * write, a disk full): again in a second, then in two, four...
 		 * up to a minute, not in a loop and not a log line a second
 		 * for as long as the store stays read-only. */
+	backoff:;
 		int64_t key = timer_key(gs, lg, now);
 		if (key > now) {
 			lg->timer_backoff_ms = 0;

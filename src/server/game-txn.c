@@ -148,6 +148,9 @@ int game_txn_begin(struct game_txn *t, struct game_service *gs, struct live_game
 	t->gs = gs;
 	t->lg = lg;
 	t->n = 0;
+	/* Nothing is recorded on a game before its clock's resumption. */
+	if (!game_clock_ready(gs, lg, out))
+		return -1;
 	if (gs->batch) {
 		/* One change per game per batch: a second would not see the first. */
 		for (size_t i = 0; i < gs->n_pending; i++) {

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -32,7 +33,9 @@ int64_t mono_ms(void)
 	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
 }
 
-static void spawn(struct tchessd *d)
+/* Starts tchessd on d's folder; fsize_limit (0: none) is the largest file
+ * it may write (RLIMIT_FSIZE, inherited across the fork). */
+static void spawn_limited(struct tchessd *d, rlim_t fsize_limit)
 {
 	const char *bin = getenv("TCHESSD");
 	ck_assert_msg(bin != NULL, "TCHESSD is not set");
@@ -41,9 +44,20 @@ static void spawn(struct tchessd *d)
 	snprintf(conf, sizeof conf, "%s/tchessd.conf", d->dir);
 	snprintf(log, sizeof log, "%s/tchessd.log", d->dir);
 	int port;
-	ck_assert_msg(spawn_tchessd(bin, d->db, conf, level ? level : "warn", d->log_file ? log : NULL, 10000, &d->pid,
-				    &port, err, sizeof err) == 0,
-		      "%s", err);
+	struct rlimit mine;
+	ck_assert_int_eq(getrlimit(RLIMIT_FSIZE, &mine), 0);
+	if (fsize_limit) {
+		/* Until the child has it: no check call writes its messages
+		 * (a file) meanwhile. */
+		struct rlimit full = { fsize_limit, mine.rlim_max };
+		if (setrlimit(RLIMIT_FSIZE, &full))
+			abort();
+	}
+	int rc = spawn_tchessd(bin, d->db, conf, level ? level : "warn", d->log_file ? log : NULL, 10000, &d->pid,
+			       &port, err, sizeof err);
+	if (fsize_limit && setrlimit(RLIMIT_FSIZE, &mine))
+		abort();
+	ck_assert_msg(rc == 0, "%s", err);
 	d->port = port;
 	snprintf(d->base, sizeof d->base, "http://127.0.0.1:%d", port);
 }
@@ -83,7 +97,7 @@ static void start(struct tchessd *d, const char *config, const char *level, bool
 	fprintf(f, "sync = normal\nengine_processes = 0\n%s\n", config ? config : "");
 	fclose(f);
 	make_db(d);
-	spawn(d);
+	spawn_limited(d, 0);
 }
 
 void tchessd_start(struct tchessd *d, const char *config)
@@ -98,7 +112,12 @@ void tchessd_start_logged(struct tchessd *d, const char *config, const char *lev
 
 void tchessd_restart(struct tchessd *d)
 {
-	spawn(d);
+	spawn_limited(d, 0);
+}
+
+void tchessd_restart_disk_full(struct tchessd *d)
+{
+	spawn_limited(d, 1);
 }
 
 int tchessd_stop(struct tchessd *d)

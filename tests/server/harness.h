@@ -40,6 +40,10 @@ void tchessd_start(struct tchessd *d, const char *config);
 void tchessd_start_logged(struct tchessd *d, const char *config, const char *level);
 /* Starts tchessd again on the same folder (db and config). */
 void tchessd_restart(struct tchessd *d);
+/* The same on a full disk: no file of tchessd's may grow past its first
+ * byte (RLIMIT_FSIZE, failing as ENOSPC does) until the test gives it room
+ * (prlimit on d->pid). Not on PostgreSQL, whose files are the cluster's. */
+void tchessd_restart_disk_full(struct tchessd *d);
 /* Sends SIGTERM and returns the exit status (as waitpid's), failing the test
  * if it takes more than 10 s. */
 int tchessd_stop(struct tchessd *d);

@@ -4,11 +4,13 @@
  * failed before its fix. Raw sockets send what libcurl would not: trickled
  * headers, conflicting framing, forged log lines.
  */
+#define _GNU_SOURCE /* prlimit */
 #include <check.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -483,15 +485,16 @@ START_TEST(test_read_only_timer_backs_off)
 	ck_assert_int_eq(http_call(&d, "POST", path, ta, mv0, strlen(mv0), NULL), 200);
 	ck_assert_int_eq(http_call(&d, "POST", path, tb, mv1, strlen(mv1), NULL), 200);
 	ck_assert_int_eq(tchessd_stop(&d), 0);
-	/* White's flag falls while the store cannot record it. */
+	/* White's clock cannot resume while the store refuses to record it
+	 * (item 14: it stands still until then), and the timer tries again. */
 	snprintf(path, sizeof path, "%s/tchessd.conf", d.dir);
 	FILE *f = fopen(path, "w");
 	fprintf(f, "engine_processes = 0\n" NO_RATE_LIMITS "read_only = true\n");
 	fclose(f);
 	tchessd_restart(&d);
 	int64_t deadline = mono_ms() + 15000;
-	while (!count_in_log(&d, "cannot end on time")) {
-		ck_assert_msg(mono_ms() < deadline, "the flag was never tried");
+	while (!count_in_log(&d, "cannot resume the clock")) {
+		ck_assert_msg(mono_ms() < deadline, "the resumption was never tried");
 		struct timespec ts = { 0, 50 * 1000000 };
 		nanosleep(&ts, NULL);
 	}
@@ -500,11 +503,52 @@ START_TEST(test_read_only_timer_backs_off)
 	 * heap timer. */
 	struct timespec window = { 6, 500 * 1000000 };
 	nanosleep(&window, NULL);
-	int tries = count_in_log(&d, "cannot end on time");
+	int tries = count_in_log(&d, "cannot resume the clock");
 	ck_assert_msg(tries <= 4, "%d tries in 6.5 s", tries);
 	ck_assert(healthy(&d));
 	ck_assert_int_eq(tchessd_stop(&d), 0);
 	tchessd_cleanup(&d);
+}
+END_TEST
+
+/* ---- item 14: no clock runs before what starts it is recorded ---- */
+
+START_TEST(test_clock_held_until_resumed)
+{
+	if (tchessd_postgresql()) {
+		fprintf(stderr, "test_clock_held_until_resumed: not on PostgreSQL (the disk is the cluster's)\n");
+		return;
+	}
+	struct table t;
+	/* Nobody is gone for the two minutes the test clock skips. */
+	table_open(&t, "test_clock = on\ndisconnect_grace_ms = 3600000\n" NO_RATE_LIMITS, "\"tc\":\"1+0\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}"), 1);
+	ck_assert_int_eq(tchessd_stop(&t.d), 0);
+	/* The restart cannot record its clock-resumed: the disk is full.
+	 * White's minute passes twice meanwhile; a command is refused. */
+	tchessd_restart_disk_full(&t.d);
+	char body[64];
+	snprintf(body, sizeof body, "{\"advance_ms\":%d}", 120000);
+	ck_assert_int_eq(http_call(&t.d, "POST", "/v1/test/clock", NULL, body, strlen(body), NULL), 200);
+	table_refused(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}", 503, NULL);
+	/* Space returns. White's clock stood still until its resumption was
+	 * recorded: White moves (before, the flag fell: 409, 1-0 on time to
+	 * Black, charged the two minutes of a full disk). */
+	struct rlimit room = { RLIM_INFINITY, RLIM_INFINITY };
+	ck_assert_int_eq(prlimit(t.d.pid, RLIMIT_FSIZE, &room, NULL), 0);
+	char *out;
+	long st = table_command(&t, "POST", "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}", &out);
+	ck_assert_msg(st == 200, "Nf3: %ld %s", st, out);
+	free(out);
+	cJSON *snap = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(snap, "status"), "playing");
+	int64_t white_ms = jint(jobj(snap, "clock"), "white_ms");
+	ck_assert_msg(white_ms > 50000, "White was charged %lld ms", (long long)(60000 - white_ms));
+	cJSON_Delete(snap);
+	/* The log holds the resumption, after the last move before the stop. */
+	cJSON_Delete(table_wait_event(&t, "clock-resumed"));
+	table_close(&t);
 }
 END_TEST
 
@@ -522,6 +566,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_invite_games_unlisted);
 	tcase_add_test(tc, test_same_command_twice_in_a_ply);
 	tcase_add_test(tc, test_read_only_timer_backs_off);
+	tcase_add_test(tc, test_clock_held_until_resumed);
 	suite_add_tcase(s, tc);
 	return s;
 }
