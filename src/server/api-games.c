@@ -320,6 +320,12 @@ void api_games_rematch(struct server *srv, struct http_request *req, struct http
 void api_games_events(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
 	const char *id = req->params[0];
+	/* A seated player's parked poll counted as presence until it comes
+	 * back, now: the player who parked it, before anything can refuse
+	 * this run (a token replaced meanwhile is 401 now, and the seat must
+	 * not stay parked forever). */
+	if (req->parked_by)
+		game_service_touch(srv->games, req->parked_by, id, -1);
 	struct store_player viewer;
 	if (api_auth(srv, req, reply, false, &viewer) < 0)
 		return;
@@ -327,10 +333,9 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 		http_reply_error(reply, PROTOCOL_ERR_NOT_FOUND, "no such game");
 		return;
 	}
-	/* A seated player's poll is presence; a parked one counts until it
-	 * comes back (this run, when req->wake says it was parked). */
-	if (viewer.id)
-		game_service_touch(srv->games, viewer.id, id, req->wake != WAITER_NONE ? -1 : 0);
+	/* A seated player's poll is presence. */
+	if (viewer.id && !req->parked_by)
+		game_service_touch(srv->games, viewer.id, id, 0);
 	int64_t after = 0;
 	const char *a = http_request_query(req, "after");
 	if (a && !api_query_number(a, &after)) {
@@ -342,7 +347,7 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 	if (game_service_events(srv->games, viewer.id, id, after, must_answer, &o) == 1) {
 		if (viewer.id)
 			game_service_touch(srv->games, viewer.id, id, +1);
-		http_reply_park(reply, id);
+		http_reply_park(reply, id, viewer.id);
 		game_outcome_fini(&o);
 		return;
 	}

@@ -109,6 +109,7 @@ struct http_conn {
 	bool replied;
 	bool deadline_set;
 	enum waiter_wake wake;
+	int64_t parked_by; /* the parked run's http_reply_park player */
 	int64_t start_ms;
 	/* A reply held for group commit (http.h). */
 	uint64_t held_for;      /* the commit it waits for; 0: none */
@@ -166,8 +167,9 @@ void http_reply_error(struct http_reply *reply, enum protocol_error_code code, c
 	http_reply_from_error(reply, &err);
 }
 
-void http_reply_park(struct http_reply *reply, const char *game_id)
+void http_reply_park(struct http_reply *reply, const char *game_id, int64_t player)
 {
+	reply->park_player = player;
 	free(reply->body);
 	reply->body = NULL;
 	reply->status = 0;
@@ -524,6 +526,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		.body = c->body.data,
 		.body_len = c->body.len,
 		.wake = c->wake,
+		.parked_by = c->wake != WAITER_NONE ? c->parked_by : 0,
 		.peer = peer,
 		.lookup = mhd_lookup,
 		.lookup_ctx = c->conn,
@@ -538,6 +541,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 			c->deadline_set = true;
 		}
 		snprintf(c->waiter.game_id, sizeof c->waiter.game_id, "%s", reply.park_game);
+		c->parked_by = reply.park_player;
 		c->wake = WAITER_NONE;
 		/* Suspend before anyone can resume: wakers need the lock we hold. */
 		MHD_suspend_connection(c->conn);

@@ -53,6 +53,9 @@ struct http_request {
 	const char *body; /* NUL-terminated; NULL when there is none */
 	size_t body_len;
 	enum waiter_wake wake; /* WAITER_NONE on the first run */
+	/* On a woken run: the player the parked run authenticated (its
+	 * http_reply_park), whatever the token says now; 0 for none. */
+	int64_t parked_by;
 	const char *peer;      /* the client's address (per-address limits); NULL: none */
 	http_lookup_fn lookup; /* headers and query arguments; NULL: none */
 	void *lookup_ctx;
@@ -68,6 +71,7 @@ struct http_reply {
 	char *body; /* JSON text, malloc'd; NULL with status 0 means "park" */
 	const char *content_type; /* static; NULL: application/json */
 	char park_game[STORE_GAME_ID_MAX + 1];
+	int64_t park_player; /* who parks (0: nobody), for the woken run's parked_by */
 	int retry_after_s; /* > 0: a Retry-After header (429, 503) */
 	bool durable; /* the body shows only durable state: never held */
 };
@@ -94,8 +98,9 @@ void http_reply_text(struct http_reply *reply, int status, const char *content_t
 void http_reply_error(struct http_reply *reply, enum protocol_error_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void http_reply_from_error(struct http_reply *reply, const struct protocol_error *err);
-/* Parks the request on game_id (see above). */
-void http_reply_park(struct http_reply *reply, const char *game_id);
+/* Parks the request on game_id (see above); player (0: none) is whom its
+ * woken run's req->parked_by names. */
+void http_reply_park(struct http_reply *reply, const char *game_id, int64_t player);
 
 /* Handles req with the server lock held (the caller takes it, so that a
  * parking request can be suspended before anyone can wake it): checks the

@@ -552,6 +552,46 @@ START_TEST(test_clock_held_until_resumed)
 }
 END_TEST
 
+/* ---- item 13: a poll parked under a token rotated meanwhile ---- */
+
+START_TEST(test_rotated_token_poll_leaves)
+{
+	/* Chessgamble: a seat gone is a presence event, and the game goes on. */
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\ndisconnect_grace_ms = 1000\n" NO_RATE_LIMITS,
+		   "\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	cJSON *snap = table_snapshot(&t, NULL);
+	t.seq = jint(snap, "seq");
+	cJSON_Delete(snap);
+	struct poll_req p;
+	poll_start(&p, &t.d, t.game, t.seq, t.alice);
+	poll_wait_parked(&p, &t.d, 1);
+	/* Alice replaces her token while her poll is parked; Black's move
+	 * wakes it, and the old token is unknown now. */
+	char *out;
+	ck_assert_int_eq(http_call(&t.d, "POST", "/v1/me/token", t.alice, "{}", 2, &out), 200);
+	free(out);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}"), 1);
+	int64_t deadline = mono_ms() + 10000;
+	while (!poll_run(&p, 100))
+		ck_assert_msg(mono_ms() < deadline, "the parked poll never came back");
+	ck_assert_int_eq(p.status, 401);
+	poll_fini(&p);
+	/* Her poll came back: White is gone after the grace (before, the
+	 * seat counted that poll as parked forever: never gone, and the game
+	 * never left memory). */
+	for (;;) {
+		cJSON *e = table_wait_event(&t, "presence");
+		bool white = !strcmp(jstr(e, "color"), "white");
+		cJSON_Delete(e);
+		if (white)
+			break;
+	}
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -567,6 +607,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_same_command_twice_in_a_ply);
 	tcase_add_test(tc, test_read_only_timer_backs_off);
 	tcase_add_test(tc, test_clock_held_until_resumed);
+	tcase_add_test(tc, test_rotated_token_poll_leaves);
 	suite_add_tcase(s, tc);
 	return s;
 }
