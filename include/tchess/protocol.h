@@ -146,8 +146,9 @@ int protocol_event_decode(const char *json, size_t len, struct protocol_event *o
 void protocol_event_fini(struct protocol_event *ev);
 
 /* GET /v1/games/{id}/events answer: {"events": [...], "seq": N, "now_ms": MS}.
- * seq is the game's last seq (private events of others count too), so the
- * next poll passes after=seq; now_ms is the server's wall clock.
+ * seq is the last seq the caller may see (never moved by another's private
+ * events), so the next poll passes after=seq; now_ms is the server's wall
+ * clock.
  *
  * A resync answer, for a client far behind, adds "resync": true and
  * "snapshot": the game's snapshot at seq (tchess/fold.h), which stands for

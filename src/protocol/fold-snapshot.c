@@ -171,10 +171,15 @@ static cJSON *state_json(const struct game_view *v, int64_t viewer)
 
 char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer)
 {
+	return fold_snapshot_encode_seq(v, id, now_ms, viewer, v->seq);
+}
+
+char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer, int64_t seq)
+{
 	cJSON *o = protocol_json_object();
 	char fen[FEN_MAX];
 	protocol_json_add_string(o, "id", id);
-	protocol_json_add_int(o, "seq", v->seq);
+	protocol_json_add_int(o, "seq", seq < v->seq ? seq : v->seq);
 	protocol_json_add_int(o, "now_ms", now_ms);
 	protocol_json_add_string(o, "status", fold_status(v));
 	protocol_json_add_string(o, "tc", v->tc);

@@ -444,6 +444,7 @@ void game_action_run(struct game_service *gs, enum game_action what, int64_t me,
 	if (c.word >= 0)
 		row->run(&c);
 	game_presence_account(gs, lg, color, out);
+	game_txn_answer_for(lg, me, out);
 }
 
 void game_service_draw(struct game_service *gs, int64_t me, const char *id, const struct protocol_action_request *req,

@@ -40,6 +40,15 @@ struct engine_ask;
  * carries both seats' vacations. */
 #define TXN_EVENTS_MAX (8 + 2 * FOLD_VACATIONS_MAX)
 
+/* The last event each audience may see (issue 12 item 16): everyone's, and
+ * each seat's player's own private ones. A viewer is told the latest seq it
+ * may see, never the log's, so another's private events (a premove queued,
+ * a note) neither move its counter nor answer its poll. */
+struct game_seen {
+	int64_t all;
+	int64_t seat[2];
+};
+
 struct live_game {
 	char id[STORE_GAME_ID_MAX + 1];
 	struct game_view view;
@@ -58,6 +67,9 @@ struct live_game {
 	int64_t flight_seq; /* the seq the fsync under way covers */
 	bool dirty;         /* on gs->dirty: committed past durable_seq */
 	bool in_flight;     /* on gs->flight */
+	/* What each audience may see: of the events committed, of those the
+	 * fsync under way covers, and of the durable ones. */
+	struct game_seen seen, seen_flight, seen_durable;
 	/* On gs->timer_live, keyed by when the timer must look at it next. */
 	struct dheap_node timer;
 	/* While what is due cannot be done (a read-only store, a full disk):
@@ -192,8 +204,13 @@ void game_registry_fini(struct game_service *gs);
 /* The instant of a new event: the wall clock, never before the game's last
  * event. */
 int64_t game_txn_instant(const struct game_view *v);
-/* Keeps an event for the polls, encoded once. */
+/* Keeps an event for the polls, encoded once (and counts it in lg->seen). */
 void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to);
+/* The last seq of s that viewer (0: nobody) may see. */
+int64_t game_txn_seen(const struct live_game *lg, const struct game_seen *s, int64_t viewer);
+/* A command's answer as viewer gets it: its seq (and a 409's) is the last
+ * committed one viewer may see. */
+void game_txn_answer_for(const struct live_game *lg, int64_t viewer, struct game_outcome *out);
 /* After a commit of lg's events: shown once durable. */
 void game_txn_publish(struct game_service *gs, struct live_game *lg);
 /* The service's listener of the group commit (commit.h). */

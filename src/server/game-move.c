@@ -217,6 +217,7 @@ void game_service_move(struct game_service *gs, int64_t me, const char *id, cons
 			game_move_play(gs, lg, color, me, req->ply, req->move, out);
 	} while (game_retry(out, &tries));
 	game_presence_account(gs, lg, color, out);
+	game_txn_answer_for(lg, me, out);
 }
 
 static void premoves(struct game_service *gs, struct live_game *lg, int color, int64_t me,
@@ -282,6 +283,7 @@ void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
 		premoves(gs, lg, color, me, req, out);
 	while (game_retry(out, &tries));
 	game_presence_account(gs, lg, color, out);
+	game_txn_answer_for(lg, me, out);
 }
 
 static void resign(struct game_service *gs, struct live_game *lg, int color, int64_t me, struct game_outcome *out)
@@ -310,4 +312,5 @@ void game_service_resign(struct game_service *gs, int64_t me, const char *id, st
 	do
 		resign(gs, lg, color, me, out);
 	while (game_retry(out, &tries));
+	game_txn_answer_for(lg, me, out);
 }

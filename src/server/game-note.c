@@ -27,6 +27,7 @@ void game_service_note(struct game_service *gs, int64_t me, const char *id, cons
 		return;
 	if (!game_txn_commit(&t, me, out))
 		out->status = 201;
+	game_txn_answer_for(lg, me, out);
 }
 
 /* Every note of the game becomes public in the transaction that ends it:

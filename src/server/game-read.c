@@ -18,7 +18,8 @@ void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *
 	struct live_game *lg = game_registry_lookup(gs, id, out);
 	if (!lg)
 		return;
-	out->body = fold_snapshot_encode(&lg->view, lg->id, now_wall_ms(), viewer);
+	out->body = fold_snapshot_encode_seq(&lg->view, lg->id, now_wall_ms(), viewer,
+					     game_txn_seen(lg, &lg->seen, viewer));
 	out->status = 200;
 }
 
@@ -60,12 +61,13 @@ static int batch_add_other(void *arg, const struct store_event *ev)
 }
 
 /* The resync answer: the snapshot at the game's seq (every event durable),
- * with the notes after `after` that viewer may see. */
+ * as viewer sees it up to upto, with the notes after `after` that viewer
+ * may see. */
 static void resync_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
-			  int64_t now, struct game_outcome *out)
+			  int64_t upto, int64_t now, struct game_outcome *out)
 {
-	struct event_batch b = { .upto = lg->view.seq };
-	struct protocol_events evs = { .seq = lg->view.seq, .now_ms = now, .resync = true };
+	struct event_batch b = { .upto = upto };
+	struct protocol_events evs = { .seq = upto, .now_ms = now, .resync = true };
 	if (store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b)) {
 		evs.events = b.events;
 		evs.n = b.n;
@@ -75,7 +77,7 @@ static void resync_answer(struct game_service *gs, struct live_game *lg, int64_t
 	}
 	evs.events = b.events;
 	evs.n = b.n;
-	evs.snapshot = fold_snapshot_encode(&lg->view, lg->id, now, viewer);
+	evs.snapshot = fold_snapshot_encode_seq(&lg->view, lg->id, now, viewer, upto);
 	struct protocol_error err;
 	out->body = protocol_events_encode(&evs, &err);
 	if (!out->body) {
@@ -93,7 +95,9 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	if (!lg)
 		return 0;
 	out->status = 200;
-	int64_t upto = lg->durable_seq;
+	/* The last durable event viewer may see: another's private event
+	 * (an opponent's premove) neither answers the poll nor moves its seq. */
+	int64_t upto = game_txn_seen(lg, &lg->seen_durable, viewer);
 	/* after > upto: the client knows a future this server never had (a
 	 * restored database); answering at once with seq lets it resync. */
 	if (after == upto && !must_answer)
@@ -110,8 +114,8 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	}
 	/* Far behind: the snapshot, once every event is durable (it shows
 	 * them all); until then a page of events. */
-	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == upto) {
-		resync_answer(gs, lg, viewer, after, now, out);
+	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == lg->durable_seq) {
+		resync_answer(gs, lg, viewer, after, upto, now, out);
 		return 0;
 	}
 	struct event_batch b = { .upto = upto };

@@ -191,6 +191,7 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 	 * or is a game none of them touched, or one evicted only once all
 	 * its events were: durable. */
 	lg->durable_seq = lg->view.seq;
+	lg->seen_durable = lg->seen;
 	/* Back from eviction: memory's part as it was when it left. */
 	link = game_registry_evicted_link(gs, id);
 	if (*link) {

@@ -22,9 +22,42 @@
 #include "util/now.h"
 #include "util/xalloc.h"
 
+static void seen_add(struct live_game *lg, int64_t seq, int64_t visible_to)
+{
+	if (!visible_to) {
+		lg->seen.all = seq;
+		return;
+	}
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (lg->view.seats[c].kind == FOLD_SEAT_HUMAN && lg->view.seats[c].player == visible_to)
+			lg->seen.seat[c] = seq;
+	}
+}
+
+int64_t game_txn_seen(const struct live_game *lg, const struct game_seen *s, int64_t viewer)
+{
+	int64_t seq = s->all;
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (viewer && lg->view.seats[c].kind == FOLD_SEAT_HUMAN && lg->view.seats[c].player == viewer &&
+		    s->seat[c] > seq)
+			seq = s->seat[c];
+	}
+	return seq;
+}
+
+void game_txn_answer_for(const struct live_game *lg, int64_t viewer, struct game_outcome *out)
+{
+	int64_t seq = game_txn_seen(lg, &lg->seen, viewer);
+	if (out->events.seq > seq)
+		out->events.seq = seq;
+	if (out->err.seq > seq)
+		out->err.seq = seq;
+}
+
 /* Keeps an event for the polls, encoded once here. */
 void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to)
 {
+	seen_add(lg, pe->seq, visible_to);
 	char *json = protocol_event_encode_own(pe);
 	if (!json) {
 		/* Only an event this server did not encode could get here; the
@@ -70,6 +103,7 @@ void game_txn_publish(struct game_service *gs, struct live_game *lg)
 	struct server *srv = gs->srv;
 	if (!store_syncs(srv->store)) {
 		lg->durable_seq = lg->view.seq;
+		lg->seen_durable = lg->seen;
 		game_txn_wake(gs, lg->id);
 		return;
 	}
@@ -102,6 +136,7 @@ static void sync_begin(void *ctx)
 		struct live_game *lg = gs->dirty[i];
 		lg->dirty = false;
 		lg->flight_seq = lg->view.seq;
+		lg->seen_flight = lg->seen;
 		if (!lg->in_flight) {
 			lg->in_flight = true;
 			list_push(&gs->flight, &gs->n_flight, &gs->cap_flight, lg);
@@ -120,6 +155,7 @@ static void sync_durable(void *ctx, uint64_t target)
 		lg->in_flight = false;
 		if (lg->flight_seq > lg->durable_seq) {
 			lg->durable_seq = lg->flight_seq;
+			lg->seen_durable = lg->seen_flight;
 			game_txn_wake(gs, lg->id);
 		}
 	}
@@ -365,6 +401,8 @@ static void batch_end(struct game_service *gs, bool keep)
 		}
 		fold_view_fini(&b->lg->view);
 		b->lg->view = b->view;
+		/* A batch's events (games created, vacations) are everyone's. */
+		b->lg->seen.all = b->lg->view.seq;
 		b->lg->used_ms = now_wall_ms();
 		if (b->insert)
 			game_registry_insert(gs, b->lg);

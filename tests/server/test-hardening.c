@@ -592,6 +592,55 @@ START_TEST(test_rotated_token_poll_leaves)
 }
 END_TEST
 
+/* ---- item 16: what a viewer sees does not depend on others' private events ---- */
+
+static int64_t snapshot_seq(struct table *t, const char *token)
+{
+	cJSON *s = table_snapshot(t, token);
+	int64_t seq = jint(s, "seq");
+	cJSON_Delete(s);
+	return seq;
+}
+
+START_TEST(test_private_events_unseen)
+{
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\n" NO_RATE_LIMITS, "\"tc\":\"5+3\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	int64_t s = snapshot_seq(&t, NULL);
+	struct poll_req p;
+	poll_start(&p, &t.d, t.game, s, t.bob);
+	poll_wait_parked(&p, &t.d, 1);
+	/* White queues a premove (private to her). Black's counter and a
+	 * spectator's stay where they were, and Black's parked poll is not
+	 * answered for it (before: at once, {"events":[]} with seq s + 1). */
+	char *out;
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"g1f3\"]}", &out),
+			 200);
+	free(out);
+	ck_assert_int_eq(snapshot_seq(&t, t.alice), s + 1);
+	ck_assert_int_eq(snapshot_seq(&t, NULL), s);
+	ck_assert_int_eq(snapshot_seq(&t, t.bob), s);
+	/* Black's move answers his poll with it, and White's premove played
+	 * after it; his command's own answer has no other counter either. */
+	ck_assert_uint_ge(table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}"), 1);
+	int64_t deadline = mono_ms() + 10000;
+	while (!poll_run(&p, 100))
+		ck_assert_msg(mono_ms() < deadline, "Black's poll never came back");
+	ck_assert_int_eq(p.status, 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_int_eq(protocol_events_decode(p.body.data, p.body.len, &evs, &err), 0);
+	ck_assert_msg(evs.n >= 1 && !strcmp(evs.events[0].type, "move"), "Black's poll: %.300s", p.body.data);
+	protocol_events_fini(&evs);
+	poll_fini(&p);
+	/* Black and a spectator see the same events, so the same counter. */
+	ck_assert_int_eq(snapshot_seq(&t, t.bob), snapshot_seq(&t, NULL));
+	ck_assert_int_ge(snapshot_seq(&t, t.alice), snapshot_seq(&t, NULL));
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -608,6 +657,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_read_only_timer_backs_off);
 	tcase_add_test(tc, test_clock_held_until_resumed);
 	tcase_add_test(tc, test_rotated_token_poll_leaves);
+	tcase_add_test(tc, test_private_events_unseen);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -283,36 +283,42 @@ START_TEST(test_private_events)
 	snprintf(path, sizeof path, "/v1/games/%s/join", game);
 	ck_assert_int_eq(http_call(&d, "POST", path, bob, "", 0, NULL), 200);
 
-	/* A spectator parked at seq 3 (created, joined, started) is woken by
-	 * the private note and gets nothing but the new seq. */
+	/* A spectator parked at seq 3 (created, joined, started) is not woken
+	 * by the private note (issue 12 item 16: before, it got nothing but
+	 * the new seq); white's move, seq 5, answers it. */
 	struct poll_req p;
 	poll_start(&p, &d, game, 3, carol);
 	poll_wait_parked(&p, &d, 1);
 	snprintf(path, sizeof path, "/v1/games/%s/notes", game);
 	const char *note = "{\"text\":\"push the h-pawn\"}";
 	ck_assert_int_eq(http_call(&d, "POST", path, alice, note, strlen(note), NULL), 201);
+	snprintf(path, sizeof path, "/v1/games/%s/moves", game);
+	const char *e4 = "{\"ply\":0,\"move\":\"e4\"}";
+	ck_assert_int_eq(http_call(&d, "POST", path, alice, e4, strlen(e4), NULL), 200);
 	ck_assert(poll_run(&p, 10000));
 	struct protocol_events evs;
 	poll_events(&p, &evs);
-	ck_assert_uint_eq(evs.n, 0);
-	ck_assert_int_eq(evs.seq, 4);
+	ck_assert_uint_eq(evs.n, 1);
+	ck_assert_str_eq(evs.events[0].type, "move");
+	ck_assert_int_eq(evs.seq, 5);
 	protocol_events_fini(&evs);
 	poll_fini(&p);
 
 	get_events(&d, game, 0, alice, &evs);
-	ck_assert_uint_eq(evs.n, 4);
+	ck_assert_uint_eq(evs.n, 5);
 	ck_assert(has_note(&evs));
 	ck_assert_str_eq(evs.events[3].data, "{\"text\":\"push the h-pawn\"}");
 	protocol_events_fini(&evs);
 	const char *others[] = { bob, carol, NULL };
 	for (size_t i = 0; i < 3; i++) {
 		get_events(&d, game, 0, others[i], &evs);
-		ck_assert_uint_eq(evs.n, 3);
-		ck_assert_int_eq(evs.seq, 4);
+		ck_assert_uint_eq(evs.n, 4);
+		ck_assert_int_eq(evs.seq, 5);
 		ck_assert(!has_note(&evs));
 		protocol_events_fini(&evs);
 	}
 	/* Only the game's players keep notes. */
+	snprintf(path, sizeof path, "/v1/games/%s/notes", game);
 	EXPECT_ERR(http_call(&d, "POST", path, carol, note, strlen(note), &body), 403,
 		     PROTOCOL_ERR_FORBIDDEN, "spectator's note");
 	EXPECT_ERR(http_call(&d, "POST", path, NULL, note, strlen(note), &body), 401,
