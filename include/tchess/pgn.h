@@ -210,6 +210,12 @@ bool pgn_eval_parse(const char *s, size_t n, struct pgn_eval *e);
  * buf (at least 24 bytes); returns the length (0 for PGN_EVAL_NONE). */
 size_t pgn_eval_format(const struct pgn_eval *e, char *buf);
 
+/* The glyph of NAG nag as the reader also reads it: "!", "?!", "+-"
+ * and, unless ascii, the symbols where the standard's text has one
+ * ("\u00b1" for $16, "\u221e" for $13); NULL for a NAG with no glyph
+ * (show it as $N). */
+const char *pgn_nag_glyph(int nag, bool ascii);
+
 /* Plays a null move on p: the other side moves, no e.p. square. p must not
  * be in check. */
 void pgn_null_move(struct position *p);

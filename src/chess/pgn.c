@@ -100,6 +100,23 @@ int pgn_text_nag(const char *s)
 	return -1;
 }
 
+const char *pgn_nag_glyph(int nag, bool ascii)
+{
+	for (size_t i = 0; i < sizeof text_nags / sizeof text_nags[0]; i++) {
+		const char *t = text_nags[i].text;
+		/* The table lists the ASCII spelling first, so the first match
+		 * is the ASCII one and a later one with a high byte the symbol. */
+		if (text_nags[i].nag != nag || (ascii && (unsigned char)t[0] >= 0x80))
+			continue;
+		if (!ascii)
+			for (size_t j = i + 1; j < sizeof text_nags / sizeof text_nags[0]; j++)
+				if (text_nags[j].nag == nag && (unsigned char)text_nags[j].text[0] >= 0x80)
+					return text_nags[j].text;
+		return t;
+	}
+	return NULL;
+}
+
 /* ---- the game ---- */
 
 void pgn_game_init(struct pgn_game *g)

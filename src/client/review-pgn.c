@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "review-pgn.h"
+#include "util/xalloc.h"
 
 static void review_pgn_copy(char *dst, size_t size, const char *src)
 {
@@ -112,10 +113,61 @@ out:
 	return rc;
 }
 
+/* Frees the game's moves and side lines. */
+static void review_pgn_free_moves(struct review_pgn *rp)
+{
+	for (size_t i = 0; i < rp->n_allocs; i++)
+		free(rp->allocs[i]);
+	free(rp->allocs);
+	rp->allocs = NULL;
+	rp->n_allocs = rp->cap_allocs = 0;
+	free(rp->moves);
+	rp->moves = NULL;
+}
+
+static void *review_pgn_alloc(struct review_pgn *rp, size_t n, size_t size)
+{
+	if (rp->n_allocs == rp->cap_allocs) {
+		rp->cap_allocs = rp->cap_allocs ? rp->cap_allocs * 2 : 16;
+		rp->allocs = xrealloc(rp->allocs, rp->cap_allocs * sizeof *rp->allocs);
+	}
+	return rp->allocs[rp->n_allocs++] = xcalloc(n ? n : 1, size);
+}
+
+/* Copies the PGN moves pm[0..n) into out, side lines and all. The
+ * recursion is as deep as the reader lets side lines nest. */
+static void review_pgn_copy_moves(struct review_pgn *rp, const struct pgn_move *pm, size_t n,
+				  struct review_move *out)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct review_move *mv = &out[i];
+		mv->m = pm[i].m;
+		memcpy(mv->san, pm[i].san, SAN_MAX);
+		mv->comment = pm[i].comment;
+		mv->clock_ms = pm[i].clock_ms;
+		memcpy(mv->nags, pm[i].nags, sizeof mv->nags);
+		mv->n_nags = pm[i].n_nags;
+		mv->eval = pm[i].eval;
+		mv->n_variations = pm[i].n_variations;
+		if (!pm[i].n_variations)
+			continue;
+		struct review_line *lines = review_pgn_alloc(rp, pm[i].n_variations, sizeof *lines);
+		for (size_t k = 0; k < pm[i].n_variations; k++) {
+			const struct pgn_line *pl = &pm[i].variations[k];
+			struct review_move *moves = review_pgn_alloc(rp, pl->n_moves, sizeof *moves);
+			review_pgn_copy_moves(rp, pl->moves, pl->n_moves, moves);
+			lines[k].comment_start = pl->comment_start;
+			lines[k].moves = moves;
+			lines[k].n_moves = pl->n_moves;
+		}
+		mv->variations = lines;
+	}
+}
+
 void review_pgn_fini(struct review_pgn *rp)
 {
 	pgn_game_fini(&rp->game);
-	free(rp->moves);
+	review_pgn_free_moves(rp);
 	free(rp->entries);
 	free(rp->offsets);
 	free(rp->buf);
@@ -133,8 +185,7 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 		return -1;
 	}
 	pgn_game_fini(&rp->game);
-	free(rp->moves);
-	rp->moves = NULL;
+	review_pgn_free_moves(rp);
 	pgn_reader_init(&rd, rp->buf + rp->offsets[index], rp->len - rp->offsets[index]);
 	if (pgn_read_game(&rd, &rp->game, &e) != PGN_OK) {
 		snprintf(err, errsize, "%.150s", e.message);
@@ -146,12 +197,7 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 		snprintf(err, errsize, "out of memory");
 		return -1;
 	}
-	for (size_t i = 0; i < g->n_moves; i++) {
-		rp->moves[i].m = g->moves[i].m;
-		memcpy(rp->moves[i].san, g->moves[i].san, SAN_MAX);
-		rp->moves[i].comment = g->moves[i].comment;
-		rp->moves[i].clock_ms = g->moves[i].clock_ms;
-	}
+	review_pgn_copy_moves(rp, g->moves, g->n_moves, rp->moves);
 	memset(out, 0, sizeof *out);
 	out->start = g->start;
 	out->n_moves = g->n_moves;

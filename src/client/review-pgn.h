@@ -21,6 +21,8 @@ struct review_pgn {
 	size_t n_games;
 	struct pgn_game game;          /* the game now shown */
 	struct review_move *moves;
+	void **allocs;                 /* the side lines' arrays, freed with the game */
+	size_t n_allocs, cap_allocs;
 };
 
 /* Lists the games of buf (len bytes, copied). Returns 0 (even for a file

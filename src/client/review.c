@@ -1,6 +1,7 @@
 /*
- * The review model: stepping through a game's main line, the game list,
- * the jump prompt, and the pane layout. Every change goes through
+ * The review model: stepping through a game's lines (the main line, and
+ * side lines entered and left), the game list, the jump prompt, and the
+ * pane layout. Every change goes through
  * review_apply(), which says which panes to redraw, so the screen loop
  * draws only what changed.
  */
@@ -9,6 +10,7 @@
 #include <string.h>
 
 #include "keys.h"
+#include "util/xalloc.h"
 #include "review.h"
 #include "text-wrap.h"
 #include "tchess/eco.h"
@@ -34,43 +36,120 @@ void review_init(struct review *r, const char *file_name, const struct review_en
 void review_fini(struct review *r)
 {
 	free(r->positions);
+	free(r->line);
+	review_moves_fini(&r->ml);
 	r->positions = NULL;
+	r->line = NULL;
+}
+
+const struct review_move *review_move_at(const struct review *r, size_t i)
+{
+	return r->line[i];
+}
+
+/* The move list's top row, so that the current move shows. */
+static void review_scroll_moves(struct review *r)
+{
+	int target = r->ply ? review_moves_row_of(&r->ml, r->line[r->ply - 1]) : 0;
+	if (target < 0)
+		target = 0;
+	r->ml_top = movelist_scroll(r->ml_top, r->layout.moves_h, target, r->ml.n_rows);
 }
 
 static void review_relayout_moves(struct review *r)
 {
 	if (!r->has_game)
 		return;
-	movelist_init(&r->ml, r->game.n_moves, r->game.start.fullmove, (enum color)r->game.start.side,
-		      r->layout.side_w);
-	int target = r->ply ? movelist_row_of(&r->ml, r->ply - 1) : 0;
-	r->ml_top = movelist_scroll(r->ml_top, r->layout.moves_h, target, r->ml.rows);
+	review_moves_build(&r->ml, &r->game, r->layout.side_w, r->ascii);
+	review_scroll_moves(r);
 }
 
-int review_set_game(struct review *r, const struct review_game *g)
+/* The side line frame f follows. */
+static const struct review_line *review_frame_line(const struct review_frame *f)
 {
-	struct position *pos = malloc((g->n_moves + 1) * sizeof *pos);
-	if (!pos) {
-		snprintf(r->message, sizeof r->message, "out of memory");
-		return -1;
+	return &f->owner->variations[f->alt];
+}
+
+/* Fills moves and positions with the line of frames[0..depth] of game g.
+ * Returns the plies, or -1 with a message when the main line has a move
+ * that is not legal where it stands (a side line is cut at one). */
+static long review_build_line(const struct review_game *g, const struct review_frame *frames, int depth,
+			      const struct review_move ***moves_out, struct position **pos_out, char *msg,
+			      size_t msgsize)
+{
+	size_t n = g->n_moves;
+	for (int k = 1; k <= depth; k++) {
+		size_t end = frames[k].base + review_frame_line(&frames[k])->n_moves;
+		n = end > n ? end : n;
+	}
+	const struct review_move **moves = xcalloc(n + 1, sizeof *moves);
+	struct position *pos = xcalloc(n + 1, sizeof *pos);
+	size_t len = 0;
+	for (size_t i = 0; i < g->n_moves; i++)
+		moves[len++] = &g->moves[i];
+	for (int k = 1; k <= depth; k++) {
+		const struct review_line *l = review_frame_line(&frames[k]);
+		len = frames[k].base;
+		for (size_t i = 0; i < l->n_moves; i++)
+			moves[len++] = &l->moves[i];
 	}
 	pos[0] = g->start;
-	for (size_t i = 0; i < g->n_moves; i++) {
+	for (size_t i = 0; i < len; i++) {
 		struct undo u;
 		pos[i + 1] = pos[i];
-		move m = g->moves[i].m;
+		move m = moves[i]->m;
 		if (m == MOVE_NONE && !position_in_check(&pos[i])) {
 			pgn_null_move(&pos[i + 1]);
 		} else if (position_is_legal(&pos[i], m)) {
 			position_make(&pos[i + 1], m, &u);
-		} else {
-			snprintf(r->message, sizeof r->message, "move %zu (%s) is not legal", i + 1, g->moves[i].san);
+		} else if (depth == 0) {
+			snprintf(msg, msgsize, "move %zu (%s) is not legal", i + 1, moves[i]->san);
+			free(moves);
 			free(pos);
 			return -1;
+		} else {
+			len = i;
+			break;
 		}
 	}
+	*moves_out = moves;
+	*pos_out = pos;
+	return (long)len;
+}
+
+/* Follows the line of r->frames[0..depth]; the ply stays where it is when
+ * the line is that long. */
+static void review_follow(struct review *r, int depth, size_t ply)
+{
+	const struct review_move **moves;
+	struct position *pos;
+	char msg[8];
+	long n = review_build_line(&r->game, r->frames, depth, &moves, &pos, msg, sizeof msg);
+	if (n < 0)
+		return;   /* the main line was checked when the game was set */
+	free(r->line);
 	free(r->positions);
+	r->line = moves;
 	r->positions = pos;
+	r->n_line = (size_t)n;
+	r->depth = depth;
+	r->ply = ply > r->n_line ? r->n_line : ply;
+	review_scroll_moves(r);
+}
+
+int review_set_game(struct review *r, const struct review_game *g)
+{
+	const struct review_move **moves;
+	struct position *pos;
+	long n = review_build_line(g, r->frames, 0, &moves, &pos, r->message, sizeof r->message);
+	if (n < 0)
+		return -1;
+	free(r->line);
+	free(r->positions);
+	r->line = moves;
+	r->positions = pos;
+	r->n_line = (size_t)n;
+	r->depth = 0;
 	r->game = *g;
 	r->has_game = true;
 	r->ply = 0;
@@ -79,6 +158,53 @@ int review_set_game(struct review *r, const struct review_game *g)
 	r->message[0] = '\0';
 	review_relayout_moves(r);
 	return 0;
+}
+
+/* The side line followed now replaced by the next alternative to the
+ * same move (after the last, the first again), at its first move. */
+static unsigned review_line_next(struct review *r)
+{
+	if (!r->has_game)
+		return 0;
+	struct review_frame *top = &r->frames[r->depth];
+	if (r->depth == 0) {
+		snprintf(r->message, sizeof r->message, "not in a side line (v enters one)");
+		return REVIEW_DIRTY_STATUS;
+	}
+	top->alt = (top->alt + 1) % top->owner->n_variations;
+	review_follow(r, r->depth, top->base + 1);
+	return REVIEW_DIRTY_GAME;
+}
+
+/* Into the first side line of the next move, at its first move. Returns
+ * the dirty bits, or a message when there is none. */
+static unsigned review_line_enter(struct review *r)
+{
+	if (!r->has_game)
+		return 0;
+	if (r->ply >= r->n_line || r->line[r->ply]->n_variations == 0) {
+		snprintf(r->message, sizeof r->message, "no side line at the next move");
+		return REVIEW_DIRTY_STATUS;
+	}
+	if (r->depth + 1 >= REVIEW_DEPTH_MAX)
+		return 0;
+	struct review_frame *f = &r->frames[r->depth + 1];
+	f->owner = r->line[r->ply];
+	f->alt = 0;
+	f->base = r->ply;
+	review_follow(r, r->depth + 1, r->ply + 1);
+	return REVIEW_DIRTY_GAME;
+}
+
+/* Back to the line the side line branched from, at the position before
+ * the move it replaces. */
+static unsigned review_line_leave(struct review *r)
+{
+	if (!r->has_game || r->depth == 0)
+		return 0;
+	size_t base = r->frames[r->depth].base;
+	review_follow(r, r->depth - 1, base);
+	return REVIEW_DIRTY_GAME;
 }
 
 static struct review_cmd review_cmd(enum review_cmd_kind kind, long arg)
@@ -170,7 +296,17 @@ struct review_cmd review_key(const struct review *r, int key)
 		return review_cmd(REVIEW_CMD_FLIP, 0);
 	case ':':
 		return review_cmd(REVIEW_CMD_PROMPT_OPEN, 0);
+	case 'v':
+		return review_cmd(REVIEW_CMD_LINE_ENTER, 0);
+	case 'n':
+		return review_cmd(REVIEW_CMD_LINE_NEXT, 0);
+	case 'u':
+		return review_cmd(REVIEW_CMD_LINE_LEAVE, 0);
 	case KEYS_ESC:
+		/* Out of a side line first, then back to the list. */
+		if (r->depth > 0)
+			return review_cmd(REVIEW_CMD_LINE_LEAVE, 0);
+		return review_cmd(r->n_entries > 1 ? REVIEW_CMD_LIST_BACK : REVIEW_CMD_NONE, 0);
 	case KEYS_BACKSPACE:
 	case '\b':
 	case '<':
@@ -184,7 +320,7 @@ static unsigned review_goto(struct review *r, long ply)
 {
 	if (!r->has_game)
 		return 0;
-	long n = (long)r->game.n_moves;
+	long n = (long)r->n_line;
 	if (ply < 0)
 		ply = 0;
 	if (ply > n)
@@ -192,8 +328,7 @@ static unsigned review_goto(struct review *r, long ply)
 	if ((size_t)ply == r->ply)
 		return 0;
 	r->ply = (size_t)ply;
-	int target = r->ply ? movelist_row_of(&r->ml, r->ply - 1) : 0;
-	r->ml_top = movelist_scroll(r->ml_top, r->layout.moves_h, target, r->ml.rows);
+	review_scroll_moves(r);
 	return REVIEW_DIRTY_GAME;
 }
 
@@ -239,12 +374,12 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 		dirty |= review_goto(r, 0);
 		break;
 	case REVIEW_CMD_LAST:
-		dirty |= review_goto(r, r->has_game ? (long)r->game.n_moves : 0);
+		dirty |= review_goto(r, r->has_game ? (long)r->n_line : 0);
 		break;
 	case REVIEW_CMD_GOTO:
-		if (r->has_game && (c->arg < 0 || (size_t)c->arg > r->game.n_moves)) {
-			snprintf(r->message, sizeof r->message, "no ply %ld: this game has plies 0 to %zu", c->arg,
-				 r->game.n_moves);
+		if (r->has_game && (c->arg < 0 || (size_t)c->arg > r->n_line)) {
+			snprintf(r->message, sizeof r->message, "no ply %ld: this %s has plies 0 to %zu", c->arg,
+				 r->depth ? "line" : "game", r->n_line);
 			dirty |= REVIEW_DIRTY_STATUS;
 			break;
 		}
@@ -329,6 +464,15 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 	case REVIEW_CMD_REDRAW:
 		dirty |= REVIEW_DIRTY_ALL;
 		break;
+	case REVIEW_CMD_LINE_ENTER:
+		dirty |= review_line_enter(r);
+		break;
+	case REVIEW_CMD_LINE_NEXT:
+		dirty |= review_line_next(r);
+		break;
+	case REVIEW_CMD_LINE_LEAVE:
+		dirty |= review_line_leave(r);
+		break;
 	}
 	return dirty;
 }
@@ -372,7 +516,7 @@ void review_board_view(const struct review *r, struct board_view *v)
 	v->ascii = r->ascii;
 	if (!r->has_game)
 		return;
-	board_view_set(v, &r->positions[r->ply], r->ply ? r->game.moves[r->ply - 1].m : MOVE_NONE);
+	board_view_set(v, &r->positions[r->ply], r->ply ? r->line[r->ply - 1]->m : MOVE_NONE);
 }
 
 int64_t review_clock_of(const struct review *r, enum color c)
@@ -380,8 +524,8 @@ int64_t review_clock_of(const struct review *r, enum color c)
 	if (!r->has_game)
 		return -1;
 	for (size_t i = r->ply; i > 0; i--)
-		if (r->positions[i - 1].side == c && r->game.moves[i - 1].clock_ms >= 0)
-			return r->game.moves[i - 1].clock_ms;
+		if (r->positions[i - 1].side == c && r->line[i - 1]->clock_ms >= 0)
+			return r->line[i - 1]->clock_ms;
 	return -1;
 }
 
@@ -433,7 +577,91 @@ const char *review_comment(const struct review *r)
 {
 	if (!r->has_game)
 		return NULL;
-	return r->ply ? r->game.moves[r->ply - 1].comment : r->game.comment_start;
+	return r->ply ? r->line[r->ply - 1]->comment : r->game.comment_start;
+}
+
+const char *review_line_comment(const struct review *r)
+{
+	if (!r->has_game || r->depth == 0 || r->ply != r->frames[r->depth].base + 1)
+		return NULL;
+	return review_frame_line(&r->frames[r->depth])->comment_start;
+}
+
+void review_line_text(const struct review *r, char *buf, size_t size)
+{
+	if (!r->has_game || r->depth == 0) {
+		snprintf(buf, size, "main line");
+		return;
+	}
+	const struct review_frame *f = &r->frames[r->depth];
+	const struct position *before = &r->positions[f->base];
+	char san[REVIEW_SAN_TEXT_MAX], depth[24] = "";
+	review_san_text(f->owner, r->ascii, san, sizeof san);
+	if (r->depth > 1)
+		snprintf(depth, sizeof depth, " (depth %d)", r->depth);
+	snprintf(buf, size, "side line %zu/%zu of %d.%s%s%s", f->alt + 1, f->owner->n_variations, before->fullmove,
+		 before->side == WHITE ? "" : "..", san, depth);
+}
+
+bool review_nag_is_mark(int nag)
+{
+	return nag >= 1 && nag <= 6;
+}
+
+/* What the NAGs of the standard (section 10) and the common extensions
+ * say, for the comment pane. */
+static const struct {
+	uint8_t nag;
+	const char *meaning;
+} review_nag_meanings[] = {
+	{ 1, "good move" }, { 2, "mistake" }, { 3, "brilliant move" }, { 4, "blunder" },
+	{ 5, "interesting move" }, { 6, "dubious move" }, { 7, "forced move" }, { 10, "equal position" },
+	{ 13, "unclear position" }, { 14, "White is slightly better" }, { 15, "Black is slightly better" },
+	{ 16, "White is clearly better" }, { 17, "Black is clearly better" }, { 18, "White is winning" },
+	{ 19, "Black is winning" }, { 20, "White is crushing" }, { 21, "Black is crushing" },
+	{ 22, "zugzwang" }, { 23, "zugzwang" }, { 32, "development advantage" }, { 33, "development advantage" },
+	{ 36, "initiative" }, { 37, "initiative" }, { 40, "attack" }, { 41, "attack" },
+	{ 44, "compensation" }, { 132, "counterplay" }, { 133, "counterplay" }, { 138, "time trouble" },
+	{ 139, "time trouble" }, { 145, "editorial comment" }, { 146, "novelty" },
+};
+
+void review_nag_text(const struct review_move *mv, bool ascii, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int k = 0; k < mv->n_nags; k++) {
+		int nag = mv->nags[k];
+		if (review_nag_is_mark(nag))
+			continue;
+		const char *glyph = pgn_nag_glyph(nag, ascii), *meaning = NULL;
+		for (size_t i = 0; i < sizeof review_nag_meanings / sizeof review_nag_meanings[0]; i++)
+			if (review_nag_meanings[i].nag == nag)
+				meaning = review_nag_meanings[i].meaning;
+		char g[16];
+		if (!glyph) {
+			snprintf(g, sizeof g, "$%d", nag);
+			glyph = g;
+		}
+		int n = snprintf(buf + len, size - len, "%s%s%s%s", len ? "; " : "", glyph, meaning ? " " : "",
+				 meaning ? meaning : "");
+		if (n < 0 || (size_t)n >= size - len)
+			break;
+		len += (size_t)n;
+	}
+}
+
+void review_san_text(const struct review_move *mv, bool ascii, char *buf, size_t size)
+{
+	size_t len = (size_t)snprintf(buf, size, "%s", mv->san);
+	for (int k = 0; k < mv->n_nags && len < size; k++) {
+		const char *glyph = review_nag_is_mark(mv->nags[k]) ? pgn_nag_glyph(mv->nags[k], ascii) : NULL;
+		if (glyph) {
+			int n = snprintf(buf + len, size - len, "%s", glyph);
+			if (n < 0 || (size_t)n >= size - len)
+				break;
+			len += (size_t)n;
+		}
+	}
 }
 
 int review_event_text(const char *event, const char *date, const char *result, int width, bool ascii, char *buf,

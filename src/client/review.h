@@ -1,9 +1,11 @@
 /*
  * The review screens' model, free of curses and of any file format: a
  * game to step through (struct review_game, filled from the PGN reader by
- * review-pgn.c), the positions of its main line, the current ply, the
- * orientation, the game list of a multi-game file, the prompt and help
- * overlays, and the layout of the panes for the terminal's size.
+ * review-pgn.c) as a tree of lines, the line now followed (the main line,
+ * or a side line entered from it, to any depth) with its positions, the
+ * current ply, the orientation, the game list of a multi-game file, the
+ * prompt and help overlays, and the layout of the panes for the
+ * terminal's size.
  *
  * Keys become commands in review_key(), which reads the model and changes
  * nothing; review_apply() is the only way the model changes, and it
@@ -18,17 +20,35 @@
 
 #include "board-view.h"
 #include "movelist.h"
+#include "review-moves.h"
 #include "tchess/notation.h"
+#include "tchess/pgn.h"
 #include "tchess/position.h"
+
+struct review_line;
 
 struct review_move {
 	move m;                 /* MOVE_NONE for a null move */
 	char san[SAN_MAX];
 	const char *comment;    /* or NULL */
 	int64_t clock_ms;       /* from [%clk], or -1 */
+	uint8_t nags[PGN_NAGS_MAX];
+	uint8_t n_nags;
+	struct pgn_eval eval;   /* from [%eval] (White's view); PGN_EVAL_NONE if none */
+	/* Side lines: alternatives to this move, each from the position
+	 * before it. */
+	const struct review_line *variations;
+	size_t n_variations;
 };
 
-/* One game's main line; the strings belong to whoever filled it. */
+struct review_line {
+	const char *comment_start;     /* before its first move, or NULL */
+	const struct review_move *moves;
+	size_t n_moves;
+};
+
+/* One game: its main line and, hanging off its moves, the side lines; the
+ * strings and moves belong to whoever filled it. */
 struct review_game {
 	struct position start;
 	size_t n_moves;
@@ -68,6 +88,9 @@ enum review_cmd_kind {
 	REVIEW_CMD_LIST_OPEN,     /* opens the selected game */
 	REVIEW_CMD_LIST_BACK,     /* back to the game list */
 	REVIEW_CMD_RESIZE,        /* arg: width, arg2: height */
+	REVIEW_CMD_LINE_ENTER,    /* into the next move's first side line */
+	REVIEW_CMD_LINE_NEXT,     /* the next alternative in place of the side line followed */
+	REVIEW_CMD_LINE_LEAVE,    /* back to the line a side line branched from */
 	REVIEW_CMD_REDRAW
 };
 
@@ -108,6 +131,17 @@ struct review_layout {
 /* Loads game index of the file into out; returns 0 or -1 with a message. */
 typedef int (*review_load_fn)(void *ctx, size_t index, struct review_game *out, char *err, size_t errsize);
 
+/* One level of the line followed: frame 0 is the main line; frame k > 0
+ * is side line alt of move owner, which stands at ply base of the line
+ * of frame k - 1 (so the side line's moves are plies base, base+1 ...). */
+struct review_frame {
+	const struct review_move *owner;
+	size_t alt;
+	size_t base;
+};
+
+#define REVIEW_DEPTH_MAX (PGN_RAV_DEPTH_MAX + 1)
+
 struct review {
 	enum review_screen screen;
 	const char *file_name;
@@ -119,12 +153,18 @@ struct review {
 	bool has_game;
 	size_t game_index;
 	struct review_game game;
-	struct position *positions;    /* n_moves + 1, owned */
+	struct review_frame frames[REVIEW_DEPTH_MAX];
+	int depth;                     /* frames in use past the main line */
+	/* The line followed, from the start: the main line's moves, those of
+	 * each side line entered in its place from its base. */
+	const struct review_move **line;   /* n_line, owned */
+	size_t n_line;
+	struct position *positions;    /* n_line + 1, owned */
 	size_t ply;                    /* plies played: 0 is the start position */
 	bool flipped;
 	bool ascii;
 
-	struct movelist ml;
+	struct review_moves ml;        /* the move list as a tree of rows */
 	int ml_top;
 	size_t list_sel;
 	int list_top;
@@ -161,6 +201,9 @@ void review_layout_compute(struct review_layout *l, int w, int h);
 /* The board pane's view model at the current ply. */
 void review_board_view(const struct review *r, struct board_view *v);
 
+/* The move of ply i (from 0) of the line followed; i < r->n_line. */
+const struct review_move *review_move_at(const struct review *r, size_t i);
+
 /* The last [%clk] reading of colour c at or before the current ply, or -1. */
 int64_t review_clock_of(const struct review *r, enum color c);
 
@@ -181,6 +224,25 @@ void review_opening_text(const struct review *r, char *buf, size_t size);
 /* The comment of the current move (the game's opening comment at ply 0),
  * or NULL. */
 const char *review_comment(const struct review *r);
+
+/* The comment before the current move's side line when the current move
+ * is its first (a side line's comment_start), or NULL. */
+const char *review_line_comment(const struct review *r);
+
+/* Where the line followed stands: "main line", or "side line 2/3 of
+ * 5...Nxd5" naming the move it replaces (depth > 1: " (depth 2)"). */
+void review_line_text(const struct review *r, char *buf, size_t size);
+
+/* The NAGs of mv that are not move marks ($1-$6, which follow the SAN):
+ * their glyphs and meanings ("+/- White is clearly better"), "; " between
+ * them, into buf; "" when none. */
+void review_nag_text(const struct review_move *mv, bool ascii, char *buf, size_t size);
+
+/* Whether NAG nag is a move mark ($1-$6: !, ?, !!, ??, !?, ?!). */
+bool review_nag_is_mark(int nag);
+
+/* The move's SAN with its move marks glued on ("Nxd5?!"), into buf. */
+void review_san_text(const struct review_move *mv, bool ascii, char *buf, size_t size);
 
 /* The event line of the tags pane ("Event, Date  Result") or the list's
  * last column ("Event, Date", result NULL), on one line of at most width

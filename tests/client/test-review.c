@@ -299,10 +299,10 @@ START_TEST(test_scroll_follows)
 	struct review_cmd rs = { REVIEW_CMD_RESIZE, 60, 14 };
 	review_apply(&r, &rs);
 	ck_assert_int_eq(review_set_game(&r, &g), 0);
-	ck_assert_int_eq(r.ml.rows, 30);
+	ck_assert_int_eq(r.ml.n_rows, 30);
 	for (int i = 0; i < 60; i++) {
 		key(KEYS_RIGHT);
-		int row = movelist_row_of(&r.ml, r.ply - 1);
+		int row = review_moves_row_of(&r.ml, review_move_at(&r, r.ply - 1));
 		ck_assert_int_ge(row, r.ml_top);
 		ck_assert_int_lt(row, r.ml_top + r.layout.moves_h);
 	}
@@ -313,6 +313,145 @@ START_TEST(test_scroll_follows)
 	/* Without a file there is no list to go back to. */
 	ck_assert_int_eq(review_key(&r, KEYS_ESC).kind, REVIEW_CMD_NONE);
 	review_fini(&r);
+}
+END_TEST
+
+/* The text of row y of the move list: the number and the cells at their
+ * columns. */
+static void row_text(int y, char *buf, size_t size)
+{
+	const struct review_row *rw = &r.ml.rows[y];
+	memset(buf, ' ', size - 1);
+	buf[size - 1] = '\0';
+	memcpy(buf, rw->num, strlen(rw->num));
+	for (size_t k = 0; k < rw->n; k++) {
+		const struct review_cell *c = &r.ml.cells[rw->first + k];
+		ck_assert_uint_lt((size_t)c->x + strlen(c->text), size);
+		memcpy(buf + c->x, c->text, strlen(c->text));
+	}
+	size_t n = strlen(buf);
+	while (n && buf[n - 1] == ' ')
+		buf[--n] = '\0';
+}
+
+START_TEST(test_side_lines)
+{
+	char line[128];
+	open_file("review/variations.pgn");
+	ck_assert_uint_eq(rp.n_games, 1);
+	struct review_cmd rs = { REVIEW_CMD_RESIZE, 80, 24 };
+	review_apply(&r, &rs);
+	key(KEYS_ENTER);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_GAME);
+	/* The tree: the main line in two columns, each side line under the
+	 * move it replaces, nested ones deeper; marks glued to the SAN, '*'
+	 * for a comment or another NAG. */
+	static const char *const want[] = {
+		"  1. e4        e5!",
+		"   1...c5 2.Nf3",
+		"     2.c3 d5",
+		"   2...d6",
+		"   1...e6* 2.d4",
+		"  2. Nf3*      Nc6",
+		"  3. Bb5       a6",
+	};
+	ck_assert_int_eq(r.ml.n_rows, 7);
+	for (int y = 0; y < 7; y++) {
+		row_text(y, line, sizeof line);
+		ck_assert_str_eq(line, want[y]);
+	}
+	ck_assert_int_eq(r.ml.rows[2].depth, 2);
+
+	/* v with no side line at the next move says so and stays. */
+	ck_assert_uint_eq(key('v') & REVIEW_DIRTY_STATUS, REVIEW_DIRTY_STATUS);
+	ck_assert_str_eq(r.message, "no side line at the next move");
+	ck_assert_int_eq(r.depth, 0);
+	/* After 1. e4, v plays the first alternative to 1... e5. */
+	key(KEYS_RIGHT);
+	key('v');
+	ck_assert_int_eq(r.depth, 1);
+	ck_assert_uint_eq(r.ply, 2);
+	ck_assert_str_eq(review_move_at(&r, 1)->san, "c5");
+	ck_assert_uint_eq(r.n_line, 4);
+	ck_assert_str_eq(review_line_comment(&r), "The Sicilian.");
+	review_line_text(&r, line, sizeof line);
+	ck_assert_str_eq(line, "side line 1/2 of 1...e5!");
+	/* n: the next alternative in its place, from anywhere in it. */
+	key(KEYS_RIGHT);
+	key('n');
+	ck_assert_uint_eq(r.ply, 2);
+	ck_assert_str_eq(review_move_at(&r, 1)->san, "e6");
+	ck_assert_uint_eq(r.n_line, 3);
+	review_nag_text(review_move_at(&r, 1), true, line, sizeof line);
+	ck_assert_str_eq(line, "N novelty");
+	/* After the last, the first again. */
+	key('n');
+	ck_assert_str_eq(review_move_at(&r, 1)->san, "c5");
+	key('n');
+	/* No side line at the next move of this one. */
+	key('v');
+	ck_assert_str_eq(r.message, "no side line at the next move");
+	ck_assert_str_eq(review_move_at(&r, 1)->san, "e6");
+	/* Out, back to the position before 1... e5; Right plays it. */
+	key('u');
+	ck_assert_int_eq(r.depth, 0);
+	ck_assert_uint_eq(r.ply, 1);
+	key(KEYS_RIGHT);
+	ck_assert_str_eq(review_move_at(&r, 1)->san, "e5");
+	ck_assert_uint_eq(r.n_line, 6);
+	/* Two deep: 1... c5 2. Nf3, then 2. c3 in place of 2. Nf3. */
+	key(KEYS_LEFT);
+	key('v');
+	key(KEYS_RIGHT);
+	key(KEYS_LEFT);
+	key('v');
+	ck_assert_int_eq(r.depth, 2);
+	ck_assert_str_eq(review_move_at(&r, 2)->san, "c3");
+	key(KEYS_END);
+	ck_assert_uint_eq(r.ply, 4);
+	ck_assert_str_eq(review_move_at(&r, 3)->san, "d5");
+	review_line_text(&r, line, sizeof line);
+	ck_assert_str_eq(line, "side line 1/1 of 2.Nf3 (depth 2)");
+	/* The current move is found in the tree: row 2. */
+	ck_assert_int_eq(review_moves_row_of(&r.ml, review_move_at(&r, r.ply - 1)), 2);
+	/* Esc leaves one level at a time, and only then is the list (one
+	 * game: nothing). */
+	key(KEYS_ESC);
+	ck_assert_int_eq(r.depth, 1);
+	ck_assert_uint_eq(r.ply, 2);
+	key(KEYS_ESC);
+	ck_assert_int_eq(r.depth, 0);
+	ck_assert_int_eq(review_key(&r, KEYS_ESC).kind, REVIEW_CMD_NONE);
+	key('n');
+	ck_assert_str_eq(r.message, "not in a side line (v enters one)");
+	/* The jump prompt counts plies of the line followed. */
+	key('v');
+	ck_assert_int_eq(r.depth, 1);
+	struct review_cmd go = { REVIEW_CMD_GOTO, 5, 0 };
+	review_apply(&r, &go);
+	ck_assert_str_eq(r.message, "no ply 5: this line has plies 0 to 4");
+	close_file();
+}
+END_TEST
+
+START_TEST(test_nag_text)
+{
+	struct review_move mv;
+	char buf[128];
+	memset(&mv, 0, sizeof mv);
+	snprintf(mv.san, sizeof mv.san, "Nxd5");
+	mv.nags[0] = 6;
+	mv.nags[1] = 16;
+	mv.nags[2] = 250;
+	mv.n_nags = 3;
+	review_san_text(&mv, false, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Nxd5?!");
+	review_nag_text(&mv, false, buf, sizeof buf);
+	ck_assert_str_eq(buf, "\xc2\xb1 White is clearly better; $250");
+	review_nag_text(&mv, true, buf, sizeof buf);
+	ck_assert_str_eq(buf, "+/- White is clearly better; $250");
+	ck_assert(review_nag_is_mark(4));
+	ck_assert(!review_nag_is_mark(7));
 }
 END_TEST
 
@@ -426,6 +565,8 @@ int main(void)
 	tcase_add_test(tc, test_header);
 	tcase_add_test(tc, test_layout);
 	tcase_add_test(tc, test_scroll_follows);
+	tcase_add_test(tc, test_side_lines);
+	tcase_add_test(tc, test_nag_text);
 	tcase_add_test(tc, test_illegal_game_refused);
 	tcase_add_test(tc, test_bad_game_in_list);
 	tcase_add_test(tc, test_wrap);

@@ -188,4 +188,37 @@ expect_line "opening of the position" 4 "C57"
 keys t q
 check "quits" t "tchess-exit-0"
 
+# 13. The PGN's own annotations and side lines: move marks glued to the
+# SAN, the side lines as a tree under the moves they replace, entered with
+# v, swapped with n and left with u / Esc.
+start -- "$tmp/annotated.pgn"
+check "annotated game" t "ply 0/17"
+check "move mark ?! beside its move" t "Nxd5?!*"
+check "move mark ?? beside its move" t "Nb4??*"
+check "the side line under the move it replaces" t "5...Na5* 6.Bb5+ c6"
+keys t q
+cp "$TCHESS_TEST_DATA/review/variations.pgn" "$tmp/variations.pgn"
+start -- "$tmp/variations.pgn"
+check "side-line game" t "ply 0/6"
+expect_line "nested side line, indented deeper" 8 "     2.c3 d5"
+keys t Right v
+check "into the side line" t "side line 1/2 of 1...e5!"
+check "its opening comment" t "The Sicilian."
+check "its move current in the tree" t ">1...c5 2.Nf3"
+check "the line's plies" t "ply 2/4, after 1...c5"
+keys t n
+check "the next alternative" t ">1...e6* 2.d4"
+check "a NAG as glyph and meaning" t "N novelty"
+keys t u
+check "back on the main line" t "ply 1/6, after 1.e4"
+absent "no side line named" t "side line 1/"
+keys t Right Right v
+check "no side line there" t "no side line at the next move"
+keys t Left Left v Right Left v
+check "two deep" t "side line 1/1 of 2.Nf3 (depth 2)"
+keys t Escape Escape
+check "out of both with Esc" t "ply 1/6"
+keys t q
+check "quits" t "tchess-exit-0"
+
 e2e_finish "all checks passed"

@@ -124,42 +124,38 @@ static void ui_review_draw_tags(struct ui_review *s, WINDOW *w)
 static void ui_review_draw_moves(struct ui_review *s, WINDOW *w)
 {
 	const struct review *r = s->r;
-	const struct movelist *ml = &r->ml;
-	int height = getmaxy(w);
-	char num[16];
+	const struct review_moves *ml = &r->ml;
+	const struct review_move *cur = r->ply ? review_move_at(r, r->ply - 1) : NULL;
+	int height = getmaxy(w), width = getmaxx(w);
 
 	werase(w);
 	for (int y = 0; y < height; y++) {
 		int row = r->ml_top + y;
-		if (row >= ml->rows)
+		if (row >= ml->n_rows)
 			break;
-		wattrset(w, ui_attr(s->ui, THEME_COORDINATES, -1));
-		movelist_number(ml, row, num);
-		mvwaddstr(w, y, 0, num);
-		for (int col = 0; col < 2; col++) {
-			long ply = movelist_ply_at(ml, row, col);
-			int x = col ? ml->x_black : ml->x_white;
-			if (ply < 0) {
-				if (row == 0 && col == 0 && ml->offset) {
-					wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
-					mvwaddstr(w, y, x, "...");
-				}
-				continue;
-			}
-			bool current = (size_t)ply + 1 == r->ply;
-			int a = current ? ui_draw_selected_attr(s->ui) : ui_attr(s->ui, THEME_TEXT, -1);
-			wattrset(w, a);
-			char cell[SAN_MAX + 4];
-			/* The current move also gets a '>' so it shows without
-			 * colour or reverse video (and in screen captures). */
-			snprintf(cell, sizeof cell, "%s%s", r->game.moves[ply].san,
-				 r->game.moves[ply].comment ? "*" : "");
+		const struct review_row *rw = &ml->rows[row];
+		if (rw->num[0]) {
+			wattrset(w, ui_attr(s->ui, THEME_COORDINATES, -1));
+			mvwaddstr(w, y, 0, rw->num);
+		}
+		for (size_t k = 0; k < rw->n; k++) {
+			const struct review_cell *c = &ml->cells[rw->first + k];
+			/* Side lines in the comment colour, the current move
+			 * selected and marked '>' so it shows without colour or
+			 * reverse video (and in screen captures). */
+			bool current = c->mv && c->mv == cur;
+			int a = current ? ui_draw_selected_attr(s->ui)
+				: ui_attr(s->ui, rw->depth ? THEME_COMMENT : THEME_TEXT, -1);
 			if (current)
-				mvwaddch(w, y, x - 1, '>');
-			ui_draw_put(w, y, x, cell, ml->san_w - 1);
+				mvwaddch(w, y, c->x - 1, '>');
+			wattrset(w, a);
+			int room = width - c->x;
+			if (rw->depth == 0 && k + 1 < rw->n)
+				room = ml->cells[rw->first + k + 1].x - c->x - 1;
+			ui_draw_put(w, y, c->x, c->text, room);
 		}
 	}
-	if (ml->rows == 0) {
+	if (ml->n_rows == 0) {
 		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
 		mvwaddstr(w, 0, 0, "(no moves)");
 	}
@@ -175,11 +171,12 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	werase(w);
 	wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | A_BOLD);
 	ui_draw_hline(w, 0, width, r->ascii);
-	if (r->ply) {
-		const struct review_move *mv = &r->game.moves[r->ply - 1];
+	const struct review_move *mv = r->ply ? review_move_at(r, r->ply - 1) : NULL;
+	if (mv) {
 		const struct position *before = &r->positions[r->ply - 1];
-		snprintf(line, sizeof line, " %d.%s%s ", before->fullmove, before->side == WHITE ? "" : "..",
-			 mv->san);
+		char san[REVIEW_SAN_TEXT_MAX];
+		review_san_text(mv, r->ascii, san, sizeof san);
+		snprintf(line, sizeof line, " %d.%s%s ", before->fullmove, before->side == WHITE ? "" : "..", san);
 		mvwaddstr(w, 0, 1, line);
 		if (mv->clock_ms >= 0) {
 			clock_text_format(mv->clock_ms, clk);
@@ -190,12 +187,23 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	} else {
 		mvwaddstr(w, 0, 1, " start ");
 	}
-	const char *text = review_comment(r);
-	wattrset(w, ui_attr(s->ui, THEME_COMMENT, -1));
-	for (int y = 1; text && *text && y < height; y++) {
-		size_t next, n = review_wrap(text, width, &next);
-		mvwaddnstr(w, y, 0, text, (int)n);
-		text += next;
+	/* The side line's own opening comment, the NAGs that are not move
+	 * marks, then the move's comment. */
+	char nags[256] = "";
+	if (mv)
+		review_nag_text(mv, r->ascii, nags, sizeof nags);
+	const char *texts[] = { review_line_comment(r), nags, review_comment(r) };
+	int y = 1;
+	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
+		const char *text = texts[i];
+		wattrset(w, ui_attr(s->ui, i == 1 ? THEME_HEADING : THEME_COMMENT, -1));
+		for (; text && *text && y < height; y++) {
+			size_t next, n = review_wrap(text, width, &next);
+			char buf[512];
+			snprintf(buf, sizeof buf, "%.*s", (int)(n < sizeof buf ? n : sizeof buf - 1), text);
+			ui_draw_put(w, y, 0, buf, width);
+			text += next;
+		}
 	}
 	wattrset(w, A_NORMAL);
 }
@@ -210,11 +218,11 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 	werase(w);
 	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
 	if (r->ply)
-		snprintf(line, sizeof line, "ply %zu/%zu, after %d.%s%s", r->ply, r->game.n_moves,
+		snprintf(line, sizeof line, "ply %zu/%zu, after %d.%s%s", r->ply, r->n_line,
 			 r->positions[r->ply - 1].fullmove, r->positions[r->ply - 1].side == WHITE ? "" : "..",
-			 r->game.moves[r->ply - 1].san);
+			 review_move_at(r, r->ply - 1)->san);
 	else
-		snprintf(line, sizeof line, "ply 0/%zu, start position", r->game.n_moves);
+		snprintf(line, sizeof line, "ply 0/%zu, start position", r->n_line);
 	ui_draw_put(w, 0, 0, line, width);
 	const char *state = "";
 	if (movegen_is_checkmate(p))
@@ -225,9 +233,13 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 		state = ", check";
 	snprintf(line, sizeof line, "%s to move%s", p->side == WHITE ? "White" : "Black", state);
 	ui_draw_put(w, 1, 0, line, width);
-	if (r->ply == r->game.n_moves && r->game.result && getmaxy(w) > 2) {
+	int y = 2;
+	if (r->depth > 0 && getmaxy(w) > y) {
+		review_line_text(r, line, sizeof line);
+		ui_draw_put(w, y++, 0, line, width);
+	} else if (r->ply == r->n_line && r->game.result && getmaxy(w) > y) {
 		snprintf(line, sizeof line, "end of game: %s", r->game.result);
-		ui_draw_put(w, 2, 0, line, width);
+		ui_draw_put(w, y++, 0, line, width);
 	}
 	wattrset(w, A_NORMAL);
 }
@@ -247,7 +259,7 @@ static void ui_review_draw_status(struct ui_review *s, WINDOW *w)
 		snprintf(line, sizeof line, "%s: %zu games   Enter open  j/k move  ? help  q quit", r->file_name,
 			 r->n_entries);
 	else
-		snprintf(line, sizeof line, "%s game %zu/%zu%s   <-/-> step  g/G ends  :N ply  f flip  ? help  q quit",
+		snprintf(line, sizeof line, "%s game %zu/%zu%s   <-/-> step  v/u side line  f flip  ? help",
 			 r->file_name, r->game_index + 1, r->n_entries ? r->n_entries : 1,
 			 r->flipped ? " (Black's view)" : "");
 	ui_draw_put(w, 0, 0, line, width);
@@ -301,13 +313,16 @@ static const char *const ui_review_help_text[] = {
 	"  End    G          last position",
 	"  Home   g          start position",
 	"  :N Enter          go to ply N (0 = start)",
+	"  v                 into the next move's side line",
+	"  n                 the next side line in its place",
+	"  u  Esc            out of the side line",
 	"  f                 flip the board",
 	"  Esc  <            back to the game list",
 	"  Ctrl-L            redraw",
 	"  ?                 this help (any key closes it)",
 	"  q                 quit",
 	"",
-	"  Moves with a comment are marked *.",
+	"  Moves with a comment or a NAG are marked *.",
 	NULL,
 };
 
