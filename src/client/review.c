@@ -487,15 +487,28 @@ void review_layout_compute(struct review_layout *l, int w, int h)
 		l->too_small = true;
 		return;
 	}
-	/* The board takes what the side column (at least 24 wide) and the
-	 * status line leave; the rest of the left column is the info pane. */
-	if (board_view_geometry(w - 25, h - 1, &l->board) < 0) {
-		l->too_small = true;
-		return;
+	/* The board takes what the side column (at least 24 wide), the
+	 * evaluation bar's column with a blank either side and the status
+	 * line leave; the rest of the left column is the info pane. */
+	int bar = 2;
+	if (board_view_geometry(w - 25 - bar, h - 1, &l->board) < 0) {
+		/* The narrowest screens do without the bar. */
+		bar = 0;
+		if (board_view_geometry(w - 25, h - 1, &l->board) < 0) {
+			l->too_small = true;
+			return;
+		}
 	}
 	l->info_y = l->board.height;
 	l->info_h = h - 1 - l->board.height;
-	l->side_x = l->board.width + 1;
+	/* Three text rows, then the graph (at most 8 rows) and its markers. */
+	l->graph_h = l->info_h - 4;
+	l->graph_h = l->graph_h > 8 ? 8 : l->graph_h < 0 ? 0 : l->graph_h;
+	l->graph_y = 3;
+	l->bar_x = l->board.width + 1;
+	l->bar_y = l->board.board_y;
+	l->bar_h = bar ? 8 * l->board.sq_h : 0;
+	l->side_x = l->board.width + 1 + bar;
 	l->side_w = w - l->side_x;
 	l->tags_y = 0;
 	l->tags_h = 4;
@@ -527,6 +540,52 @@ int64_t review_clock_of(const struct review *r, enum color c)
 		if (r->positions[i - 1].side == c && r->line[i - 1]->clock_ms >= 0)
 			return r->line[i - 1]->clock_ms;
 	return -1;
+}
+
+const struct pgn_eval *review_eval_at(const struct review *r, size_t ply)
+{
+	if (!r->has_game || ply == 0 || ply > r->n_line || r->line[ply - 1]->eval.kind == PGN_EVAL_NONE)
+		return NULL;
+	return &r->line[ply - 1]->eval;
+}
+
+bool review_has_evals(const struct review *r)
+{
+	for (size_t i = 1; r->has_game && i <= r->n_line; i++)
+		if (review_eval_at(r, i))
+			return true;
+	return false;
+}
+
+enum analysis_judgement review_judgement_at(const struct review *r, size_t ply)
+{
+	if (!r->has_game || ply == 0 || ply > r->n_line)
+		return ANALYSIS_NONE;
+	const struct pgn_eval *before = review_eval_at(r, ply - 1), *after = review_eval_at(r, ply);
+	if (before && after)
+		return analysis_judge(before, after, (enum color)r->positions[ply - 1].side);
+	const struct review_move *mv = r->line[ply - 1];
+	enum analysis_judgement j = ANALYSIS_NONE;
+	for (int k = 0; k < mv->n_nags; k++) {
+		if (mv->nags[k] == 4)
+			j = ANALYSIS_BLUNDER;
+		else if (mv->nags[k] == 2 && j < ANALYSIS_MISTAKE)
+			j = ANALYSIS_MISTAKE;
+		else if (mv->nags[k] == 6 && j < ANALYSIS_INACCURACY)
+			j = ANALYSIS_INACCURACY;
+	}
+	return j;
+}
+
+void review_eval_text(const struct pgn_eval *e, char *buf, size_t size)
+{
+	if (e->kind == PGN_EVAL_MATE)
+		snprintf(buf, size, "#%d", (int)e->value);
+	else if (e->value == 0)
+		snprintf(buf, size, "0.00");
+	else
+		snprintf(buf, size, "%c%d.%02d", e->value > 0 ? '+' : '-', abs((int)e->value) / 100,
+			 abs((int)e->value) % 100);
 }
 
 enum color review_header_color(const struct review *r, int row)

@@ -18,6 +18,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "analysis.h"
 #include "board-view.h"
 #include "movelist.h"
 #include "review-moves.h"
@@ -121,6 +122,9 @@ struct review_layout {
 	bool too_small;
 	struct board_geometry board;   /* the board pane at (0, 0) */
 	int info_y, info_h;            /* below the board, board.width wide */
+	int graph_y, graph_h;          /* the evaluation graph's rows inside the info pane
+					  (its marker row after them); graph_h 0: no room */
+	int bar_x, bar_y, bar_h;       /* the evaluation bar: one column beside the board */
 	int side_x, side_w;            /* the column right of the board */
 	int tags_y, tags_h;
 	int moves_y, moves_h;
@@ -203,6 +207,22 @@ void review_board_view(const struct review *r, struct board_view *v);
 
 /* The move of ply i (from 0) of the line followed; i < r->n_line. */
 const struct review_move *review_move_at(const struct review *r, size_t i);
+
+/* The evaluation of the position after ply plies of the line followed
+ * (White's view), or NULL when there is none. */
+const struct pgn_eval *review_eval_at(const struct review *r, size_t ply);
+
+/* Whether any position of the line followed has an evaluation. */
+bool review_has_evals(const struct review *r);
+
+/* The class of ply ply's move (from 1): by the fall of the mover's
+ * winning chances between the evaluations before and after it (Lichess's
+ * thresholds, analysis.h) when both are known, else the move's own mark
+ * ($6 ?! inaccuracy, $2 ? mistake, $4 ?? blunder). */
+enum analysis_judgement review_judgement_at(const struct review *r, size_t ply);
+
+/* The evaluation as text: "+0.90", "-1.50", "#3", "#-2", "0.00". */
+void review_eval_text(const struct pgn_eval *e, char *buf, size_t size);
 
 /* The last [%clk] reading of colour c at or before the current ply, or -1. */
 int64_t review_clock_of(const struct review *r, enum color c);

@@ -255,8 +255,16 @@ START_TEST(test_layout)
 	review_layout_compute(&l, 80, 24);
 	ck_assert(!l.too_small);
 	ck_assert_int_eq(l.board.sq_w, 5);
-	ck_assert_int_eq(l.side_x, 43);
-	ck_assert_int_eq(l.side_w, 37);
+	/* The evaluation bar's column between the board and the side
+	 * column, a blank either side. */
+	ck_assert_int_eq(l.bar_x, l.board.width + 1);
+	ck_assert_int_eq(l.side_x, 45);
+	ck_assert_int_eq(l.side_w, 35);
+	ck_assert_int_eq(l.bar_h, 16);
+	/* Info: three rows of text, two of graph, one of markers. */
+	ck_assert_int_eq(l.info_h, 6);
+	ck_assert_int_eq(l.graph_y, 3);
+	ck_assert_int_eq(l.graph_h, 2);
 	ck_assert_int_eq(l.status_y, 23);
 	ck_assert_int_eq(l.moves_y + l.moves_h, l.comment_y);
 	ck_assert_int_eq(l.comment_y + l.comment_h, l.status_y);
@@ -266,6 +274,9 @@ START_TEST(test_layout)
 	review_layout_compute(&l, REVIEW_MIN_WIDTH, REVIEW_MIN_HEIGHT);
 	ck_assert(!l.too_small);
 	ck_assert_int_eq(l.board.sq_w, 3);
+	/* The narrowest screen has no room for the bar. */
+	ck_assert_int_eq(l.bar_h, 0);
+	ck_assert_int_eq(l.side_x, l.board.width + 1);
 	ck_assert_int_gt(l.moves_h, 0);
 	review_layout_compute(&l, REVIEW_MIN_WIDTH - 1, 40);
 	ck_assert(l.too_small);
@@ -455,6 +466,46 @@ START_TEST(test_nag_text)
 }
 END_TEST
 
+START_TEST(test_evals_from_pgn)
+{
+	char buf[32];
+	open_file("review/blunder.pgn");
+	key(KEYS_ENTER);
+	ck_assert(review_has_evals(&r));
+	ck_assert_ptr_null(review_eval_at(&r, 0));
+	ck_assert_int_eq(review_eval_at(&r, 7)->value, -110);
+	review_eval_text(review_eval_at(&r, 7), buf, sizeof buf);
+	ck_assert_str_eq(buf, "-1.10");
+	review_eval_text(review_eval_at(&r, 11), buf, sizeof buf);
+	ck_assert_str_eq(buf, "#-2");
+	/* Judged by the fall of the mover's winning chances between the
+	 * file's own evaluations: 3...Nd4 (+0.30 to +1.00) an inaccuracy,
+	 * 4. Nxe5 (+1.00 to -1.10) and 5. Nxf7 (-1.20 to -6.00) blunders,
+	 * 6. Rf1 letting a mate in from -6.50 a blunder. */
+	static const enum analysis_judgement want[15] = {
+		[6] = ANALYSIS_INACCURACY, [7] = ANALYSIS_BLUNDER, [9] = ANALYSIS_BLUNDER, [11] = ANALYSIS_BLUNDER,
+	};
+	for (size_t ply = 0; ply <= 14; ply++)
+		ck_assert_msg(review_judgement_at(&r, ply) == want[ply], "ply %zu", ply);
+	close_file();
+	/* No evaluations: the move marks judge (?! inaccuracy, ? mistake,
+	 * ?? blunder). */
+	open_file("review/marks.pgn");
+	key(KEYS_ENTER);
+	ck_assert(!review_has_evals(&r));
+	ck_assert_int_eq(review_judgement_at(&r, 1), ANALYSIS_INACCURACY);
+	ck_assert_int_eq(review_judgement_at(&r, 2), ANALYSIS_BLUNDER);
+	ck_assert_int_eq(review_judgement_at(&r, 3), ANALYSIS_MISTAKE);
+	ck_assert_int_eq(review_judgement_at(&r, 4), ANALYSIS_NONE);
+	close_file();
+	open_file("review/annotated.pgn");
+	key(KEYS_ENTER);
+	/* Its evaluations stand next to its marks: the evaluations win. */
+	ck_assert_int_eq(review_judgement_at(&r, 10), ANALYSIS_NONE);
+	close_file();
+}
+END_TEST
+
 START_TEST(test_illegal_game_refused)
 {
 	struct review_move mv = { .m = move_make(SQ_E1, SQ_E8 - 8 * 3), .san = "Ke5", .clock_ms = -1 };
@@ -529,9 +580,9 @@ START_TEST(test_event_line)
 	ck_assert_int_eq(review_event_text(ev, NULL, "1-0", l.side_w, false, line, sizeof line), 35);
 	ck_assert_str_eq(line, "A valid game at the beginning\u2026  1-0");
 	review_event_text(ev, NULL, "1-0", l.side_w, true, line, sizeof line);
-	ck_assert_str_eq(line, "A valid game at the beginning...  1-0");
+	ck_assert_str_eq(line, "A valid game at the...  1-0");
 	review_event_text(ev, "2024.05.01", "1-0", l.side_w, false, line, sizeof line);
-	ck_assert_str_eq(line, "A valid game at the\u2026, 2024.05.01  1-0");
+	ck_assert_str_eq(line, "A valid game at\u2026, 2024.05.01  1-0");
 	/* Too narrow for the date and a useful part of the event. */
 	review_event_text(ev, "2024.05.01", "1-0", 25, false, line, sizeof line);
 	ck_assert_str_eq(line, "A valid game at the\u2026  1-0");
@@ -567,6 +618,7 @@ int main(void)
 	tcase_add_test(tc, test_scroll_follows);
 	tcase_add_test(tc, test_side_lines);
 	tcase_add_test(tc, test_nag_text);
+	tcase_add_test(tc, test_evals_from_pgn);
 	tcase_add_test(tc, test_illegal_game_refused);
 	tcase_add_test(tc, test_bad_game_in_list);
 	tcase_add_test(tc, test_wrap);

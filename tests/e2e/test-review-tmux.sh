@@ -221,4 +221,33 @@ check "out of both with Esc" t "ply 1/6"
 keys t q
 check "quits" t "tchess-exit-0"
 
+# 14. The evaluation graph and bar from the file's [%eval] comments alone:
+# the shown position's evaluation, the graph's braille under the board,
+# the judged moves dotted on its marker row (three blunders and an
+# inaccuracy), the bar beside the board; in ASCII '#' and '@'.
+cp "$TCHESS_TEST_DATA/review/blunder.pgn" "$tmp/blunder.pgn"
+start -- "$tmp/blunder.pgn"
+check "blunder game" t "ply 0/14"
+keys t : 9 Enter
+check "the position's evaluation" t "eval -6.00"
+expect_line "the graph's lower half: Black winning" 22 "⣿⣿⣿"
+expect_line "three blunders and an inaccuracy dotted" 23 "·  ●     ●    ●"
+expect_cell "the bar: Black's share at the top" 1 43 "░"
+expect_cell "the bar: White's share at the bottom" 16 43 "█"
+keys t f
+check "flipped" t "(Black's view)"
+expect_cell "flipped bar: White's share at the top" 1 43 "█"
+keys t q
+start NO_COLOR=1 -- --ascii "$tmp/blunder.pgn"
+check "ASCII blunder game" t "ply 0/14"
+keys t End
+check "at the end" t "ply 14/14"
+expect_line "ASCII graph" 22 "######"
+expect_line "ASCII dots" 23 ".  @     @    @"
+keys t q
+start -- --game 1 "$pgn"
+check "a game without evaluations says so" t "no evaluations in this game"
+keys t q
+check "quits" t "tchess-exit-0"
+
 e2e_finish "all checks passed"

@@ -7,6 +7,7 @@
  * so it asks for no tick and an idle review costs no CPU.
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,7 @@
 
 #include "../clock-text.h"
 #include "../keys.h"
+#include "../eval-graph.h"
 #include "../material.h"
 #include "../text-wrap.h"
 #include "tchess/movegen.h"
@@ -32,6 +34,7 @@ enum ui_review_pane {
 	PANE_COMMENT,
 	PANE_STATUS,
 	PANE_LIST,
+	PANE_BAR,
 	PANE_NB
 };
 
@@ -54,6 +57,8 @@ static void ui_review_make_panes(struct ui_review *s)
 	s->pane[PANE_COMMENT] = ui_draw_newwin(l->comment_h, l->side_w, l->comment_y, l->side_x);
 	s->pane[PANE_STATUS] = ui_draw_newwin(1, l->w, l->status_y, 0);
 	s->pane[PANE_LIST] = ui_draw_newwin(l->h - 1, l->w, 0, 0);
+	if (l->bar_h > 0 && l->bar_x < l->side_x)
+		s->pane[PANE_BAR] = ui_draw_newwin(l->bar_h, 1, l->bar_y, l->bar_x);
 }
 
 static const char *ui_review_or(const char *s, const char *dflt)
@@ -208,6 +213,73 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	wattrset(w, A_NORMAL);
 }
 
+/* The evaluation graph of the line followed, from the rows
+ * r->layout.graph_y of the info pane w: the winning chances of each
+ * position, the judged moves dotted and the current ply's column in
+ * reverse video with '^' under it. */
+static void ui_review_draw_graph(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	const struct review_layout *l = &r->layout;
+	int width = getmaxx(w);
+	static struct eval_graph g;
+	if (l->graph_h < 1 || getmaxy(w) < l->graph_y + l->graph_h + 1)
+		return;
+	if (!review_has_evals(r)) {
+		wattrset(w, ui_attr(s->ui, THEME_COMMENT, -1));
+		ui_draw_put(w, l->graph_y, 0, "no evaluations in this game", width);
+		return;
+	}
+	size_t n = r->n_line + 1;
+	double *wc = xcalloc(n, sizeof *wc);
+	enum analysis_judgement *judged = xcalloc(n, sizeof *judged);
+	for (size_t i = 0; i < n; i++) {
+		const struct pgn_eval *e = review_eval_at(r, i);
+		wc[i] = e ? analysis_winning_chances(e) : NAN;
+		judged[i] = review_judgement_at(r, i);
+	}
+	/* The start position counts as level when the game's evaluations
+	 * begin after it. */
+	if (isnan(wc[0]) && r->ply == 0)
+		wc[0] = 0;
+	eval_graph_render(&g, wc, judged, n, r->ply, width, l->graph_h, r->ascii);
+	int text = ui_attr(s->ui, THEME_TEXT, -1), rev = (int)A_REVERSE, bold = (int)A_BOLD;
+	for (int y = 0; y < g.height; y++)
+		for (int x = 0; x < g.width; x++) {
+			wattrset(w, x == g.current ? text | rev : text);
+			mvwaddstr(w, l->graph_y + y, x, g.cells[y][x]);
+		}
+	for (int x = 0; x < g.width; x++) {
+		enum analysis_judgement j = ANALYSIS_NONE;
+		for (size_t i = 0; i < n; i++)
+			if (eval_graph_column(i, n, width, r->ascii) == x && judged[i] > j)
+				j = judged[i];
+		int a = j == ANALYSIS_BLUNDER ? ui_attr(s->ui, THEME_CLOCK_LOW, -1) | bold
+			: j ? ui_attr(s->ui, THEME_HEADING, -1) : text;
+		wattrset(w, x == g.current ? a | rev : a);
+		mvwaddstr(w, l->graph_y + g.height, x, g.marks[x]);
+	}
+	free(wc);
+	free(judged);
+}
+
+/* The evaluation bar beside the board: White's share from White's side. */
+static void ui_review_draw_bar(struct ui_review *s, WINDOW *w)
+{
+	const struct review *r = s->r;
+	int rows = getmaxy(w);
+	char cells[64][EVAL_CELL];
+	werase(w);
+	const struct pgn_eval *e = review_eval_at(r, r->ply);
+	if (!e || rows > 64)
+		return;
+	eval_bar_render(analysis_winning_chances(e), rows, r->flipped, r->ascii, cells);
+	wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+	for (int y = 0; y < rows; y++)
+		mvwaddstr(w, y, 0, cells[y]);
+	wattrset(w, A_NORMAL);
+}
+
 static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 {
 	const struct review *r = s->r;
@@ -233,6 +305,16 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 		state = ", check";
 	snprintf(line, sizeof line, "%s to move%s", p->side == WHITE ? "White" : "Black", state);
 	ui_draw_put(w, 1, 0, line, width);
+	/* The shown position's evaluation at the right of that row. */
+	const struct pgn_eval *ev = review_eval_at(r, r->ply);
+	if (ev) {
+		char num[24];
+		review_eval_text(ev, num, sizeof num);
+		snprintf(line, sizeof line, "eval %s", num);
+		int x = width - ui_draw_cols(line);
+		if (x > ui_draw_cols(state) + 15)
+			ui_draw_put(w, 1, x, line, width - x);
+	}
 	int y = 2;
 	if (r->depth > 0 && getmaxy(w) > y) {
 		review_line_text(r, line, sizeof line);
@@ -241,6 +323,7 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 		snprintf(line, sizeof line, "end of game: %s", r->game.result);
 		ui_draw_put(w, y++, 0, line, width);
 	}
+	ui_review_draw_graph(s, w);
 	wattrset(w, A_NORMAL);
 }
 
@@ -358,6 +441,10 @@ void ui_review_draw(struct ui_review *s, unsigned dirty)
 			review_board_view(r, &v);
 			ui_board_draw(s->ui, s->pane[PANE_BOARD], &r->layout.board, &v);
 			wnoutrefresh(s->pane[PANE_BOARD]);
+		}
+		if ((dirty & REVIEW_DIRTY_BOARD) && s->pane[PANE_BAR]) {
+			ui_review_draw_bar(s, s->pane[PANE_BAR]);
+			wnoutrefresh(s->pane[PANE_BAR]);
 		}
 		for (size_t i = 0; i < sizeof panes / sizeof panes[0]; i++) {
 			WINDOW *w = s->pane[panes[i].pane];
