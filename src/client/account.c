@@ -49,6 +49,11 @@ int account_state_dir(char *buf, size_t size)
 	return account_xdg_dir("XDG_STATE_HOME", ".local/state", buf, size);
 }
 
+int account_cache_dir(char *buf, size_t size)
+{
+	return account_xdg_dir("XDG_CACHE_HOME", ".cache", buf, size);
+}
+
 int account_mkdirs(const char *dir, char *err, size_t errsize)
 {
 	char path[PATH_MAX];

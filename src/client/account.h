@@ -46,6 +46,10 @@ struct account {
 int account_config_dir(char *buf, size_t size);
 int account_state_dir(char *buf, size_t size);
 /* Creates dir and its parents (mode 0700). Returns 0 or -1 with a message. */
+/* $XDG_CACHE_HOME/tchess (else ~/.cache/tchess) into buf; -1 when neither
+ * is set or it does not fit. */
+int account_cache_dir(char *buf, size_t size);
+
 int account_mkdirs(const char *dir, char *err, size_t errsize);
 
 /* Reads the account file at path. Returns 0, 1 when there is none, or -1

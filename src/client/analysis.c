@@ -137,9 +137,12 @@ bool analysis_game_accuracy(const struct pgn_eval *evals, size_t n, enum color f
 {
 	if (n < 2)
 		return false;
-	for (size_t i = 0; i <= n; i++)
+	for (size_t i = 0; i < n; i++)
 		if (evals[i].kind == PGN_EVAL_NONE)
 			return false;
+	/* A mated position has no evaluation (as on Lichess): the mating
+	 * move lost nothing, so it counts as the position before. */
+	struct pgn_eval last = evals[n].kind == PGN_EVAL_NONE ? evals[n - 1] : evals[n];
 	/* White's win percents, position by position. */
 	size_t len = n + 1, ws = n / 10;
 	ws = ws < 2 ? 2 : ws > 8 ? 8 : ws;
@@ -152,11 +155,11 @@ bool analysis_game_accuracy(const struct pgn_eval *evals, size_t n, enum color f
 		size_t start = i + 2 >= ws ? i + 2 - ws : 0;
 		double win[8];
 		for (size_t k = 0; k < ws; k++)
-			win[k] = 50.0 + 50.0 * analysis_chances_cp(analysis_cp(&evals[start + k]));
+			win[k] = 50.0 + 50.0 * analysis_chances_cp(analysis_cp(start + k == n ? &last : &evals[start + k]));
 		double weight = analysis_stddev(win, ws);
 		weight = weight < 0.5 ? 0.5 : weight > 12 ? 12 : weight;
 		double prev = 50.0 + 50.0 * analysis_chances_cp(analysis_cp(&evals[i]));
-		double next = 50.0 + 50.0 * analysis_chances_cp(analysis_cp(&evals[i + 1]));
+		double next = 50.0 + 50.0 * analysis_chances_cp(analysis_cp(i + 1 == n ? &last : &evals[i + 1]));
 		int side = (int)((i + (first == BLACK)) % 2); /* 0 White, 1 Black */
 		double acc = side == 0 ? analysis_move_accuracy(prev, next)
 				       : analysis_move_accuracy(100.0 - prev, 100.0 - next);

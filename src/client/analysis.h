@@ -50,8 +50,9 @@ double analysis_move_accuracy(double before, double after);
 /* The accuracy of each side over a game of n plies whose positions
  * 0..n (the start, then after each ply) are evaluated in evals[0..n],
  * first being the side to move at the start; a mate counts as the
- * ceiling. Returns false (nothing set) when a position has no
- * evaluation or a side made no move. */
+ * ceiling, and the last position may have none (a mated one: it counts as
+ * the one before). Returns false (nothing set) when another position has
+ * no evaluation or a side made no move. */
 bool analysis_game_accuracy(const struct pgn_eval *evals, size_t n, enum color first, double *white, double *black);
 
 #endif

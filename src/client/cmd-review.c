@@ -14,29 +14,54 @@
 #include "commands.h"
 #include "config.h"
 #include "loop.h"
+#include "review-engine.h"
 #include "review-pgn.h"
 #include "review.h"
 #include "screens.h"
 #include "theme.h"
 #include "ui/ui.h"
+#include "util/log.h"
 
 static int review_usage(void)
 {
-	fprintf(stderr, "usage: tchess review [--plain] FILE.pgn [--game N] [--theme NAME|PATH] [--ascii|--unicode] [--flip]\n");
+	fprintf(stderr, "usage: tchess review [--plain [--analyse[=DEPTH]]] FILE.pgn [--game N] [--theme NAME|PATH]\n"
+			"                     [--ascii|--unicode] [--flip] [--engine PATH] [--depth N]\n");
 	return 2;
 }
 
 int cmd_review(int argc, char **argv)
 {
-	const char *file = NULL, *theme_arg = NULL;
-	long game_no = 0;
+	const char *file = NULL, *theme_arg = NULL, *engine = NULL;
+	long game_no = 0, depth = REVIEW_ENGINE_DEPTH;
+	bool analyse = false;
 	int ascii_arg = -1;
 	bool flip = false, plain = false;
 	char err[512];
 
 	for (int i = 0; i < argc; i++) {
 		const char *a = argv[i];
-		if (!strcmp(a, "--game") || !strcmp(a, "--theme")) {
+		if (!strcmp(a, "--analyse") || !strncmp(a, "--analyse=", 10) || !strcmp(a, "--depth")) {
+			const char *v = a[9] == '=' ? a + 10 : NULL;
+			if (a[2] == 'd') {
+				if (i + 1 >= argc) {
+					fprintf(stderr, "tchess review: --depth needs a value\n");
+					return review_usage();
+				}
+				v = argv[++i];
+			} else {
+				analyse = true;
+			}
+			if (v) {
+				char *end;
+				errno = 0;
+				depth = strtol(v, &end, 10);
+				if (errno || *end || end == v || depth < 1 || depth > REVIEW_ENGINE_DEPTH_MAX) {
+					fprintf(stderr, "tchess review: a depth is 1 to %d, not '%s'\n",
+						REVIEW_ENGINE_DEPTH_MAX, v);
+					return 2;
+				}
+			}
+		} else if (!strcmp(a, "--game") || !strcmp(a, "--theme") || !strcmp(a, "--engine")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "tchess review: %s needs a value\n", a);
 				return review_usage();
@@ -44,6 +69,10 @@ int cmd_review(int argc, char **argv)
 			const char *v = argv[++i];
 			if (a[2] == 't') {
 				theme_arg = v;
+				continue;
+			}
+			if (a[2] == 'e') {
+				engine = v;
 				continue;
 			}
 			char *end;
@@ -76,8 +105,15 @@ int cmd_review(int argc, char **argv)
 	}
 	if (!file)
 		return review_usage();
+	if (analyse && !plain) {
+		fprintf(stderr, "tchess review: --analyse goes with --plain (on the screen, press a)\n");
+		return 2;
+	}
+	/* The engine pool logs on stderr: only what goes wrong, and never
+	 * over the screen's lines but as a message of its own. */
+	log_set_level(LOG_ERROR);
 	if (plain)
-		return cmd_review_plain(file);
+		return cmd_review_plain(file, engine, analyse ? (int)depth : 0);
 
 	setlocale(LC_ALL, "");
 	struct config cfg;
@@ -130,7 +166,7 @@ int cmd_review(int argc, char **argv)
 		goto out_review;
 	}
 	struct loop *l = loop_new(&ui, NULL);
-	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r));
+	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r, engine, (int)depth));
 	loop_run(l);
 	loop_free(l);
 	ui_stop(&ui);

@@ -23,6 +23,8 @@ int cmd_vacation(int argc, char **argv);
 /* Lichess (cmd-lichess.c). */
 int cmd_lichess(int argc, char **argv);
 /* The non-interactive dump of review --plain (cmd-review-plain.c). */
-int cmd_review_plain(const char *path);
+/* tchess review --plain FILE; with depth > 0 (--analyse) the engine at
+ * engine (NULL: stockfish) analyses each game's main line to that depth. */
+int cmd_review_plain(const char *path, const char *engine, int depth);
 
 #endif

@@ -33,8 +33,127 @@ void review_init(struct review *r, const char *file_name, const struct review_en
 	review_layout_compute(&r->layout, 80, 24);
 }
 
+void review_engine_clear(struct review *r)
+{
+	free(r->engine_evals);
+	free(r->engine_best);
+	r->engine_evals = NULL;
+	r->engine_best = NULL;
+	r->engine_done = r->engine_total = 0;
+	r->shown_ok = false;
+	r->engine_note[0] = '\0';
+}
+
+unsigned review_engine_set_eval(struct review *r, size_t i, const struct pgn_eval *e, const char *best)
+{
+	if (!r->has_game || i > r->game.n_moves)
+		return 0;
+	if (!r->engine_evals) {
+		r->engine_evals = xcalloc(r->game.n_moves + 1, sizeof *r->engine_evals);
+		r->engine_best = xcalloc(r->game.n_moves + 1, sizeof *r->engine_best);
+	}
+	r->engine_evals[i] = *e;
+	snprintf(r->engine_best[i], sizeof r->engine_best[i], "%s", best);
+	return REVIEW_DIRTY_INFO | REVIEW_DIRTY_BOARD | REVIEW_DIRTY_COMMENT;
+}
+
+unsigned review_engine_set_shown(struct review *r, const char *fen, const struct engine_analysis *a)
+{
+	char now[FEN_MAX];
+	if (!r->has_game)
+		return 0;
+	fen_write(&r->positions[r->ply], now);
+	if (strcmp(now, fen))
+		return 0;
+	snprintf(r->shown_fen, sizeof r->shown_fen, "%s", fen);
+	r->shown = *a;
+	r->shown_ok = true;
+	r->shown_eval.kind = a->n_lines ? (a->lines[0].mate ? PGN_EVAL_MATE : PGN_EVAL_CP) : PGN_EVAL_NONE;
+	r->shown_eval.value = a->n_lines ? a->lines[0].score : 0;
+	r->shown_eval.depth = (int16_t)(a->n_lines ? a->lines[0].depth : -1);
+	return REVIEW_DIRTY_COMMENT | REVIEW_DIRTY_INFO | REVIEW_DIRTY_BOARD;
+}
+
+unsigned review_engine_set_progress(struct review *r, size_t done, size_t total, const char *note)
+{
+	if (done == r->engine_done && total == r->engine_total && !strcmp(note, r->engine_note))
+		return 0;
+	r->engine_done = done;
+	r->engine_total = total;
+	snprintf(r->engine_note, sizeof r->engine_note, "%s", note);
+	return REVIEW_DIRTY_INFO | REVIEW_DIRTY_STATUS;
+}
+
+/* The lines of the engine for the position shown, when they are for it. */
+static const struct engine_analysis *review_shown(const struct review *r)
+{
+	char now[FEN_MAX];
+	if (!r->has_game || !r->shown_ok)
+		return NULL;
+	fen_write(&r->positions[r->ply], now);
+	return strcmp(now, r->shown_fen) ? NULL : &r->shown;
+}
+
+int review_engine_lines(const struct review *r, int width, char lines[][160])
+{
+	const struct engine_analysis *a = review_shown(r);
+	int n = 0;
+	for (int k = 0; a && k < a->n_lines; k++) {
+		const struct engine_line *l = &a->lines[k];
+		struct pgn_eval e = { l->mate ? PGN_EVAL_MATE : PGN_EVAL_CP, l->score, -1 };
+		char num[24];
+		review_eval_text(&e, num, sizeof num);
+		int len = snprintf(lines[n], 160, "%s", num);
+		struct position p = r->positions[r->ply];
+		for (int i = 0; i < l->n_pv && len < width; i++) {
+			move m;
+			struct tchess_error err;
+			char san[SAN_MAX];
+			if (uci_parse(&p, l->pv[i], strlen(l->pv[i]), &m, &err) != TCHESS_OK)
+				break;
+			san_write(&p, m, san);
+			/* Move numbers before White's moves and the first. */
+			char word[SAN_MAX + 16];
+			if (p.side == WHITE)
+				snprintf(word, sizeof word, " %d.%s", p.fullmove, san);
+			else if (i == 0)
+				snprintf(word, sizeof word, " %d...%s", p.fullmove, san);
+			else
+				snprintf(word, sizeof word, " %s", san);
+			if (len + (int)strlen(word) > width)
+				break;
+			len += snprintf(lines[n] + len, (size_t)(160 - len), "%s", word);
+			struct undo u;
+			position_make(&p, m, &u);
+		}
+		n++;
+	}
+	return n;
+}
+
+void review_engine_advice(const struct review *r, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (!r->has_game || r->ply == 0 || r->depth != 0 || !r->engine_evals || r->ply >= r->game.n_moves + 1)
+		return;
+	const struct pgn_eval *before = &r->engine_evals[r->ply - 1], *after = &r->engine_evals[r->ply];
+	enum analysis_judgement j = analysis_judge(before, after, (enum color)r->positions[r->ply - 1].side);
+	if (j == ANALYSIS_NONE)
+		return;
+	const char *name = analysis_judgement_name(j);
+	char san[SAN_MAX] = "";
+	move m;
+	struct tchess_error err;
+	const char *best = r->engine_best[r->ply - 1];
+	if (best[0] && uci_parse(&r->positions[r->ply - 1], best, strlen(best), &m, &err) == TCHESS_OK)
+		san_write(&r->positions[r->ply - 1], m, san);
+	snprintf(buf, size, "%c%s.%s%s%s", name[0] - 'a' + 'A', name + 1, san[0] ? " " : "", san,
+		 san[0] ? " was best." : "");
+}
+
 void review_fini(struct review *r)
 {
+	review_engine_clear(r);
 	free(r->positions);
 	free(r->line);
 	review_moves_fini(&r->ml);
@@ -150,6 +269,7 @@ int review_set_game(struct review *r, const struct review_game *g)
 	r->positions = pos;
 	r->n_line = (size_t)n;
 	r->depth = 0;
+	review_engine_clear(r);
 	r->game = *g;
 	r->has_game = true;
 	r->ply = 0;
@@ -300,6 +420,8 @@ struct review_cmd review_key(const struct review *r, int key)
 		return review_cmd(REVIEW_CMD_LINE_ENTER, 0);
 	case 'n':
 		return review_cmd(REVIEW_CMD_LINE_NEXT, 0);
+	case 'a':
+		return review_cmd(REVIEW_CMD_ENGINE, 0);
 	case 'u':
 		return review_cmd(REVIEW_CMD_LINE_LEAVE, 0);
 	case KEYS_ESC:
@@ -467,6 +589,12 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 	case REVIEW_CMD_LINE_ENTER:
 		dirty |= review_line_enter(r);
 		break;
+	case REVIEW_CMD_ENGINE:
+		r->engine_on = !r->engine_on;
+		if (!r->engine_on)
+			review_engine_clear(r);
+		dirty |= REVIEW_DIRTY_GAME;
+		break;
 	case REVIEW_CMD_LINE_NEXT:
 		dirty |= review_line_next(r);
 		break;
@@ -544,7 +672,18 @@ int64_t review_clock_of(const struct review *r, enum color c)
 
 const struct pgn_eval *review_eval_at(const struct review *r, size_t ply)
 {
-	if (!r->has_game || ply == 0 || ply > r->n_line || r->line[ply - 1]->eval.kind == PGN_EVAL_NONE)
+	if (!r->has_game || ply > r->n_line)
+		return NULL;
+	/* The engine's, on the main line, once it has analysed the position. */
+	if (r->engine_on && r->depth == 0 && r->engine_evals && r->engine_evals[ply].kind != PGN_EVAL_NONE)
+		return &r->engine_evals[ply];
+	if (r->engine_on && r->depth > 0) {
+		/* In a side line, the shown position's best line. */
+		const struct engine_analysis *a = ply == r->ply ? review_shown(r) : NULL;
+		if (a && a->n_lines)
+			return &r->shown_eval;
+	}
+	if (ply == 0 || r->line[ply - 1]->eval.kind == PGN_EVAL_NONE)
 		return NULL;
 	return &r->line[ply - 1]->eval;
 }

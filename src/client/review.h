@@ -20,8 +20,10 @@
 
 #include "analysis.h"
 #include "board-view.h"
+#include "engine/engine.h"
 #include "movelist.h"
 #include "review-moves.h"
+#include "tchess/fen.h"
 #include "tchess/notation.h"
 #include "tchess/pgn.h"
 #include "tchess/position.h"
@@ -92,6 +94,7 @@ enum review_cmd_kind {
 	REVIEW_CMD_LINE_ENTER,    /* into the next move's first side line */
 	REVIEW_CMD_LINE_NEXT,     /* the next alternative in place of the side line followed */
 	REVIEW_CMD_LINE_LEAVE,    /* back to the line a side line branched from */
+	REVIEW_CMD_ENGINE,        /* engine analysis on or off */
 	REVIEW_CMD_REDRAW
 };
 
@@ -178,6 +181,19 @@ struct review {
 	char prompt_text[16];
 	char message[200];
 
+	/* Engine analysis, copied in by the screen (review_engine_set_*):
+	 * the pass's verdicts on the main line's positions and the best
+	 * lines of the position shown. */
+	bool engine_on;                /* toggled by a */
+	struct pgn_eval *engine_evals; /* n_moves + 1 (owned); kind NONE until known */
+	char (*engine_best)[UCI_MAX];  /* the engine's move in each position, or "" */
+	size_t engine_done, engine_total;
+	bool shown_ok;
+	char shown_fen[FEN_MAX];       /* the position the lines are for */
+	struct engine_analysis shown;
+	struct pgn_eval shown_eval;    /* its first line's score */
+	char engine_note[160];         /* "analysing 12/61", "depth 12, cached", an error */
+
 	struct review_layout layout;
 	bool quit;
 };
@@ -207,6 +223,29 @@ void review_board_view(const struct review *r, struct board_view *v);
 
 /* The move of ply i (from 0) of the line followed; i < r->n_line. */
 const struct review_move *review_move_at(const struct review *r, size_t i);
+
+/* The engine's verdict on main-line position i (0..n_moves): its
+ * evaluation (kind PGN_EVAL_NONE for none) and best move in UCI ("" for
+ * none); sizes the arrays on the first call for a game. Returns the dirty
+ * bits. */
+unsigned review_engine_set_eval(struct review *r, size_t i, const struct pgn_eval *e, const char *best);
+/* The lines of the position whose FEN is fen (dropped unless it is the
+ * one shown). */
+unsigned review_engine_set_shown(struct review *r, const char *fen, const struct engine_analysis *a);
+/* The pass's progress and a note for the info line. */
+unsigned review_engine_set_progress(struct review *r, size_t done, size_t total, const char *note);
+/* Forgets the engine's results (a new game, or analysis off). */
+void review_engine_clear(struct review *r);
+
+/* The engine's best lines for the position shown, as text: "+0.32 e4 e5
+ * Nf3" (SAN from the position, at most width columns each) into lines
+ * (up to ENGINE_MULTIPV_MAX of size bytes); returns how many. */
+int review_engine_lines(const struct review *r, int width, char lines[][160]);
+
+/* What the engine says of the current move when it judged it: "Blunder.
+ * Nf3 was best." (the engine's move in the position before, in SAN), or
+ * "" into buf. */
+void review_engine_advice(const struct review *r, char *buf, size_t size);
 
 /* The evaluation of the position after ply plies of the line followed
  * (White's view), or NULL when there is none. */

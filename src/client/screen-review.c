@@ -1,26 +1,45 @@
 /*
  * The review screens' logic (screens.h): keys to review commands, applied
- * to the review model; ui/review.c draws it. Offline: no requests, no
- * tick.
+ * to the review model; ui/review.c draws it. Offline: no requests. With
+ * engine analysis on (key a) the screen owns the engine (review-engine.h),
+ * asks it for the whole-game pass and for the shown position's lines, and
+ * copies what it answered into the model once a pass of the loop; it asks
+ * for a tick only while an answer is due, so an idle review costs no CPU.
  */
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "keys.h"
+#include "review-engine.h"
 #include "review.h"
 #include "screens.h"
 #include "ui/ui.h"
 #include "util/xalloc.h"
 
+/* How often to look for the engine's answers while one is due. */
+#define SCREEN_REVIEW_ENGINE_TICK_MS 100
+
 struct screen_review {
 	struct review *r;
 	struct ui_review *draw;
+	char *engine_path;             /* NULL: stockfish */
+	struct engine_limits lim;
+	struct review_engine *re;
+	size_t pass_game;              /* the game the pass is for, SIZE_MAX for none */
+	unsigned long serial;          /* the engine's, when last copied */
+	char asked_fen[FEN_MAX];       /* the position last asked for, "" */
 };
 
-struct screen_review *screen_review_new(struct ui *ui, struct review *r)
+struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth)
 {
 	struct screen_review *p = xcalloc(1, sizeof *p);
 	p->r = r;
 	p->draw = ui_review_new(ui, r);
+	p->engine_path = engine ? xstrdup(engine) : NULL;
+	p->lim.depth = depth > 0 ? depth : REVIEW_ENGINE_DEPTH;
+	p->lim.multipv = ENGINE_MULTIPV_MAX;
+	p->pass_game = SIZE_MAX;
 	return p;
 }
 
@@ -48,6 +67,106 @@ static void screen_review_draw(void *self, unsigned dirty)
 	ui_review_draw(p->draw, dirty);
 }
 
+/* The moves of the line followed up to ply n, for the engine. */
+static move *screen_review_moves(const struct review *r, size_t n)
+{
+	move *m = xcalloc(n ? n : 1, sizeof *m);
+	for (size_t i = 0; i < n; i++)
+		m[i] = review_move_at(r, i)->m;
+	return m;
+}
+
+/* Copies what the engine answered since the last look into the model. */
+static unsigned screen_review_sync(struct screen_review *p)
+{
+	struct review *r = p->r;
+	unsigned long serial = review_engine_serial(p->re);
+	if (serial == p->serial)
+		return 0;
+	p->serial = serial;
+	unsigned dirty = 0;
+	size_t done, total;
+	review_engine_progress(p->re, &done, &total);
+	for (size_t i = 0; i < total; i++) {
+		struct review_engine_eval e;
+		if (!review_engine_eval_at(p->re, i, &e))
+			continue;
+		struct pgn_eval pe = { PGN_EVAL_NONE, 0, -1 };
+		if (e.has_eval) {
+			pe.kind = e.mate ? PGN_EVAL_MATE : PGN_EVAL_CP;
+			pe.value = e.score;
+			pe.depth = (int16_t)p->lim.depth;
+		}
+		dirty |= review_engine_set_eval(r, i, &pe, e.best);
+	}
+	struct engine_analysis a;
+	char fen[FEN_MAX], note[160], err[160];
+	if (review_engine_shown(p->re, &a, fen))
+		dirty |= review_engine_set_shown(r, fen, &a);
+	review_engine_error(p->re, err, sizeof err);
+	if (err[0])
+		snprintf(note, sizeof note, "engine: %.140s", err);
+	else if (done < total)
+		snprintf(note, sizeof note, "analysing %zu/%zu", done, total);
+	else
+		snprintf(note, sizeof note, "depth %d", p->lim.depth);
+	dirty |= review_engine_set_progress(r, done, total, note);
+	return dirty;
+}
+
+/* Starts or stops the engine as the model asks, starts the pass for the
+ * game shown and asks for the lines of the position shown. */
+static unsigned screen_review_engine(struct screen_review *p)
+{
+	struct review *r = p->r;
+	if (!r->engine_on || !r->has_game || r->screen != REVIEW_SCREEN_GAME) {
+		if (!r->engine_on && p->re) {
+			review_engine_free(p->re);
+			p->re = NULL;
+			p->pass_game = SIZE_MAX;
+			p->asked_fen[0] = '\0';
+		}
+		return 0;
+	}
+	unsigned dirty = 0;
+	if (!p->re) {
+		char *err = NULL;
+		p->re = review_engine_new(p->engine_path, &p->lim, &err);
+		if (!p->re) {
+			struct review_cmd off = { REVIEW_CMD_ENGINE, 0, 0 };
+			review_apply(r, &off);
+			snprintf(r->message, sizeof r->message, "no engine analysis: %.170s", err);
+			free(err);
+			return REVIEW_DIRTY_ALL;
+		}
+		p->serial = 0;
+	}
+	if (p->pass_game != r->game_index || !r->engine_evals) {
+		char *err = NULL;
+		move *moves = xcalloc(r->game.n_moves ? r->game.n_moves : 1, sizeof *moves);
+		for (size_t i = 0; i < r->game.n_moves; i++)
+			moves[i] = r->game.moves[i].m;
+		if (review_engine_pass(p->re, &r->game.start, moves, r->game.n_moves, &err) < 0) {
+			snprintf(r->message, sizeof r->message, "engine: %.180s", err);
+			free(err);
+			dirty |= REVIEW_DIRTY_STATUS;
+		}
+		free(moves);
+		p->pass_game = r->game_index;
+		p->serial = 0;
+		p->asked_fen[0] = '\0';
+	}
+	char fen[FEN_MAX];
+	fen_write(&r->positions[r->ply], fen);
+	if (strcmp(fen, p->asked_fen)) {
+		move *moves = screen_review_moves(r, r->ply);
+		review_engine_show(p->re, &r->game.start, moves, r->ply);
+		free(moves);
+		snprintf(p->asked_fen, sizeof p->asked_fen, "%s", fen);
+	}
+	return dirty | screen_review_sync(p);
+}
+
 static unsigned screen_review_key(void *self, struct loop *l, int key)
 {
 	struct screen_review *p = self;
@@ -55,7 +174,35 @@ static unsigned screen_review_key(void *self, struct loop *l, int key)
 	if (key == KEYS_RESIZE)
 		return screen_review_resize(p);
 	struct review_cmd c = review_key(p->r, key);
-	return review_apply(p->r, &c);
+	unsigned dirty = review_apply(p->r, &c);
+	return dirty | screen_review_engine(p);
+}
+
+static unsigned screen_review_apply(void *self, struct loop *l, int64_t mono_ms)
+{
+	struct screen_review *p = self;
+	(void)l;
+	(void)mono_ms;
+	return p->re ? screen_review_sync(p) : 0;
+}
+
+/* A tick while the pass runs or the shown position's lines are due. */
+static int64_t screen_review_next_tick(void *self, int64_t mono_ms)
+{
+	struct screen_review *p = self;
+	(void)mono_ms;
+	if (!p->re)
+		return -1;
+	size_t done, total;
+	review_engine_progress(p->re, &done, &total);
+	struct engine_analysis a;
+	char fen[FEN_MAX];
+	bool shown = review_engine_shown(p->re, &a, fen);
+	char err[8];
+	review_engine_error(p->re, err, sizeof err);
+	if ((done < total || !shown) && !err[0])
+		return SCREEN_REVIEW_ENGINE_TICK_MS;
+	return -1;
 }
 
 static bool screen_review_done(const void *self)
@@ -67,7 +214,9 @@ static bool screen_review_done(const void *self)
 static void screen_review_close(void *self)
 {
 	struct screen_review *p = self;
+	review_engine_free(p->re);
 	ui_review_free(p->draw);
+	free(p->engine_path);
 	free(p);
 }
 
@@ -76,6 +225,8 @@ const struct screen_ops screen_review_ops = {
 	.show = screen_review_show,
 	.draw = screen_review_draw,
 	.key = screen_review_key,
+	.apply = screen_review_apply,
+	.next_tick = screen_review_next_tick,
 	.done = screen_review_done,
 	.close = screen_review_close,
 };

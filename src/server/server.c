@@ -10,7 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "game-service.h"
 #include "ratelimit.h"
 #include "server.h"

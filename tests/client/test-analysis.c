@@ -124,7 +124,12 @@ START_TEST(test_accuracy)
 	ck_assert(analysis_game_accuracy(g, 10, WHITE, &w, &b));
 	ck_assert_double_eq_tol(b, 100.0, 1e-9);
 	ck_assert(w < 80.0 && w > 20.0);
-	/* A missing evaluation: no accuracy. */
+	/* The last position may lack one (mate): as the one before. */
+	g[10].kind = PGN_EVAL_NONE;
+	double w2, b2;
+	ck_assert(analysis_game_accuracy(g, 10, WHITE, &w2, &b2));
+	ck_assert_double_eq_tol(w2, w, 1e-9);
+	/* Any other missing evaluation: no accuracy. */
 	g[3].kind = PGN_EVAL_NONE;
 	ck_assert(!analysis_game_accuracy(g, 10, WHITE, &w, &b));
 }

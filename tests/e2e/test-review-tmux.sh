@@ -250,4 +250,36 @@ check "a game without evaluations says so" t "no evaluations in this game"
 keys t q
 check "quits" t "tchess-exit-0"
 
+# 15. Engine analysis (stockfish at a fixed depth; skipped without it): a
+# turns it on, the pass's progress shows until it is done, the shown
+# position gets its best lines and 5. Nxf7 is called a blunder with the
+# engine's move; reopening the game answers from the cache at once.
+if [ -x /usr/games/stockfish ]; then
+	start XDG_CACHE_HOME="$tmp/cache" -- --depth 8 "$tmp/blunder.pgn"
+	check "engine game" t "ply 0/14"
+	keys t : 9 Enter a
+	check "the pass done" t "depth 8" 60
+	check "the blunder named, the engine's move given" t "Blunder. " 20
+	check "its move was best" t " was best."
+	check "the best lines of the position (Black to move)" t "5...Q" 20
+	keys t a
+	check "engine off: the file's evaluation again" t "eval -6.00"
+	absent "engine off: no lines" t "was best."
+	keys t q
+	start XDG_CACHE_HOME="$tmp/cache" -- --depth 8 "$tmp/blunder.pgn"
+	check "engine game again" t "ply 0/14"
+	keys t a
+	# Answered from the cache (that no search runs is client-review-analyse's check).
+	check "the pass from the cache" t "depth 8" 20
+	keys t q
+	start -- --engine /nonexistent/engine "$tmp/blunder.pgn"
+	check "a missing engine" t "ply 0/14"
+	keys t a
+	check "says so" t "no engine analysis: engine /nonexistent/engine"
+	keys t q
+	check "quits" t "tchess-exit-0"
+else
+	echo "ok - engine checks skipped: no /usr/games/stockfish"
+fi
+
 e2e_finish "all checks passed"

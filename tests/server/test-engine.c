@@ -26,7 +26,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "tchess/fen.h"
 #include "tchess/movegen.h"
 #include "tchess/notation.h"
@@ -226,6 +226,132 @@ static void read_position(char *buf, size_t size)
 	fclose(f);
 	buf[strcspn(buf, "\n")] = '\0';
 }
+
+/* ---- analysis ---- */
+
+struct aslot {
+	struct waiter *w;
+	int calls;
+	struct engine_analysis a;
+	char error[256];
+};
+
+static void on_analysis(void *arg, const struct engine_analysis *a, const char *error)
+{
+	struct aslot *s = arg;
+	pthread_mutex_lock(&s->w->lock);
+	s->calls++;
+	ck_assert((a == NULL) != (error == NULL));
+	if (a)
+		s->a = *a;
+	snprintf(s->error, sizeof s->error, "%s", error ? error : "");
+	s->w->done++;
+	pthread_cond_broadcast(&s->w->cond);
+	pthread_mutex_unlock(&s->w->lock);
+}
+
+static void analyse(struct engine_pool *pool, const char *fen, const char *const *moves, size_t n,
+		    const struct engine_limits *lim, struct aslot *s)
+{
+	struct waiter w;
+	waiter_init(&w);
+	memset(s, 0, sizeof *s);
+	s->w = &w;
+	char *err = NULL;
+	int id = engine_analyse(pool, fen, moves, n, false, lim, on_analysis, s, &err);
+	ck_assert_msg(id > 0, "engine_analyse: %s", err ? err : "?");
+	ck_assert(wait_done(&w, 1, 20000));
+	ck_assert_int_eq(s->calls, 1);
+	s->w = NULL;
+	waiter_fini(&w);
+}
+
+START_TEST(test_info_parse)
+{
+	int k, depth = -1, score = 0;
+	bool mate;
+	const char *pv;
+	ck_assert(engine_info_parse("info depth 12 seldepth 18 multipv 2 score cp -35 nodes 123 nps 4 pv e2e4 e7e5",
+				    &k, &depth, &mate, &score, &pv));
+	ck_assert_int_eq(k, 2);
+	ck_assert_int_eq(depth, 12);
+	ck_assert(!mate);
+	ck_assert_int_eq(score, -35);
+	ck_assert_str_eq(pv, "e2e4 e7e5");
+	ck_assert(engine_info_parse("info depth 5 score mate -3 pv a1a8", &k, &depth, &mate, &score, &pv));
+	ck_assert_int_eq(k, 1);
+	ck_assert(mate);
+	ck_assert_int_eq(score, -3);
+	/* A bound, a line with no score, a string, junk: not lines. */
+	ck_assert(!engine_info_parse("info depth 9 score cp 20 lowerbound pv e2e4", &k, &depth, &mate, &score, &pv));
+	ck_assert(!engine_info_parse("info depth 9 currmove e2e4 currmovenumber 1", &k, &depth, &mate, &score, &pv));
+	ck_assert(!engine_info_parse("info string NNUE evaluation enabled", &k, &depth, &mate, &score, &pv));
+	ck_assert(!engine_info_parse("info depth x score cp 1", &k, &depth, &mate, &score, &pv));
+	ck_assert(!engine_info_parse("bestmove e2e4", &k, &depth, &mate, &score, &pv));
+}
+END_TEST
+
+/* A fake engine's lines: scores turned to White's point of view (Black to
+ * move here), the second line's pv cut at its illegal move, a bound and a
+ * line past the MultiPV asked for ignored, the last complete line kept. */
+START_TEST(test_analysis_lines)
+{
+	const char *path = fake_engine(
+		"echo 'info depth 1 multipv 1 score cp 10 pv e7e5'; "
+		"echo 'info depth 2 multipv 1 score cp 25 pv e7e5 g1f3'; "
+		"echo 'info depth 3 multipv 1 score cp 99 upperbound pv d7d5'; "
+		"echo 'info depth 2 multipv 2 score mate -4 pv c7c5 e1e8 g1f3'; "
+		"echo 'info depth 2 multipv 3 score cp 0 pv a7a6'; "
+		"echo 'bestmove e7e5'");
+	struct engine_pool *pool = pool_open(path, 1, 2000);
+	const char *moves[] = { "e2e4" };
+	struct engine_limits lim = { .depth = 2, .multipv = 2 };
+	struct aslot s;
+	analyse(pool, NULL, moves, 1, &lim, &s);
+	ck_assert_str_eq(s.error, "");
+	ck_assert_int_eq(s.a.n_lines, 2);
+	ck_assert(!s.a.lines[0].mate);
+	ck_assert_int_eq(s.a.lines[0].score, -25);
+	ck_assert_int_eq(s.a.lines[0].depth, 2);
+	ck_assert_int_eq(s.a.lines[0].n_pv, 2);
+	ck_assert_str_eq(s.a.lines[0].pv[1], "g1f3");
+	ck_assert(s.a.lines[1].mate);
+	ck_assert_int_eq(s.a.lines[1].score, 4);
+	ck_assert_int_eq(s.a.lines[1].n_pv, 1);
+	/* The limits reach the engine as one "go". */
+	lim.depth = 0;
+	lim.multipv = 0;
+	char *err = NULL;
+	ck_assert_int_eq(engine_analyse(pool, NULL, NULL, 0, false, &lim, on_analysis, NULL, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "1 to 3 lines"));
+	free(err);
+	engine_pool_free(pool);
+	assert_no_children();
+}
+END_TEST
+
+/* Stockfish at a fixed depth: the mate in one first, three lines. */
+START_TEST(test_analysis_stockfish)
+{
+	need_stockfish();
+	struct engine_pool *pool = pool_open(stockfish, 1, 2000);
+	struct engine_limits lim = { .depth = 8, .multipv = 3 };
+	struct aslot s;
+	analyse(pool, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", NULL, 0, &lim, &s);
+	ck_assert_str_eq(s.error, "");
+	ck_assert_int_eq(s.a.n_lines, 3);
+	ck_assert(s.a.lines[0].mate);
+	ck_assert_int_eq(s.a.lines[0].score, 1);
+	ck_assert_str_eq(s.a.lines[0].pv[0], "a1a8");
+	ck_assert(!s.a.lines[1].mate || s.a.lines[1].score > 1);
+	/* And it plays on at its full strength for a move request. */
+	struct slot m;
+	ask(pool, "6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", NULL, 0, 8, false, &m, 10000);
+	ck_assert_str_eq(m.uci, "a1a8");
+	engine_pool_free(pool);
+	assert_no_children();
+}
+END_TEST
 
 /* ---- with stockfish ---- */
 
@@ -709,6 +835,8 @@ int main(void)
 	tcase_add_test(fake, test_not_an_engine);
 	tcase_add_test(fake, test_bad_requests);
 	tcase_add_test(fake, test_close_in_flight);
+	tcase_add_test(fake, test_info_parse);
+	tcase_add_test(fake, test_analysis_lines);
 	suite_add_tcase(s, fake);
 	if (stockfish) {
 		TCase *sf = tcase_create("stockfish");
@@ -721,6 +849,7 @@ int main(void)
 		tcase_add_test(sf, test_killed_mid_search);
 		tcase_add_test(sf, test_cancel);
 		tcase_add_test(sf, test_concurrent);
+		tcase_add_test(sf, test_analysis_stockfish);
 		suite_add_tcase(s, sf);
 	} else {
 		fprintf(stderr, "test-engine: stockfish not installed (%s or on PATH): skipping its tests\n",

@@ -192,13 +192,28 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	} else {
 		mvwaddstr(w, 0, 1, " start ");
 	}
-	/* The side line's own opening comment, the NAGs that are not move
-	 * marks, then the move's comment. */
-	char nags[256] = "";
+	/* The engine's best lines for the position, then what it says of the
+	 * move, the side line's own opening comment, the NAGs that are not
+	 * move marks, then the move's comment. */
+	int y = 1;
+	if (r->engine_on) {
+		char lines[ENGINE_MULTIPV_MAX][160];
+		int n = review_engine_lines(r, width, lines);
+		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+		for (int k = 0; k < n && y < height; k++)
+			ui_draw_put(w, y++, 0, lines[k], width);
+		if (n == 0 && y < height)
+			ui_draw_put(w, y++, 0, "(the engine is thinking)", width);
+	}
+	char nags[256] = "", advice[96];
 	if (mv)
 		review_nag_text(mv, r->ascii, nags, sizeof nags);
+	review_engine_advice(r, advice, sizeof advice);
+	if (advice[0] && y < height) {
+		wattrset(w, ui_attr(s->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD);
+		ui_draw_put(w, y++, 0, advice, width);
+	}
 	const char *texts[] = { review_line_comment(r), nags, review_comment(r) };
-	int y = 1;
 	for (size_t i = 0; i < sizeof texts / sizeof texts[0]; i++) {
 		const char *text = texts[i];
 		wattrset(w, ui_attr(s->ui, i == 1 ? THEME_HEADING : THEME_COMMENT, -1));
@@ -316,6 +331,14 @@ static void ui_review_draw_info(struct ui_review *s, WINDOW *w)
 			ui_draw_put(w, 1, x, line, width - x);
 	}
 	int y = 2;
+	if (r->engine_on && r->engine_note[0] && getmaxy(w) > y) {
+		/* The pass's progress, or the depth once done, at the right. */
+		int x = width - ui_draw_cols(r->engine_note);
+		wattrset(w, ui_attr(s->ui, THEME_COMMENT, -1));
+		if (x > 0)
+			ui_draw_put(w, y, x, r->engine_note, width - x);
+		wattrset(w, ui_attr(s->ui, THEME_TEXT, -1));
+	}
 	if (r->depth > 0 && getmaxy(w) > y) {
 		review_line_text(r, line, sizeof line);
 		ui_draw_put(w, y++, 0, line, width);
@@ -342,7 +365,7 @@ static void ui_review_draw_status(struct ui_review *s, WINDOW *w)
 		snprintf(line, sizeof line, "%s: %zu games   Enter open  j/k move  ? help  q quit", r->file_name,
 			 r->n_entries);
 	else
-		snprintf(line, sizeof line, "%s game %zu/%zu%s   <-/-> step  v/u side line  f flip  ? help",
+		snprintf(line, sizeof line, "%s game %zu/%zu%s   <-/-> step  v/u side line  a engine  ? help",
 			 r->file_name, r->game_index + 1, r->n_entries ? r->n_entries : 1,
 			 r->flipped ? " (Black's view)" : "");
 	ui_draw_put(w, 0, 0, line, width);
@@ -399,6 +422,7 @@ static const char *const ui_review_help_text[] = {
 	"  v                 into the next move's side line",
 	"  n                 the next side line in its place",
 	"  u  Esc            out of the side line",
+	"  a                 engine analysis on / off",
 	"  f                 flip the board",
 	"  Esc  <            back to the game list",
 	"  Ctrl-L            redraw",

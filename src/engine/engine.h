@@ -1,6 +1,9 @@
 /*
- * Engine seats: UCI engines (Debian's stockfish by default) run as child
- * processes and asked for moves, so a lone player always has an opponent.
+ * UCI engines (Debian's stockfish by default) run as child processes: asked
+ * for moves, so a lone player of tchessd always has an opponent (engine
+ * seats), and asked to analyse positions, for tchess review (evaluation,
+ * best lines, the whole-game pass). The one driver of the UCI conversation
+ * for the client and the server.
  *
  * An engine pool owns up to max_engines engine processes, each driven by its
  * own worker thread that takes requests from one shared FIFO queue. A thread
@@ -37,13 +40,15 @@
  * pool talks to each over one socketpair written with MSG_NOSIGNAL, so a dead
  * engine never raises SIGPIPE in the server whatever its signal setup.
  */
-#ifndef TCHESS_SERVER_ENGINE_H
-#define TCHESS_SERVER_ENGINE_H
+#ifndef TCHESS_ENGINE_ENGINE_H
+#define TCHESS_ENGINE_ENGINE_H
 
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/types.h>
+
+#include "tchess/notation.h"
 
 #define ENGINE_LEVEL_MIN 1
 #define ENGINE_LEVEL_MAX 8
@@ -122,6 +127,61 @@ int engine_request(struct engine_pool *pool, const char *start_fen, const char *
  * Never waits for the engine, so it may be called with the server lock held.
  */
 bool engine_cancel(struct engine_pool *pool, int request_id);
+
+/* ---- analysis ---- */
+
+#define ENGINE_MULTIPV_MAX 3
+#define ENGINE_PV_MAX 16          /* moves kept of a line */
+
+/* How long an analysis searches: "go depth D" when depth > 0, else "go
+ * nodes N" when nodes > 0, else "go movetime T". A fixed depth or node
+ * count on one thread (the pool's engines run Threads 1) gives the same
+ * answer every time. */
+struct engine_limits {
+	int depth;
+	int64_t nodes;
+	int movetime_ms;
+	int multipv;                  /* lines, 1..ENGINE_MULTIPV_MAX */
+	int64_t timeout_ms;           /* then "stop" and the lines so far; 0: 60 s */
+};
+
+/* One line of an analysis, from White's point of view. */
+struct engine_line {
+	bool mate;                    /* score is mate in that many moves (negative: Black mates) */
+	int score;                    /* centipawns, or moves to mate */
+	int depth;
+	int n_pv;
+	char pv[ENGINE_PV_MAX][UCI_MAX];   /* legal in turn from the position, UCI */
+};
+
+struct engine_analysis {
+	int n_lines;                  /* best first; 0 when the position has no legal move */
+	struct engine_line lines[ENGINE_MULTIPV_MAX];
+};
+
+/* Exactly one of a and error is non-NULL; both live only for the call,
+ * which runs on a worker thread with no pool lock held. */
+typedef void engine_analysis_fn(void *arg, const struct engine_analysis *a, const char *error);
+
+/*
+ * Asks for an analysis of the position start_fen + moves (as
+ * engine_request()) at full strength within limits, asynchronously: done
+ * runs once with the engine's last complete lines (an "info" with a
+ * lowerbound or upperbound score does not count), unless engine_cancel()
+ * withdraws it. Returns the request id, or -1 with *err as engine_request()
+ * (a final position with no legal move is refused there too).
+ */
+int engine_analyse(struct engine_pool *pool, const char *start_fen, const char *const *moves, size_t n_moves,
+		   bool chess960, const struct engine_limits *limits, engine_analysis_fn *done, void *arg, char **err);
+
+/*
+ * Reads one UCI "info" line: true, with *multipv (from 1), *depth, the score
+ * (from the side to move's point of view: *mate, *score) and the pv's text
+ * at *pv (NULL when none; up to the end of the line), when the line has a
+ * depth and an exact score; false for any other line (a bound, a
+ * currmove, a string). Pure: for tests.
+ */
+bool engine_info_parse(const char *line, int *multipv, int *depth, bool *mate, int *score, const char **pv);
 
 struct engine_stats {
 	uint64_t requests; /* accepted by engine_request() */

@@ -1,7 +1,8 @@
 /*
- * UCI engine pool: engine child processes, the UCI conversation with each,
- * and the recovery rules (kill, reap, restart, retry once, then an explicit
- * error). See engine.h for the API, the level table and the threading model.
+ * UCI engine pool: engine child processes, the UCI conversation with each
+ * (a move at a level, or an analysis within limits), and the recovery rules
+ * (kill, reap, restart, retry once, then an explicit error). See engine.h
+ * for the API, the level table and the threading model.
  *
  * Locking: pool->lock guards the queue, the closing flag, the stats, each
  * worker's current request pointer and its pid copy. A worker's engine
@@ -27,7 +28,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "engine.h"
+#include "engine/engine.h"
 #include "tchess/fen.h"
 #include "tchess/movegen.h"
 #include "tchess/notation.h"
@@ -56,6 +57,12 @@ struct engine_req {
 	struct position pos; /* the position the move is wanted for */
 	char *cmd;          /* "position fen ... moves ...\n" */
 	engine_done_fn *done;
+	/* An analysis instead of a move: its limits, callback and the lines
+	 * read so far (the worker's alone). */
+	bool analyse;
+	struct engine_limits lim;
+	engine_analysis_fn *adone;
+	struct engine_analysis result;
 	void *arg;
 	struct engine_req *next;
 };
@@ -65,6 +72,7 @@ struct engine_proc {
 	int fd;    /* our end of the socketpair */
 	int skill; /* Skill Level last set; -1 for not yet */
 	int chess960;
+	int multipv; /* MultiPV last set; -1 for not yet */
 	size_t len;
 	bool skipping; /* dropping the rest of an overlong line */
 	bool eof;      /* its output closed: it is probably exiting by itself */
@@ -284,6 +292,18 @@ static char *describe_status(int status)
 	return xasprintf("stopped (status 0x%x)", (unsigned)status);
 }
 
+/* A fresh conversation on fd: nothing read, no option known to be set. */
+static void proc_reset(struct engine_proc *p, int fd)
+{
+	p->fd = fd;
+	p->len = 0;
+	p->skipping = false;
+	p->eof = false;
+	p->skill = -1;
+	p->chess960 = -1;
+	p->multipv = -1;
+}
+
 /*
  * Ends the worker's engine process and reaps it. With grace_ms > 0 the
  * process gets that long to exit by itself (after "quit" or a crash) before
@@ -312,12 +332,7 @@ static char *proc_end(struct engine_worker *w, int64_t grace_ms)
 	}
 	char *how = r == p->pid ? describe_status(status) : xasprintf("lost (%s)", strerror(errno));
 	close(p->fd);
-	p->fd = -1;
-	p->len = 0;
-	p->skipping = false;
-	p->eof = false;
-	p->skill = -1;
-	p->chess960 = -1;
+	proc_reset(p, -1);
 	log_debug("engine %d: pid %d %s", w->index, (int)p->pid, how);
 	set_pid(w, 0);
 	return how;
@@ -391,12 +406,7 @@ static enum engine_outcome proc_start(struct engine_worker *w, const struct engi
 		*err = xasprintf("cannot start %s: %s", pool->path, strerror(rc));
 		return ENGINE_FAIL;
 	}
-	p->fd = sv[0];
-	p->len = 0;
-	p->skipping = false;
-	p->eof = false;
-	p->skill = -1;
-	p->chess960 = -1;
+	proc_reset(p, sv[0]);
 	set_pid(w, pid);
 	pthread_mutex_lock(&pool->lock);
 	pool->stats.spawned++;
@@ -470,16 +480,118 @@ static void abandon_search(struct engine_worker *w)
 	free(proc_end(w, 0));
 }
 
-static enum engine_outcome search(struct engine_worker *w, const struct engine_req *req, char *out, char **err)
+bool engine_info_parse(const char *line, int *multipv, int *depth, bool *mate, int *score, const char **pv)
+{
+	bool have_depth = false, have_score = false;
+	if (strncmp(line, "info ", 5))
+		return false;
+	*multipv = 1;
+	*pv = NULL;
+	const char *s = line + 5;
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		size_t n = strcspn(s, " ");
+		if (!n)
+			break;
+		const char *next = s + n;
+		while (*next == ' ')
+			next++;
+		char *end;
+		if (n == 5 && !strncmp(s, "depth", 5)) {
+			long v = strtol(next, &end, 10);
+			if (end == next || v < 0 || v > 1000)
+				return false;
+			*depth = (int)v;
+			have_depth = true;
+			s = end;
+		} else if (n == 7 && !strncmp(s, "multipv", 7)) {
+			long v = strtol(next, &end, 10);
+			if (end == next || v < 1 || v > 500)
+				return false;
+			*multipv = (int)v;
+			s = end;
+		} else if (n == 5 && !strncmp(s, "score", 5)) {
+			bool is_mate = !strncmp(next, "mate ", 5);
+			if (!is_mate && strncmp(next, "cp ", 3))
+				return false;
+			const char *num = next + (is_mate ? 5 : 3);
+			long v = strtol(num, &end, 10);
+			if (end == num || v < -100000 || v > 100000)
+				return false;
+			*mate = is_mate;
+			*score = (int)v;
+			have_score = true;
+			s = end;
+			while (*s == ' ')
+				s++;
+			/* A bound is no score. */
+			if (!strncmp(s, "lowerbound", 10) || !strncmp(s, "upperbound", 10))
+				return false;
+		} else if (n == 2 && !strncmp(s, "pv", 2)) {
+			*pv = next;
+			break;
+		} else if (n == 6 && !strncmp(s, "string", 6)) {
+			return false;
+		} else {
+			s = next;
+		}
+	}
+	return have_depth && have_score;
+}
+
+/* Takes a complete info line into req's lines: the pv checked move by move
+ * from the position (and cut at the first move that is not legal), the
+ * score turned to White's point of view. */
+static void take_info(struct engine_req *req, const char *line)
+{
+	int k, depth = 0, score = 0;
+	bool mate = false;
+	const char *pv;
+	if (!engine_info_parse(line, &k, &depth, &mate, &score, &pv) || k > req->lim.multipv || !pv)
+		return;
+	struct engine_line *l = &req->result.lines[k - 1];
+	struct position p = req->pos;
+	memset(l, 0, sizeof *l);
+	l->mate = mate;
+	l->score = p.side == WHITE ? score : -score;
+	l->depth = depth;
+	while (*pv && l->n_pv < ENGINE_PV_MAX) {
+		size_t n = strcspn(pv, " ");
+		move m;
+		struct tchess_error terr;
+		if (!uci_shaped(pv, n) || uci_parse(&p, pv, n, &m, &terr) != TCHESS_OK)
+			break;
+		uci_write(&p, m, l->pv[l->n_pv++]);
+		struct undo u;
+		position_make(&p, m, &u);
+		pv += n;
+		while (*pv == ' ')
+			pv++;
+	}
+	if (l->n_pv == 0)
+		return;
+	if (k > req->result.n_lines)
+		req->result.n_lines = k;
+}
+
+static enum engine_outcome search(struct engine_worker *w, struct engine_req *req, char *out, char **err)
 {
 	struct engine_pool *pool = w->pool;
 	struct engine_proc *p = &w->proc;
-	const struct engine_level *lv = engine_level(req->level);
+	static const struct engine_level full = { 20, 0 };
+	const struct engine_level *lv = req->analyse ? &full : engine_level(req->level);
 	enum engine_outcome o;
 	if (p->skill != lv->skill) {
 		if (send_cmd(p, err, "setoption name Skill Level value %d\n", lv->skill))
 			return ENGINE_FAIL;
 		p->skill = lv->skill;
+	}
+	int multipv = req->analyse ? req->lim.multipv : 1;
+	if (p->multipv != multipv) {
+		if (send_cmd(p, err, "setoption name MultiPV value %d\n", multipv))
+			return ENGINE_FAIL;
+		p->multipv = multipv;
 	}
 	if (p->chess960 != (int)req->chess960) {
 		if (send_cmd(p, err, "setoption name UCI_Chess960 value %s\n", req->chess960 ? "true" : "false"))
@@ -493,15 +605,39 @@ static enum engine_outcome search(struct engine_worker *w, const struct engine_r
 		return ENGINE_FAIL;
 	if ((o = expect(w, req, "readyok", err)) != ENGINE_OK)
 		return o;
-	if (send_str(p, req->cmd, err) || send_cmd(p, err, "go movetime %d\n", lv->movetime_ms))
+	if (send_str(p, req->cmd, err))
 		return ENGINE_FAIL;
-	int64_t deadline = now_mono_ms() + lv->movetime_ms + pool->opt.margin_ms;
+	int64_t budget = lv->movetime_ms;
+	if (!req->analyse)
+		o = send_cmd(p, err, "go movetime %d\n", lv->movetime_ms) ? ENGINE_FAIL : ENGINE_OK;
+	else if (req->lim.depth > 0)
+		o = send_cmd(p, err, "go depth %d\n", req->lim.depth) ? ENGINE_FAIL : ENGINE_OK;
+	else if (req->lim.nodes > 0)
+		o = send_cmd(p, err, "go nodes %lld\n", (long long)req->lim.nodes) ? ENGINE_FAIL : ENGINE_OK;
+	else
+		o = send_cmd(p, err, "go movetime %d\n", req->lim.movetime_ms) ? ENGINE_FAIL : ENGINE_OK;
+	if (o != ENGINE_OK)
+		return o;
+	if (req->analyse) {
+		budget = req->lim.timeout_ms > 0 ? req->lim.timeout_ms : 60000;
+		memset(&req->result, 0, sizeof req->result);
+	}
+	int64_t deadline = now_mono_ms() + budget + pool->opt.margin_ms;
 	bool stopped = false;
 	for (;;) {
 		switch (read_line(w, req, deadline, true)) {
 		case READ_LINE:
-			if (!strncmp(p->line, "bestmove", 8) && (p->line[8] == ' ' || !p->line[8]))
-				return take_bestmove(req, p->line, out, err);
+			if (!strncmp(p->line, "bestmove", 8) && (p->line[8] == ' ' || !p->line[8])) {
+				if (!req->analyse)
+					return take_bestmove(req, p->line, out, err);
+				if (req->result.n_lines == 0) {
+					*err = xasprintf("answered \"%.40s\" with no line", p->line);
+					return ENGINE_FAIL;
+				}
+				return ENGINE_OK;
+			}
+			if (req->analyse)
+				take_info(req, p->line);
 			break;
 		case READ_TIMEOUT:
 			if (stopped) {
@@ -572,9 +708,13 @@ static void run_request(struct engine_worker *w, struct engine_req *req)
 			pool->stats.answered++;
 	}
 	pthread_mutex_unlock(&pool->lock);
-	log_debug("engine %d: request %d level %d: %s in %lld ms", w->index, req->id, req->level,
-		  !deliver ? "cancelled" : error ? error : mv, (long long)(now_mono_ms() - t0));
-	if (deliver)
+	log_debug("engine %d: request %d %s %d: %s in %lld ms", w->index, req->id,
+		  req->analyse ? "analysis" : "level", req->analyse ? req->lim.multipv : req->level,
+		  !deliver ? "cancelled" : error ? error : req->analyse ? "done" : mv,
+		  (long long)(now_mono_ms() - t0));
+	if (deliver && req->analyse)
+		req->adone(req->arg, error ? NULL : &req->result, error);
+	else if (deliver)
 		req->done(req->arg, error ? NULL : mv, error);
 	free(error);
 	free(errs[0]);
@@ -722,7 +862,10 @@ void engine_pool_free(struct engine_pool *pool)
 	while (queued) {
 		struct engine_req *next = queued->next;
 		stat_add(pool, &pool->stats.failed);
-		queued->done(queued->arg, NULL, "engine pool closed");
+		if (queued->analyse)
+			queued->adone(queued->arg, NULL, "engine pool closed");
+		else
+			queued->done(queued->arg, NULL, "engine pool closed");
 		free(queued->cmd);
 		free(queued);
 		queued = next;
@@ -730,18 +873,25 @@ void engine_pool_free(struct engine_pool *pool)
 	pool_destroy(pool);
 }
 
-int engine_request(struct engine_pool *pool, const char *start_fen, const char *const *moves, size_t n_moves,
-		   int level, bool chess960, engine_done_fn *done, void *arg, char **err)
+/* A request refused before it is queued: msg to *err (or freed when err
+ * is NULL); returns -1. */
+static int refuse(char **err, char *msg)
+{
+	if (err)
+		*err = msg;
+	else
+		free(msg);
+	return -1;
+}
+
+/* Builds a request for start_fen + moves and queues it; its kind and
+ * callback set by the caller in req. Returns the id or -1 with *err. */
+static int request_queue(struct engine_pool *pool, struct engine_req *req, const char *start_fen,
+			 const char *const *moves, size_t n_moves, bool chess960, char **err)
 {
 	char *msg = NULL;
-	struct engine_req *req = NULL;
 	struct buf cmd;
 	buf_init(&cmd);
-	if (!engine_level(level)) {
-		msg = xasprintf("engine level %d: expected %d to %d", level, ENGINE_LEVEL_MIN, ENGINE_LEVEL_MAX);
-		goto out;
-	}
-	req = xcalloc(1, sizeof *req);
 	struct tchess_error terr;
 	if (fen_parse(&req->pos, start_fen ? start_fen : FEN_START, &terr) != TCHESS_OK) {
 		msg = xasprintf("start position: %s", terr.message);
@@ -775,11 +925,8 @@ int engine_request(struct engine_pool *pool, const char *start_fen, const char *
 		msg = xstrdup("the position has no legal move");
 		goto out;
 	}
-	req->level = level;
 	req->chess960 = req->pos.chess960;
 	req->cmd = buf_steal(&cmd);
-	req->done = done;
-	req->arg = arg;
 
 	pthread_mutex_lock(&pool->lock);
 	if (pool->closing) {
@@ -801,15 +948,40 @@ int engine_request(struct engine_pool *pool, const char *start_fen, const char *
 	pthread_mutex_unlock(&pool->lock);
 	return id;
 out:
-	if (err)
-		*err = msg;
-	else
-		free(msg);
-	if (req)
-		free(req->cmd);
+	free(req->cmd);
 	free(req);
 	buf_fini(&cmd);
-	return -1;
+	return refuse(err, msg);
+}
+
+int engine_request(struct engine_pool *pool, const char *start_fen, const char *const *moves, size_t n_moves,
+		   int level, bool chess960, engine_done_fn *done, void *arg, char **err)
+{
+	if (!engine_level(level)) {
+		return refuse(err, xasprintf("engine level %d: expected %d to %d", level, ENGINE_LEVEL_MIN,
+					     ENGINE_LEVEL_MAX));
+	}
+	struct engine_req *req = xcalloc(1, sizeof *req);
+	req->level = level;
+	req->done = done;
+	req->arg = arg;
+	return request_queue(pool, req, start_fen, moves, n_moves, chess960, err);
+}
+
+int engine_analyse(struct engine_pool *pool, const char *start_fen, const char *const *moves, size_t n_moves,
+		   bool chess960, const struct engine_limits *limits, engine_analysis_fn *done, void *arg, char **err)
+{
+	if (limits->multipv < 1 || limits->multipv > ENGINE_MULTIPV_MAX || limits->depth < 0 || limits->nodes < 0 ||
+	    limits->movetime_ms < 0 || (!limits->depth && !limits->nodes && !limits->movetime_ms)) {
+		return refuse(err, xasprintf("analysis: expected a depth, node count or time and 1 to %d lines",
+					     ENGINE_MULTIPV_MAX));
+	}
+	struct engine_req *req = xcalloc(1, sizeof *req);
+	req->analyse = true;
+	req->lim = *limits;
+	req->adone = done;
+	req->arg = arg;
+	return request_queue(pool, req, start_fen, moves, n_moves, chess960, err);
 }
 
 bool engine_cancel(struct engine_pool *pool, int request_id)
