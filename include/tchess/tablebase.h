@@ -86,6 +86,15 @@ struct tablebase_probe {
  * Returns NULL with a malloc'd message in *err (the caller frees it) on
  * failure, e.g. "Syzygy folder /x: No such file or directory". */
 struct tablebase *tablebase_open(const char *gaviota_dirs, const char *syzygy_dirs, char **err);
+/* Opens the tables a folder list names, as tchessd's --tablebases and tchess
+ * review --tablebases take it: "gaviota:DIR[:DIR],syzygy:DIR[:DIR]", bare
+ * folders (each one's kind told by its files), "none" or "" (no tables), or
+ * NULL (Debian's Gaviota set, TABLEBASE_DEBIAN_GAVIOTA_DIR, when installed,
+ * else none). Returns 0 with *tb the handle (NULL for no tables), or -1 with
+ * a malloc'd message in *err (a folder with no tables, or tablebase_open()'s
+ * reason). */
+int tablebase_open_spec(const char *spec, struct tablebase **tb, char **err);
+
 /* Frees the handle; NULL is a no-op. The libraries keep the tables loaded
  * (see above). */
 void tablebase_free(struct tablebase *tb);

@@ -18,6 +18,7 @@
 #include "review-pgn.h"
 #include "review.h"
 #include "screens.h"
+#include "tchess/tablebase.h"
 #include "theme.h"
 #include "ui/ui.h"
 #include "util/log.h"
@@ -25,13 +26,13 @@
 static int review_usage(void)
 {
 	fprintf(stderr, "usage: tchess review [--plain [--analyse[=DEPTH]]] FILE.pgn [--game N] [--theme NAME|PATH]\n"
-			"                     [--ascii|--unicode] [--flip] [--engine PATH] [--depth N]\n");
+			"                     [--ascii|--unicode] [--flip] [--engine PATH] [--depth N] [--tablebases DIRS]\n");
 	return 2;
 }
 
 int cmd_review(int argc, char **argv)
 {
-	const char *file = NULL, *theme_arg = NULL, *engine = NULL;
+	const char *file = NULL, *theme_arg = NULL, *engine = NULL, *tb_spec = NULL;
 	long game_no = 0, depth = REVIEW_ENGINE_DEPTH;
 	bool analyse = false;
 	int ascii_arg = -1;
@@ -61,18 +62,23 @@ int cmd_review(int argc, char **argv)
 					return 2;
 				}
 			}
-		} else if (!strcmp(a, "--game") || !strcmp(a, "--theme") || !strcmp(a, "--engine")) {
+		} else if (!strcmp(a, "--game") || !strcmp(a, "--theme") || !strcmp(a, "--engine") ||
+			   !strcmp(a, "--tablebases")) {
 			if (i + 1 >= argc) {
 				fprintf(stderr, "tchess review: %s needs a value\n", a);
 				return review_usage();
 			}
 			const char *v = argv[++i];
-			if (a[2] == 't') {
+			if (!strcmp(a, "--theme")) {
 				theme_arg = v;
 				continue;
 			}
 			if (a[2] == 'e') {
 				engine = v;
+				continue;
+			}
+			if (a[2] == 't' && a[3] == 'a') {
+				tb_spec = v;
 				continue;
 			}
 			char *end;
@@ -160,16 +166,25 @@ int cmd_review(int argc, char **argv)
 		}
 	}
 
+	struct tablebase *tb = NULL;
+	char *tb_err = NULL;
+	if (tablebase_open_spec(tb_spec, &tb, &tb_err) < 0) {
+		fprintf(stderr, "tchess review: --tablebases: %s\n", tb_err ? tb_err : "cannot open");
+		free(tb_err);
+		goto out_review;
+	}
 	struct ui ui;
 	if (ui_start(&ui, &theme, err, sizeof err) < 0) {
+		tablebase_free(tb);
 		fprintf(stderr, "tchess review: %s\n", err);
 		goto out_review;
 	}
 	struct loop *l = loop_new(&ui, NULL);
-	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r, engine, (int)depth));
+	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r, engine, (int)depth, tb));
 	loop_run(l);
 	loop_free(l);
 	ui_stop(&ui);
+	tablebase_free(tb);
 	rc = 0;
 out_review:
 	review_fini(&r);

@@ -156,6 +156,8 @@ void review_fini(struct review *r)
 	review_engine_clear(r);
 	free(r->positions);
 	free(r->line);
+	free(r->explore.moves);
+	memset(&r->explore, 0, sizeof r->explore);
 	review_moves_fini(&r->ml);
 	r->positions = NULL;
 	r->line = NULL;
@@ -184,21 +186,21 @@ static void review_relayout_moves(struct review *r)
 }
 
 /* The side line frame f follows. */
-static const struct review_line *review_frame_line(const struct review_frame *f)
+static const struct review_line *review_frame_line(const struct review_frame *f, const struct review *r)
 {
-	return &f->owner->variations[f->alt];
+	return f->explored ? &r->explore.line : &f->owner->variations[f->alt];
 }
 
 /* Fills moves and positions with the line of frames[0..depth] of game g.
  * Returns the plies, or -1 with a message when the main line has a move
  * that is not legal where it stands (a side line is cut at one). */
-static long review_build_line(const struct review_game *g, const struct review_frame *frames, int depth,
-			      const struct review_move ***moves_out, struct position **pos_out, char *msg,
+static long review_build_line(const struct review *r, const struct review_game *g, const struct review_frame *frames,
+			      int depth, const struct review_move ***moves_out, struct position **pos_out, char *msg,
 			      size_t msgsize)
 {
 	size_t n = g->n_moves;
 	for (int k = 1; k <= depth; k++) {
-		size_t end = frames[k].base + review_frame_line(&frames[k])->n_moves;
+		size_t end = frames[k].base + review_frame_line(&frames[k], r)->n_moves;
 		n = end > n ? end : n;
 	}
 	const struct review_move **moves = xcalloc(n + 1, sizeof *moves);
@@ -207,7 +209,7 @@ static long review_build_line(const struct review_game *g, const struct review_f
 	for (size_t i = 0; i < g->n_moves; i++)
 		moves[len++] = &g->moves[i];
 	for (int k = 1; k <= depth; k++) {
-		const struct review_line *l = review_frame_line(&frames[k]);
+		const struct review_line *l = review_frame_line(&frames[k], r);
 		len = frames[k].base;
 		for (size_t i = 0; i < l->n_moves; i++)
 			moves[len++] = &l->moves[i];
@@ -243,7 +245,7 @@ static void review_follow(struct review *r, int depth, size_t ply)
 	const struct review_move **moves;
 	struct position *pos;
 	char msg[8];
-	long n = review_build_line(&r->game, r->frames, depth, &moves, &pos, msg, sizeof msg);
+	long n = review_build_line(r, &r->game, r->frames, depth, &moves, &pos, msg, sizeof msg);
 	if (n < 0)
 		return;   /* the main line was checked when the game was set */
 	free(r->line);
@@ -260,7 +262,7 @@ int review_set_game(struct review *r, const struct review_game *g)
 {
 	const struct review_move **moves;
 	struct position *pos;
-	long n = review_build_line(g, r->frames, 0, &moves, &pos, r->message, sizeof r->message);
+	long n = review_build_line(r, g, r->frames, 0, &moves, &pos, r->message, sizeof r->message);
 	if (n < 0)
 		return -1;
 	free(r->line);
@@ -287,8 +289,9 @@ static unsigned review_line_next(struct review *r)
 	if (!r->has_game)
 		return 0;
 	struct review_frame *top = &r->frames[r->depth];
-	if (r->depth == 0) {
-		snprintf(r->message, sizeof r->message, "not in a side line (v enters one)");
+	if (r->depth == 0 || top->explored) {
+		snprintf(r->message, sizeof r->message, "%s",
+			 r->depth ? "your own line has no alternatives" : "not in a side line (v enters one)");
 		return REVIEW_DIRTY_STATUS;
 	}
 	top->alt = (top->alt + 1) % top->owner->n_variations;
@@ -309,10 +312,92 @@ static unsigned review_line_enter(struct review *r)
 	if (r->depth + 1 >= REVIEW_DEPTH_MAX)
 		return 0;
 	struct review_frame *f = &r->frames[r->depth + 1];
+	memset(f, 0, sizeof *f);
 	f->owner = r->line[r->ply];
 	f->alt = 0;
 	f->base = r->ply;
 	review_follow(r, r->depth + 1, r->ply + 1);
+	return REVIEW_DIRTY_GAME;
+}
+
+static unsigned review_goto(struct review *r, long ply);
+
+/* Drops the frames from depth on that follow the player's line. */
+static void review_explore_drop(struct review *r)
+{
+	for (int k = 1; k <= r->depth; k++)
+		if (r->frames[k].explored) {
+			review_follow(r, k - 1, r->frames[k].base);
+			return;
+		}
+}
+
+unsigned review_play(struct review *r, const char *text)
+{
+	if (!r->has_game)
+		return 0;
+	const struct position *p = &r->positions[r->ply];
+	struct tchess_error err;
+	move m;
+	size_t len = strlen(text);
+	while (len && text[len - 1] == ' ')
+		len--;
+	if (san_parse(p, text, len, &m, &err) != TCHESS_OK && uci_parse(p, text, len, &m, &err) != TCHESS_OK) {
+		snprintf(r->message, sizeof r->message, "%.16s: %.160s", text, err.message);
+		return REVIEW_DIRTY_STATUS;
+	}
+	/* The game's own next move, or a side line it already has. */
+	if (r->ply < r->n_line) {
+		const struct review_move *next = r->line[r->ply];
+		if (next->m == m)
+			return review_goto(r, (long)r->ply + 1);
+		for (size_t k = 0; k < next->n_variations; k++) {
+			const struct review_line *l = &next->variations[k];
+			if (l->n_moves && l->moves[0].m == m && r->depth + 1 < REVIEW_DEPTH_MAX) {
+				struct review_frame *f = &r->frames[r->depth + 1];
+				memset(f, 0, sizeof *f);
+				f->owner = next;
+				f->alt = k;
+				f->base = r->ply;
+				review_follow(r, r->depth + 1, r->ply + 1);
+				return REVIEW_DIRTY_GAME;
+			}
+		}
+	}
+	struct review_explore *x = &r->explore;
+	struct review_move mv;
+	memset(&mv, 0, sizeof mv);
+	mv.m = m;
+	mv.clock_ms = -1;
+	san_write(p, m, mv.san);
+	const struct review_frame *top = &r->frames[r->depth];
+	if (r->depth > 0 && top->explored) {
+		/* On in the player's line: its moves after the shown one go. */
+		x->n = r->ply - top->base;
+	} else {
+		/* A new line of the player's, replacing the one before. */
+		if (r->depth + 1 >= REVIEW_DEPTH_MAX)
+			return 0;
+		size_t ply = r->ply;
+		review_explore_drop(r);
+		r->ply = ply;
+		struct review_frame *f = &r->frames[r->depth + 1];
+		memset(f, 0, sizeof *f);
+		f->owner = ply < r->n_line ? r->line[ply] : NULL;
+		f->base = ply;
+		f->explored = true;
+		x->n = 0;
+		r->depth++;
+	}
+	if (x->n == x->cap) {
+		x->cap = x->cap ? x->cap * 2 : 16;
+		x->moves = xrealloc(x->moves, x->cap * sizeof *x->moves);
+	}
+	x->moves[x->n++] = mv;
+	x->line.moves = x->moves;
+	x->line.n_moves = x->n;
+	x->line.comment_start = NULL;
+	review_follow(r, r->depth, r->ply + 1);
 	return REVIEW_DIRTY_GAME;
 }
 
@@ -340,7 +425,8 @@ struct review_cmd review_key(const struct review *r, int key)
 	if (key == KEYS_CTRL_L)
 		return review_cmd(REVIEW_CMD_REDRAW, 0);
 	if (r->prompt) {
-		if (key >= '0' && key <= '9')
+		if ((key >= '0' && key <= '9') ||
+		    (r->prompt_move && key > ' ' && key < 127 && strchr("abcdefghKQRBNOxo=+#-", key)))
 			return review_cmd(REVIEW_CMD_PROMPT_INPUT, key);
 		if (key == KEYS_BACKSPACE || key == '\b')
 			return review_cmd(REVIEW_CMD_PROMPT_ERASE, 0);
@@ -422,6 +508,8 @@ struct review_cmd review_key(const struct review *r, int key)
 		return review_cmd(REVIEW_CMD_LINE_NEXT, 0);
 	case 'a':
 		return review_cmd(REVIEW_CMD_ENGINE, 0);
+	case 'm':
+		return review_cmd(REVIEW_CMD_MOVE_OPEN, 0);
 	case 'u':
 		return review_cmd(REVIEW_CMD_LINE_LEAVE, 0);
 	case KEYS_ESC:
@@ -522,13 +610,15 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 		dirty |= r->help ? REVIEW_DIRTY_HELP : REVIEW_DIRTY_ALL;
 		break;
 	case REVIEW_CMD_PROMPT_OPEN:
+	case REVIEW_CMD_MOVE_OPEN:
 		r->prompt = true;
+		r->prompt_move = c->kind == REVIEW_CMD_MOVE_OPEN;
 		r->prompt_text[0] = '\0';
 		dirty |= REVIEW_DIRTY_STATUS;
 		break;
 	case REVIEW_CMD_PROMPT_INPUT: {
 		size_t n = strlen(r->prompt_text);
-		if (n + 1 < sizeof r->prompt_text && n < 6) {
+		if (n + 1 < sizeof r->prompt_text && n < (r->prompt_move ? 10u : 6u)) {
 			r->prompt_text[n] = (char)c->arg;
 			r->prompt_text[n + 1] = '\0';
 		}
@@ -545,7 +635,9 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 	case REVIEW_CMD_PROMPT_SUBMIT: {
 		r->prompt = false;
 		dirty |= REVIEW_DIRTY_STATUS;
-		if (r->prompt_text[0]) {
+		if (r->prompt_text[0] && r->prompt_move) {
+			dirty |= review_play(r, r->prompt_text);
+		} else if (r->prompt_text[0]) {
 			struct review_cmd g = { REVIEW_CMD_GOTO, strtol(r->prompt_text, NULL, 10), 0 };
 			dirty |= review_apply(r, &g);
 		}
@@ -782,7 +874,7 @@ const char *review_line_comment(const struct review *r)
 {
 	if (!r->has_game || r->depth == 0 || r->ply != r->frames[r->depth].base + 1)
 		return NULL;
-	return review_frame_line(&r->frames[r->depth])->comment_start;
+	return review_frame_line(&r->frames[r->depth], r)->comment_start;
 }
 
 void review_line_text(const struct review *r, char *buf, size_t size)
@@ -794,6 +886,16 @@ void review_line_text(const struct review *r, char *buf, size_t size)
 	const struct review_frame *f = &r->frames[r->depth];
 	const struct position *before = &r->positions[f->base];
 	char san[REVIEW_SAN_TEXT_MAX], depth[24] = "";
+	if (f->explored) {
+		if (f->owner) {
+			review_san_text(f->owner, r->ascii, san, sizeof san);
+			snprintf(buf, size, "your line, in place of %d.%s%s", before->fullmove,
+				 before->side == WHITE ? "" : "..", san);
+		} else {
+			snprintf(buf, size, "your line, after the end of the line");
+		}
+		return;
+	}
 	review_san_text(f->owner, r->ascii, san, sizeof san);
 	if (r->depth > 1)
 		snprintf(depth, sizeof depth, " (depth %d)", r->depth);

@@ -95,6 +95,7 @@ enum review_cmd_kind {
 	REVIEW_CMD_LINE_NEXT,     /* the next alternative in place of the side line followed */
 	REVIEW_CMD_LINE_LEAVE,    /* back to the line a side line branched from */
 	REVIEW_CMD_ENGINE,        /* engine analysis on or off */
+	REVIEW_CMD_MOVE_OPEN,     /* the move prompt: SAN or UCI, played from the shown position */
 	REVIEW_CMD_REDRAW
 };
 
@@ -142,9 +143,18 @@ typedef int (*review_load_fn)(void *ctx, size_t index, struct review_game *out, 
  * is side line alt of move owner, which stands at ply base of the line
  * of frame k - 1 (so the side line's moves are plies base, base+1 ...). */
 struct review_frame {
-	const struct review_move *owner;
+	const struct review_move *owner;   /* NULL for an explored line past its line's end */
 	size_t alt;
 	size_t base;
+	bool explored;                     /* the model's own line of the player's moves */
+};
+
+/* The player's own moves (explore): one line at a time, owned by the
+ * model, followed as a side line of the move it replaces. */
+struct review_explore {
+	struct review_move *moves;
+	size_t n, cap;
+	struct review_line line;           /* points into moves */
 };
 
 #define REVIEW_DEPTH_MAX (PGN_RAV_DEPTH_MAX + 1)
@@ -178,7 +188,9 @@ struct review {
 
 	bool help;
 	bool prompt;
+	bool prompt_move;              /* the prompt takes a move, not a ply */
 	char prompt_text[16];
+	struct review_explore explore;
 	char message[200];
 
 	/* Engine analysis, copied in by the screen (review_engine_set_*):
@@ -193,6 +205,7 @@ struct review {
 	struct engine_analysis shown;
 	struct pgn_eval shown_eval;    /* its first line's score */
 	char engine_note[160];         /* "analysing 12/61", "depth 12, cached", an error */
+	char tb_text[200];             /* the tablebase's verdict on the position shown, or "" */
 
 	struct review_layout layout;
 	bool quit;
@@ -220,6 +233,13 @@ void review_layout_compute(struct review_layout *l, int w, int h);
 
 /* The board pane's view model at the current ply. */
 void review_board_view(const struct review *r, struct board_view *v);
+
+/* Plays the move text (SAN or UCI) from the position shown: the next
+ * move of the line when it is that move, else the side line that starts
+ * with it, else the player's own line (explore), which replaces the one
+ * explored before. Returns the dirty bits; a message says why a move is
+ * refused (nothing changes then). */
+unsigned review_play(struct review *r, const char *text);
 
 /* The move of ply i (from 0) of the line followed; i < r->n_line. */
 const struct review_move *review_move_at(const struct review *r, size_t i);

@@ -12,6 +12,7 @@
 
 #include "keys.h"
 #include "review-engine.h"
+#include "review-tablebase.h"
 #include "review.h"
 #include "screens.h"
 #include "ui/ui.h"
@@ -29,11 +30,15 @@ struct screen_review {
 	size_t pass_game;              /* the game the pass is for, SIZE_MAX for none */
 	unsigned long serial;          /* the engine's, when last copied */
 	char asked_fen[FEN_MAX];       /* the position last asked for, "" */
+	struct tablebase *tb;          /* NULL: none */
+	char tb_fen[FEN_MAX];          /* the position whose verdict the model holds */
 };
 
-struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth)
+struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth,
+				       struct tablebase *tb)
 {
 	struct screen_review *p = xcalloc(1, sizeof *p);
+	p->tb = tb;
 	p->r = r;
 	p->draw = ui_review_new(ui, r);
 	p->engine_path = engine ? xstrdup(engine) : NULL;
@@ -53,12 +58,28 @@ static unsigned screen_review_resize(struct screen_review *p)
 	return dirty;
 }
 
+/* The tablebase's verdict on the position shown, when it changed. */
+static unsigned screen_review_tablebase(struct screen_review *p)
+{
+	struct review *r = p->r;
+	char fen[FEN_MAX];
+	if (!p->tb || !r->has_game)
+		return 0;
+	fen_write(&r->positions[r->ply], fen);
+	if (!strcmp(fen, p->tb_fen))
+		return 0;
+	snprintf(p->tb_fen, sizeof p->tb_fen, "%s", fen);
+	review_tablebase_verdict(p->tb, &r->positions[r->ply], r->tb_text, sizeof r->tb_text);
+	return REVIEW_DIRTY_COMMENT;
+}
+
 static unsigned screen_review_show(void *self, struct loop *l, bool resumed)
 {
 	(void)l;
 	(void)resumed;
 	ui_mouse(false);
-	return screen_review_resize(self);
+	unsigned dirty = screen_review_resize(self);
+	return dirty | screen_review_tablebase(self);
 }
 
 static void screen_review_draw(void *self, unsigned dirty)
@@ -175,6 +196,7 @@ static unsigned screen_review_key(void *self, struct loop *l, int key)
 		return screen_review_resize(p);
 	struct review_cmd c = review_key(p->r, key);
 	unsigned dirty = review_apply(p->r, &c);
+	dirty |= screen_review_tablebase(p);
 	return dirty | screen_review_engine(p);
 }
 

@@ -41,9 +41,12 @@ struct screen_play *screen_play_new(struct ui *ui, struct session *s, void (*clo
 bool screen_play_failure(const struct session *s, char *why, size_t size);
 
 extern const struct screen_ops screen_review_ops;
+struct tablebase;
 /* The review screens of r (the caller's) on ui; engine analysis (key a)
- * with the UCI engine at engine (NULL: stockfish) to depth. */
-struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth);
+ * with the UCI engine at engine (NULL: stockfish) to depth; the verdicts
+ * of tb (the caller's; NULL for none) on positions it has tables for. */
+struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth,
+				       struct tablebase *tb);
 
 extern const struct screen_ops screen_tourney_ops;
 /* The tournament screens of v (the caller's) on ui; its games open as

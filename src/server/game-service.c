@@ -5,7 +5,6 @@
  * stopping the timer, freeing it all; and the failure helpers every room
  * fills its answers with.
  */
-#include <dirent.h>
 #include <stdarg.h>
 #include <stdio.h>
 #ifdef __GLIBC__
@@ -55,81 +54,18 @@ void game_fail_stale(struct game_outcome *out, const struct game_view *v, int64_
 	out->err.seq = v->seq;
 }
 
-/* --tablebases: "gaviota:DIR[:DIR],syzygy:DIR[:DIR]", a bare folder
- * (its kind told by its files), "none", or nothing (Debian's 3-piece
- * Gaviota set when installed). */
-static int folder_kind(const char *dir)
-{
-	DIR *d = opendir(dir);
-	if (!d)
-		return -1;
-	int kind = -1;
-	struct dirent *de;
-	while (kind < 0 && (de = readdir(d))) {
-		if (strstr(de->d_name, ".gtb."))
-			kind = 0;
-		else if (strstr(de->d_name, ".rtbw"))
-			kind = 1;
-	}
-	closedir(d);
-	return kind;
-}
-
-static void append_dirs(char **list, const char *dirs, size_t len)
-{
-	char *old = *list;
-	*list = old ? xasprintf("%s:%.*s", old, (int)len, dirs) : xasprintf("%.*s", (int)len, dirs);
-	free(old);
-}
-
+/* --tablebases: the folder list of tablebase_open_spec(). */
 static int open_tablebases(struct game_service *gs, const char *spec, char **errmsg)
 {
-	char *lists[2] = { NULL, NULL };
-	if (!spec) {
-		DIR *d = opendir(TABLEBASE_DEBIAN_GAVIOTA_DIR);
-		if (!d)
-			return 0;
-		closedir(d);
-		spec = TABLEBASE_DEBIAN_GAVIOTA_DIR;
-	}
-	if (!strcmp(spec, "none") || !spec[0])
-		return 0;
-	for (const char *p = spec; *p;) {
-		size_t len = strcspn(p, ",");
-		if (!strncmp(p, "gaviota:", 8) && len > 8) {
-			append_dirs(&lists[0], p + 8, len - 8);
-		} else if (!strncmp(p, "syzygy:", 7) && len > 7) {
-			append_dirs(&lists[1], p + 7, len - 7);
-		} else {
-			char *dir = xasprintf("%.*s", (int)len, p);
-			int kind = folder_kind(dir);
-			if (kind < 0) {
-				*errmsg = xasprintf("--tablebases: %s holds no Gaviota (.gtb.*) or Syzygy (.rtbw) "
-						    "tables", dir);
-				free(dir);
-				free(lists[0]);
-				free(lists[1]);
-				return -1;
-			}
-			append_dirs(&lists[kind], dir, strlen(dir));
-			free(dir);
-		}
-		p += len;
-		if (*p == ',')
-			p++;
-	}
 	char *err = NULL;
-	gs->tb = tablebase_open(lists[0], lists[1], &err);
-	if (!gs->tb) {
+	if (tablebase_open_spec(spec, &gs->tb, &err) < 0) {
 		*errmsg = xasprintf("--tablebases: %s", err ? err : "cannot open");
 		free(err);
-	} else {
-		log_info("tablebases: gaviota %s, syzygy %s, up to %d pieces", lists[0] ? lists[0] : "-",
-			 lists[1] ? lists[1] : "-", tablebase_max_pieces(gs->tb));
+		return -1;
 	}
-	free(lists[0]);
-	free(lists[1]);
-	return gs->tb ? 0 : -1;
+	if (gs->tb)
+		log_info("tablebases: up to %d pieces", tablebase_max_pieces(gs->tb));
+	return 0;
 }
 
 static int collect_id(void *arg, const struct store_game *g)

@@ -791,3 +791,83 @@ bool tablebase_has_syzygy(void)
 {
 	return tablebase_syzygy_compiled();
 }
+
+/* ---- a folder list as tchessd's --tablebases and tchess review take it ---- */
+
+/* 0 for a folder of Gaviota tables, 1 for Syzygy, -1 for neither (or
+ * no folder): told by its first table file. */
+static int folder_kind(const char *dir)
+{
+	DIR *d = opendir(dir);
+	if (!d)
+		return -1;
+	int kind = -1;
+	struct dirent *de;
+	while (kind < 0 && (de = readdir(d))) {
+		if (strstr(de->d_name, ".gtb."))
+			kind = 0;
+		else if (strstr(de->d_name, ".rtbw"))
+			kind = 1;
+	}
+	closedir(d);
+	return kind;
+}
+
+/* Appends dirs (len bytes) to the ':'-joined *list; false when out of
+ * memory. */
+static bool append_dirs(char **list, const char *dirs, size_t len)
+{
+	char *old = *list;
+	*list = old ? msg_new("%s:%.*s", old, (int)len, dirs) : msg_new("%.*s", (int)len, dirs);
+	free(old);
+	return *list != NULL;
+}
+
+int tablebase_open_spec(const char *spec, struct tablebase **out, char **err)
+{
+	char *lists[2] = { NULL, NULL };
+	int rc = -1;
+	*out = NULL;
+	*err = NULL;
+	if (!spec) {
+		DIR *d = opendir(TABLEBASE_DEBIAN_GAVIOTA_DIR);
+		if (!d)
+			return 0;
+		closedir(d);
+		spec = TABLEBASE_DEBIAN_GAVIOTA_DIR;
+	}
+	if (!strcmp(spec, "none") || !spec[0])
+		return 0;
+	for (const char *p = spec; *p;) {
+		size_t len = strcspn(p, ",");
+		bool ok;
+		if (!strncmp(p, "gaviota:", 8) && len > 8) {
+			ok = append_dirs(&lists[0], p + 8, len - 8);
+		} else if (!strncmp(p, "syzygy:", 7) && len > 7) {
+			ok = append_dirs(&lists[1], p + 7, len - 7);
+		} else {
+			char *dir = msg_new("%.*s", (int)len, p);
+			int kind = dir ? folder_kind(dir) : -1;
+			if (kind < 0) {
+				*err = msg_new("%s holds no Gaviota (.gtb.*) or Syzygy (.rtbw) tables", dir ? dir : "?");
+				free(dir);
+				goto out;
+			}
+			ok = append_dirs(&lists[kind], dir, strlen(dir));
+			free(dir);
+		}
+		if (!ok) {
+			*err = msg_new("out of memory");
+			goto out;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	*out = tablebase_open(lists[0], lists[1], err);
+	rc = *out ? 0 : -1;
+out:
+	free(lists[0]);
+	free(lists[1]);
+	return rc;
+}

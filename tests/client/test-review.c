@@ -12,7 +12,9 @@
 
 #include "keys.h"
 #include "review-pgn.h"
+#include "review-tablebase.h"
 #include "review.h"
+#include "tchess/fen.h"
 
 static struct review_pgn rp;
 static struct review r;
@@ -506,6 +508,126 @@ START_TEST(test_evals_from_pgn)
 }
 END_TEST
 
+START_TEST(test_explore)
+{
+	char line[160];
+	open_file("review/variations.pgn");
+	key(KEYS_ENTER);
+	/* The game's own next move, in UCI: a step on the main line. */
+	ck_assert_uint_eq(review_play(&r, "e2e4") & REVIEW_DIRTY_BOARD, REVIEW_DIRTY_BOARD);
+	ck_assert_int_eq(r.depth, 0);
+	ck_assert_uint_eq(r.ply, 1);
+	/* A move one of its side lines starts with: into that side line. */
+	review_play(&r, "c5");
+	ck_assert_int_eq(r.depth, 1);
+	ck_assert(!r.frames[1].explored);
+	ck_assert_str_eq(review_move_at(&r, 1)->san, "c5");
+	ck_assert_uint_eq(r.n_line, 4);
+	/* A move of the player's own: a line of its own in place of 2.Nf3. */
+	review_play(&r, "d4");
+	ck_assert_int_eq(r.depth, 2);
+	ck_assert(r.frames[2].explored);
+	ck_assert_uint_eq(r.ply, 3);
+	ck_assert_uint_eq(r.n_line, 3);
+	review_line_text(&r, line, sizeof line);
+	ck_assert_str_eq(line, "your line, in place of 2.Nf3");
+	review_play(&r, "cxd4");
+	ck_assert_uint_eq(r.n_line, 4);
+	ck_assert_str_eq(review_move_at(&r, 3)->san, "cxd4");
+	/* Back one and another move: the rest of the player's line goes. */
+	key(KEYS_LEFT);
+	review_play(&r, "Nc6");
+	ck_assert_uint_eq(r.n_line, 4);
+	ck_assert_str_eq(review_move_at(&r, 3)->san, "Nc6");
+	/* An illegal move is refused and changes nothing. */
+	struct review before = r;
+	ck_assert_uint_eq(review_play(&r, "Ke3"), REVIEW_DIRTY_STATUS);
+	ck_assert_ptr_nonnull(strstr(r.message, "Ke3"));
+	ck_assert_uint_eq(r.ply, before.ply);
+	ck_assert_uint_eq(r.n_line, before.n_line);
+	/* u leaves the player's line for the side line it left. */
+	key('u');
+	ck_assert_int_eq(r.depth, 1);
+	ck_assert_uint_eq(r.ply, 2);
+	key('u');
+	/* A new line replaces the old: from the start, 1. d4. */
+	key(KEYS_HOME);
+	review_play(&r, "d4");
+	ck_assert_int_eq(r.depth, 1);
+	ck_assert(r.frames[1].explored);
+	ck_assert_uint_eq(r.explore.n, 1);
+	/* Past the end of the game: a line that continues it. */
+	key('u');
+	key(KEYS_END);
+	ck_assert_uint_eq(r.ply, 6);
+	review_play(&r, "Ba4");
+	ck_assert_uint_eq(r.ply, 7);
+	review_line_text(&r, line, sizeof line);
+	ck_assert_str_eq(line, "your line, after the end of the line");
+	/* The move prompt: m, the move, Enter. */
+	key('u');
+	key(KEYS_HOME);
+	key('m');
+	ck_assert(r.prompt && r.prompt_move);
+	key('N');
+	key('f');
+	key('3');
+	key(KEYS_ENTER);
+	ck_assert(!r.prompt);
+	ck_assert_uint_eq(r.ply, 1);
+	ck_assert_str_eq(review_move_at(&r, 0)->san, "Nf3");
+	ck_assert(r.frames[r.depth].explored);
+	close_file();
+}
+END_TEST
+
+START_TEST(test_tablebase)
+{
+	const char *shared = getenv("TCHESS_SHARED_DATA");
+	char spec[2048], buf[200];
+	struct tablebase *tb = NULL;
+	char *err = NULL;
+	struct position start;
+	position_init_start(&start);
+	/* No tables asked for: none, and no error. */
+	ck_assert_int_eq(tablebase_open_spec("none", &tb, &err), 0);
+	ck_assert_ptr_null(tb);
+	ck_assert_int_eq(review_tablebase_verdict(NULL, &start, buf, sizeof buf), -1);
+	ck_assert_str_eq(buf, "");
+	/* A folder with no tables is refused with its name. */
+	ck_assert_int_eq(tablebase_open_spec("/", &tb, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err, "/ holds no Gaviota"));
+	free(err);
+	if (!tablebase_has_gaviota() || !tablebase_has_syzygy()) {
+		fprintf(stderr, "test_tablebase: skipped, built without Gaviota or Syzygy\n");
+		return;
+	}
+	snprintf(spec, sizeof spec, "gaviota:%s/tablebases/gaviota-3-4,%s/tablebases/syzygy-3-4", shared, shared);
+	ck_assert_msg(tablebase_open_spec(spec, &tb, &err) == 0, "%s", err ? err : "");
+	ck_assert_ptr_nonnull(tb);
+	struct position p;
+	struct tchess_error e;
+	/* Mate in one (Qh8# or Qa8#). */
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/4K3/8/8/8/8/7Q w - - 0 1", &e), TCHESS_OK);
+	ck_assert_int_eq(review_tablebase_verdict(tb, &p, buf, sizeof buf), 0);
+	ck_assert_msg(strstr(buf, "tablebase: White wins, mate in 1 plies") == buf, "%s", buf);
+	ck_assert_msg(strstr(buf, ", DTZ 1; best Q") && strstr(buf, "8# (Gaviota, Syzygy)"), "%s", buf);
+	/* The side to move losing: Black to move, White wins. */
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/4K3/8/8/8/8/7Q b - - 0 1", &e), TCHESS_OK);
+	ck_assert_int_eq(review_tablebase_verdict(tb, &p, buf, sizeof buf), 0);
+	ck_assert_msg(strstr(buf, "tablebase: White wins"), "%s", buf);
+	/* A lone knight: drawn. */
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/8/8/8/8/8/4K1N1 w - - 0 1", &e), TCHESS_OK);
+	ck_assert_int_eq(review_tablebase_verdict(tb, &p, buf, sizeof buf), 0);
+	ck_assert_msg(strstr(buf, "tablebase: draw;"), "%s", buf);
+	/* Too many pieces, or castling rights: no verdict. */
+	ck_assert_int_eq(review_tablebase_verdict(tb, &start, buf, sizeof buf), -1);
+	ck_assert_int_eq(fen_parse(&p, "4k3/8/8/8/8/8/8/R3K3 w Q - 0 1", &e), TCHESS_OK);
+	ck_assert_int_eq(review_tablebase_verdict(tb, &p, buf, sizeof buf), -1);
+	tablebase_free(tb);
+}
+END_TEST
+
 START_TEST(test_illegal_game_refused)
 {
 	struct review_move mv = { .m = move_make(SQ_E1, SQ_E8 - 8 * 3), .san = "Ke5", .clock_ms = -1 };
@@ -619,6 +741,8 @@ int main(void)
 	tcase_add_test(tc, test_side_lines);
 	tcase_add_test(tc, test_nag_text);
 	tcase_add_test(tc, test_evals_from_pgn);
+	tcase_add_test(tc, test_explore);
+	tcase_add_test(tc, test_tablebase);
 	tcase_add_test(tc, test_illegal_game_refused);
 	tcase_add_test(tc, test_bad_game_in_list);
 	tcase_add_test(tc, test_wrap);

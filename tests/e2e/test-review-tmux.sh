@@ -221,6 +221,38 @@ check "out of both with Esc" t "ply 1/6"
 keys t q
 check "quits" t "tchess-exit-0"
 
+# 13b. Explore: a move of one's own from the shown position (m, SAN,
+# Enter) starts a line of the player's in place of the game's next move;
+# an illegal one is refused with the reason; u leaves.
+start -- "$tmp/variations.pgn"
+check "explore game" t "ply 0/6"
+keys t Right m d 5 Enter
+check "the player's line" t "your line, in place of 1...e5!"
+check "its position" t "ply 2/2, after 1...d5"
+keys t m N f 6 Enter
+check "the move refused" t "Nf6:"
+check "nothing changed" t "ply 2/2, after 1...d5"
+keys t m e 4 d 5 Enter
+check "a UCI move" t "ply 3/3, after 2.exd5"
+keys t u
+check "left" t "ply 1/6, after 1.e4"
+keys t q
+
+# 13c. A tablebase verdict where the tables cover the position (the shared
+# data's 3-4 piece Gaviota and Syzygy tables): the result, the distance
+# to mate and the best move.
+if [ -n "${TCHESS_SHARED_DATA:-}" ] && [ -d "$TCHESS_SHARED_DATA/tablebases/syzygy-3-4" ]; then
+	cp "$TCHESS_TEST_DATA/review/endgame.pgn" "$tmp/endgame.pgn"
+	start -- --tablebases "gaviota:$TCHESS_SHARED_DATA/tablebases/gaviota-3-4,syzygy:$TCHESS_SHARED_DATA/tablebases/syzygy-3-4" "$tmp/endgame.pgn"
+	check "tablebase verdict" t "tablebase: White wins, mate in 1"
+	check "its best move, a mate" t "DTZ 1; best Q"
+	keys t q
+	start -- --tablebases /nonexistent "$tmp/endgame.pgn"
+	check "a bad folder refused" t "--tablebases: /nonexistent holds no Gaviota"
+else
+	echo "ok - tablebase checks skipped: no shared tablebases"
+fi
+
 # 14. The evaluation graph and bar from the file's [%eval] comments alone:
 # the shown position's evaluation, the graph's braille under the board,
 # the judged moves dotted on its marker row (three blunders and an

@@ -196,6 +196,10 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	 * move, the side line's own opening comment, the NAGs that are not
 	 * move marks, then the move's comment. */
 	int y = 1;
+	if (r->tb_text[0]) {
+		wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | (int)A_BOLD);
+		y += ui_draw_put_wrapped(w, y, 0, r->tb_text, width, height - y > 2 ? 2 : height - y, r->ascii);
+	}
 	if (r->engine_on) {
 		char lines[ENGINE_MULTIPV_MAX][160];
 		int n = review_engine_lines(r, width, lines);
@@ -357,7 +361,9 @@ static void ui_review_draw_status(struct ui_review *s, WINDOW *w)
 	char line[512];
 
 	ui_draw_status_bar(s->ui, w);
-	if (r->prompt)
+	if (r->prompt && r->prompt_move)
+		snprintf(line, sizeof line, "your move: %s_   (SAN or UCI; Enter play, Esc cancel)", r->prompt_text);
+	else if (r->prompt)
 		snprintf(line, sizeof line, "go to ply: %s_   (Enter go, Esc cancel)", r->prompt_text);
 	else if (r->message[0])
 		snprintf(line, sizeof line, "%s", r->message);
@@ -422,6 +428,7 @@ static const char *const ui_review_help_text[] = {
 	"  v                 into the next move's side line",
 	"  n                 the next side line in its place",
 	"  u  Esc            out of the side line",
+	"  m  MOVE Enter     play your own move (SAN or UCI)",
 	"  a                 engine analysis on / off",
 	"  f                 flip the board",
 	"  Esc  <            back to the game list",
