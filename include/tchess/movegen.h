@@ -15,6 +15,9 @@
 /* Fills list with every legal move in p; returns list->count. */
 int movegen_legal(const struct position *p, struct move_list *list);
 
+/* True if m is a legal move in p. Accepts any 16-bit value. */
+bool movegen_is_legal(const struct position *p, move m);
+
 /* True if the side to move has at least one legal move. */
 bool movegen_has_legal(const struct position *p);
 

@@ -100,9 +100,6 @@ static inline bool position_is_capture(const struct position *p, move m)
 	       (move_kind(m) != MOVE_CASTLING && p->board[move_to(m)] != NO_PIECE);
 }
 
-/* True if m is a legal move in p. Accepts any 16-bit value. */
-bool position_is_legal(const struct position *p, move m);
-
 /* True if the move m, legal in p, gives check. */
 bool position_gives_check(const struct position *p, move m);
 

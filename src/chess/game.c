@@ -187,7 +187,7 @@ static enum tchess_err check_move(const struct game *g, enum color who, move m, 
 	if (g->pos.side != who)
 		return tchess_error_set(err, TCHESS_ERR_WRONG_SIDE, 0, "it is %s's move, not %s's",
 					color_names[g->pos.side], color_names[who]);
-	if (!position_is_legal(&g->pos, m)) {
+	if (!movegen_is_legal(&g->pos, m)) {
 		char why[120];
 		notation_explain_illegal(&g->pos, move_from(m), move_to(m), why, sizeof why);
 		if (!strcmp(why, "the move is legal"))

@@ -265,6 +265,16 @@ int movegen_legal(const struct position *p, struct move_list *list)
 	return list->count;
 }
 
+bool movegen_is_legal(const struct position *p, move m)
+{
+	struct move_list list;
+	movegen_legal(p, &list);
+	for (int i = 0; i < list.count; i++)
+		if (list.moves[i] == m)
+			return true;
+	return false;
+}
+
 bool movegen_has_legal(const struct position *p)
 {
 	struct move_list list;

@@ -221,7 +221,7 @@ static enum tchess_err w_line(struct writer *w, const struct pgn_move *moves, si
 			if (position_in_check(p))
 				return tchess_error_set(err, TCHESS_ERR_ILLEGAL, i, "move %zu: null move in check", i + 1);
 			strcpy(san, "--");
-		} else if (!position_is_legal(p, pm->m)) {
+		} else if (!movegen_is_legal(p, pm->m)) {
 			return tchess_error_set(err, TCHESS_ERR_ILLEGAL, i, "move %zu (%u%s) is not legal", i + 1,
 						p->fullmove, p->side == WHITE ? "." : "...");
 		} else {

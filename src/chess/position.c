@@ -6,7 +6,6 @@
 #include <pthread.h>
 #include <string.h>
 
-#include "tchess/movegen.h"
 #include "tchess/position.h"
 
 static uint64_t zobrist_psq[PIECE_NB][64];
@@ -299,16 +298,6 @@ void position_unmake(struct position *p, move m, const struct undo *u)
 	p->halfmove = u->halfmove;
 	p->castling = u->castling;
 	p->ep = u->ep;
-}
-
-bool position_is_legal(const struct position *p, move m)
-{
-	struct move_list list;
-	movegen_legal(p, &list);
-	for (int i = 0; i < list.count; i++)
-		if (list.moves[i] == m)
-			return true;
-	return false;
 }
 
 bool position_gives_check(const struct position *p, move m)

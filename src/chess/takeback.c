@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "tchess/movegen.h"
 #include "tchess/notation.h"
 #include "tchess/takeback.h"
 
@@ -37,7 +38,7 @@ enum tchess_err takeback_move(struct takeback_turn *t, const struct game *g, enu
 	if (takeback_pending(t))
 		return tchess_error_set(err, TCHESS_ERR_NOT_ALLOWED, 0,
 					"a provisional move stands: take it back or press done");
-	if (!position_is_legal(&g->pos, m)) {
+	if (!movegen_is_legal(&g->pos, m)) {
 		char why[120];
 		notation_explain_illegal(&g->pos, move_from(m), move_to(m), why, sizeof why);
 		if (!strcmp(why, "the move is legal"))

@@ -144,7 +144,7 @@ static int review_engine_moves(const struct position *start, const move *moves, 
 	char **out = xcalloc(n ? n : 1, sizeof *out);
 	fen_write(start, fen);
 	for (size_t i = 0; i < n; i++) {
-		if (!position_is_legal(&p, moves[i])) {
+		if (!movegen_is_legal(&p, moves[i])) {
 			for (size_t k = 0; k < i; k++)
 				free(out[k]);
 			free(out);

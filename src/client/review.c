@@ -14,6 +14,7 @@
 #include "review.h"
 #include "text-wrap.h"
 #include "tchess/eco.h"
+#include "tchess/movegen.h"
 #include "tchess/pgn.h"
 
 #define REVIEW_DIRTY_GAME                                                                           \
@@ -221,7 +222,7 @@ static long review_build_line(const struct review *r, const struct review_game *
 		move m = moves[i]->m;
 		if (m == MOVE_NONE && !position_in_check(&pos[i])) {
 			pgn_null_move(&pos[i + 1]);
-		} else if (position_is_legal(&pos[i], m)) {
+		} else if (movegen_is_legal(&pos[i], m)) {
 			position_make(&pos[i + 1], m, &u);
 		} else if (depth == 0) {
 			snprintf(msg, msgsize, "move %zu (%s) is not legal", i + 1, moves[i]->san);

@@ -91,7 +91,7 @@ END_TEST
 
 /* Walks the tree checking that the incremental key equals a recomputed
  * one, that make/unmake restores the position byte for byte, and that every
- * generated move is accepted by position_is_legal. */
+ * generated move is accepted by movegen_is_legal. */
 static void walk(struct position *p, int depth)
 {
 	struct move_list list;
@@ -102,6 +102,7 @@ static void walk(struct position *p, int depth)
 	for (int i = 0; i < list.count; i++) {
 		struct position before = *p;
 		struct undo u;
+		ck_assert(movegen_is_legal(p, list.moves[i]));
 		position_make(p, list.moves[i], &u);
 		ck_assert_msg(p->key == position_compute_key(p), "key drift after %d", list.moves[i]);
 		walk(p, depth - 1);

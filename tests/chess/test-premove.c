@@ -864,7 +864,7 @@ START_TEST(test_random_never_crashes)
 			char why[160];
 			enum premove_verdict v = premove_queue_resolve(&q, &p, &m, why, sizeof why);
 			if (v == PREMOVE_PLAY) {
-				ck_assert(position_is_legal(&p, m));
+				ck_assert(movegen_is_legal(&p, m));
 				position_make(&p, m, &u);
 				played++;
 			} else if (v == PREMOVE_DISCARD) {

@@ -28,7 +28,7 @@ static void check(const struct position *p, move m)
 {
 	char san[SAN_MAX], uci[UCI_MAX];
 	move back;
-	if (!position_is_legal(p, m))
+	if (!movegen_is_legal(p, m))
 		abort();
 	size_t n = san_write(p, m, san);
 	if (san_parse(p, san, n, &back, NULL) != TCHESS_OK || back != m)
