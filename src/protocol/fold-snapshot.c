@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "fold-json.h"
+#include "fold-internal.h"
 #include "util/xalloc.h"
 
 /* ---- encoding ---- */

@@ -1,11 +1,16 @@
 /*
- * The fold's JSON pieces shared by its two files: fold.c (events) and
- * fold-snapshot.c (the snapshot and its decoder), so a seat, a clock
- * reading or a series reads and writes the same way in both. Private to
- * src/protocol/.
+ * What the fold's rooms share, private to src/protocol/. The fold
+ * (tchess/fold.h) is five files, one concept each:
+ *   fold-event.c     the events' data on the wire: kinds, types, codec tables
+ *   fold.c           the state machine: one event applied to a view
+ *   fold-view.c      the view's life cycle and the questions asked of it
+ *   fold-snapshot.c  the snapshot of a view, and a view rebuilt from one
+ *   fold-pgn.c       a view as PGN
+ * A seat, a clock reading or a series reads and writes the same way in the
+ * events and the snapshot through the JSON pieces below.
  */
-#ifndef TCHESS_FOLD_JSON_H
-#define TCHESS_FOLD_JSON_H
+#ifndef TCHESS_FOLD_INTERNAL_H
+#define TCHESS_FOLD_INTERNAL_H
 
 #include "protocol-codec.h"
 #include "tchess/fold.h"
