@@ -95,22 +95,11 @@ void game_action_commit(struct game_service *gs, struct live_game *lg, int64_t m
 	game_txn_commit(&t, me, out);
 }
 
-/* 409 unless the game runs (started, not over, not adjourned). */
+/* 409 unless the game runs (started, not over, not adjourned): unless
+ * the side to move may move now. */
 bool game_action_running_or_conflict(const struct game_view *v, struct game_outcome *out)
 {
-	if (!v->started) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game has not started: a seat is free");
-		return false;
-	}
-	if (game_is_over(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
-		return false;
-	}
-	if (fold_adjourned(v)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is adjourned");
-		return false;
-	}
-	return true;
+	return game_may_move_or_fail(v, fold_may_move(v, game_side_to_move(&v->game), NULL), out);
 }
 
 bool game_action_ply_or_stale(const struct game_view *v, int64_t ply, struct game_outcome *out)

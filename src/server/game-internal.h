@@ -264,6 +264,10 @@ void game_move_retry_or_stale(struct game_service *gs, struct live_game *lg, int
  * thinking time is the running turn's. */
 void game_move_commit(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, move m, int64_t t_ms,
 		      struct game_outcome *out);
+/* The server's answer to fold_may_move (the one rule of "may this side
+ * move now?"): true for FOLD_MAY_MOVE, else false with a 409 saying why
+ * to the player who asked. */
+bool game_may_move_or_fail(const struct game_view *v, enum fold_may may, struct game_outcome *out);
 /* The one move path: humans (through the API) and engine seats. */
 void game_move_play(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
                     const char *text, struct game_outcome *out);

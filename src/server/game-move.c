@@ -142,31 +142,45 @@ void game_move_retry_or_stale(struct game_service *gs, struct live_game *lg, int
 	out->status = 200;
 }
 
+bool game_may_move_or_fail(const struct game_view *v, enum fold_may may, struct game_outcome *out)
+{
+	switch (may) {
+	case FOLD_MAY_MOVE:
+		return true;
+	case FOLD_MAY_OVER:
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
+		break;
+	case FOLD_MAY_NOT_STARTED:
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game has not started: a seat is free");
+		break;
+	case FOLD_MAY_ADJOURNED:
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is adjourned: resume it first");
+		break;
+	case FOLD_MAY_NOT_TURN:
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "it is not your move");
+		break;
+	}
+	return false;
+}
+
 /* The one move path: humans (through the API) and engine seats. */
 void game_move_play(struct game_service *gs, struct live_game *lg, int color, int64_t viewer, int64_t ply,
 		 const char *text, struct game_outcome *out)
 {
 	struct game_view *v = &lg->view;
-	if (!v->started) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game has not started: a seat is free");
+	enum fold_may may = fold_may_move(v, color, NULL);
+	/* A move for a ply already played is a retry, answered even once
+	 * the game is over; a seat still free refuses every move first. */
+	if (may == FOLD_MAY_NOT_STARTED) {
+		game_may_move_or_fail(v, may, out);
 		return;
 	}
 	if (ply != (int64_t)v->game.n_plies) {
 		game_move_retry_or_stale(gs, lg, color, viewer, ply, text, out);
 		return;
 	}
-	if (game_is_over(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is over (%s)", game_termination_str(v->game.termination));
+	if (!game_may_move_or_fail(v, may, out))
 		return;
-	}
-	if (fold_adjourned(v)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is adjourned: resume it first");
-		return;
-	}
-	if (color != (int)game_side_to_move(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "it is not your move");
-		return;
-	}
 	int64_t t_ms = game_txn_instant(v);
 	if (fold_clock_expiry(v) <= t_ms) {
 		/* The move came too late: the flag fell first. */

@@ -17,13 +17,10 @@ static bool undo_turn_or_fail(const struct game_view *v, int color, int64_t ply,
 		game_fail(out, PROTOCOL_ERR_ILLEGAL, "not an undo game: moves are final");
 		return false;
 	}
-	if (!game_action_running_or_conflict(v, out) || !game_action_ply_or_stale(v, ply, out))
+	enum fold_may may = fold_may_move(v, color, NULL);
+	if (may != FOLD_MAY_NOT_TURN && !game_may_move_or_fail(v, may, out))
 		return false;
-	if (color != (int)game_side_to_move(&v->game)) {
-		game_fail(out, PROTOCOL_ERR_CONFLICT, "it is not your move");
-		return false;
-	}
-	return true;
+	return game_action_ply_or_stale(v, ply, out) && game_may_move_or_fail(v, may, out);
 }
 
 /* POST moves in an undo game: a human's move is provisional (a public
