@@ -146,6 +146,9 @@ struct fold_event {
 	char uci[UCI_MAX];                  /* move, provisional, taken back; discarded: the premove;
 					     * ended: a claim's intended move ("" none) */
 	char san[SAN_MAX];                  /* move, provisional */
+	move legal;                         /* move: the legal move fold_move_event made it from, which the
+					     * fold applies without parsing and checking it again; MOVE_NONE
+					     * (never on the wire): uci is parsed and checked in full */
 	int64_t think_ms;                   /* move */
 	bool premove;                       /* move */
 	char moves[PREMOVE_DEPTH_MAX][PREMOVE_TEXT_MAX]; /* premoves */
@@ -250,6 +253,13 @@ int fold_apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const struc
  * is left in some state that fold_view_fini still frees. */
 int fold_apply_event_scratch(struct game_view *v, int64_t seq, int64_t t_ms, const struct fold_event *e,
 			     struct protocol_error *err);
+
+/* The move event of the side to move's move m in v, m known to be legal in
+ * v's position (from notation_parse_move, movegen_legal or a resolved
+ * premove): ply, colour, UCI, SAN and the position after written from m,
+ * and m itself in legal, so that the fold applying the event need not
+ * parse and check the move again: it is checked once, by the caller. */
+void fold_move_event(struct fold_event *e, const struct game_view *v, move m, int64_t think_ms, bool premove);
 
 /* The clock read at now_ms (never before the last event), with the seats'
  * vacations. */

@@ -126,6 +126,11 @@ static inline bool game_is_over(const struct game *g) { return g->status == GAME
  * endings and the draw-offer lifetime. */
 enum tchess_err game_play(struct game *g, enum color who, move m, int64_t at_ms, int64_t clock_ms,
 			  struct tchess_error *err);
+/* The same for a move the caller knows to be legal in g's position (from
+ * movegen_legal, notation_parse_move or a resolved premove, in this very
+ * position): everything but the legality check, which the caller made. */
+enum tchess_err game_play_legal(struct game *g, enum color who, move m, int64_t at_ms, int64_t clock_ms,
+				struct tchess_error *err);
 /* Like game_play() for a move written in UCI or SAN (len bytes). */
 enum tchess_err game_play_text(struct game *g, enum color who, const char *text, size_t len, int64_t at_ms,
 			       int64_t clock_ms, struct tchess_error *err);

@@ -181,12 +181,18 @@ enum tchess_err game_copy(struct game *dst, const struct game *src, struct tches
 	return TCHESS_OK;
 }
 
-/* Checks that m is legal for who now; explains why not. */
-static enum tchess_err check_move(const struct game *g, enum color who, move m, struct tchess_error *err)
+/* Checks that it is who's move. */
+static enum tchess_err check_side(const struct game *g, enum color who, struct tchess_error *err)
 {
 	if (g->pos.side != who)
 		return tchess_error_set(err, TCHESS_ERR_WRONG_SIDE, 0, "it is %s's move, not %s's",
 					color_names[g->pos.side], color_names[who]);
+	return TCHESS_OK;
+}
+
+/* Checks that m is legal now; explains why not. */
+static enum tchess_err check_legal(const struct game *g, move m, struct tchess_error *err)
+{
 	if (!movegen_is_legal(&g->pos, m)) {
 		char why[120];
 		notation_explain_illegal(&g->pos, move_from(m), move_to(m), why, sizeof why);
@@ -197,11 +203,12 @@ static enum tchess_err check_move(const struct game *g, enum color who, move m, 
 	return TCHESS_OK;
 }
 
-enum tchess_err game_play(struct game *g, enum color who, move m, int64_t at_ms, int64_t clock_ms,
-			  struct tchess_error *err)
+static enum tchess_err play(struct game *g, enum color who, move m, int64_t at_ms, int64_t clock_ms, bool legal,
+			    struct tchess_error *err)
 {
 	enum tchess_err e;
-	if ((e = check_live(g, false, err)) || (e = check_color(who, err)) || (e = check_move(g, who, m, err)))
+	if ((e = check_live(g, false, err)) || (e = check_color(who, err)) || (e = check_side(g, who, err)) ||
+	    (!legal && (e = check_legal(g, m, err))))
 		return e;
 	if (g->n_plies && at_ms < g->plies[g->n_plies - 1].at_ms)
 		return tchess_error_set(err, TCHESS_ERR_RANGE, 0, "move time %lld ms is before the previous move's %lld ms",
@@ -237,19 +244,27 @@ enum tchess_err game_play(struct game *g, enum color who, move m, int64_t at_ms,
 	return TCHESS_OK;
 }
 
+enum tchess_err game_play(struct game *g, enum color who, move m, int64_t at_ms, int64_t clock_ms,
+			  struct tchess_error *err)
+{
+	return play(g, who, m, at_ms, clock_ms, false, err);
+}
+
+enum tchess_err game_play_legal(struct game *g, enum color who, move m, int64_t at_ms, int64_t clock_ms,
+				struct tchess_error *err)
+{
+	return play(g, who, m, at_ms, clock_ms, true, err);
+}
+
 enum tchess_err game_play_text(struct game *g, enum color who, const char *text, size_t len, int64_t at_ms,
 			       int64_t clock_ms, struct tchess_error *err)
 {
 	enum tchess_err e;
 	move m;
-	if ((e = check_live(g, false, err)) || (e = check_color(who, err)))
+	if ((e = check_live(g, false, err)) || (e = check_color(who, err)) || (e = check_side(g, who, err)) ||
+	    (e = notation_parse_move(&g->pos, text, len, &m, err)))
 		return e;
-	if (g->pos.side != who)
-		return tchess_error_set(err, TCHESS_ERR_WRONG_SIDE, 0, "it is %s's move, not %s's",
-					color_names[g->pos.side], color_names[who]);
-	if ((e = notation_parse_move(&g->pos, text, len, &m, err)))
-		return e;
-	return game_play(g, who, m, at_ms, clock_ms, err);
+	return game_play_legal(g, who, m, at_ms, clock_ms, err);
 }
 
 enum tchess_err game_position_at(const struct game *g, size_t ply, struct position *out, struct tchess_error *err)
@@ -277,7 +292,7 @@ enum tchess_err game_check_claim(const struct game *g, enum game_claim claim, mo
 	size_t t = g->n_plies;
 	char uci[UCI_MAX] = "";
 	if (intended != MOVE_NONE) {
-		if ((e = check_move(g, (enum color)g->pos.side, intended, err)))
+		if ((e = check_legal(g, intended, err)))
 			return e;
 		uci_write(&g->pos, intended, uci);
 		struct undo u;

@@ -23,6 +23,22 @@ void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
 	e->clock.running = CLOCK_NOBODY;
 }
 
+void fold_move_event(struct fold_event *e, const struct game_view *v, move m, int64_t think_ms, bool premove)
+{
+	fold_event_init(e, FOLD_EV_MOVE);
+	e->color = game_side_to_move(&v->game);
+	e->ply = (int64_t)v->game.n_plies;
+	uci_write(&v->game.pos, m, e->uci);
+	san_write(&v->game.pos, m, e->san);
+	struct position p = v->game.pos;
+	struct undo u;
+	position_make(&p, m, &u);
+	fen_write(&p, e->fen);
+	e->think_ms = think_ms;
+	e->premove = premove;
+	e->legal = m;
+}
+
 /* NULL-terminated for the codec (PROTOCOL_CODEC_NAME). */
 static const char *const what_names[FOLD_REQ_COUNT + 1] = { "draw", "abort", "adjourn", "resume", "rematch", NULL };
 static const char *const action_names[] = { "made", "declined", "withdrawn", "accepted", NULL };

@@ -139,13 +139,18 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 	 * the fold accepts, its own snapshot must rebuild. */
 	if (e->think_ms < 0)
 		return bad(err, "%s: think_ms %lld is negative", "move", (long long)e->think_ms);
-	move m;
-	if (uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
-		return bad(err, "move: %s", terr.message);
-	char san[SAN_MAX];
-	san_write(&v->game.pos, m, san);
-	if (strcmp(san, e->san))
-		return bad(err, "move: SAN %s does not match the move", e->san);
+	/* A move from the wire is parsed (uci_parse gives only a legal
+	 * move) and its SAN checked; one fold_move_event made is legal by
+	 * construction. Either way it is checked once. */
+	move m = e->legal;
+	if (m == MOVE_NONE) {
+		if (uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
+			return bad(err, "move: %s", terr.message);
+		char san[SAN_MAX];
+		san_write(&v->game.pos, m, san);
+		if (strcmp(san, e->san))
+			return bad(err, "move: SAN %s does not match the move", e->san);
+	}
 	/* Undo games: a human's move is the provisional move committed by
 	 * "done"; premoves and engine seats commit at once. */
 	bool done = v->undo && takeback_pending(&v->turn);
@@ -162,7 +167,7 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 		return bad(err, "%s: the mover's time had run out", "move");
 	enum tchess_err rc = done ? takeback_done(&v->turn, &v->game, (enum color)e->color, t_ms,
 						  c.remaining_ms[e->color], &terr)
-				  : game_play(&v->game, (enum color)e->color, m, t_ms, c.remaining_ms[e->color], &terr);
+				  : game_play_legal(&v->game, (enum color)e->color, m, t_ms, c.remaining_ms[e->color], &terr);
 	if (rc != TCHESS_OK)
 		return bad(err, "move: %s", terr.message);
 	v->clock = c;

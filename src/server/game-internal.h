@@ -246,7 +246,6 @@ int game_txn_technical_failure(struct game_service *gs, struct live_game *lg, in
 
 /* ---- moves, premoves, flag, resignation (game-move.c) ---- */
 
-void game_move_event(struct fold_event *e, const struct game_view *v, move m, int64_t think_ms, bool premove);
 /* After a move: the game-ended event if the move ended the game. */
 int game_move_end_if_over(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
 /* After a move: the side to move's premoves, played or discarded. */

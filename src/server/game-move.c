@@ -14,21 +14,6 @@
 #include "util/now.h"
 #include "util/xalloc.h"
 
-void game_move_event(struct fold_event *e, const struct game_view *v, move m, int64_t think_ms, bool premove)
-{
-	fold_event_init(e, FOLD_EV_MOVE);
-	e->color = game_side_to_move(&v->game);
-	e->ply = (int64_t)v->game.n_plies;
-	uci_write(&v->game.pos, m, e->uci);
-	san_write(&v->game.pos, m, e->san);
-	struct position p = v->game.pos;
-	struct undo u;
-	position_make(&p, m, &u);
-	fen_write(&p, e->fen);
-	e->think_ms = think_ms;
-	e->premove = premove;
-}
-
 /* After a move: the game-ended event if the move ended the game. */
 int game_move_end_if_over(struct game_txn *t, int64_t t_ms, struct game_outcome *out)
 {
@@ -58,7 +43,7 @@ int game_move_resolve_premoves(struct game_txn *t, int64_t t_ms, struct game_out
 		enum premove_verdict verdict = premove_queue_resolve(&q, &t->work.game.pos, &m, why, sizeof why);
 		struct fold_event e;
 		if (verdict == PREMOVE_PLAY) {
-			game_move_event(&e, &t->work, m, 0, true);
+			fold_move_event(&e, &t->work, m, 0, true);
 			if (game_txn_add(t, &e, 0, t_ms, out) || game_move_end_if_over(t, t_ms, out))
 				return -1;
 			continue;
@@ -209,7 +194,7 @@ void game_move_commit(struct game_service *gs, struct live_game *lg, int color, 
 	if (game_txn_begin(&t, gs, lg, out))
 		return;
 	struct fold_event e;
-	game_move_event(&e, &t.work, m, before.running == color ? before.turn_used_ms : 0, false);
+	fold_move_event(&e, &t.work, m, before.running == color ? before.turn_used_ms : 0, false);
 	if (game_txn_add(&t, &e, 0, t_ms, out) || game_move_end_if_over(&t, t_ms, out) ||
 	    game_move_resolve_premoves(&t, t_ms, out))
 		return;

@@ -445,6 +445,52 @@ static void engine_game(struct game_view *v)
 	ck_assert_msg(fold_apply_event(v, 3, 3000, &e, &err) == 0, "%s", err.message);
 }
 
+/* fold_move_event: the event of a legal move carries the move, which the
+ * fold applies without parsing it again; the same event read off the wire
+ * carries none and is checked in full, and both give the same game. */
+START_TEST(test_fold_move_event)
+{
+	struct protocol_error err;
+	struct tchess_error terr;
+	struct game_view v, w;
+	engine_game(&v);
+	fold_view_copy(&w, &v);
+	move m;
+	ck_assert_int_eq(uci_parse(&v.game.pos, "g8f6", 4, &m, &terr), TCHESS_OK);
+	struct fold_event e, back;
+	fold_move_event(&e, &v, m, 1500, false);
+	ck_assert_int_eq(e.color, BLACK);
+	ck_assert_int_eq(e.ply, 1);
+	ck_assert_str_eq(e.uci, "g8f6");
+	ck_assert_str_eq(e.san, "Nf6");
+	ck_assert_str_eq(e.fen, "rnbqkb1r/pppppppp/5n2/8/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 1 2");
+	ck_assert_int_eq(e.legal, m);
+	e.has_clock = true;
+	fold_clock_read(&v, 4500, &e.clock);
+	char *json = fold_event_encode(&e);
+	ck_assert_ptr_null(strstr(json, "legal"));
+	ck_assert_msg(fold_event_decode("move", json, &back, &err) == 0, "%s", err.message);
+	free(json);
+	ck_assert_int_eq(back.legal, MOVE_NONE);
+	ck_assert_msg(fold_apply_event(&v, 4, 4500, &e, &err) == 0, "%s", err.message);
+	/* From the wire, a SAN that is not the move's is refused... */
+	strcpy(back.san, "Nc6");
+	ck_assert_int_eq(fold_apply_event(&w, 4, 4500, &back, &err), -1);
+	ck_assert_str_eq(err.message, "move: SAN Nc6 does not match the move");
+	ck_assert_int_eq(w.game.n_plies, 1);
+	/* ... and the true one gives the game the trusted event gave. */
+	strcpy(back.san, "Nf6");
+	ck_assert_msg(fold_apply_event(&w, 4, 4500, &back, &err) == 0, "%s", err.message);
+	ck_assert_int_eq(w.game.n_plies, 2);
+	ck_assert(position_same(&w.game.pos, &v.game.pos));
+	ck_assert_uint_eq(w.game.pos.key, v.game.pos.key);
+	ck_assert_int_eq(w.clock.remaining_ms[BLACK], v.clock.remaining_ms[BLACK]);
+	ck_assert_int_eq(w.plies[1].think_ms, 1500);
+	fold_view_fini(&w);
+	fold_view_fini(&v);
+}
+END_TEST
+
 START_TEST(test_fold_technical_failure)
 {
 	/* The issue: a failing engine seat ends the game "as technical
@@ -574,6 +620,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_note_and_create);
 	tcase_add_test(tc, test_notes_revealed);
 	tcase_add_test(tc, test_fold_may_move);
+	tcase_add_test(tc, test_fold_move_event);
 	tcase_add_test(tc, test_fold_technical_failure);
 	suite_add_tcase(s, tc);
 	return s;
