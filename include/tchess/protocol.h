@@ -292,15 +292,43 @@ char *protocol_premoves_request_encode(const struct protocol_premoves_request *r
 int protocol_premoves_request_decode(const char *json, size_t len, struct protocol_premoves_request *out,
 				     struct protocol_error *err);
 
+/* The words of a game action request (below), decoded: its action and
+ * its claim. _NONE: the member is absent; _UNKNOWN: a word of none. */
+enum protocol_action {
+	PROTOCOL_ACTION_NONE = 0,
+	PROTOCOL_ACTION_OFFER,    /* "offer" */
+	PROTOCOL_ACTION_ACCEPT,   /* "accept" */
+	PROTOCOL_ACTION_DECLINE,  /* "decline" */
+	PROTOCOL_ACTION_WITHDRAW, /* "withdraw" */
+	PROTOCOL_ACTION_REQUEST,  /* "request" */
+	PROTOCOL_ACTION_UNKNOWN
+};
+enum protocol_claim {
+	PROTOCOL_CLAIM_NONE = 0,
+	PROTOCOL_CLAIM_THREEFOLD,   /* "threefold" */
+	PROTOCOL_CLAIM_FIFTY_MOVES, /* "fifty-moves" */
+	PROTOCOL_CLAIM_TABLEBASE,   /* "tablebase" */
+	PROTOCOL_CLAIM_DISCARD,     /* "discard" */
+	PROTOCOL_CLAIM_WIN,         /* "win" */
+	PROTOCOL_CLAIM_UNKNOWN
+};
+/* The wire word of an action or claim ("" for _NONE and _UNKNOWN). */
+const char *protocol_action_str(enum protocol_action a);
+const char *protocol_claim_str(enum protocol_claim c);
+
 /* POST /v1/games/{id}/draw, /abort, /adjourn, /resume and /claim request:
  * {"ply": N, "action"?: WORD, "claim"?: WORD, "move"?: TEXT}; absent
  * members are "". ply is the ply the command is meant for (its retry
- * key). Which members an endpoint takes is the game service's check. */
+ * key). The encoder writes action and claim as they are; the decoder
+ * also decodes them into action_word and claim_word. Which members and
+ * words an endpoint takes is the game service's check. */
 struct protocol_action_request {
 	int64_t ply;
 	char action[PROTOCOL_WORD_MAX];
 	char claim[PROTOCOL_WORD_MAX];
 	char move[PROTOCOL_MOVE_MAX];
+	enum protocol_action action_word; /* decoded: action */
+	enum protocol_claim claim_word;   /* decoded: claim */
 };
 char *protocol_action_request_encode(const struct protocol_action_request *req);
 int protocol_action_request_decode(const char *json, size_t len, struct protocol_action_request *out,

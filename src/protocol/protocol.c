@@ -412,8 +412,47 @@ static const struct protocol_codec_member action_members[] = {
 	STRING(struct protocol_action_request, claim, OMIT),
 	STRING(struct protocol_action_request, move, OMIT),
 };
+/* Indexed by enum protocol_action and enum protocol_claim. */
+static const char *const action_words[] = { "", "offer", "accept", "decline", "withdraw", "request" };
+static const char *const claim_words[] = { "", "threefold", "fifty-moves", "tablebase", "discard", "win" };
+_Static_assert(N_FIELDS(action_words) == PROTOCOL_ACTION_UNKNOWN, "one word per action");
+_Static_assert(N_FIELDS(claim_words) == PROTOCOL_CLAIM_UNKNOWN, "one word per claim");
+
+const char *protocol_action_str(enum protocol_action a)
+{
+	return (unsigned)a < N_FIELDS(action_words) ? action_words[a] : "";
+}
+
+const char *protocol_claim_str(enum protocol_claim c)
+{
+	return (unsigned)c < N_FIELDS(claim_words) ? claim_words[c] : "";
+}
+
+/* The index of word in words[1..n), n (unknown) if none, 0 if word is "". */
+static int word_index(const char *word, const char *const *words, int n)
+{
+	if (!word[0])
+		return 0;
+	for (int i = 1; i < n; i++) {
+		if (!strcmp(word, words[i]))
+			return i;
+	}
+	return n;
+}
+
+static int action_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
+{
+	struct protocol_action_request *r = dst;
+	(void)o;
+	(void)what;
+	(void)err;
+	r->action_word = (enum protocol_action)word_index(r->action, action_words, (int)N_FIELDS(action_words));
+	r->claim_word = (enum protocol_claim)word_index(r->claim, claim_words, (int)N_FIELDS(claim_words));
+	return 0;
+}
+
 static const struct protocol_codec_message action_msg =
-	PROTOCOL_CODEC_MESSAGE("request", action_members, NULL, NULL);
+	PROTOCOL_CODEC_MESSAGE("request", action_members, action_rest, NULL);
 
 char *protocol_action_request_encode(const struct protocol_action_request *req)
 {

@@ -127,6 +127,20 @@ void game_action_request_event(struct fold_event *e, const struct game_view *v, 
 	e->ply = (int64_t)v->game.n_plies;
 }
 
+enum fold_request_action game_action_request_of(enum protocol_action a)
+{
+	switch (a) {
+	case PROTOCOL_ACTION_ACCEPT:
+		return FOLD_REQ_ACCEPTED;
+	case PROTOCOL_ACTION_DECLINE:
+		return FOLD_REQ_DECLINED;
+	case PROTOCOL_ACTION_WITHDRAW:
+		return FOLD_REQ_WITHDRAWN;
+	default:
+		return FOLD_REQ_MADE;
+	}
+}
+
 void game_action_ended_event(struct fold_event *e, int color, enum game_termination term, const char *reason)
 {
 	fold_event_init(e, FOLD_EV_ENDED);
@@ -137,20 +151,18 @@ void game_action_ended_event(struct fold_event *e, int color, enum game_terminat
 
 static void draw_run(struct game_action_call *c)
 {
-	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_MADE, FOLD_REQ_DECLINED,
-							 FOLD_REQ_WITHDRAWN };
 	const struct game_view *v = c->v;
-	int a = c->word;
+	bool accept = c->action == PROTOCOL_ACTION_ACCEPT;
 	struct fold_event e;
-	game_action_request_event(&e, v, c->color, FOLD_REQ_DRAW, acts[a]);
-	if ((a == 1 && ended_by(v, c->color, GAME_TERM_AGREEMENT, c->req->ply)) ||
-	    (a != 1 && game_action_request_retried(v, c->color, &e, c->req->ply))) {
+	game_action_request_event(&e, v, c->color, FOLD_REQ_DRAW, game_action_request_of(c->action));
+	if ((accept && ended_by(v, c->color, GAME_TERM_AGREEMENT, c->req->ply)) ||
+	    (!accept && game_action_request_retried(v, c->color, &e, c->req->ply))) {
 		game_action_already_done(c->out, v);
 		return;
 	}
 	if (!game_action_running_or_conflict(v, c->out) || !game_action_ply_or_stale(v, c->req->ply, c->out))
 		return;
-	if (a == 1)
+	if (accept)
 		game_action_ended_event(&e, c->color, GAME_TERM_AGREEMENT, NULL);
 	game_action_commit(c->gs, c->lg, c->me, &e, NULL, c->out);
 }
@@ -158,11 +170,11 @@ static void draw_run(struct game_action_call *c)
 static void abort_run(struct game_action_call *c)
 {
 	const struct game_view *v = c->v;
-	int a = c->word;
+	enum protocol_action a = c->action;
 	struct fold_event e;
-	game_action_request_event(&e, v, c->color, FOLD_REQ_ABORT, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+	game_action_request_event(&e, v, c->color, FOLD_REQ_ABORT, game_action_request_of(a));
 	if (ended_by(v, c->color, GAME_TERM_ABORTED, c->req->ply) ||
-	    (a != 1 && game_action_request_retried(v, c->color, &e, c->req->ply))) {
+	    (a != PROTOCOL_ACTION_ACCEPT && game_action_request_retried(v, c->color, &e, c->req->ply))) {
 		game_action_already_done(c->out, v);
 		return;
 	}
@@ -176,7 +188,7 @@ static void abort_run(struct game_action_call *c)
 	/* Alone before the ruleset's plies (an open seek too); after that a
 	 * request the opponent accepts. */
 	bool alone = v->game.n_plies < (size_t)v->game.rules.abort_alone_max_plies;
-	if (a == 1 || (a == 0 && alone))
+	if (a == PROTOCOL_ACTION_ACCEPT || (a == PROTOCOL_ACTION_REQUEST && alone))
 		game_action_ended_event(&e, c->color, GAME_TERM_ABORTED, NULL);
 	else if (!game_action_running_or_conflict(v, c->out))
 		return;
@@ -187,14 +199,13 @@ static void abort_run(struct game_action_call *c)
 static void consent(struct game_action_call *c, enum fold_request_what what)
 {
 	const struct game_view *v = c->v;
-	int a = c->word;
 	struct fold_event e;
-	if (a == 1) {
+	if (c->action == PROTOCOL_ACTION_ACCEPT) {
 		fold_event_init(&e, what == FOLD_REQ_ADJOURN ? FOLD_EV_ADJOURNED : FOLD_EV_RESUMED);
 		e.color = c->color;
 		snprintf(e.reason, sizeof e.reason, "agreement");
 	} else {
-		game_action_request_event(&e, v, c->color, what, a == 2 ? FOLD_REQ_DECLINED : FOLD_REQ_MADE);
+		game_action_request_event(&e, v, c->color, what, game_action_request_of(c->action));
 	}
 	if (game_action_request_retried(v, c->color, &e, c->req->ply)) {
 		game_action_already_done(c->out, v);
@@ -266,22 +277,24 @@ static void claim_run(struct game_action_call *c)
 	const struct protocol_action_request *req = c->req;
 	struct game_outcome *out = c->out;
 	int64_t me = c->me;
-	int color = c->color, a = c->word;
+	int color = c->color;
+	enum protocol_claim a = c->claim;
 	struct fold_event e, then;
 	/* Retries. */
 	int64_t today = game_txn_instant(v) / 86400000;
-	if ((a == 0 && ended_by(v, color, GAME_TERM_THREEFOLD, req->ply)) ||
-	    (a == 1 && ended_by(v, color, GAME_TERM_FIFTY_MOVES, req->ply)) ||
-	    (a == 2 && (ended_by(v, color, GAME_TERM_TABLEBASE, req->ply) ||
-			game_action_retried(v, color, "claim-tablebase", req->ply))) ||
-	    (a == 3 && game_action_retried(v, color, "discard", req->ply) && v->discard_day[color] == today) ||
-	    (a == 4 && game_is_over(&v->game) && v->game.termination == GAME_TERM_TECHNICAL_FAILURE &&
+	if ((a == PROTOCOL_CLAIM_THREEFOLD && ended_by(v, color, GAME_TERM_THREEFOLD, req->ply)) ||
+	    (a == PROTOCOL_CLAIM_FIFTY_MOVES && ended_by(v, color, GAME_TERM_FIFTY_MOVES, req->ply)) ||
+	    (a == PROTOCOL_CLAIM_TABLEBASE && (ended_by(v, color, GAME_TERM_TABLEBASE, req->ply) ||
+					       game_action_retried(v, color, "claim-tablebase", req->ply))) ||
+	    (a == PROTOCOL_CLAIM_DISCARD && game_action_retried(v, color, "discard", req->ply) &&
+	     v->discard_day[color] == today) ||
+	    (a == PROTOCOL_CLAIM_WIN && game_is_over(&v->game) && v->game.termination == GAME_TERM_TECHNICAL_FAILURE &&
 	     !strcmp(v->end_reason, "abandoned") &&
 	     v->game.result == (color == WHITE ? GAME_RESULT_WHITE_WINS : GAME_RESULT_BLACK_WINS))) {
 		game_action_already_done(out, v);
 		return;
 	}
-	if (a == 3) {
+	if (a == PROTOCOL_CLAIM_DISCARD) {
 		if (!v->started || game_is_over(&v->game) || !fold_adjourned(v)) {
 			game_fail(out, PROTOCOL_ERR_CONFLICT, "a discard is claimed in an adjourned game");
 			return;
@@ -292,9 +305,10 @@ static void claim_run(struct game_action_call *c)
 	if (!game_action_ply_or_stale(v, req->ply, out))
 		return;
 	switch (a) {
-	case 0:
-	case 1: {
-		game_action_ended_event(&e, color, a == 0 ? GAME_TERM_THREEFOLD : GAME_TERM_FIFTY_MOVES, NULL);
+	case PROTOCOL_CLAIM_THREEFOLD:
+	case PROTOCOL_CLAIM_FIFTY_MOVES: {
+		game_action_ended_event(&e, color,
+					a == PROTOCOL_CLAIM_THREEFOLD ? GAME_TERM_THREEFOLD : GAME_TERM_FIFTY_MOVES, NULL);
 		if (req->move[0]) {
 			move m;
 			struct tchess_error terr;
@@ -311,10 +325,10 @@ static void claim_run(struct game_action_call *c)
 		game_action_commit(gs, lg, me, &e, NULL, out);
 		break;
 	}
-	case 2:
+	case PROTOCOL_CLAIM_TABLEBASE:
 		claim_tablebase(gs, lg, me, color, out);
 		break;
-	case 3: {
+	case PROTOCOL_CLAIM_DISCARD: {
 		fold_event_init(&e, FOLD_EV_DISCARD);
 		e.color = color;
 		e.count = v->discards[!color] + 1;
@@ -326,7 +340,7 @@ static void claim_run(struct game_action_call *c)
 		game_action_commit(gs, lg, me, &e, lost ? &then : NULL, out);
 		break;
 	}
-	case 4:
+	case PROTOCOL_CLAIM_WIN:
 		if (v->game.rules.disconnect != DISCONNECT_CLAIM_WIN) {
 			game_fail(out, PROTOCOL_ERR_ILLEGAL, "the %s rules give no win for a disconnect", v->game.rules.name);
 			return;
@@ -338,85 +352,113 @@ static void claim_run(struct game_action_call *c)
 		game_action_ended_event(&e, !color, GAME_TERM_TECHNICAL_FAILURE, "abandoned");
 		game_action_commit(gs, lg, me, &e, NULL, out);
 		break;
+	case PROTOCOL_CLAIM_NONE:
+	case PROTOCOL_CLAIM_UNKNOWN:
+		break; /* refused by the row's check */
 	}
 }
 
 /* ---- the table ---- */
 
-static const char *const offer_words[] = { "offer", "accept", "decline", "withdraw", NULL };
-static const char *const consent_words[] = { "request", "accept", "decline", NULL };
-static const char *const claim_words[] = { "threefold", "fifty-moves", "tablebase", "discard", "win", NULL };
+/* The words a row takes, each list ending with _NONE. */
+static const enum protocol_action offer_words[] = { PROTOCOL_ACTION_OFFER, PROTOCOL_ACTION_ACCEPT,
+						    PROTOCOL_ACTION_DECLINE, PROTOCOL_ACTION_WITHDRAW,
+						    PROTOCOL_ACTION_NONE };
+static const enum protocol_action consent_words[] = { PROTOCOL_ACTION_REQUEST, PROTOCOL_ACTION_ACCEPT,
+						      PROTOCOL_ACTION_DECLINE, PROTOCOL_ACTION_NONE };
+static const enum protocol_claim claim_words[] = { PROTOCOL_CLAIM_THREEFOLD, PROTOCOL_CLAIM_FIFTY_MOVES,
+						   PROTOCOL_CLAIM_TABLEBASE, PROTOCOL_CLAIM_DISCARD, PROTOCOL_CLAIM_WIN,
+						   PROTOCOL_CLAIM_NONE };
 
 /* One row per game action command: what its request carries and what it
- * does. The word is req->action (dflt when empty, NULL: required) or, for
- * claims, req->claim; a move is allowed with the words in move_words (a
- * bit per word); a row without words takes only ply. */
+ * does. Its word is req->action (dflt when absent, _NONE: required) among
+ * actions, or for a claim row req->claim among claims; a move is allowed
+ * with the claims in move_claims (a bit per claim); a row without words
+ * takes only ply. The words come decoded (protocol_action_request). */
 struct action_row {
 	const char *endpoint;
-	const char *const *words;
-	const char *dflt;
-	bool in_claim;
-	unsigned move_words;
+	const enum protocol_action *actions;
+	enum protocol_action dflt;
+	const enum protocol_claim *claims;
+	unsigned move_claims;
 	void (*run)(struct game_action_call *c);
 };
 
+#define CLAIM_BIT(c) (1u << (c))
+
 static const struct action_row rows[] = {
-	[GAME_ACTION_DRAW] = { "draw", offer_words, NULL, false, 0, draw_run },
-	[GAME_ACTION_ABORT] = { "abort", consent_words, "request", false, 0, abort_run },
-	[GAME_ACTION_ADJOURN] = { "adjourn", consent_words, "request", false, 0, adjourn_run },
-	[GAME_ACTION_RESUME] = { "resume", consent_words, "request", false, 0, resume_run },
-	[GAME_ACTION_CLAIM] = { "claim", claim_words, NULL, true, 1u << 0 | 1u << 1, claim_run },
-	[GAME_ACTION_TAKEBACK] = { "takeback", NULL, NULL, false, 0, game_undo_takeback },
-	[GAME_ACTION_DONE] = { "done", NULL, NULL, false, 0, game_undo_done },
-	[GAME_ACTION_REMATCH] = { "rematch", offer_words, NULL, false, 0, game_rematch_run },
+	[GAME_ACTION_DRAW] = { "draw", offer_words, PROTOCOL_ACTION_NONE, NULL, 0, draw_run },
+	[GAME_ACTION_ABORT] = { "abort", consent_words, PROTOCOL_ACTION_REQUEST, NULL, 0, abort_run },
+	[GAME_ACTION_ADJOURN] = { "adjourn", consent_words, PROTOCOL_ACTION_REQUEST, NULL, 0, adjourn_run },
+	[GAME_ACTION_RESUME] = { "resume", consent_words, PROTOCOL_ACTION_REQUEST, NULL, 0, resume_run },
+	[GAME_ACTION_CLAIM] = { "claim", NULL, PROTOCOL_ACTION_NONE, claim_words,
+				CLAIM_BIT(PROTOCOL_CLAIM_THREEFOLD) | CLAIM_BIT(PROTOCOL_CLAIM_FIFTY_MOVES), claim_run },
+	[GAME_ACTION_TAKEBACK] = { "takeback", NULL, PROTOCOL_ACTION_NONE, NULL, 0, game_undo_takeback },
+	[GAME_ACTION_DONE] = { "done", NULL, PROTOCOL_ACTION_NONE, NULL, 0, game_undo_done },
+	[GAME_ACTION_REMATCH] = { "rematch", offer_words, PROTOCOL_ACTION_NONE, NULL, 0, game_rematch_run },
 };
 
-/* "a, b, c" (last: ", "), or "a, b or c" (last: " or "). */
-static void word_list(char *buf, size_t size, const char *const *words, const char *last)
+/* "a, b, c" (last: ", "), or "a, b or c" (last: " or "), of n words. */
+static void word_list(char *buf, size_t size, const char *const *words, size_t n, const char *last)
 {
 	buf[0] = '\0';
-	for (int i = 0; words[i]; i++)
-		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i == 0 ? "" : words[i + 1] ? ", " : last,
+	for (size_t i = 0; i < n; i++)
+		snprintf(buf + strlen(buf), size - strlen(buf), "%s%s", i == 0 ? "" : i + 1 < n ? ", " : last,
 			 words[i]);
 }
 
-/* The row's word in req, or -1 after a 400 (the word unknown, or a field
- * the command does not take). */
-static int action_word(const struct action_row *row, const struct protocol_action_request *req,
-		       struct game_outcome *out)
+/* Whether the row takes the words in req: false after a 400 (a word it
+ * does not take, or a field the command does not take); else c->action
+ * and c->claim are the row's words. */
+static bool action_words(const struct action_row *row, const struct protocol_action_request *req,
+			 struct game_action_call *c, struct game_outcome *out)
 {
+	const char *names[8];
+	size_t n = 0;
 	char list[128];
-	if (!row->words) {
+	if (!row->actions && !row->claims) {
 		if (req->action[0] || req->claim[0] || req->move[0]) {
 			game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply", row->endpoint);
-			return -1;
+			return false;
 		}
-		return 0;
+		return true;
 	}
-	const char *w = row->in_claim ? req->claim : req->action[0] ? req->action : row->dflt;
-	int a = -1;
-	for (int i = 0; w && row->words[i] && a < 0; i++)
-		a = strcmp(w, row->words[i]) ? -1 : i;
-	if (a < 0 && row->in_claim) {
-		word_list(list, sizeof list, row->words, " or ");
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: expected claim %s", row->endpoint, list);
-		return -1;
+	if (row->claims) {
+		bool known = false;
+		for (; row->claims[n] != PROTOCOL_CLAIM_NONE; n++) {
+			names[n] = protocol_claim_str(row->claims[n]);
+			known = known || row->claims[n] == req->claim_word;
+		}
+		if (!known) {
+			word_list(list, sizeof list, names, n, " or ");
+			game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: expected claim %s", row->endpoint, list);
+			return false;
+		}
+		if (req->action[0] || (req->move[0] && !(row->move_claims & CLAIM_BIT(req->claim_word)))) {
+			game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes ply, claim and (threefold, fifty-moves) move",
+				  row->endpoint);
+			return false;
+		}
+		c->claim = req->claim_word;
+		return true;
 	}
-	if (a < 0) {
-		word_list(list, sizeof list, row->words, ", ");
+	enum protocol_action a = req->action[0] ? req->action_word : row->dflt;
+	bool known = false;
+	for (; row->actions[n] != PROTOCOL_ACTION_NONE; n++) {
+		names[n] = protocol_action_str(row->actions[n]);
+		known = known || row->actions[n] == a;
+	}
+	if (!known) {
+		word_list(list, sizeof list, names, n, ", ");
 		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: action: expected one of %s", row->endpoint, list);
-		return -1;
+		return false;
 	}
-	if (row->in_claim && (req->action[0] || (req->move[0] && !(row->move_words & 1u << a)))) {
-		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes ply, claim and (threefold, fifty-moves) move",
-			  row->endpoint);
-		return -1;
-	}
-	if (!row->in_claim && (req->claim[0] || req->move[0])) {
+	if (req->claim[0] || req->move[0]) {
 		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "%s: takes only ply and action", row->endpoint);
-		return -1;
+		return false;
 	}
-	return a;
+	c->action = a;
+	return true;
 }
 
 void game_action_run(struct game_service *gs, enum game_action what, int64_t me, const char *id,
@@ -429,8 +471,7 @@ void game_action_run(struct game_service *gs, enum game_action what, int64_t me,
 		return;
 	struct game_action_call c = { .gs = gs, .lg = lg, .v = &lg->view, .req = req, .me = me, .color = color,
 				      .out = out };
-	c.word = action_word(row, req, out);
-	if (c.word >= 0)
+	if (action_words(row, req, &c, out))
 		row->run(&c);
 	game_presence_account(gs, lg, color, out);
 	game_txn_answer_for(lg, me, out);

@@ -295,6 +295,9 @@ bool game_action_running_or_conflict(const struct game_view *v, struct game_outc
 bool game_action_ply_or_stale(const struct game_view *v, int64_t ply, struct game_outcome *out);
 void game_action_request_event(struct fold_event *e, const struct game_view *v, int color, enum fold_request_what what,
                                enum fold_request_action action);
+/* The request event's action for a request's action word (offer and
+ * request: made). */
+enum fold_request_action game_action_request_of(enum protocol_action a);
 void game_action_ended_event(struct fold_event *e, int color, enum game_termination term, const char *reason);
 
 /* The game action commands: one row each in game-action.c's table. */
@@ -310,9 +313,10 @@ enum game_action {
 };
 
 /* One call of a game action, as its row's handler sees it: the game, the
- * caller's seat (present now) and the row's word decoded (an index into
- * the row's words; 0 for a row without). The handler fills out; the
- * caller counts a failure among the seat's invalid commands. */
+ * caller's seat (present now) and the row's word, one the row takes
+ * (action for an action row, its default when absent; claim for the
+ * claim row; _NONE otherwise). The handler fills out; the caller counts a
+ * failure among the seat's invalid commands. */
 struct game_action_call {
 	struct game_service *gs;
 	struct live_game *lg;
@@ -320,7 +324,8 @@ struct game_action_call {
 	const struct protocol_action_request *req;
 	int64_t me;
 	int color;
-	int word;
+	enum protocol_action action;
+	enum protocol_claim claim;
 	struct game_outcome *out;
 };
 

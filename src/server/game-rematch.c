@@ -97,12 +97,10 @@ fail:
 
 void game_rematch_run(struct game_action_call *c)
 {
-	static const enum fold_request_action acts[] = { FOLD_REQ_MADE, FOLD_REQ_ACCEPTED, FOLD_REQ_DECLINED,
-							 FOLD_REQ_WITHDRAWN };
 	const struct game_view *v = c->v;
-	int a = c->word, color = c->color;
+	int color = c->color;
 	struct fold_event e;
-	game_action_request_event(&e, v, color, FOLD_REQ_REMATCH, acts[a]);
+	game_action_request_event(&e, v, color, FOLD_REQ_REMATCH, game_action_request_of(c->action));
 	if (game_action_request_retried(v, color, &e, c->req->ply)) {
 		game_action_already_done(c->out, v);
 		return;
@@ -113,7 +111,7 @@ void game_rematch_run(struct game_action_call *c)
 	}
 	if (!game_action_ply_or_stale(v, c->req->ply, c->out))
 		return;
-	if (a == 1 && v->rematch_by == !color && !v->next_game[0])
+	if (c->action == PROTOCOL_ACTION_ACCEPT && v->rematch_by == !color && !v->next_game[0])
 		rematch_accept(c->gs, c->lg, c->me, color, c->out);
 	else
 		game_action_commit(c->gs, c->lg, c->me, &e, NULL, c->out);

@@ -445,6 +445,48 @@ static void engine_game(struct game_view *v)
 	ck_assert_msg(fold_apply_event(v, 3, 3000, &e, &err) == 0, "%s", err.message);
 }
 
+/* The game actions' words are decoded here, not by the server: each word
+ * to its enum, an absent member to _NONE, any other word to _UNKNOWN;
+ * and the enums name the words the encoder writes. */
+START_TEST(test_action_words)
+{
+	struct protocol_error err;
+	struct protocol_action_request ar;
+	ck_assert_int_eq(DEC(protocol_action_request_decode, "{\"ply\":2,\"action\":\"withdraw\"}", &ar, &err), 0);
+	ck_assert_int_eq(ar.action_word, PROTOCOL_ACTION_WITHDRAW);
+	ck_assert_int_eq(ar.claim_word, PROTOCOL_CLAIM_NONE);
+	ck_assert_int_eq(DEC(protocol_action_request_decode, "{\"ply\":2}", &ar, &err), 0);
+	ck_assert_int_eq(ar.action_word, PROTOCOL_ACTION_NONE);
+	ck_assert_int_eq(DEC(protocol_action_request_decode, "{\"ply\":2,\"action\":\"Offer\"}", &ar, &err), 0);
+	ck_assert_int_eq(ar.action_word, PROTOCOL_ACTION_UNKNOWN);
+	ck_assert_int_eq(
+		DEC(protocol_action_request_decode, "{\"ply\":0,\"claim\":\"fifty-moves\",\"move\":\"e4\"}", &ar, &err),
+		0);
+	ck_assert_int_eq(ar.claim_word, PROTOCOL_CLAIM_FIFTY_MOVES);
+	ck_assert_int_eq(ar.action_word, PROTOCOL_ACTION_NONE);
+	ck_assert_int_eq(DEC(protocol_action_request_decode, "{\"ply\":0,\"claim\":\"stalemate\"}", &ar, &err), 0);
+	ck_assert_int_eq(ar.claim_word, PROTOCOL_CLAIM_UNKNOWN);
+	for (int a = PROTOCOL_ACTION_OFFER; a < PROTOCOL_ACTION_UNKNOWN; a++) {
+		struct protocol_action_request in = { .ply = 1 };
+		snprintf(in.action, sizeof in.action, "%s", protocol_action_str((enum protocol_action)a));
+		char *json = protocol_action_request_encode(&in);
+		ck_assert_int_eq(DEC(protocol_action_request_decode, json, &ar, &err), 0);
+		free(json);
+		ck_assert_int_eq(ar.action_word, a);
+	}
+	for (int c = PROTOCOL_CLAIM_THREEFOLD; c < PROTOCOL_CLAIM_UNKNOWN; c++) {
+		struct protocol_action_request in = { .ply = 1 };
+		snprintf(in.claim, sizeof in.claim, "%s", protocol_claim_str((enum protocol_claim)c));
+		char *json = protocol_action_request_encode(&in);
+		ck_assert_int_eq(DEC(protocol_action_request_decode, json, &ar, &err), 0);
+		free(json);
+		ck_assert_int_eq(ar.claim_word, c);
+	}
+	ck_assert_str_eq(protocol_action_str(PROTOCOL_ACTION_UNKNOWN), "");
+	ck_assert_str_eq(protocol_claim_str(PROTOCOL_CLAIM_WIN), "win");
+}
+END_TEST
+
 /* fold_move_event: the event of a legal move carries the move, which the
  * fold applies without parsing it again; the same event read off the wire
  * carries none and is checked in full, and both give the same game. */
@@ -620,6 +662,7 @@ static Suite *protocol_suite(void)
 	tcase_add_test(tc, test_note_and_create);
 	tcase_add_test(tc, test_notes_revealed);
 	tcase_add_test(tc, test_fold_may_move);
+	tcase_add_test(tc, test_action_words);
 	tcase_add_test(tc, test_fold_move_event);
 	tcase_add_test(tc, test_fold_technical_failure);
 	suite_add_tcase(s, tc);
