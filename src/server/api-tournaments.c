@@ -22,7 +22,7 @@ void api_tournaments_list(struct server *srv, struct http_request *req, struct h
 	if (api_auth(srv, req, reply, false, &viewer) < 0)
 		return;
 	struct game_outcome o = { 0 };
-	tournament_service_list(srv, viewer.id, &o);
+	tournament_service_list(&srv->tournaments, viewer.id, &o);
 	api_reply_outcome(reply, &o);
 }
 
@@ -38,7 +38,7 @@ void api_tournaments_create(struct server *srv, struct http_request *req, struct
 		return;
 	}
 	struct game_outcome o = { 0 };
-	tournament_service_create(srv, me.id, &in, &o);
+	tournament_service_create(&srv->tournaments, me.id, &in, &o);
 	api_reply_outcome(reply, &o);
 }
 
@@ -64,7 +64,7 @@ static void get_parts(struct server *srv, struct http_request *req, struct http_
 		}
 	}
 	struct game_outcome o = { 0 };
-	tournament_service_get(srv, viewer.id, req->params[0], parts, games_of, &o);
+	tournament_service_get(&srv->tournaments, viewer.id, req->params[0], parts, games_of, &o);
 	api_reply_outcome(reply, &o);
 }
 
@@ -94,7 +94,7 @@ void api_tournaments_register(struct server *srv, struct http_request *req, stru
 	if (api_auth_empty(srv, req, reply, &me) < 0)
 		return;
 	struct game_outcome o = { 0 };
-	tournament_service_register(srv, me.id, req->params[0], &o);
+	tournament_service_register(&srv->tournaments, me.id, req->params[0], &o);
 	api_reply_outcome(reply, &o);
 }
 
@@ -104,6 +104,6 @@ void api_tournaments_withdraw(struct server *srv, struct http_request *req, stru
 	if (api_auth_empty(srv, req, reply, &me) < 0)
 		return;
 	struct game_outcome o = { 0 };
-	tournament_service_withdraw(srv, me.id, req->params[0], &o);
+	tournament_service_withdraw(&srv->tournaments, me.id, req->params[0], &o);
 	api_reply_outcome(reply, &o);
 }

@@ -71,10 +71,12 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	/* The hooks go in before the timer starts, so no game can end
 	 * unrecorded by its tournament. */
 	struct game_service_hooks hooks;
-	tournament_service_hooks(srv, &hooks);
+	srv->tournaments.store = srv->store;
+	tournament_service_hooks(&srv->tournaments, &hooks);
 	srv->games = game_service_new(srv, &hooks, errmsg);
 	if (!srv->games)
 		return -1;
+	srv->tournaments.games = srv->games;
 	if (commit_start(&srv->commit)) {
 		*errmsg = xstrdup("cannot start the syncer thread");
 		return -1;

@@ -32,6 +32,7 @@
 #include "commit.h"
 #include "config.h"
 #include "store.h"
+#include "tournament-service.h"
 
 struct http;
 struct game_service;
@@ -43,6 +44,7 @@ struct server {
 	struct store *store;
 	struct http *http;
 	struct game_service *games;
+	struct tournament_service tournaments; /* on store and games */
 	struct engine_pool *engines; /* NULL: engine games are refused */
 	struct ratelimit *rate_ip;    /* per client address (http.c charges them) */
 	struct ratelimit *rate_token; /* per bearer token, commands only */

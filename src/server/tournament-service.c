@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "server.h"
 #include "store-tournaments.h"
 #include "tournament-service.h"
 #include "util/log.h"
@@ -44,13 +43,13 @@ __attribute__((format(printf, 3, 4))) static void fail(struct game_outcome *out,
 /* Reads tournament id; after the start, rebuilds its tables from the
  * stored seed (the same seed always gives the same tables) and its
  * results from the stored outcomes. */
-static enum store_result load(struct server *srv, const char *id, struct loaded *l)
+static enum store_result load(struct tournament_service *ts, const char *id, struct loaded *l)
 {
 	memset(l, 0, sizeof *l);
-	enum store_result r = store_tournament_get(srv->store, id, &l->row);
+	enum store_result r = store_tournament_get(ts->store, id, &l->row);
 	if (r)
 		return r;
-	r = store_entries(srv->store, id, l->entries, TOURNAMENT_PLAYERS_MAX, &l->n_entries);
+	r = store_entries(ts->store, id, l->entries, TOURNAMENT_PLAYERS_MAX, &l->n_entries);
 	if (r || !strcmp(l->row.status, "open"))
 		return r;
 	struct tchess_error terr;
@@ -61,7 +60,7 @@ static enum store_result load(struct server *srv, const char *id, struct loaded 
 	}
 	struct store_tournament_game *games = xcalloc(TOURNAMENT_GAMES_MAX, sizeof *games);
 	int n;
-	r = store_tournament_games(srv->store, id, games, TOURNAMENT_GAMES_MAX, &n);
+	r = store_tournament_games(ts->store, id, games, TOURNAMENT_GAMES_MAX, &n);
 	if (!r && n != l->t.n_games) {
 		log_error("tournament %s: %d games stored, %d expected", id, n, l->t.n_games);
 		r = STORE_ERROR;
@@ -106,12 +105,12 @@ static void to_protocol(const struct loaded *l, int64_t viewer, int64_t credits,
 }
 
 /* Answers with the tournament as it is in the store now. */
-static void answer(struct server *srv, int64_t viewer, const char *id, int status, unsigned parts, int64_t games_of,
+static void answer(struct tournament_service *ts, int64_t viewer, const char *id, int status, unsigned parts, int64_t games_of,
 		   struct game_outcome *out)
 {
 	struct loaded *l = xmalloc(sizeof *l);
 	int64_t credits = 0;
-	switch (load(srv, id, l)) {
+	switch (load(ts, id, l)) {
 	case STORE_OK:
 		break;
 	case STORE_NOT_FOUND:
@@ -121,7 +120,7 @@ static void answer(struct server *srv, int64_t viewer, const char *id, int statu
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto out;
 	}
-	if (viewer && store_credits_get(srv->store, viewer, &credits)) {
+	if (viewer && store_credits_get(ts->store, viewer, &credits)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto out;
 	}
@@ -140,7 +139,7 @@ static bool id_valid(const char *id)
 
 /* ---- commands ---- */
 
-void tournament_service_create(struct server *srv, int64_t me, const struct protocol_tournament_create_request *req,
+void tournament_service_create(struct tournament_service *ts, int64_t me, const struct protocol_tournament_create_request *req,
 			       struct game_outcome *out)
 {
 	struct store_tournament row = { .creator = me };
@@ -200,19 +199,18 @@ void tournament_service_create(struct server *srv, int64_t me, const struct prot
 		fail(out, PROTOCOL_ERR_INTERNAL, "no randomness");
 		return;
 	}
-	if (store_begin(srv->store) || store_tournament_create(srv->store, &row) || store_commit(srv->store)) {
-		store_rollback(srv->store);
+	if (store_begin(ts->store) || store_tournament_create(ts->store, &row) || store_commit(ts->store)) {
+		store_rollback(ts->store);
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return;
 	}
 	log_info("tournament %s created: %s, %d players, %s", row.id, req->kind, row.players, row.tc);
-	answer(srv, me, row.id, 201, PROTOCOL_TOURNAMENT_ENTRANTS, 0, out);
+	answer(ts, me, row.id, 201, PROTOCOL_TOURNAMENT_ENTRANTS, 0, out);
 }
 
 struct list {
 	struct protocol_tournament *items;
 	size_t n;
-	struct server *srv;
 	int64_t viewer, credits;
 	bool failed;
 };
@@ -230,11 +228,11 @@ static int list_add(void *arg, const struct store_tournament *t)
 	return 0;
 }
 
-void tournament_service_list(struct server *srv, int64_t viewer, struct game_outcome *out)
+void tournament_service_list(struct tournament_service *ts, int64_t viewer, struct game_outcome *out)
 {
-	struct list l = { .srv = srv, .viewer = viewer };
-	if ((viewer && store_credits_get(srv->store, viewer, &l.credits)) ||
-	    store_tournaments_recent(srv->store, TOURNAMENTS_LISTED, list_add, &l)) {
+	struct list l = { .viewer = viewer };
+	if ((viewer && store_credits_get(ts->store, viewer, &l.credits)) ||
+	    store_tournaments_recent(ts->store, TOURNAMENTS_LISTED, list_add, &l)) {
 		free(l.items);
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return;
@@ -247,19 +245,19 @@ void tournament_service_list(struct server *srv, int64_t viewer, struct game_out
 	free(l.items);
 }
 
-void tournament_service_get(struct server *srv, int64_t viewer, const char *id, unsigned parts, int64_t games_of,
+void tournament_service_get(struct tournament_service *ts, int64_t viewer, const char *id, unsigned parts, int64_t games_of,
 			    struct game_outcome *out)
 {
 	if (!id_valid(id)) {
 		fail(out, PROTOCOL_ERR_NOT_FOUND, "no such tournament");
 		return;
 	}
-	answer(srv, viewer, id, 200, parts, games_of, out);
+	answer(ts, viewer, id, 200, parts, games_of, out);
 }
 
 /* Draws the seed, creates every game (White to move in each) and marks the
  * tournament running; inside the caller's batch. */
-static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
+static int start(struct tournament_service *ts, struct loaded *l, struct game_outcome *out)
 {
 	struct tchess_error terr;
 	uint64_t seed;
@@ -286,10 +284,10 @@ static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
 		seats[BLACK].player = b->player;
 		snprintf(seats[WHITE].name, sizeof seats[WHITE].name, "%.*s", (int)sizeof seats[WHITE].name - 1, w->name);
 		snprintf(seats[BLACK].name, sizeof seats[BLACK].name, "%.*s", (int)sizeof seats[BLACK].name - 1, b->name);
-		game_service_create_seated(srv->games, seats, l->row.tc, l->row.ruleset, params, l->ids[i], out);
+		game_service_create_seated(ts->games, seats, l->row.tc, l->row.ruleset, params, l->ids[i], out);
 		if (out->failed) {
 			rc = -1;
-		} else if (store_tournament_game_add(srv->store, l->row.id, i, l->ids[i])) {
+		} else if (store_tournament_game_add(ts->store, l->row.id, i, l->ids[i])) {
 			fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 			rc = -1;
 		}
@@ -300,7 +298,7 @@ static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
 	l->row.seed = seed;
 	l->row.started_ms = now_wall_ms();
 	snprintf(l->row.status, sizeof l->row.status, "running");
-	if (store_tournament_update(srv->store, &l->row)) {
+	if (store_tournament_update(ts->store, &l->row)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
 	}
@@ -309,7 +307,7 @@ static int start(struct server *srv, struct loaded *l, struct game_outcome *out)
 	return 0;
 }
 
-void tournament_service_register(struct server *srv, int64_t me, const char *id, struct game_outcome *out)
+void tournament_service_register(struct tournament_service *ts, int64_t me, const char *id, struct game_outcome *out)
 {
 	if (!id_valid(id)) {
 		fail(out, PROTOCOL_ERR_NOT_FOUND, "no such tournament");
@@ -317,11 +315,11 @@ void tournament_service_register(struct server *srv, int64_t me, const char *id,
 	}
 	struct loaded *l = xmalloc(sizeof *l);
 	int64_t credits;
-	if (game_service_batch_begin(srv->games)) {
+	if (game_service_batch_begin(ts->games)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto out;
 	}
-	switch (load(srv, id, l)) {
+	switch (load(ts, id, l)) {
 	case STORE_OK:
 		break;
 	case STORE_NOT_FOUND:
@@ -341,7 +339,7 @@ void tournament_service_register(struct server *srv, int64_t me, const char *id,
 			goto abort;
 		}
 	}
-	if (store_credits_get(srv->store, me, &credits)) {
+	if (store_credits_get(ts->store, me, &credits)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto abort;
 	}
@@ -351,71 +349,71 @@ void tournament_service_register(struct server *srv, int64_t me, const char *id,
 		goto abort;
 	}
 	int64_t now = now_wall_ms();
-	if (store_entry_add(srv->store, id, me, now) ||
-	    (l->row.prizes.stake && store_credits_add(srv->store, me, -l->row.prizes.stake, "stake", id, now))) {
+	if (store_entry_add(ts->store, id, me, now) ||
+	    (l->row.prizes.stake && store_credits_add(ts->store, me, -l->row.prizes.stake, "stake", id, now))) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto abort;
 	}
 	/* Re-read the entries in registration order, then start if full:
 	 * "A tournament starts as soon as the quantity specified in the call
 	 * number of participants are registered". */
-	if (store_entries(srv->store, id, l->entries, TOURNAMENT_PLAYERS_MAX, &l->n_entries)) {
+	if (store_entries(ts->store, id, l->entries, TOURNAMENT_PLAYERS_MAX, &l->n_entries)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto abort;
 	}
-	if (l->n_entries == l->row.players && start(srv, l, out))
+	if (l->n_entries == l->row.players && start(ts, l, out))
 		goto abort;
-	if (game_service_batch_commit(srv->games)) {
+	if (game_service_batch_commit(ts->games)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		goto out;
 	}
 	log_info("tournament %s: player %lld registered (%d/%d)", id, (long long)me, l->n_entries, l->row.players);
-	answer(srv, me, id, 200, PROTOCOL_TOURNAMENT_ALL, 0, out);
+	answer(ts, me, id, 200, PROTOCOL_TOURNAMENT_ALL, 0, out);
 	goto out;
 abort:
-	game_service_batch_abort(srv->games);
+	game_service_batch_abort(ts->games);
 out:
 	free(l);
 }
 
-void tournament_service_withdraw(struct server *srv, int64_t me, const char *id, struct game_outcome *out)
+void tournament_service_withdraw(struct tournament_service *ts, int64_t me, const char *id, struct game_outcome *out)
 {
 	if (!id_valid(id)) {
 		fail(out, PROTOCOL_ERR_NOT_FOUND, "no such tournament");
 		return;
 	}
 	struct store_tournament row;
-	if (store_begin(srv->store)) {
+	if (store_begin(ts->store)) {
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return;
 	}
-	enum store_result r = store_tournament_get(srv->store, id, &row);
+	enum store_result r = store_tournament_get(ts->store, id, &row);
 	if (r) {
-		store_rollback(srv->store);
+		store_rollback(ts->store);
 		fail(out, r == STORE_NOT_FOUND ? PROTOCOL_ERR_NOT_FOUND : PROTOCOL_ERR_INTERNAL,
 		     r == STORE_NOT_FOUND ? "no such tournament" : "storage failure");
 		return;
 	}
 	if (strcmp(row.status, "open")) {
-		store_rollback(srv->store);
+		store_rollback(ts->store);
 		fail(out, PROTOCOL_ERR_CONFLICT, "the tournament has started: withdrawal is closed");
 		return;
 	}
-	r = store_entry_remove(srv->store, id, me);
+	r = store_entry_remove(ts->store, id, me);
 	if (r == STORE_NOT_FOUND) {
-		store_rollback(srv->store);
+		store_rollback(ts->store);
 		fail(out, PROTOCOL_ERR_CONFLICT, "you are not registered");
 		return;
 	}
-	if (r || (row.prizes.stake && store_credits_add(srv->store, me, row.prizes.stake, "refund", id,
+	if (r || (row.prizes.stake && store_credits_add(ts->store, me, row.prizes.stake, "refund", id,
 							now_wall_ms())) ||
-	    store_commit(srv->store)) {
-		store_rollback(srv->store);
+	    store_commit(ts->store)) {
+		store_rollback(ts->store);
 		fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return;
 	}
 	log_info("tournament %s: player %lld withdrew", id, (long long)me);
-	answer(srv, me, id, 200, PROTOCOL_TOURNAMENT_ENTRANTS, 0, out);
+	answer(ts, me, id, 200, PROTOCOL_TOURNAMENT_ENTRANTS, 0, out);
 }
 
 /* ---- hooks ---- */
@@ -425,10 +423,10 @@ void tournament_service_withdraw(struct server *srv, int64_t me, const char *id,
  * tournament and pays the prizes. In the game's transaction. */
 static int game_ended(void *ctx, const char *game_id, const struct game_view *v)
 {
-	struct server *srv = ctx;
+	struct tournament_service *ts = ctx;
 	char tid[STORE_GAME_ID_MAX + 1];
 	int idx;
-	enum store_result r = store_tournament_of_game(srv->store, game_id, tid, &idx);
+	enum store_result r = store_tournament_of_game(ts->store, game_id, tid, &idx);
 	if (r == STORE_NOT_FOUND)
 		return 0;
 	if (r)
@@ -436,9 +434,9 @@ static int game_ended(void *ctx, const char *game_id, const struct game_view *v)
 	struct loaded *l = xmalloc(sizeof *l);
 	struct tchess_error terr;
 	int rc = -1;
-	if (load(srv, tid, l) || !l->started ||
+	if (load(ts, tid, l) || !l->started ||
 	    tournament_record(&l->t, idx, v->game.result, v->game.termination, &terr) != TCHESS_OK ||
-	    store_tournament_game_set_outcome(srv->store, tid, idx, l->t.games[idx].outcome))
+	    store_tournament_game_set_outcome(ts->store, tid, idx, l->t.games[idx].outcome))
 		goto out;
 	if (tournament_finished(&l->t) && strcmp(l->row.status, "finished")) {
 		/* "With the completion of the tournament will be credited
@@ -447,13 +445,13 @@ static int game_ended(void *ctx, const char *game_id, const struct game_view *v)
 		if (tournament_payout(&l->t, prize, &house, &terr) != TCHESS_OK)
 			goto out;
 		for (int i = 0; i < l->n_entries; i++) {
-			if (prize[i] && store_credits_add(srv->store, l->entries[i].player, prize[i], "prize", tid,
+			if (prize[i] && store_credits_add(ts->store, l->entries[i].player, prize[i], "prize", tid,
 							  v->last_t_ms))
 				goto out;
 		}
 		l->row.finished_ms = v->last_t_ms;
 		snprintf(l->row.status, sizeof l->row.status, "finished");
-		if (store_tournament_update(srv->store, &l->row))
+		if (store_tournament_update(ts->store, &l->row))
 			goto out;
 		log_info("tournament %s finished (house keeps %lld credits)", tid, (long long)house);
 	}
@@ -467,17 +465,17 @@ out:
 
 static int vacations(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max)
 {
-	struct server *srv = ctx;
+	struct tournament_service *ts = ctx;
 	struct store_vacation all[FOLD_VACATIONS_MAX];
 	int n;
-	if (store_vacations(srv->store, player, now_ms, all, FOLD_VACATIONS_MAX, &n))
+	if (store_vacations(ts->store, player, now_ms, all, FOLD_VACATIONS_MAX, &n))
 		return -1;
 	for (int i = 0; i < n && (size_t)i < max; i++)
 		out[i] = all[i].v;
 	return n < (int)max ? n : (int)max;
 }
 
-void tournament_service_hooks(struct server *srv, struct game_service_hooks *out)
+void tournament_service_hooks(struct tournament_service *ts, struct game_service_hooks *out)
 {
-	*out = (struct game_service_hooks){ .ctx = srv, .ended = game_ended, .vacations = vacations };
+	*out = (struct game_service_hooks){ .ctx = ts, .ended = game_ended, .vacations = vacations };
 }

@@ -25,18 +25,24 @@
 #include "game-service.h"
 #include "tchess/protocol-tournament.h"
 
-struct server;
+/* What the service works on, and nothing else: the store its tournaments
+ * live in, and the game service that plays their games (set once that
+ * exists: its hooks, below, need only the store). */
+struct tournament_service {
+	struct store *store;
+	struct game_service *games;
+};
 
-/* The game service hooks (for game_service_new). */
-void tournament_service_hooks(struct server *srv, struct game_service_hooks *out);
+/* The game service hooks (for game_service_new); ts outlives them. */
+void tournament_service_hooks(struct tournament_service *ts, struct game_service_hooks *out);
 
-void tournament_service_create(struct server *srv, int64_t me, const struct protocol_tournament_create_request *req,
+void tournament_service_create(struct tournament_service *ts, int64_t me, const struct protocol_tournament_create_request *req,
 			       struct game_outcome *out);
-void tournament_service_list(struct server *srv, int64_t viewer, struct game_outcome *out);
+void tournament_service_list(struct tournament_service *ts, int64_t viewer, struct game_outcome *out);
 /* parts as for protocol_tournament_encode; games_of 0 for every game. */
-void tournament_service_get(struct server *srv, int64_t viewer, const char *id, unsigned parts, int64_t games_of,
+void tournament_service_get(struct tournament_service *ts, int64_t viewer, const char *id, unsigned parts, int64_t games_of,
 			    struct game_outcome *out);
-void tournament_service_register(struct server *srv, int64_t me, const char *id, struct game_outcome *out);
-void tournament_service_withdraw(struct server *srv, int64_t me, const char *id, struct game_outcome *out);
+void tournament_service_register(struct tournament_service *ts, int64_t me, const char *id, struct game_outcome *out);
+void tournament_service_withdraw(struct tournament_service *ts, int64_t me, const char *id, struct game_outcome *out);
 
 #endif
