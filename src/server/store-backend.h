@@ -3,8 +3,9 @@
  * store_open and forwards every call to it: sqlite_store_* (store-sqlite.c,
  * store-tournaments.c, store-backup.c) and pg_store_* (store-pg.c, built
  * when libpq is found). Each function does what store.h and
- * store-tournaments.h say of the one without the prefix. No database
- * header here: only the store-*.c files include theirs.
+ * store-tournaments.h say of the one without the prefix; and the few
+ * pieces both implementations share. No database header here: only the
+ * store-*.c files include theirs.
  */
 #ifndef TCHESS_SERVER_STORE_BACKEND_H
 #define TCHESS_SERVER_STORE_BACKEND_H
@@ -18,6 +19,17 @@
 
 struct sqlite_store;
 struct pg_store;
+
+/* The tournament columns both stores select, in the order their
+ * tournament_row functions read them. */
+#define STORE_TOURNAMENT_COLUMNS                                                                       \
+	"id, created, creator, kind, players, tc, ruleset, stake, payout_percent, places, status, seed, " \
+	"started, finished, (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament = tournaments.id)"
+/* A tournament's prize places as both stores keep them: "60,30,10"
+ * (store.c). The text is cut short at size; parsing stops at the first
+ * thing that is not a number, or at TOURNAMENT_PRIZE_PLACES_MAX places. */
+void store_places_format(const struct tournament_prizes *p, char *buf, size_t size);
+void store_places_parse(const char *s, struct tournament_prizes *p);
 
 /* SQLite: target is a file path. */
 struct sqlite_store *sqlite_store_open(const char *target, const struct store_options *opts, char **errmsg);

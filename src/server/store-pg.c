@@ -1031,32 +1031,6 @@ enum store_result pg_store_games_prefix(struct pg_store *st, const char *prefix,
 
 /* ---- tournaments (store-tournaments.h) ---- */
 
-#define TOURNAMENT_COLUMNS                                                                                             \
-	"id, created, creator, kind, players, tc, ruleset, stake, payout_percent, places, status, seed, "              \
-	"started, finished, (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament = tournaments.id)"
-
-/* Places are stored as "60,30,10", as in SQLite's store. */
-static void places_format(const struct tournament_prizes *p, char *buf, size_t size)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < p->n_places && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", p->place_percent[i]);
-}
-
-static void places_parse(const char *s, struct tournament_prizes *p)
-{
-	p->n_places = 0;
-	while (*s && p->n_places < TOURNAMENT_PRIZE_PLACES_MAX) {
-		char *end;
-		long v = strtol(s, &end, 10);
-		if (end == s)
-			break;
-		p->place_percent[p->n_places++] = (int)v;
-		s = *end == ',' ? end + 1 : end;
-	}
-}
-
 static void tournament_row(const PGresult *r, int row, struct store_tournament *t)
 {
 	memset(t, 0, sizeof *t);
@@ -1069,7 +1043,7 @@ static void tournament_row(const PGresult *r, int row, struct store_tournament *
 	col_text(t->ruleset, sizeof t->ruleset, r, row, 6);
 	t->prizes.stake = col_int(r, row, 7);
 	t->prizes.payout_percent = (int)col_int(r, row, 8);
-	places_parse(PQgetvalue(r, row, 9), &t->prizes);
+	store_places_parse(PQgetvalue(r, row, 9), &t->prizes);
 	col_text(t->status, sizeof t->status, r, row, 10);
 	t->seed = (uint64_t)col_int(r, row, 11);
 	t->started_ms = col_int(r, row, 12);
@@ -1080,7 +1054,7 @@ static void tournament_row(const PGresult *r, int row, struct store_tournament *
 enum store_result pg_store_tournament_create(struct pg_store *st, const struct store_tournament *t)
 {
 	char places[TOURNAMENT_PRIZE_PLACES_MAX * 5 + 1];
-	places_format(&t->prizes, places, sizeof places);
+	store_places_format(&t->prizes, places, sizeof places);
 	struct params p = {0};
 	p_text(&p, t->id);
 	p_int(&p, t->created_ms);
@@ -1114,7 +1088,7 @@ enum store_result pg_store_tournament_get(struct pg_store *st, const char *id, s
 	p_text(&p, id);
 	PGresult *r;
 	enum store_result rc =
-		run_sql(st, "SELECT " TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1", &p, "get tournament", &r);
+		run_sql(st, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1", &p, "get tournament", &r);
 	if (rc != STORE_OK)
 		return rc;
 	rc = PQntuples(r) == 1 ? STORE_OK : STORE_NOT_FOUND;
@@ -1145,7 +1119,7 @@ enum store_result pg_store_tournaments_recent(struct pg_store *st, int limit, st
 	p_int(&p, limit);
 	PGresult *r;
 	enum store_result rc =
-		run_sql(st, "SELECT " TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT $1", &p,
+		run_sql(st, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT $1", &p,
 			"recent tournaments", &r);
 	if (rc != STORE_OK)
 		return rc;

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "store-backend.h"
 #include "store-sqlite.h"
 #include "store-tournaments.h"
 #include "util/log.h"
@@ -61,32 +62,6 @@ static void text(char *dst, size_t size, sqlite3_stmt *q, int col)
 
 /* ---- tournaments ---- */
 
-#define TOURNAMENT_COLUMNS                                                                             \
-	"id, created, creator, kind, players, tc, ruleset, stake, payout_percent, places, status, seed, " \
-	"started, finished, (SELECT COUNT(*) FROM tournament_entries e WHERE e.tournament = tournaments.id)"
-
-/* Places are stored as "60,30,10". */
-static void places_format(const struct tournament_prizes *p, char *buf, size_t size)
-{
-	size_t len = 0;
-	buf[0] = '\0';
-	for (int i = 0; i < p->n_places && len < size; i++)
-		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", p->place_percent[i]);
-}
-
-static void places_parse(const char *s, struct tournament_prizes *p)
-{
-	p->n_places = 0;
-	while (*s && p->n_places < TOURNAMENT_PRIZE_PLACES_MAX) {
-		char *end;
-		long v = strtol(s, &end, 10);
-		if (end == s)
-			break;
-		p->place_percent[p->n_places++] = (int)v;
-		s = *end == ',' ? end + 1 : end;
-	}
-}
-
 static void tournament_row(sqlite3_stmt *q, struct store_tournament *t)
 {
 	memset(t, 0, sizeof *t);
@@ -99,7 +74,7 @@ static void tournament_row(sqlite3_stmt *q, struct store_tournament *t)
 	text(t->ruleset, sizeof t->ruleset, q, 6);
 	t->prizes.stake = sqlite3_column_int64(q, 7);
 	t->prizes.payout_percent = sqlite3_column_int(q, 8);
-	places_parse((const char *)sqlite3_column_text(q, 9) ? (const char *)sqlite3_column_text(q, 9) : "",
+	store_places_parse((const char *)sqlite3_column_text(q, 9) ? (const char *)sqlite3_column_text(q, 9) : "",
 		     &t->prizes);
 	text(t->status, sizeof t->status, q, 10);
 	t->seed = (uint64_t)sqlite3_column_int64(q, 11);
@@ -111,7 +86,7 @@ static void tournament_row(sqlite3_stmt *q, struct store_tournament *t)
 enum store_result sqlite_store_tournament_create(struct sqlite_store *st, const struct store_tournament *t)
 {
 	char places[TOURNAMENT_PRIZE_PLACES_MAX * 5 + 1];
-	places_format(&t->prizes, places, sizeof places);
+	store_places_format(&t->prizes, places, sizeof places);
 	sqlite3_stmt *q = prep(st, "INSERT INTO tournaments(id, created, creator, kind, players, tc, ruleset, stake, "
 				   "payout_percent, places, status) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11)");
 	if (!q)
@@ -132,7 +107,7 @@ enum store_result sqlite_store_tournament_create(struct sqlite_store *st, const 
 
 enum store_result sqlite_store_tournament_get(struct sqlite_store *st, const char *id, struct store_tournament *out)
 {
-	sqlite3_stmt *q = prep(st, "SELECT " TOURNAMENT_COLUMNS " FROM tournaments WHERE id = ?1");
+	sqlite3_stmt *q = prep(st, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = ?1");
 	if (!q)
 		return STORE_ERROR;
 	sqlite3_bind_text(q, 1, id, -1, SQLITE_TRANSIENT);
@@ -159,7 +134,7 @@ enum store_result sqlite_store_tournament_update(struct sqlite_store *st, const 
 
 enum store_result sqlite_store_tournaments_recent(struct sqlite_store *st, int limit, store_tournament_fn fn, void *arg)
 {
-	sqlite3_stmt *q = prep(st, "SELECT " TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT ?1");
+	sqlite3_stmt *q = prep(st, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT ?1");
 	if (!q)
 		return STORE_ERROR;
 	sqlite3_bind_int(q, 1, limit);

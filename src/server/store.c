@@ -4,6 +4,7 @@
  * (store-pg.c), anything else is a SQLite file (store-sqlite.c) — and
  * every other call is forwarded to the one picked. No SQL here.
  */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -23,6 +24,27 @@ struct store {
 #define BACKEND0(st, fn) sqlite_store_##fn((st)->sqlite)
 #define BACKEND(st, fn, ...) sqlite_store_##fn((st)->sqlite, __VA_ARGS__)
 #endif
+
+void store_places_format(const struct tournament_prizes *p, char *buf, size_t size)
+{
+	size_t len = 0;
+	buf[0] = '\0';
+	for (int i = 0; i < p->n_places && len < size; i++)
+		len += (size_t)snprintf(buf + len, size - len, "%s%d", i ? "," : "", p->place_percent[i]);
+}
+
+void store_places_parse(const char *s, struct tournament_prizes *p)
+{
+	p->n_places = 0;
+	while (*s && p->n_places < TOURNAMENT_PRIZE_PLACES_MAX) {
+		char *end;
+		long v = strtol(s, &end, 10);
+		if (end == s)
+			break;
+		p->place_percent[p->n_places++] = (int)v;
+		s = *end == ',' ? end + 1 : end;
+	}
+}
 
 bool store_is_postgresql(const char *target)
 {
