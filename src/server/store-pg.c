@@ -309,74 +309,55 @@ static bool retry_after_reset(struct pg_store *st, enum store_result rc)
 	return rc == STORE_ERROR && !st->in_tx && PQstatus(st->conn) != CONNECTION_OK && ready(st) == STORE_OK;
 }
 
-/* Runs prepared statement s; *res is the result to PQclear (NULL unless
- * STORE_OK). */
-static enum store_result run(struct pg_store *st, enum stmt s, const struct params *p, const char *what, PGresult **res)
+/* What a statement is for, which says how its answer reads. */
+enum use {
+	READ_ROW,  /* a lookup of one row: STORE_NOT_FOUND unless exactly one */
+	READ_ROWS, /* rows for the caller, none as good as some */
+	INSERT,    /* INSERT ... ON CONFLICT DO NOTHING RETURNING: STORE_CONFLICT without a row */
+	CHANGE,    /* an UPDATE or DELETE of rows that must be there: STORE_NOT_FOUND if none changed */
+	WRITE      /* any other write */
+};
+
+/* The one statement helper: runs the prepared statement s, or sql when
+ * not NULL (the rare statements that are not prepared), with p bound
+ * (NULL: none). A read outside a transaction first makes sure of the
+ * connection, and a statement that finds it broken outside a transaction
+ * runs once more after the reset. The result is checked (check: logged
+ * as what) and read as use says. *res, when res is not NULL, is the
+ * result to PQclear if STORE_OK, else NULL. */
+static enum store_result stmt(struct pg_store *st, enum stmt s, const char *sql, const struct params *p, enum use use,
+			      const char *what, PGresult **res)
 {
+	if (res)
+		*res = NULL;
+	if ((use == READ_ROW || use == READ_ROWS) && !st->in_tx && ready(st))
+		return STORE_ERROR;
 	char name[16];
 	snprintf(name, sizeof name, "s%d", (int)s);
+	int n = p ? p->n : 0;
+	const char *const *v = p ? p->v : NULL;
+	const int *len = p ? p->len : NULL, *fmt = p ? p->fmt : NULL;
 	PGresult *r;
 	enum store_result rc;
 	for (int tries = 0;; tries++) {
-		r = PQexecPrepared(st->conn, name, p ? p->n : 0, p ? p->v : NULL, p ? p->len : NULL, p ? p->fmt : NULL,
-				   0);
+		r = sql ? PQexecParams(st->conn, sql, n, NULL, v, len, fmt, 0) : PQexecPrepared(st->conn, name, n, v, len, fmt, 0);
 		rc = check(st, r, what);
 		if (tries || !retry_after_reset(st, rc))
 			break;
 		PQclear(r);
 	}
-	if (rc != STORE_OK) {
-		PQclear(r);
-		r = NULL;
+	if (rc == STORE_OK) {
+		if (use == READ_ROW && PQntuples(r) != 1)
+			rc = STORE_NOT_FOUND;
+		else if (use == INSERT && PQntuples(r) != 1)
+			rc = STORE_CONFLICT;
+		else if (use == CHANGE && strtol(PQcmdTuples(r), NULL, 10) == 0)
+			rc = STORE_NOT_FOUND;
 	}
-	*res = r;
-	return rc;
-}
-
-/* The same for a statement that returns nothing the caller needs;
- * *changed (may be NULL) is the number of rows it changed. */
-static enum store_result run_done(struct pg_store *st, enum stmt s, const struct params *p, const char *what,
-				  long *changed)
-{
-	PGresult *r;
-	enum store_result rc = run(st, s, p, what, &r);
-	if (rc == STORE_OK && changed)
-		*changed = strtol(PQcmdTuples(r), NULL, 10);
-	PQclear(r);
-	return rc;
-}
-
-/* A statement that is not prepared (the rare ones): fixed SQL, bound
- * values. */
-static enum store_result run_sql(struct pg_store *st, const char *sql, const struct params *p, const char *what,
-				 PGresult **res)
-{
-	PGresult *r;
-	enum store_result rc;
-	for (int tries = 0;; tries++) {
-		r = PQexecParams(st->conn, sql, p ? p->n : 0, NULL, p ? p->v : NULL, p ? p->len : NULL,
-				 p ? p->fmt : NULL, 0);
-		rc = check(st, r, what);
-		if (tries || !retry_after_reset(st, rc))
-			break;
+	if (rc == STORE_OK && res)
+		*res = r;
+	else
 		PQclear(r);
-	}
-	if (rc != STORE_OK) {
-		PQclear(r);
-		r = NULL;
-	}
-	*res = r;
-	return rc;
-}
-
-static enum store_result run_sql_done(struct pg_store *st, const char *sql, const struct params *p, const char *what,
-				      long *changed)
-{
-	PGresult *r;
-	enum store_result rc = run_sql(st, sql, p, what, &r);
-	if (rc == STORE_OK && changed)
-		*changed = strtol(PQcmdTuples(r), NULL, 10);
-	PQclear(r);
 	return rc;
 }
 
@@ -753,13 +734,9 @@ enum store_result pg_store_player_create(struct pg_store *st, const char *name, 
 	p_hash(&p, hash);
 	p_int(&p, created_ms);
 	PGresult *r;
-	enum store_result rc = run(st, S_PLAYER_INSERT, &p, "create player", &r);
-	if (rc == STORE_OK) {
-		if (PQntuples(r) == 1)
-			*id_out = col_int(r, 0, 0);
-		else
-			rc = STORE_CONFLICT;
-	}
+	enum store_result rc = stmt(st, S_PLAYER_INSERT, NULL, &p, INSERT, "create player", &r);
+	if (rc == STORE_OK)
+		*id_out = col_int(r, 0, 0);
 	PQclear(r);
 	return rc;
 }
@@ -772,16 +749,12 @@ static int hex_digit(char c)
 enum store_result pg_store_player_by_token_hash(struct pg_store *st, const uint8_t hash[STORE_HASH_SIZE],
 						struct store_player *out)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_hash(&p, hash);
 	PGresult *r;
-	enum store_result rc = run(st, S_PLAYER_BY_HASH, &p, "player by token", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = STORE_NOT_FOUND;
-	if (PQntuples(r) == 1) {
+	enum store_result rc = stmt(st, S_PLAYER_BY_HASH, NULL, &p, READ_ROW, "player by token", &r);
+	if (rc == STORE_OK) {
+		rc = STORE_NOT_FOUND;
 		/* As in SQLite's store: the index found the row; the stored
 		 * hash is compared in constant time as well. */
 		const char *hex = PQgetvalue(r, 0, 3);
@@ -805,20 +778,14 @@ enum store_result pg_store_player_by_token_hash(struct pg_store *st, const uint8
 
 enum store_result pg_store_player_by_id(struct pg_store *st, int64_t id, struct store_player *out)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_int(&p, id);
 	PGresult *r;
-	enum store_result rc = run(st, S_PLAYER_BY_ID, &p, "player by id", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = STORE_NOT_FOUND;
-	if (PQntuples(r) == 1) {
+	enum store_result rc = stmt(st, S_PLAYER_BY_ID, NULL, &p, READ_ROW, "player by id", &r);
+	if (rc == STORE_OK) {
 		out->id = col_int(r, 0, 0);
 		col_text(out->name, sizeof out->name, r, 0, 1);
 		out->created_ms = col_int(r, 0, 2);
-		rc = STORE_OK;
 	}
 	PQclear(r);
 	return rc;
@@ -829,15 +796,14 @@ enum store_result pg_store_player_set_token_hash(struct pg_store *st, int64_t id
 	struct params p = {0};
 	p_int(&p, id);
 	p_hash(&p, hash);
-	long n = 0;
-	enum store_result rc = run_done(st, S_PLAYER_SET_HASH, &p, "set token", &n);
-	if (rc != STORE_OK || n)
+	enum store_result rc = stmt(st, S_PLAYER_SET_HASH, NULL, &p, CHANGE, "set token", NULL);
+	if (rc != STORE_NOT_FOUND)
 		return rc;
 	/* Nothing changed: no such player, or another has that token. */
 	struct params q = {0};
 	p_int(&q, id);
 	PGresult *r;
-	rc = run(st, S_PLAYER_EXISTS, &q, "set token", &r);
+	rc = stmt(st, S_PLAYER_EXISTS, NULL, &q, READ_ROWS, "set token", &r);
 	if (rc == STORE_OK)
 		rc = PQntuples(r) ? STORE_CONFLICT : STORE_NOT_FOUND;
 	PQclear(r);
@@ -856,12 +822,7 @@ enum store_result pg_store_game_create(struct pg_store *st, const struct store_g
 	p_id(&p, g->black);
 	p_text(&p, g->finished ? "true" : "false");
 	p_text(&p, g->params ? g->params : "{}");
-	PGresult *r;
-	enum store_result rc = run(st, S_GAME_INSERT, &p, "create game", &r);
-	if (rc == STORE_OK && PQntuples(r) != 1)
-		rc = STORE_CONFLICT;
-	PQclear(r);
-	return rc;
+	return stmt(st, S_GAME_INSERT, NULL, &p, INSERT, "create game", NULL);
 }
 
 /* Reads a GAME_COLUMNS row; params points into r (valid until PQclear). */
@@ -880,19 +841,13 @@ static void game_row(const PGresult *r, int row, struct store_game *g)
 enum store_result pg_store_game_get(struct pg_store *st, const char *id, struct store_game *out)
 {
 	out->params = NULL;
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, id);
 	PGresult *r;
-	enum store_result rc = run(st, S_GAME_GET, &p, "get game", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = STORE_NOT_FOUND;
-	if (PQntuples(r) == 1) {
+	enum store_result rc = stmt(st, S_GAME_GET, NULL, &p, READ_ROW, "get game", &r);
+	if (rc == STORE_OK) {
 		game_row(r, 0, out);
 		out->params = xstrdup(out->params);
-		rc = STORE_OK;
 	}
 	PQclear(r);
 	return rc;
@@ -906,18 +861,14 @@ enum store_result pg_store_game_update(struct pg_store *st, const struct store_g
 	p_id(&p, g->white);
 	p_id(&p, g->black);
 	p_text(&p, g->finished ? "true" : "false");
-	long n = 0;
-	enum store_result rc = run_done(st, S_GAME_UPDATE, &p, "update game", &n);
-	return rc == STORE_OK && !n ? STORE_NOT_FOUND : rc;
+	return stmt(st, S_GAME_UPDATE, NULL, &p, CHANGE, "update game", NULL);
 }
 
 enum store_result pg_store_game_delete(struct pg_store *st, const char *id)
 {
 	struct params p = {0};
 	p_text(&p, id);
-	long n = 0;
-	enum store_result rc = run_done(st, S_GAME_DELETE, &p, "delete game", &n);
-	return rc == STORE_OK && !n ? STORE_NOT_FOUND : rc;
+	return stmt(st, S_GAME_DELETE, NULL, &p, CHANGE, "delete game", NULL);
 }
 
 enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, int64_t seq, const char *type,
@@ -930,29 +881,21 @@ enum store_result pg_store_event_append(struct pg_store *st, const char *game_id
 	p_id(&p, visible_to);
 	p_int(&p, created_ms);
 	p_int(&p, seq);
-	long n = 0;
-	enum store_result rc = run_done(st, S_EVENT_INSERT, &p, "append event", &n);
+	enum store_result rc = stmt(st, S_EVENT_INSERT, NULL, &p, CHANGE, "append event", NULL);
 	/* Nothing inserted: seq is not the next one, or there is no such
 	 * game. */
-	return rc == STORE_OK && n != 1 ? STORE_CONFLICT : rc;
+	return rc == STORE_NOT_FOUND ? STORE_CONFLICT : rc;
 }
 
 enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_id, int64_t *seq_out)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, game_id);
 	PGresult *r;
-	enum store_result rc = run(st, S_GAME_LAST_SEQ, &p, "last seq", &r);
-	if (rc != STORE_OK)
+	enum store_result rc = stmt(st, S_GAME_LAST_SEQ, NULL, &p, READ_ROW, "last seq", &r);
+	if (rc != STORE_OK && rc != STORE_NOT_FOUND)
 		return rc;
-	*seq_out = 0;
-	rc = STORE_NOT_FOUND;
-	if (PQntuples(r) == 1) {
-		*seq_out = col_int(r, 0, 0);
-		rc = STORE_OK;
-	}
+	*seq_out = rc == STORE_OK ? col_int(r, 0, 0) : 0;
 	PQclear(r);
 	return rc;
 }
@@ -960,8 +903,6 @@ enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_i
 enum store_result pg_store_events_after(struct pg_store *st, const char *game_id, int64_t after, int64_t viewer,
 					int limit, store_event_fn fn, void *arg)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, game_id);
 	p_int(&p, after);
@@ -971,7 +912,7 @@ enum store_result pg_store_events_after(struct pg_store *st, const char *game_id
 	else
 		p_text(&p, NULL); /* LIMIT NULL: all */
 	PGresult *r;
-	enum store_result rc = run(st, S_EVENTS_AFTER, &p, "events after", &r);
+	enum store_result rc = stmt(st, S_EVENTS_AFTER, NULL, &p, READ_ROWS, "events after", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, n = PQntuples(r); i < n; i++) {
@@ -993,10 +934,8 @@ enum store_result pg_store_events_after(struct pg_store *st, const char *game_id
 static enum store_result walk_games(struct pg_store *st, enum stmt s, const struct params *p, store_game_fn fn,
 				    void *arg, const char *what)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	PGresult *r;
-	enum store_result rc = run(st, s, p, what, &r);
+	enum store_result rc = stmt(st, s, NULL, p, READ_ROWS, what, &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, n = PQntuples(r); i < n; i++) {
@@ -1067,31 +1006,20 @@ enum store_result pg_store_tournament_create(struct pg_store *st, const struct s
 	p_int(&p, t->prizes.payout_percent);
 	p_text(&p, places);
 	p_text(&p, t->status);
-	PGresult *r;
-	enum store_result rc =
-		run_sql(st,
-			"INSERT INTO tournaments(id, created, creator, kind, players, tc, ruleset, stake, "
-			"payout_percent, places, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
-			"$11) ON CONFLICT DO NOTHING RETURNING 1",
-			&p, "create tournament", &r);
-	if (rc == STORE_OK && PQntuples(r) != 1)
-		rc = STORE_CONFLICT;
-	PQclear(r);
-	return rc;
+	return stmt(st, S_COUNT,
+		    "INSERT INTO tournaments(id, created, creator, kind, players, tc, ruleset, stake, "
+		    "payout_percent, places, status) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, "
+		    "$11) ON CONFLICT DO NOTHING RETURNING 1",
+		    &p, INSERT, "create tournament", NULL);
 }
 
 enum store_result pg_store_tournament_get(struct pg_store *st, const char *id, struct store_tournament *out)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, id);
 	PGresult *r;
-	enum store_result rc =
-		run_sql(st, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1", &p, "get tournament", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = PQntuples(r) == 1 ? STORE_OK : STORE_NOT_FOUND;
+	enum store_result rc = stmt(st, S_COUNT, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1",
+				    &p, READ_ROW, "get tournament", &r);
 	if (rc == STORE_OK)
 		tournament_row(r, 0, out);
 	PQclear(r);
@@ -1106,21 +1034,18 @@ enum store_result pg_store_tournament_update(struct pg_store *st, const struct s
 	p_int(&p, (int64_t)t->seed);
 	p_int(&p, t->started_ms);
 	p_int(&p, t->finished_ms);
-	return run_sql_done(st,
-			    "UPDATE tournaments SET status = $2, seed = $3, started = $4, finished = $5 WHERE id = $1",
-			    &p, "update tournament", NULL);
+	return stmt(st, S_COUNT, "UPDATE tournaments SET status = $2, seed = $3, started = $4, finished = $5 WHERE id = $1",
+		    &p, WRITE, "update tournament", NULL);
 }
 
 enum store_result pg_store_tournaments_recent(struct pg_store *st, int limit, store_tournament_fn fn, void *arg)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_int(&p, limit);
 	PGresult *r;
 	enum store_result rc =
-		run_sql(st, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT $1", &p,
-			"recent tournaments", &r);
+		stmt(st, S_COUNT, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments ORDER BY created DESC, id LIMIT $1",
+		     &p, READ_ROWS, "recent tournaments", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, n = PQntuples(r); i < n; i++) {
@@ -1137,15 +1062,13 @@ enum store_result pg_store_entries(struct pg_store *st, const char *tournament, 
 				   int *n)
 {
 	*n = 0;
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, tournament);
 	PGresult *r;
-	enum store_result rc = run_sql(st,
-				       "SELECT e.player, p.name, e.registered FROM tournament_entries e "
-				       "JOIN players p ON p.id = e.player WHERE e.tournament = $1 ORDER BY e.seq",
-				       &p, "entries", &r);
+	enum store_result rc = stmt(st, S_COUNT,
+				    "SELECT e.player, p.name, e.registered FROM tournament_entries e "
+				    "JOIN players p ON p.id = e.player WHERE e.tournament = $1 ORDER BY e.seq",
+				    &p, READ_ROWS, "entries", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, rows = PQntuples(r); i < rows && *n < max; i++) {
@@ -1164,16 +1087,10 @@ enum store_result pg_store_entry_add(struct pg_store *st, const char *tournament
 	p_text(&p, tournament);
 	p_int(&p, player);
 	p_int(&p, ms);
-	PGresult *r;
-	enum store_result rc =
-		run_sql(st,
-			"INSERT INTO tournament_entries(tournament, player, registered) VALUES ($1, $2, $3) "
-			"ON CONFLICT DO NOTHING RETURNING 1",
-			&p, "add entry", &r);
-	if (rc == STORE_OK && PQntuples(r) != 1)
-		rc = STORE_CONFLICT;
-	PQclear(r);
-	return rc;
+	return stmt(st, S_COUNT,
+		    "INSERT INTO tournament_entries(tournament, player, registered) VALUES ($1, $2, $3) "
+		    "ON CONFLICT DO NOTHING RETURNING 1",
+		    &p, INSERT, "add entry", NULL);
 }
 
 enum store_result pg_store_entry_remove(struct pg_store *st, const char *tournament, int64_t player)
@@ -1181,10 +1098,8 @@ enum store_result pg_store_entry_remove(struct pg_store *st, const char *tournam
 	struct params p = {0};
 	p_text(&p, tournament);
 	p_int(&p, player);
-	long n = 0;
-	enum store_result rc = run_sql_done(st, "DELETE FROM tournament_entries WHERE tournament = $1 AND player = $2",
-					    &p, "remove entry", &n);
-	return rc == STORE_OK && !n ? STORE_NOT_FOUND : rc;
+	return stmt(st, S_COUNT, "DELETE FROM tournament_entries WHERE tournament = $1 AND player = $2", &p, CHANGE,
+		    "remove entry", NULL);
 }
 
 enum store_result pg_store_tournament_game_add(struct pg_store *st, const char *tournament, int idx,
@@ -1194,30 +1109,22 @@ enum store_result pg_store_tournament_game_add(struct pg_store *st, const char *
 	p_text(&p, tournament);
 	p_int(&p, idx);
 	p_text(&p, game_id);
-	PGresult *r;
-	enum store_result rc = run_sql(st,
-				       "INSERT INTO tournament_games(tournament, idx, game_id) VALUES ($1, $2, $3) "
-				       "ON CONFLICT DO NOTHING RETURNING 1",
-				       &p, "add tournament game", &r);
-	if (rc == STORE_OK && PQntuples(r) != 1)
-		rc = STORE_CONFLICT;
-	PQclear(r);
-	return rc;
+	return stmt(st, S_COUNT,
+		    "INSERT INTO tournament_games(tournament, idx, game_id) VALUES ($1, $2, $3) "
+		    "ON CONFLICT DO NOTHING RETURNING 1",
+		    &p, INSERT, "add tournament game", NULL);
 }
 
 enum store_result pg_store_tournament_games(struct pg_store *st, const char *tournament,
 					    struct store_tournament_game *out, int max, int *n)
 {
 	*n = 0;
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, tournament);
 	PGresult *r;
-	enum store_result rc = run_sql(st,
-				       "SELECT idx, game_id, outcome FROM tournament_games WHERE tournament = $1 "
-				       "ORDER BY idx",
-				       &p, "tournament games", &r);
+	enum store_result rc =
+		stmt(st, S_COUNT, "SELECT idx, game_id, outcome FROM tournament_games WHERE tournament = $1 ORDER BY idx",
+		     &p, READ_ROWS, "tournament games", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, rows = PQntuples(r); i < rows; i++) {
@@ -1236,16 +1143,11 @@ enum store_result pg_store_tournament_games(struct pg_store *st, const char *tou
 enum store_result pg_store_tournament_of_game(struct pg_store *st, const char *game_id,
 					      char tournament[STORE_GAME_ID_MAX + 1], int *idx)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_text(&p, game_id);
 	PGresult *r;
-	enum store_result rc = run_sql(st, "SELECT tournament, idx FROM tournament_games WHERE game_id = $1", &p,
-				       "tournament of game", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = PQntuples(r) == 1 ? STORE_OK : STORE_NOT_FOUND;
+	enum store_result rc = stmt(st, S_COUNT, "SELECT tournament, idx FROM tournament_games WHERE game_id = $1", &p,
+				    READ_ROW, "tournament of game", &r);
 	if (rc == STORE_OK) {
 		col_text(tournament, STORE_GAME_ID_MAX + 1, r, 0, 0);
 		*idx = (int)col_int(r, 0, 1);
@@ -1261,23 +1163,18 @@ enum store_result pg_store_tournament_game_set_outcome(struct pg_store *st, cons
 	p_text(&p, tournament);
 	p_int(&p, idx);
 	p_int(&p, (int)outcome);
-	return run_sql_done(st, "UPDATE tournament_games SET outcome = $3 WHERE tournament = $1 AND idx = $2", &p,
-			    "set outcome", NULL);
+	return stmt(st, S_COUNT, "UPDATE tournament_games SET outcome = $3 WHERE tournament = $1 AND idx = $2", &p,
+		    WRITE, "set outcome", NULL);
 }
 
 /* ---- credits ---- */
 
 enum store_result pg_store_credits_get(struct pg_store *st, int64_t player, int64_t *out)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_int(&p, player);
 	PGresult *r;
-	enum store_result rc = run_sql(st, "SELECT credits FROM players WHERE id = $1", &p, "credits", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = PQntuples(r) == 1 ? STORE_OK : STORE_NOT_FOUND;
+	enum store_result rc = stmt(st, S_COUNT, "SELECT credits FROM players WHERE id = $1", &p, READ_ROW, "credits", &r);
 	if (rc == STORE_OK)
 		*out = col_int(r, 0, 0);
 	PQclear(r);
@@ -1290,22 +1187,19 @@ enum store_result pg_store_credits_add(struct pg_store *st, int64_t player, int6
 	struct params p = {0};
 	p_int(&p, player);
 	p_int(&p, delta);
-	long n = 0;
 	enum store_result rc =
-		run_sql_done(st, "UPDATE players SET credits = credits + $2 WHERE id = $1", &p, "credit", &n);
+		stmt(st, S_COUNT, "UPDATE players SET credits = credits + $2 WHERE id = $1", &p, CHANGE, "credit", NULL);
 	if (rc != STORE_OK)
 		return rc;
-	if (!n)
-		return STORE_NOT_FOUND;
 	struct params q = {0};
 	p_int(&q, player);
 	p_int(&q, delta);
 	p_text(&q, reason);
 	p_text(&q, tournament);
 	p_int(&q, ms);
-	return run_sql_done(st,
-			    "INSERT INTO credit_log(player, delta, reason, tournament, at) VALUES ($1, $2, $3, $4, $5)",
-			    &q, "credit log", NULL);
+	return stmt(st, S_COUNT,
+		    "INSERT INTO credit_log(player, delta, reason, tournament, at) VALUES ($1, $2, $3, $4, $5)", &q,
+		    WRITE, "credit log", NULL);
 }
 
 /* ---- vacations ---- */
@@ -1314,16 +1208,14 @@ enum store_result pg_store_vacations(struct pg_store *st, int64_t player, int64_
 				     int max, int *n)
 {
 	*n = 0;
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_int(&p, player);
 	p_int(&p, from_ms);
 	PGresult *r;
-	enum store_result rc = run_sql(st,
-				       "SELECT id, start_ms, end_ms FROM vacations WHERE player = $1 AND end_ms > $2 "
-				       "ORDER BY start_ms, id",
-				       &p, "vacations", &r);
+	enum store_result rc = stmt(st, S_COUNT,
+				    "SELECT id, start_ms, end_ms FROM vacations WHERE player = $1 AND end_ms > $2 "
+				    "ORDER BY start_ms, id",
+				    &p, READ_ROWS, "vacations", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, rows = PQntuples(r); i < rows && *n < max; i++) {
@@ -1343,9 +1235,8 @@ enum store_result pg_store_vacation_add(struct pg_store *st, int64_t player, con
 	p_int(&p, v->start_ms);
 	p_int(&p, v->end_ms);
 	PGresult *r;
-	enum store_result rc =
-		run_sql(st, "INSERT INTO vacations(player, start_ms, end_ms) VALUES ($1, $2, $3) RETURNING id", &p,
-			"add vacation", &r);
+	enum store_result rc = stmt(st, S_COUNT, "INSERT INTO vacations(player, start_ms, end_ms) VALUES ($1, $2, $3) RETURNING id",
+				    &p, WRITE, "add vacation", &r);
 	if (rc == STORE_OK)
 		*id_out = col_int(r, 0, 0);
 	PQclear(r);
@@ -1354,17 +1245,12 @@ enum store_result pg_store_vacation_add(struct pg_store *st, int64_t player, con
 
 enum store_result pg_store_vacation_get(struct pg_store *st, int64_t player, int64_t id, struct store_vacation *out)
 {
-	if (!st->in_tx && ready(st))
-		return STORE_ERROR;
 	struct params p = {0};
 	p_int(&p, player);
 	p_int(&p, id);
 	PGresult *r;
-	enum store_result rc = run_sql(st, "SELECT id, start_ms, end_ms FROM vacations WHERE player = $1 AND id = $2",
-				       &p, "get vacation", &r);
-	if (rc != STORE_OK)
-		return rc;
-	rc = PQntuples(r) == 1 ? STORE_OK : STORE_NOT_FOUND;
+	enum store_result rc = stmt(st, S_COUNT, "SELECT id, start_ms, end_ms FROM vacations WHERE player = $1 AND id = $2",
+				    &p, READ_ROW, "get vacation", &r);
 	if (rc == STORE_OK) {
 		out->id = col_int(r, 0, 0);
 		out->v.start_ms = col_int(r, 0, 1);
@@ -1379,8 +1265,6 @@ enum store_result pg_store_vacation_delete(struct pg_store *st, int64_t player, 
 	struct params p = {0};
 	p_int(&p, player);
 	p_int(&p, id);
-	long n = 0;
-	enum store_result rc =
-		run_sql_done(st, "DELETE FROM vacations WHERE player = $1 AND id = $2", &p, "delete vacation", &n);
-	return rc == STORE_OK && !n ? STORE_NOT_FOUND : rc;
+	return stmt(st, S_COUNT, "DELETE FROM vacations WHERE player = $1 AND id = $2", &p, CHANGE, "delete vacation",
+		    NULL);
 }
