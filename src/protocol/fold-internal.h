@@ -15,7 +15,6 @@
 #include "protocol-codec.h"
 #include "tchess/fold.h"
 
-#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
 /* The largest integer a JSON number carries exactly: unlimited clocks. */
 #define FOLD_JSON_INT_MAX PROTOCOL_CODEC_INT_MAX
 

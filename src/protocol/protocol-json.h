@@ -27,6 +27,9 @@ struct protocol_json_field {
 	bool required;
 };
 
+/* The number of entries of an array of fields (or of any other array). */
+#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
+
 /* Parses json[0..len) as exactly one JSON object (whitespace may follow);
  * what names the message in error messages. Returns NULL with err set. */
 cJSON *protocol_json_parse(const char *json, size_t len, const char *what, struct protocol_error *err);

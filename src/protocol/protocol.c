@@ -11,8 +11,6 @@
 #include "protocol-codec.h"
 #include "util/xalloc.h"
 
-#define N_FIELDS(a) (sizeof(a) / sizeof((a)[0]))
-
 static const struct {
 	const char *name;
 	int status;
