@@ -33,6 +33,11 @@ void config_init(struct server_config *cfg)
 	 * waiting days for its move costs a small record, not its fold. */
 	cfg->evict_idle_ms = 600000;
 	cfg->max_url = 1024;
+	/* A notes-revealed event lists every note of its game: at most
+	 * notes_per_game of PROTOCOL_NOTE_MAX bytes (about 200 KB escaped). */
+	cfg->notes_per_game = 100;
+	cfg->notes_per_player = 50;
+	cfg->answer_bytes = 512 * 1024;
 	/* Generous for people and their clients (a few requests a second),
 	 * tight enough that one address cannot flood the single request
 	 * thread; tests and benchmarks raise or disable them. */
@@ -137,6 +142,18 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 16, &v, errmsg))
 			return -1;
 		cfg->engine_processes = (int)v;
+	} else if (!strcmp(key, "notes_per_game")) {
+		if (parse_num(key, value, 1, 1000, &v, errmsg))
+			return -1;
+		cfg->notes_per_game = (int)v;
+	} else if (!strcmp(key, "notes_per_player")) {
+		if (parse_num(key, value, 1, 1000, &v, errmsg))
+			return -1;
+		cfg->notes_per_player = (int)v;
+	} else if (!strcmp(key, "answer_bytes")) {
+		if (parse_num(key, value, 16384, 16 * 1024 * 1024, &v, errmsg))
+			return -1;
+		cfg->answer_bytes = (size_t)v;
 	} else if (!strcmp(key, "list_limit")) {
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;

@@ -30,6 +30,10 @@ struct server_config {
 	bool read_only;             /* open the database read-only: reads only */
 	int64_t sync_delay_ms;      /* testing aid: the syncer waits this long before each fsync */
 	int list_limit;             /* games in GET /v1/games */
+	/* Notes (issue 12 item 1): all of one game's, before and after its
+	 * end, and one player's in a game while it runs. */
+	int notes_per_game, notes_per_player;
+	size_t answer_bytes;        /* an events answer stops before an event that would take it past this */
 	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 	/* Game actions (tchessd(8)): */
 	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */

@@ -46,22 +46,29 @@ bool event_ring_covers(const struct event_ring *r, int64_t after)
 	return after + 1 >= r->first && after <= r->last;
 }
 
-char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int64_t now_ms)
+char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int64_t now_ms,
+			size_t budget)
 {
 	struct buf b;
 	buf_init(&b);
 	buf_reserve(&b, 64 + (size_t)(upto - after) * 256);
 	buf_append_str(&b, "{\"events\":[");
 	bool first = true;
+	int64_t seq = upto, sent = after;
 	for (int64_t s = after + 1; s <= upto; s++) {
 		const struct event_ring_entry *e = &r->e[s % EVENT_RING_SIZE];
 		if (e->visible_to && e->visible_to != viewer)
 			continue;
+		if (!first && b.len + e->len > budget) {
+			seq = sent; /* the client asks again from the last one sent */
+			break;
+		}
 		if (!first)
 			buf_append(&b, ",", 1);
 		buf_append(&b, e->json, e->len);
 		first = false;
+		sent = s;
 	}
-	protocol_events_close(&b, upto, now_ms);
+	protocol_events_close(&b, seq, now_ms);
 	return buf_steal(&b);
 }

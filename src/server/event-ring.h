@@ -41,8 +41,11 @@ void event_ring_push(struct event_ring *r, int64_t seq, int64_t visible_to, char
 bool event_ring_covers(const struct event_ring *r, int64_t after);
 /* The long-poll answer {"events":[...],"seq":upto,"now_ms":now_ms} with the
  * events after < seq <= upto that viewer may see (public ones and viewer's
- * own private ones). The caller checked event_ring_covers(r, after) and
- * upto <= r->last. Returns malloc'd text. */
-char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int64_t now_ms);
+ * own private ones), stopping before one that would take the events past
+ * budget bytes (the first always goes in): seq is then the last one's. The
+ * caller checked event_ring_covers(r, after) and upto <= r->last. Returns
+ * malloc'd text. */
+char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int64_t now_ms,
+			size_t budget);
 
 #endif

@@ -70,6 +70,9 @@ struct live_game {
 	/* What each audience may see: of the events committed, of those the
 	 * fsync under way covers, and of the durable ones. */
 	struct game_seen seen, seen_flight, seen_durable;
+	/* The game's notes, and each seat's private ones (written while the
+	 * game ran): game_txn_ring_add counts them, at commit and on replay. */
+	int notes, notes_by[2];
 	/* On gs->timer_live, keyed by when the timer must look at it next. */
 	struct dheap_node timer;
 	/* While what is due cannot be done (a read-only store, a full disk):

@@ -20,6 +20,18 @@ void game_service_note(struct game_service *gs, int64_t me, const char *id, cons
 	/* Notes are private while the game runs and public once it is over
 	 * (the notes-revealed event shows the earlier ones). */
 	int64_t to = lg->view.created && game_is_over(&lg->view.game) ? 0 : me;
+	/* Bounded (issue 12 item 1): the notes-revealed event lists them
+	 * all, and every resync and PGN carries them. */
+	const struct server_config *cfg = &gs->srv->cfg;
+	if (lg->notes >= cfg->notes_per_game) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "this game holds its %d notes (notes_per_game)", cfg->notes_per_game);
+		return;
+	}
+	if (to && lg->notes_by[color] >= cfg->notes_per_player) {
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "you wrote your %d notes of this game (notes_per_player)",
+			  cfg->notes_per_player);
+		return;
+	}
 	struct game_txn t;
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_OTHER);

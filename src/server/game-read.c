@@ -35,6 +35,11 @@ struct event_batch {
 	struct protocol_event *events;
 	size_t n;
 	int64_t upto;
+	/* The events' bytes so far, and the answer's budget (answer_bytes):
+	 * the walk stops before the event that would pass it (cut), the
+	 * first always in. */
+	size_t bytes, budget;
+	bool cut;
 };
 
 static int batch_add(void *arg, const struct store_event *ev)
@@ -42,6 +47,13 @@ static int batch_add(void *arg, const struct store_event *ev)
 	struct event_batch *b = arg;
 	if (ev->seq > b->upto)
 		return 1;
+	/* Its envelope is a few dozen bytes besides type and data. */
+	size_t len = 64 + strlen(ev->type) + (ev->payload ? strlen(ev->payload) : 2);
+	if (b->n && b->bytes + len > b->budget) {
+		b->cut = true;
+		return 1;
+	}
+	b->bytes += len;
 	b->events = xrealloc(b->events, (b->n + 1) * sizeof *b->events);
 	struct protocol_event *e = &b->events[b->n++];
 	e->seq = ev->seq;
@@ -62,21 +74,23 @@ static int batch_add_other(void *arg, const struct store_event *ev)
 
 /* The resync answer: the snapshot at the game's seq (every event durable),
  * as viewer sees it up to upto, with the notes after `after` that viewer
- * may see. */
-static void resync_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
-			  int64_t upto, int64_t now, struct game_outcome *out)
+ * may see -- if they fit in one answer (answer_bytes): 0 if they do not,
+ * and out is untouched; 1 once out is filled. */
+static int resync_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
+			 int64_t upto, int64_t now, struct game_outcome *out)
 {
-	struct event_batch b = { .upto = upto };
+	struct event_batch b = { .upto = upto, .budget = gs->srv->cfg.answer_bytes };
 	struct protocol_events evs = { .seq = upto, .now_ms = now, .resync = true };
-	if (store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b)) {
-		evs.events = b.events;
-		evs.n = b.n;
-		protocol_events_fini(&evs);
-		game_store_failed(gs, out);
-		return;
-	}
+	enum store_result r = store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b);
 	evs.events = b.events;
 	evs.n = b.n;
+	if (r || b.cut) {
+		protocol_events_fini(&evs);
+		if (!r)
+			return 0;
+		game_store_failed(gs, out);
+		return 1;
+	}
 	evs.snapshot = fold_snapshot_encode_seq(&lg->view, lg->id, now, viewer, upto);
 	struct protocol_error err;
 	out->body = protocol_events_encode(&evs, &err);
@@ -86,6 +100,7 @@ static void resync_answer(struct game_service *gs, struct live_game *lg, int64_t
 	}
 	protocol_events_fini(&evs);
 	log_debug("game %s: resync from %lld to %lld", lg->id, (long long)after, (long long)lg->view.seq);
+	return 1;
 }
 
 int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
@@ -109,16 +124,16 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 		return 0;
 	}
 	if (event_ring_covers(&lg->ring, after) && upto <= lg->ring.last) {
-		out->body = event_ring_answer(&lg->ring, after, upto, viewer, now);
+		out->body = event_ring_answer(&lg->ring, after, upto, viewer, now, gs->srv->cfg.answer_bytes);
 		return 0;
 	}
 	/* Far behind: the snapshot, once every event is durable (it shows
-	 * them all); until then a page of events. */
-	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == lg->durable_seq) {
-		resync_answer(gs, lg, viewer, after, upto, now, out);
+	 * them all) and if the notes it carries fit in one answer; else a
+	 * page of events. */
+	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == lg->durable_seq &&
+	    resync_answer(gs, lg, viewer, after, upto, now, out))
 		return 0;
-	}
-	struct event_batch b = { .upto = upto };
+	struct event_batch b = { .upto = upto, .budget = gs->srv->cfg.answer_bytes };
 	struct protocol_events evs = { .seq = upto, .now_ms = now };
 	enum store_result r = store_events_after(gs->srv->store, id, after, viewer, GS_EVENTS_PER_ANSWER, batch_add, &b);
 	evs.events = b.events;
@@ -126,7 +141,7 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	if (r) {
 		game_store_failed(gs, out);
 	} else {
-		if (b.n == GS_EVENTS_PER_ANSWER)
+		if (b.n == GS_EVENTS_PER_ANSWER || b.cut)
 			evs.seq = b.events[b.n - 1].seq;
 		struct protocol_error err;
 		out->body = protocol_events_encode(&evs, &err);

@@ -22,15 +22,19 @@
 #include "util/now.h"
 #include "util/xalloc.h"
 
-static void seen_add(struct live_game *lg, int64_t seq, int64_t visible_to)
+static void seen_add(struct live_game *lg, const char *type, int64_t seq, int64_t visible_to)
 {
+	bool note = !strcmp(type, "note");
+	lg->notes += note;
 	if (!visible_to) {
 		lg->seen.all = seq;
 		return;
 	}
 	for (int c = WHITE; c <= BLACK; c++) {
-		if (lg->view.seats[c].kind == FOLD_SEAT_HUMAN && lg->view.seats[c].player == visible_to)
+		if (lg->view.seats[c].kind == FOLD_SEAT_HUMAN && lg->view.seats[c].player == visible_to) {
 			lg->seen.seat[c] = seq;
+			lg->notes_by[c] += note;
+		}
 	}
 }
 
@@ -57,7 +61,7 @@ void game_txn_answer_for(const struct live_game *lg, int64_t viewer, struct game
 /* Keeps an event for the polls, encoded once here. */
 void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to)
 {
-	seen_add(lg, pe->seq, visible_to);
+	seen_add(lg, pe->type, pe->seq, visible_to);
 	char *json = protocol_event_encode_own(pe);
 	if (!json) {
 		/* Only an event this server did not encode could get here; the

@@ -7,7 +7,7 @@
  * per-address limits apply as they would on the Internet; the client plays
  * from 127.0.0.1, the one exempt address.
  *
- *   tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N]
+ *   tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] [--notes N]
  *
  * --attack-rate caps each attacker's requests a second (default 0: as
  * fast as it can; on a 2-core machine the attackers then take CPU from
@@ -17,8 +17,12 @@
  * conflicting framing (two Content-Length, Content-Length with chunked,
  * xchunked, a 9,000-byte chunk extension, 300 query arguments), forged log
  * lines, text with control and bidirectional characters or NUL, a token
- * followed by NUL and junk, games from finished positions, and a request
- * flood. The client registers two players and plays knight shuffles (each
+ * followed by NUL and junk, games from finished positions, a request
+ * flood, and with --notes N notes amplified (a finished game filled with up
+ * to N 1,000-byte notes by two accounts, as many as the server takes --
+ * the per-token limit off so that they go in fast -- then read from 0 by
+ * slow readers: 30 connections per attacker that never read their
+ * answers, each replaced every 2 s). The client registers two players and plays knight shuffles (each
  * game ends by fivefold repetition) at a person's pace (a move every
  * 60 ms, inside the per-token rate limit), reading the events after each,
  * and times every request. It stops by
@@ -130,6 +134,7 @@ struct attacker {
 	int kind;
 	const char *token; /* a real token, for the NUL-junk attack */
 	const char *game;  /* a real game, for the notes attacks */
+	const char *noted; /* a finished game full of notes, for the slow readers */
 };
 
 static void *slow_loris(struct attacker *a)
@@ -250,6 +255,38 @@ static void *bad_text(struct attacker *a)
 	return NULL;
 }
 
+static void *slow_readers(struct attacker *a)
+{
+	enum { N = 30 };
+	int fds[N];
+	int64_t opened[N];
+	char req[256];
+	int len = snprintf(req, sizeof req, "GET /v1/games/%s/events?after=0 HTTP/1.1\r\nHost: x\r\n\r\n", a->noted);
+	for (int i = 0; i < N; i++)
+		fds[i] = -1;
+	while (mono_ms() < stop_at) {
+		for (int i = 0; i < N; i++) {
+			if (fds[i] >= 0 && mono_ms() - opened[i] < 2000)
+				continue;
+			if (fds[i] >= 0)
+				close(fds[i]);
+			if ((fds[i] = dial_from(a->from)) >= 0) {
+				send(fds[i], req, (size_t)len, MSG_NOSIGNAL);
+				opened[i] = mono_ms();
+				atomic_fetch_add(&attacks_sent, 1);
+			} else {
+				atomic_fetch_add(&attacks_refused, 1);
+			}
+		}
+		struct timespec ts = { 0, 100 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	for (int i = 0; i < N; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return NULL;
+}
+
 static void *flood(struct attacker *a)
 {
 	const char *req = "GET /v1/games HTTP/1.1\r\nHost: x\r\n\r\n";
@@ -261,15 +298,17 @@ static void *flood(struct attacker *a)
 static void *attacker_main(void *arg)
 {
 	struct attacker *a = arg;
-	switch (a->kind % 4) {
+	switch (a->kind % (a->noted[0] ? 5 : 4)) {
 	case 0:
 		return slow_loris(a);
 	case 1:
 		return framing(a);
 	case 2:
 		return bad_text(a);
-	default:
+	case 3:
 		return flood(a);
+	default:
+		return slow_readers(a);
 	}
 }
 
@@ -354,6 +393,7 @@ int main(int argc, char **argv)
 {
 	const char *bin = NULL;
 	int seconds = 20, n_attackers = 8;
+	long max_notes = 0;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--tchessd") && i + 1 < argc)
 			bin = argv[++i];
@@ -363,15 +403,17 @@ int main(int argc, char **argv)
 			n_attackers = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--attack-rate") && i + 1 < argc)
 			attack_rate = atoi(argv[++i]);
+		else if (!strcmp(argv[i], "--notes") && i + 1 < argc)
+			max_notes = atol(argv[++i]);
 		else {
-			fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N]\n");
+			fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] [--notes N]\n");
 			return 2;
 		}
 	}
 	if (!bin || seconds < 1 || seconds > 600 || n_attackers < 0 || n_attackers > 64 || attack_rate < 0 ||
-	    attack_rate > 100000) {
+	    attack_rate > 100000 || max_notes < 0 || max_notes > 100000) {
 		fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds 1..600] [--attackers 0..64] "
-				"[--attack-rate 0..100000]\n");
+				"[--attack-rate 0..100000] [--notes 0..100000]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -389,7 +431,7 @@ int main(int argc, char **argv)
 	 * the client's 127.0.0.1 is exempt (it plays as fast as it can, to
 	 * have many samples), the attackers' 127.0.x.y addresses are limited
 	 * as Internet clients are. */
-	fprintf(f, "engine_processes = 0\nrate_exempt = 127.0.0.1\n");
+	fprintf(f, "engine_processes = 0\nrate_exempt = 127.0.0.1\n%s", max_notes ? "rate_token_per_s = 0\n" : "");
 	fclose(f);
 	pid_t pid;
 	if (spawn_tchessd(bin, db, conf, "warn", log, 10000, &pid, &port, err, sizeof err)) {
@@ -414,7 +456,32 @@ int main(int argc, char **argv)
 	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-mallory\"}", &out);
 	json_str(out, "token", tm, sizeof tm);
 	free(out);
-	if (!ta[0] || !tb[0] || !tm[0] || !target[0]) {
+	/* The notes attack's game: two accounts finish a game and fill it
+	 * with notes until the server refuses one. */
+	char tn[2][80] = { "", "" }, noted[64] = "", npath[160], note[1100];
+	for (int k = 0; k < 2; k++) {
+		snprintf(note, sizeof note, "{\"name\":\"soak-noter%d\"}", k);
+		call(&c, "POST", "/v1/players", NULL, note, &out);
+		json_str(out, "token", tn[k], sizeof tn[k]);
+		free(out);
+	}
+	call(&c, "POST", "/v1/games", tn[0], "{\"tc\":\"5+3\",\"color\":\"white\"}", &out);
+	json_str(out, "id", noted, sizeof noted);
+	free(out);
+	snprintf(npath, sizeof npath, "/v1/games/%s/join", noted);
+	call(&c, "POST", npath, tn[1], "{}", NULL);
+	snprintf(npath, sizeof npath, "/v1/games/%s/resign", noted);
+	call(&c, "POST", npath, tn[0], "{}", NULL);
+	snprintf(npath, sizeof npath, "/v1/games/%s/notes", noted);
+	memcpy(note, "{\"text\":\"", 9);
+	memset(note + 9, 'n', 1000);
+	memcpy(note + 1009, "\"}", 3);
+	long notes = 0;
+	while (notes < max_notes && call(&c, "POST", npath, tn[notes % 2], note, NULL) == 201)
+		notes++;
+	if (max_notes)
+		printf("notes attack: %ld notes of 1000 bytes taken in game %s\n", notes, noted);
+	if (!ta[0] || !tb[0] || !tm[0] || !target[0] || !noted[0]) {
 		fprintf(stderr, "setup failed\n");
 		kill(pid, SIGKILL);
 		return 1;
@@ -428,6 +495,7 @@ int main(int argc, char **argv)
 		att[i].kind = i;
 		att[i].token = tm;
 		att[i].game = target;
+		att[i].noted = max_notes ? noted : "";
 		pthread_create(&att[i].thread, NULL, attacker_main, &att[i]);
 	}
 	static const char *const shuffle[] = { "Nf3", "Nf6", "Ng1", "Ng8" };

@@ -641,6 +641,80 @@ START_TEST(test_private_events_unseen)
 }
 END_TEST
 
+/* ---- item 1: notes bounded, and every events answer paged ---- */
+
+/* A note of n bytes (the most is PROTOCOL_NOTE_MAX). */
+static long post_note(struct table *t, const char *token, int i, size_t n)
+{
+	char text[PROTOCOL_NOTE_MAX + 1], body[PROTOCOL_NOTE_MAX + 32];
+	memset(text, 'a' + i % 26, n);
+	text[n] = '\0';
+	snprintf(body, sizeof body, "{\"text\":\"%s\"}", text);
+	return table_command(t, "POST", "notes", token, body, NULL);
+}
+
+START_TEST(test_notes_bounded)
+{
+	/* Small limits, the attack's shape: two players fill a game with
+	 * notes, then anyone reads its log from 0. */
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS "notes_per_game = 70\nnotes_per_player = 30\nanswer_bytes = 16384\n",
+		   "\"tc\":\"5+3\"");
+	for (int i = 0; i < 30; i++) {
+		ck_assert_int_eq(post_note(&t, t.alice, i, PROTOCOL_NOTE_MAX), 201);
+		ck_assert_int_eq(post_note(&t, t.bob, i, PROTOCOL_NOTE_MAX), 201);
+	}
+	/* A player's own notes while the game runs: notes_per_player. */
+	table_refused(&t, "notes", t.alice, "{\"text\":\"one more\"}", 409, "notes_per_player");
+	ck_assert_uint_eq(table_ok(&t, "resign", t.alice, "{}"), 2); /* game-ended, notes-revealed */
+	/* After the end every note is public and the game's count holds. */
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(post_note(&t, t.bob, i, PROTOCOL_NOTE_MAX), 201);
+	table_refused(&t, "notes", t.alice, "{\"text\":\"one more\"}", 409, "notes_per_game");
+	/* A spectator reads the log from 0: every answer holds at most
+	 * answer_bytes of events and one more (which alone may be larger: the
+	 * notes-revealed one, 60 notes), never the whole log in one (before: one resync answer of the 10 public notes and the
+	 * event listing the 60 others, 70 KB). Every note arrives. */
+	int64_t after = 0, last = snapshot_seq(&t, NULL);
+	int notes = 0, revealed = 0, answers = 0;
+	while (after < last) {
+		char path[160], *out;
+		snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t.game, (long long)after);
+		ck_assert_int_eq(http_call(&t.d, "GET", path, NULL, NULL, 0, &out), 200);
+		struct protocol_events evs;
+		struct protocol_error err;
+		ck_assert_int_eq(protocol_events_decode(out, strlen(out), &evs, &err), 0);
+		size_t len = 0;
+		for (size_t i = 0; i < evs.n; i++) {
+			len = strlen(evs.events[i].data);
+			notes += !strcmp(evs.events[i].type, "note");
+			if (!strcmp(evs.events[i].type, "notes-revealed")) {
+				struct protocol_revealed_note *list;
+				size_t n;
+				ck_assert_int_eq(protocol_notes_revealed_decode(evs.events[i].data, len, &list, &n, &err), 0);
+				revealed += (int)n;
+				free(list);
+			}
+		}
+		/* The events before the last fit in the budget. */
+		ck_assert_msg(strlen(out) - len <= 16384 + 2048, "an answer of %zu bytes (%zu events%s)", strlen(out),
+			      evs.n, evs.resync ? ", resync" : "");
+		free(out);
+		answers++;
+		ck_assert_int_gt(evs.seq, after);
+		after = evs.seq;
+		protocol_events_fini(&evs);
+	}
+	/* The 10 written after the end; the 60 of the game in the one
+	 * notes-revealed event. */
+	ck_assert_int_eq(notes, 10);
+	ck_assert_int_eq(revealed, 60);
+	ck_assert_int_ge(answers, 3);
+	ck_assert(healthy(&t.d));
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -658,6 +732,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_clock_held_until_resumed);
 	tcase_add_test(tc, test_rotated_token_poll_leaves);
 	tcase_add_test(tc, test_private_events_unseen);
+	tcase_add_test(tc, test_notes_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }
