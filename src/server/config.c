@@ -38,6 +38,7 @@ void config_init(struct server_config *cfg)
 	cfg->notes_per_game = 100;
 	cfg->notes_per_player = 50;
 	cfg->answer_bytes = 512 * 1024;
+	cfg->cold_games = 16;
 	/* Generous for people and their clients (a few requests a second),
 	 * tight enough that one address cannot flood the single request
 	 * thread; tests and benchmarks raise or disable them. */
@@ -154,6 +155,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 16384, 16 * 1024 * 1024, &v, errmsg))
 			return -1;
 		cfg->answer_bytes = (size_t)v;
+	} else if (!strcmp(key, "cold_games")) {
+		if (parse_num(key, value, 1, 1024, &v, errmsg))
+			return -1;
+		cfg->cold_games = (int)v;
 	} else if (!strcmp(key, "list_limit")) {
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;

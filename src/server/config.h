@@ -34,6 +34,7 @@ struct server_config {
 	 * end, and one player's in a game while it runs. */
 	int notes_per_game, notes_per_player;
 	size_t answer_bytes;        /* an events answer stops before an event that would take it past this */
+	int cold_games;             /* games read while out of memory, kept replayed for the next read */
 	bool test_clock;            /* test-only: POST /v1/test/clock moves the wall clock */
 	/* Game actions (tchessd(8)): */
 	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */

@@ -138,6 +138,11 @@ struct game_service {
 	/* What the timer waits for: the games in memory, keyed by when each
 	 * needs it next (timer_key), and the evicted ones with a deadline. */
 	struct dheap timer_live, timer_evicted;
+	/* Games read while out of memory (game_registry_read), replayed and
+	 * kept here for the next reads, least recently read first: at most
+	 * cfg.cold_games, on no timer, never changed. */
+	struct live_game **cold;
+	size_t n_cold;
 	struct game_service_polls polls; /* game_service_set_polls */
 	bool listening;                  /* on srv->commit's listeners */
 };
@@ -183,6 +188,15 @@ void game_registry_live_free(struct live_game *lg);
 struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out);
 /* The game if it is in memory, else NULL; never reads the store. */
 struct live_game *game_registry_find(struct game_service *gs, const char *id);
+/* For a read (snapshot, events, PGN): the game from memory, else a replay
+ * of it from the cache of cold reads (gs->cold), which no deadline,
+ * eviction or presence sees: reading a game does not bring it back into
+ * memory (issue 12 item 5). The result must not be changed. NULL after
+ * filling out (404, 410 or 500). */
+struct live_game *game_registry_read(struct game_service *gs, const char *id, struct game_outcome *out);
+/* Whether game id is in memory, or has an eviction record with player in
+ * a seat. */
+bool game_registry_known(struct game_service *gs, const char *id, int64_t player);
 /* Erases an aborted game: its row, its events, its memory (lg is freed). */
 void game_registry_erase(struct game_service *gs, struct live_game *lg);
 /* Whether lg may leave memory now, idle time aside. */

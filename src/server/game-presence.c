@@ -65,6 +65,12 @@ void game_service_invalid(struct game_service *gs, int64_t me, const char *id, c
 
 void game_service_touch(struct game_service *gs, int64_t me, const char *id, int parked_delta)
 {
+	/* Only a seat's presence is noted: a game out of memory comes back
+	 * for one of its players while it has a record (something is due),
+	 * not for anyone else's read, nor for a finished game with nothing
+	 * due (issue 12 item 5). */
+	if (!protocol_game_id_valid(id) || !game_registry_known(gs, id, me))
+		return;
 	struct game_outcome o = { 0 };
 	struct live_game *lg = game_registry_lookup(gs, id, &o);
 	int color = lg ? fold_seat_of(&lg->view, me) : -1;

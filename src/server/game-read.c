@@ -15,7 +15,7 @@
 
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	struct live_game *lg = game_registry_read(gs, id, out);
 	if (!lg)
 		return;
 	out->body = fold_snapshot_encode_seq(&lg->view, lg->id, now_wall_ms(), viewer,
@@ -106,7 +106,7 @@ static int resync_answer(struct game_service *gs, struct live_game *lg, int64_t 
 int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
 			struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	struct live_game *lg = game_registry_read(gs, id, out);
 	if (!lg)
 		return 0;
 	out->status = 200;
@@ -156,7 +156,7 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	struct live_game *lg = game_registry_read(gs, id, out);
 	if (!lg)
 		return;
 	struct pgn_buf b;

@@ -52,8 +52,22 @@ static int64_t evict_at(const struct game_service *gs, const struct live_game *l
 	return at % step ? at + step - at % step : at;
 }
 
+/* Drops game id's cold copy, if any (it is coming into memory). */
+static void cold_drop(struct game_service *gs, const char *id)
+{
+	for (size_t i = 0; i < gs->n_cold; i++) {
+		if (!strcmp(gs->cold[i]->id, id)) {
+			game_registry_live_free(gs->cold[i]);
+			memmove(&gs->cold[i], &gs->cold[i + 1], (gs->n_cold - i - 1) * sizeof *gs->cold);
+			gs->n_cold--;
+			return;
+		}
+	}
+}
+
 void game_registry_insert(struct game_service *gs, struct live_game *lg)
 {
+	cold_drop(gs, lg->id);
 	unsigned b = bucket_of(lg->id);
 	lg->next = gs->bucket[b];
 	gs->bucket[b] = lg;
@@ -133,20 +147,10 @@ int game_registry_catch_up(struct game_service *gs, struct live_game *lg)
 	return 0;
 }
 
-/* The game from memory, or rebuilt from the store by replaying its events;
- * NULL after filling out (404 or 500). */
-struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out)
+/* A new live game (in no list) replayed from the store's log of game id;
+ * NULL after filling out (404, 410 or 500). */
+static struct live_game *replay_new(struct game_service *gs, const char *id, struct game_outcome *out)
 {
-	if (!protocol_game_id_valid(id)) {
-		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
-		return NULL;
-	}
-	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
-		if (!strcmp(lg->id, id)) {
-			lg->used_ms = now_wall_ms();
-			return lg;
-		}
-	}
 	struct store_game g;
 	struct evicted_game **link;
 	switch (store_game_get(gs->srv->store, id, &g)) {
@@ -192,8 +196,35 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 	 * its events were: durable. */
 	lg->durable_seq = lg->view.seq;
 	lg->seen_durable = lg->seen;
+	return lg;
+}
+
+static struct live_game *live_find(struct game_service *gs, const char *id)
+{
+	for (struct live_game *lg = gs->bucket[bucket_of(id)]; lg; lg = lg->next) {
+		if (!strcmp(lg->id, id))
+			return lg;
+	}
+	return NULL;
+}
+
+/* The game from memory, or rebuilt from the store by replaying its events;
+ * NULL after filling out (404 or 500). */
+struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out)
+{
+	if (!protocol_game_id_valid(id)) {
+		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		return NULL;
+	}
+	struct live_game *lg = live_find(gs, id);
+	if (lg) {
+		lg->used_ms = now_wall_ms();
+		return lg;
+	}
+	if (!(lg = replay_new(gs, id, out)))
+		return NULL;
 	/* Back from eviction: memory's part as it was when it left. */
-	link = game_registry_evicted_link(gs, id);
+	struct evicted_game **link = game_registry_evicted_link(gs, id);
 	if (*link) {
 		for (int c = WHITE; c <= BLACK; c++) {
 			lg->last_seen[c] = (*link)->last_seen[c];
@@ -204,6 +235,48 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 	}
 	game_registry_insert(gs, lg);
 	return lg;
+}
+
+struct live_game *game_registry_read(struct game_service *gs, const char *id, struct game_outcome *out)
+{
+	if (!protocol_game_id_valid(id)) {
+		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		return NULL;
+	}
+	struct live_game *lg = live_find(gs, id);
+	if (lg) {
+		lg->used_ms = now_wall_ms();
+		return lg;
+	}
+	for (size_t i = 0; i < gs->n_cold; i++) {
+		if (!strcmp(gs->cold[i]->id, id)) {
+			/* The most recently read last. */
+			lg = gs->cold[i];
+			memmove(&gs->cold[i], &gs->cold[i + 1], (gs->n_cold - i - 1) * sizeof *gs->cold);
+			gs->cold[gs->n_cold - 1] = lg;
+			return lg;
+		}
+	}
+	if (!(lg = replay_new(gs, id, out)))
+		return NULL;
+	size_t max = (size_t)gs->srv->cfg.cold_games;
+	if (!gs->cold)
+		gs->cold = xcalloc(max, sizeof *gs->cold);
+	if (gs->n_cold == max) {
+		game_registry_live_free(gs->cold[0]);
+		memmove(&gs->cold[0], &gs->cold[1], (max - 1) * sizeof *gs->cold);
+		gs->n_cold--;
+	}
+	gs->cold[gs->n_cold++] = lg;
+	return lg;
+}
+
+bool game_registry_known(struct game_service *gs, const char *id, int64_t player)
+{
+	if (live_find(gs, id))
+		return true;
+	const struct evicted_game *e = *game_registry_evicted_link(gs, id);
+	return e && player && (e->players[WHITE] == player || e->players[BLACK] == player);
 }
 
 struct live_game *game_registry_find(struct game_service *gs, const char *id)
@@ -369,4 +442,7 @@ void game_registry_fini(struct game_service *gs)
 		while (gs->evicted[b])
 			game_registry_evicted_drop(gs, &gs->evicted[b]);
 	}
+	for (size_t i = 0; i < gs->n_cold; i++)
+		game_registry_live_free(gs->cold[i]);
+	free(gs->cold);
 }

@@ -715,6 +715,57 @@ START_TEST(test_notes_bounded)
 }
 END_TEST
 
+/* ---- item 5: reading a game out of memory does not bring it back ---- */
+
+static int64_t live_games(struct tchessd *d)
+{
+	char *body;
+	ck_assert_int_eq(http_call(d, "GET", "/v1/health", NULL, NULL, 0, &body), 200);
+	cJSON *h = cJSON_Parse(body);
+	free(body);
+	int64_t n = jint(h, "games");
+	cJSON_Delete(h);
+	return n;
+}
+
+START_TEST(test_cold_reads_unpinned)
+{
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS "evict_idle_s = 1\ncold_games = 2\n", "\"tc\":\"5+3\"");
+	ck_assert_uint_ge(table_ok(&t, "resign", t.alice, "{}"), 1);
+	/* Finished, with nothing due: it leaves memory after a second idle. */
+	int64_t deadline = mono_ms() + 10000;
+	while (live_games(&t.d) != 0) {
+		ck_assert_msg(mono_ms() < deadline, "the finished game never left memory");
+		struct timespec ts = { 0, 50 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+	/* Anyone reads it, and its players too: served, and not brought back
+	 * into memory (before: replayed and kept for evict_idle_s, so a
+	 * crawler of old games pinned them all). */
+	char path[160], *out;
+	const char *what[] = { "", "/events?after=0", "/pgn" };
+	const char *who[] = { NULL, t.carol, t.alice };
+	for (int w = 0; w < 3; w++) {
+		for (int k = 0; k < 3; k++) {
+			snprintf(path, sizeof path, "/v1/games/%s%s", t.game, what[k]);
+			ck_assert_int_eq(http_call(&t.d, "GET", path, who[w], NULL, 0, &out), 200);
+			if (k == 2)
+				ck_assert_ptr_nonnull(strstr(out, "[Result \"0-1\"]"));
+			free(out);
+		}
+	}
+	ck_assert_int_eq(live_games(&t.d), 0);
+	cJSON *snap = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(snap, "result"), "0-1");
+	cJSON_Delete(snap);
+	/* A command on it still brings it back (and its cold copy goes). */
+	table_refused(&t, "resign", t.bob, "{}", 409, NULL);
+	ck_assert_int_eq(live_games(&t.d), 1);
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -733,6 +784,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_rotated_token_poll_leaves);
 	tcase_add_test(tc, test_private_events_unseen);
 	tcase_add_test(tc, test_notes_bounded);
+	tcase_add_test(tc, test_cold_reads_unpinned);
 	suite_add_tcase(s, tc);
 	return s;
 }
