@@ -20,6 +20,70 @@
 struct sqlite_store;
 struct pg_store;
 
+/* The calls of store.h and store-tournaments.h that each implementation
+ * provides, listed once: X(result, name, parameters after the store, their
+ * names). They are declared below as sqlite_store_NAME and pg_store_NAME
+ * (the store first), and store.c forwards store_NAME to one of them. The
+ * calls without parameters are declared by hand. */
+#define STORE_UNPAREN(...) __VA_ARGS__
+#define STORE_CALLS(X)                                                                                                \
+	X(struct store_backup *, backup_begin, (const char *path, char *err, size_t errsize), (path, err, errsize))   \
+	X(enum store_result, player_create,                                                                           \
+	  (const char *name, const uint8_t hash[STORE_HASH_SIZE], int64_t created_ms, int64_t *id_out),               \
+	  (name, hash, created_ms, id_out))                                                                           \
+	X(enum store_result, player_by_token_hash, (const uint8_t hash[STORE_HASH_SIZE], struct store_player *out),   \
+	  (hash, out))                                                                                                \
+	X(enum store_result, player_by_id, (int64_t id, struct store_player *out), (id, out))                         \
+	X(enum store_result, player_set_token_hash, (int64_t id, const uint8_t hash[STORE_HASH_SIZE]), (id, hash))    \
+	X(enum store_result, game_create, (const struct store_game *g), (g))                                          \
+	X(enum store_result, game_get, (const char *id, struct store_game *out), (id, out))                           \
+	X(enum store_result, game_update, (const struct store_game *g), (g))                                          \
+	X(enum store_result, game_delete, (const char *id), (id))                                                     \
+	X(enum store_result, event_append,                                                                            \
+	  (const char *game_id, int64_t seq, const char *type, const char *payload, int64_t visible_to,               \
+	   int64_t created_ms),                                                                                       \
+	  (game_id, seq, type, payload, visible_to, created_ms))                                                      \
+	X(enum store_result, game_last_seq, (const char *game_id, int64_t *seq_out), (game_id, seq_out))              \
+	X(enum store_result, events_after,                                                                            \
+	  (const char *game_id, int64_t after, int64_t viewer, int limit, store_event_fn fn, void *arg),              \
+	  (game_id, after, viewer, limit, fn, arg))                                                                   \
+	X(enum store_result, games_unfinished, (store_game_fn fn, void *arg), (fn, arg))                              \
+	X(enum store_result, games_recent, (int limit, store_game_fn fn, void *arg), (limit, fn, arg))                \
+	X(enum store_result, games_prefix, (const char *prefix, int limit, store_game_fn fn, void *arg),              \
+	  (prefix, limit, fn, arg))                                                                                   \
+	X(enum store_result, tournament_create, (const struct store_tournament *t), (t))                              \
+	X(enum store_result, tournament_get, (const char *id, struct store_tournament *out), (id, out))               \
+	X(enum store_result, tournament_update, (const struct store_tournament *t), (t))                              \
+	X(enum store_result, tournaments_recent, (int limit, store_tournament_fn fn, void *arg), (limit, fn, arg))    \
+	X(enum store_result, entries, (const char *tournament, struct store_entry *out, int max, int *n),             \
+	  (tournament, out, max, n))                                                                                  \
+	X(enum store_result, entry_add, (const char *tournament, int64_t player, int64_t ms),                         \
+	  (tournament, player, ms))                                                                                   \
+	X(enum store_result, entry_remove, (const char *tournament, int64_t player), (tournament, player))            \
+	X(enum store_result, tournament_game_add, (const char *tournament, int idx, const char *game_id),             \
+	  (tournament, idx, game_id))                                                                                 \
+	X(enum store_result, tournament_games,                                                                        \
+	  (const char *tournament, struct store_tournament_game *out, int max, int *n),                               \
+	  (tournament, out, max, n))                                                                                  \
+	X(enum store_result, tournament_of_game,                                                                      \
+	  (const char *game_id, char tournament[STORE_GAME_ID_MAX + 1], int *idx),                                    \
+	  (game_id, tournament, idx))                                                                                 \
+	X(enum store_result, tournament_game_set_outcome,                                                             \
+	  (const char *tournament, int idx, enum tournament_outcome outcome),                                         \
+	  (tournament, idx, outcome))                                                                                 \
+	X(enum store_result, credits_get, (int64_t player, int64_t *out), (player, out))                              \
+	X(enum store_result, credits_add,                                                                             \
+	  (int64_t player, int64_t delta, const char *reason, const char *tournament, int64_t ms),                    \
+	  (player, delta, reason, tournament, ms))                                                                    \
+	X(enum store_result, vacations,                                                                               \
+	  (int64_t player, int64_t from_ms, struct store_vacation *out, int max, int *n),                             \
+	  (player, from_ms, out, max, n))                                                                             \
+	X(enum store_result, vacation_add, (int64_t player, const struct vacation *v, int64_t *id_out),               \
+	  (player, v, id_out))                                                                                        \
+	X(enum store_result, vacation_get, (int64_t player, int64_t id, struct store_vacation *out),                  \
+	  (player, id, out))                                                                                          \
+	X(enum store_result, vacation_delete, (int64_t player, int64_t id), (player, id))
+
 /* The tournament columns both stores select, in the order their
  * tournament_row functions read them. */
 #define STORE_TOURNAMENT_COLUMNS                                                                       \
@@ -35,7 +99,6 @@ void store_places_parse(const char *s, struct tournament_prizes *p);
 struct sqlite_store *sqlite_store_open(const char *target, const struct store_options *opts, char **errmsg);
 void sqlite_store_close(struct sqlite_store *st);
 int sqlite_store_schema_version(void);
-struct store_backup *sqlite_store_backup_begin(struct sqlite_store *st, const char *path, char *err, size_t errsize);
 enum store_result sqlite_store_begin(struct sqlite_store *st);
 enum store_result sqlite_store_commit(struct sqlite_store *st);
 void sqlite_store_rollback(struct sqlite_store *st);
@@ -43,60 +106,16 @@ bool sqlite_store_failure_transient(const struct sqlite_store *st);
 uint64_t sqlite_store_commits(const struct sqlite_store *st);
 bool sqlite_store_syncs(const struct sqlite_store *st);
 int sqlite_store_sync(struct sqlite_store *st);
-enum store_result sqlite_store_player_create(struct sqlite_store *st, const char *name,
-					     const uint8_t hash[STORE_HASH_SIZE], int64_t created_ms, int64_t *id_out);
-enum store_result sqlite_store_player_by_token_hash(struct sqlite_store *st, const uint8_t hash[STORE_HASH_SIZE],
-						    struct store_player *out);
-enum store_result sqlite_store_player_by_id(struct sqlite_store *st, int64_t id, struct store_player *out);
-enum store_result sqlite_store_player_set_token_hash(struct sqlite_store *st, int64_t id,
-						     const uint8_t hash[STORE_HASH_SIZE]);
-enum store_result sqlite_store_game_create(struct sqlite_store *st, const struct store_game *g);
-enum store_result sqlite_store_game_get(struct sqlite_store *st, const char *id, struct store_game *out);
-enum store_result sqlite_store_game_update(struct sqlite_store *st, const struct store_game *g);
-enum store_result sqlite_store_game_delete(struct sqlite_store *st, const char *id);
-enum store_result sqlite_store_event_append(struct sqlite_store *st, const char *game_id, int64_t seq, const char *type,
-					    const char *payload, int64_t visible_to, int64_t created_ms);
-enum store_result sqlite_store_game_last_seq(struct sqlite_store *st, const char *game_id, int64_t *seq_out);
-enum store_result sqlite_store_events_after(struct sqlite_store *st, const char *game_id, int64_t after, int64_t viewer,
-					    int limit, store_event_fn fn, void *arg);
-enum store_result sqlite_store_games_unfinished(struct sqlite_store *st, store_game_fn fn, void *arg);
-enum store_result sqlite_store_games_recent(struct sqlite_store *st, int limit, store_game_fn fn, void *arg);
-enum store_result sqlite_store_games_prefix(struct sqlite_store *st, const char *prefix, int limit, store_game_fn fn,
-					    void *arg);
-enum store_result sqlite_store_tournament_create(struct sqlite_store *st, const struct store_tournament *t);
-enum store_result sqlite_store_tournament_get(struct sqlite_store *st, const char *id, struct store_tournament *out);
-enum store_result sqlite_store_tournament_update(struct sqlite_store *st, const struct store_tournament *t);
-enum store_result sqlite_store_tournaments_recent(struct sqlite_store *st, int limit, store_tournament_fn fn,
-						  void *arg);
-enum store_result sqlite_store_entries(struct sqlite_store *st, const char *tournament, struct store_entry *out,
-				       int max, int *n);
-enum store_result sqlite_store_entry_add(struct sqlite_store *st, const char *tournament, int64_t player, int64_t ms);
-enum store_result sqlite_store_entry_remove(struct sqlite_store *st, const char *tournament, int64_t player);
-enum store_result sqlite_store_tournament_game_add(struct sqlite_store *st, const char *tournament, int idx,
-						   const char *game_id);
-enum store_result sqlite_store_tournament_games(struct sqlite_store *st, const char *tournament,
-						struct store_tournament_game *out, int max, int *n);
-enum store_result sqlite_store_tournament_of_game(struct sqlite_store *st, const char *game_id,
-						  char tournament[STORE_GAME_ID_MAX + 1], int *idx);
-enum store_result sqlite_store_tournament_game_set_outcome(struct sqlite_store *st, const char *tournament, int idx,
-							   enum tournament_outcome outcome);
-enum store_result sqlite_store_credits_get(struct sqlite_store *st, int64_t player, int64_t *out);
-enum store_result sqlite_store_credits_add(struct sqlite_store *st, int64_t player, int64_t delta, const char *reason,
-					   const char *tournament, int64_t ms);
-enum store_result sqlite_store_vacations(struct sqlite_store *st, int64_t player, int64_t from_ms,
-					 struct store_vacation *out, int max, int *n);
-enum store_result sqlite_store_vacation_add(struct sqlite_store *st, int64_t player, const struct vacation *v,
-					    int64_t *id_out);
-enum store_result sqlite_store_vacation_get(struct sqlite_store *st, int64_t player, int64_t id,
-					    struct store_vacation *out);
-enum store_result sqlite_store_vacation_delete(struct sqlite_store *st, int64_t player, int64_t id);
+#define STORE_DECLARE_SQLITE(ret, name, params, args) \
+	ret sqlite_store_##name(struct sqlite_store *st, STORE_UNPAREN params);
+STORE_CALLS(STORE_DECLARE_SQLITE)
+#undef STORE_DECLARE_SQLITE
 
 #ifdef TCHESS_POSTGRESQL
 /* PostgreSQL: target is a libpq connection string (store_is_postgresql). */
 struct pg_store *pg_store_open(const char *target, const struct store_options *opts, char **errmsg);
 void pg_store_close(struct pg_store *st);
 int pg_store_schema_version(void);
-struct store_backup *pg_store_backup_begin(struct pg_store *st, const char *path, char *err, size_t errsize);
 enum store_result pg_store_begin(struct pg_store *st);
 enum store_result pg_store_commit(struct pg_store *st);
 void pg_store_rollback(struct pg_store *st);
@@ -104,49 +123,9 @@ bool pg_store_failure_transient(const struct pg_store *st);
 uint64_t pg_store_commits(const struct pg_store *st);
 bool pg_store_syncs(const struct pg_store *st);
 int pg_store_sync(struct pg_store *st);
-enum store_result pg_store_player_create(struct pg_store *st, const char *name, const uint8_t hash[STORE_HASH_SIZE],
-					 int64_t created_ms, int64_t *id_out);
-enum store_result pg_store_player_by_token_hash(struct pg_store *st, const uint8_t hash[STORE_HASH_SIZE],
-						struct store_player *out);
-enum store_result pg_store_player_by_id(struct pg_store *st, int64_t id, struct store_player *out);
-enum store_result pg_store_player_set_token_hash(struct pg_store *st, int64_t id, const uint8_t hash[STORE_HASH_SIZE]);
-enum store_result pg_store_game_create(struct pg_store *st, const struct store_game *g);
-enum store_result pg_store_game_get(struct pg_store *st, const char *id, struct store_game *out);
-enum store_result pg_store_game_update(struct pg_store *st, const struct store_game *g);
-enum store_result pg_store_game_delete(struct pg_store *st, const char *id);
-enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, int64_t seq, const char *type,
-					const char *payload, int64_t visible_to, int64_t created_ms);
-enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_id, int64_t *seq_out);
-enum store_result pg_store_events_after(struct pg_store *st, const char *game_id, int64_t after, int64_t viewer,
-					int limit, store_event_fn fn, void *arg);
-enum store_result pg_store_games_unfinished(struct pg_store *st, store_game_fn fn, void *arg);
-enum store_result pg_store_games_recent(struct pg_store *st, int limit, store_game_fn fn, void *arg);
-enum store_result pg_store_games_prefix(struct pg_store *st, const char *prefix, int limit, store_game_fn fn,
-					void *arg);
-enum store_result pg_store_tournament_create(struct pg_store *st, const struct store_tournament *t);
-enum store_result pg_store_tournament_get(struct pg_store *st, const char *id, struct store_tournament *out);
-enum store_result pg_store_tournament_update(struct pg_store *st, const struct store_tournament *t);
-enum store_result pg_store_tournaments_recent(struct pg_store *st, int limit, store_tournament_fn fn, void *arg);
-enum store_result pg_store_entries(struct pg_store *st, const char *tournament, struct store_entry *out, int max,
-				   int *n);
-enum store_result pg_store_entry_add(struct pg_store *st, const char *tournament, int64_t player, int64_t ms);
-enum store_result pg_store_entry_remove(struct pg_store *st, const char *tournament, int64_t player);
-enum store_result pg_store_tournament_game_add(struct pg_store *st, const char *tournament, int idx,
-					       const char *game_id);
-enum store_result pg_store_tournament_games(struct pg_store *st, const char *tournament,
-					    struct store_tournament_game *out, int max, int *n);
-enum store_result pg_store_tournament_of_game(struct pg_store *st, const char *game_id,
-					      char tournament[STORE_GAME_ID_MAX + 1], int *idx);
-enum store_result pg_store_tournament_game_set_outcome(struct pg_store *st, const char *tournament, int idx,
-						       enum tournament_outcome outcome);
-enum store_result pg_store_credits_get(struct pg_store *st, int64_t player, int64_t *out);
-enum store_result pg_store_credits_add(struct pg_store *st, int64_t player, int64_t delta, const char *reason,
-				       const char *tournament, int64_t ms);
-enum store_result pg_store_vacations(struct pg_store *st, int64_t player, int64_t from_ms, struct store_vacation *out,
-				     int max, int *n);
-enum store_result pg_store_vacation_add(struct pg_store *st, int64_t player, const struct vacation *v, int64_t *id_out);
-enum store_result pg_store_vacation_get(struct pg_store *st, int64_t player, int64_t id, struct store_vacation *out);
-enum store_result pg_store_vacation_delete(struct pg_store *st, int64_t player, int64_t id);
+#define STORE_DECLARE_PG(ret, name, params, args) ret pg_store_##name(struct pg_store *st, STORE_UNPAREN params);
+STORE_CALLS(STORE_DECLARE_PG)
+#undef STORE_DECLARE_PG
 #endif
 
 #endif

@@ -97,11 +97,6 @@ const char *store_kind(const struct store *st)
 	return st->pg ? "postgresql" : "sqlite";
 }
 
-struct store_backup *store_backup_begin(struct store *st, const char *path, char *err, size_t errsize)
-{
-	return BACKEND(st, backup_begin, path, err, errsize);
-}
-
 bool store_failure_transient(const struct store *st)
 {
 	return BACKEND0(st, failure_transient);
@@ -143,166 +138,11 @@ int store_sync(struct store *st)
 	return BACKEND0(st, sync);
 }
 
-enum store_result store_player_create(struct store *st, const char *name, const uint8_t hash[STORE_HASH_SIZE],
-				      int64_t created_ms, int64_t *id_out)
-{
-	return BACKEND(st, player_create, name, hash, created_ms, id_out);
-}
-
-enum store_result store_player_by_token_hash(struct store *st, const uint8_t hash[STORE_HASH_SIZE],
-					     struct store_player *out)
-{
-	return BACKEND(st, player_by_token_hash, hash, out);
-}
-
-enum store_result store_player_by_id(struct store *st, int64_t id, struct store_player *out)
-{
-	return BACKEND(st, player_by_id, id, out);
-}
-
-enum store_result store_player_set_token_hash(struct store *st, int64_t id, const uint8_t hash[STORE_HASH_SIZE])
-{
-	return BACKEND(st, player_set_token_hash, id, hash);
-}
-
-enum store_result store_game_create(struct store *st, const struct store_game *g)
-{
-	return BACKEND(st, game_create, g);
-}
-
-enum store_result store_game_get(struct store *st, const char *id, struct store_game *out)
-{
-	return BACKEND(st, game_get, id, out);
-}
-
-enum store_result store_game_update(struct store *st, const struct store_game *g)
-{
-	return BACKEND(st, game_update, g);
-}
-
-enum store_result store_game_delete(struct store *st, const char *id)
-{
-	return BACKEND(st, game_delete, id);
-}
-
-enum store_result store_event_append(struct store *st, const char *game_id, int64_t seq, const char *type,
-				     const char *payload, int64_t visible_to, int64_t created_ms)
-{
-	return BACKEND(st, event_append, game_id, seq, type, payload, visible_to, created_ms);
-}
-
-enum store_result store_game_last_seq(struct store *st, const char *game_id, int64_t *seq_out)
-{
-	return BACKEND(st, game_last_seq, game_id, seq_out);
-}
-
-enum store_result store_events_after(struct store *st, const char *game_id, int64_t after, int64_t viewer, int limit,
-				     store_event_fn fn, void *arg)
-{
-	return BACKEND(st, events_after, game_id, after, viewer, limit, fn, arg);
-}
-
-enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg)
-{
-	return BACKEND(st, games_unfinished, fn, arg);
-}
-
-enum store_result store_games_recent(struct store *st, int limit, store_game_fn fn, void *arg)
-{
-	return BACKEND(st, games_recent, limit, fn, arg);
-}
-
-enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg)
-{
-	return BACKEND(st, games_prefix, prefix, limit, fn, arg);
-}
-
-enum store_result store_tournament_create(struct store *st, const struct store_tournament *t)
-{
-	return BACKEND(st, tournament_create, t);
-}
-
-enum store_result store_tournament_get(struct store *st, const char *id, struct store_tournament *out)
-{
-	return BACKEND(st, tournament_get, id, out);
-}
-
-enum store_result store_tournament_update(struct store *st, const struct store_tournament *t)
-{
-	return BACKEND(st, tournament_update, t);
-}
-
-enum store_result store_tournaments_recent(struct store *st, int limit, store_tournament_fn fn, void *arg)
-{
-	return BACKEND(st, tournaments_recent, limit, fn, arg);
-}
-
-enum store_result store_entries(struct store *st, const char *tournament, struct store_entry *out, int max, int *n)
-{
-	return BACKEND(st, entries, tournament, out, max, n);
-}
-
-enum store_result store_entry_add(struct store *st, const char *tournament, int64_t player, int64_t ms)
-{
-	return BACKEND(st, entry_add, tournament, player, ms);
-}
-
-enum store_result store_entry_remove(struct store *st, const char *tournament, int64_t player)
-{
-	return BACKEND(st, entry_remove, tournament, player);
-}
-
-enum store_result store_tournament_game_add(struct store *st, const char *tournament, int idx, const char *game_id)
-{
-	return BACKEND(st, tournament_game_add, tournament, idx, game_id);
-}
-
-enum store_result store_tournament_games(struct store *st, const char *tournament, struct store_tournament_game *out,
-					 int max, int *n)
-{
-	return BACKEND(st, tournament_games, tournament, out, max, n);
-}
-
-enum store_result store_tournament_of_game(struct store *st, const char *game_id,
-					   char tournament[STORE_GAME_ID_MAX + 1], int *idx)
-{
-	return BACKEND(st, tournament_of_game, game_id, tournament, idx);
-}
-
-enum store_result store_tournament_game_set_outcome(struct store *st, const char *tournament, int idx,
-						    enum tournament_outcome outcome)
-{
-	return BACKEND(st, tournament_game_set_outcome, tournament, idx, outcome);
-}
-
-enum store_result store_credits_get(struct store *st, int64_t player, int64_t *out)
-{
-	return BACKEND(st, credits_get, player, out);
-}
-
-enum store_result store_credits_add(struct store *st, int64_t player, int64_t delta, const char *reason,
-				    const char *tournament, int64_t ms)
-{
-	return BACKEND(st, credits_add, player, delta, reason, tournament, ms);
-}
-
-enum store_result store_vacations(struct store *st, int64_t player, int64_t from_ms, struct store_vacation *out,
-				  int max, int *n)
-{
-	return BACKEND(st, vacations, player, from_ms, out, max, n);
-}
-
-enum store_result store_vacation_add(struct store *st, int64_t player, const struct vacation *v, int64_t *id_out)
-{
-	return BACKEND(st, vacation_add, player, v, id_out);
-}
-
-enum store_result store_vacation_get(struct store *st, int64_t player, int64_t id, struct store_vacation *out)
-{
-	return BACKEND(st, vacation_get, player, id, out);
-}
-
-enum store_result store_vacation_delete(struct store *st, int64_t player, int64_t id)
-{
-	return BACKEND(st, vacation_delete, player, id);
-}
+/* Every call of STORE_CALLS, forwarded to the implementation picked. */
+#define FORWARD(ret, name, params, args) \
+	ret store_##name(struct store *st, STORE_UNPAREN params) \
+	{ \
+		return BACKEND(st, name, STORE_UNPAREN args); \
+	}
+STORE_CALLS(FORWARD)
+#undef FORWARD
