@@ -15,6 +15,8 @@
 
 struct moves_build {
 	struct review_moves *m;
+	const struct review_moves_own *own;
+	bool in_own;           /* laying out the player's line */
 	int width;
 	bool ascii;
 	int first_number;      /* the start position's move number */
@@ -33,6 +35,7 @@ static void moves_new_row(struct moves_build *b, int depth)
 	struct review_row *r = &m->rows[m->n_rows++];
 	memset(r, 0, sizeof *r);
 	r->depth = depth;
+	r->own = b->in_own;
 	r->first = m->n_cells;
 }
 
@@ -72,6 +75,24 @@ static void moves_cell_text(const struct moves_build *b, const struct review_mov
 	snprintf(buf, size, "%s%s", san, note ? "*" : "");
 }
 
+static void moves_side_line(struct moves_build *b, const struct review_move *moves, size_t n, size_t ply0,
+			    int depth);
+
+/* The side lines of mv (ply ply) at depth, and the player's line when it
+ * replaces mv. */
+static void moves_variations(struct moves_build *b, const struct review_move *mv, size_t ply, int depth)
+{
+	for (size_t k = 0; k < mv->n_variations; k++) {
+		const struct review_line *l = &mv->variations[k];
+		moves_side_line(b, l->moves, l->n_moves, ply, depth);
+	}
+	if (b->own && b->own->owner == mv && b->own->line->n_moves) {
+		b->in_own = true;
+		moves_side_line(b, b->own->line->moves, b->own->line->n_moves, b->own->ply, depth);
+		b->in_own = false;
+	}
+}
+
 /* A side line (moves[0..n), its first at ply ply0) at depth, then its
  * own side lines under the moves they replace. */
 static void moves_side_line(struct moves_build *b, const struct review_move *moves, size_t n, size_t ply0,
@@ -100,20 +121,18 @@ static void moves_side_line(struct moves_build *b, const struct review_move *mov
 		}
 		moves_add_cell(b, &moves[i], x, cell);
 		x += w + 1;
-		if (moves[i].n_variations) {
-			for (size_t k = 0; k < moves[i].n_variations; k++) {
-				const struct review_line *l = &moves[i].variations[k];
-				moves_side_line(b, l->moves, l->n_moves, ply0 + i, depth + 1);
-			}
+		if (moves[i].n_variations || (b->own && b->own->owner == &moves[i])) {
+			moves_variations(b, &moves[i], ply0 + i, depth + 1);
 			open = false;
 			numbered = true;
 		}
 	}
 }
 
-void review_moves_build(struct review_moves *m, const struct review_game *g, int width, bool ascii)
+void review_moves_build(struct review_moves *m, const struct review_game *g, const struct review_moves_own *own,
+			int width, bool ascii)
 {
-	struct moves_build b = { .m = m, .width = width, .ascii = ascii };
+	struct moves_build b = { .m = m, .own = own, .width = width, .ascii = ascii };
 	m->n_rows = 0;
 	m->n_cells = 0;
 	b.first_number = g->start.fullmove > 0 ? g->start.fullmove : 1;
@@ -147,13 +166,15 @@ void review_moves_build(struct review_moves *m, const struct review_game *g, int
 		moves_add_cell(&b, mv, black ? b.x_black : b.x_white, text);
 		if (black)
 			open = false;
-		if (mv->n_variations) {
-			for (size_t k = 0; k < mv->n_variations; k++) {
-				const struct review_line *l = &mv->variations[k];
-				moves_side_line(&b, l->moves, l->n_moves, i, 1);
-			}
+		if (mv->n_variations || (own && own->owner == mv)) {
+			moves_variations(&b, mv, i, 1);
 			open = false;
 		}
+	}
+	/* The player's line past the end of the line it continues. */
+	if (own && !own->owner && own->line->n_moves) {
+		b.in_own = true;
+		moves_side_line(&b, own->line->moves, own->line->n_moves, own->ply, 1);
 	}
 }
 

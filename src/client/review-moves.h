@@ -37,6 +37,7 @@ struct review_cell {
 
 struct review_row {
 	int depth;                     /* 0: the main line */
+	bool own;                      /* the player's own line (explore) */
 	char num[16];                  /* the main line's "  5." or "" */
 	size_t first, n;               /* its cells */
 };
@@ -49,9 +50,20 @@ struct review_moves {
 	size_t cap_rows, cap_cells;    /* private */
 };
 
+/* The player's own line, laid out with the game's: its moves, the move
+ * they replace (NULL: they continue the main line past its end) and the
+ * ply of its first move. */
+struct review_moves_own {
+	const struct review_line *line;
+	const struct review_move *owner;
+	size_t ply;
+};
+
 /* Lays out g's moves for a pane width columns wide (ascii: move marks in
- * ASCII). Replaces what m held; m starts zeroed. */
-void review_moves_build(struct review_moves *m, const struct review_game *g, int width, bool ascii);
+ * ASCII), with own (NULL: none) under the move it replaces, after that
+ * move's own side lines. Replaces what m held; m starts zeroed. */
+void review_moves_build(struct review_moves *m, const struct review_game *g, const struct review_moves_own *own,
+			int width, bool ascii);
 void review_moves_fini(struct review_moves *m);
 
 /* The row showing mv, or -1. */

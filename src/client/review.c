@@ -182,7 +182,16 @@ static void review_relayout_moves(struct review *r)
 {
 	if (!r->has_game)
 		return;
-	review_moves_build(&r->ml, &r->game, r->layout.side_w, r->ascii);
+	/* The player's line, when one is followed. */
+	struct review_moves_own own = { 0 }, *ownp = NULL;
+	for (int k = 1; k <= r->depth; k++)
+		if (r->frames[k].explored) {
+			own.line = &r->explore.line;
+			own.owner = r->frames[k].owner;
+			own.ply = r->frames[k].base;
+			ownp = &own;
+		}
+	review_moves_build(&r->ml, &r->game, ownp, r->layout.side_w, r->ascii);
 	review_scroll_moves(r);
 }
 
@@ -256,7 +265,7 @@ static void review_follow(struct review *r, int depth, size_t ply)
 	r->n_line = (size_t)n;
 	r->depth = depth;
 	r->ply = ply > r->n_line ? r->n_line : ply;
-	review_scroll_moves(r);
+	review_relayout_moves(r);
 }
 
 int review_set_game(struct review *r, const struct review_game *g)

@@ -534,6 +534,14 @@ START_TEST(test_explore)
 	review_play(&r, "cxd4");
 	ck_assert_uint_eq(r.n_line, 4);
 	ck_assert_str_eq(review_move_at(&r, 3)->san, "cxd4");
+	/* In the move list, under 2. Nf3 of the side line it replaces,
+	 * after that move's own side line, marked as the player's. */
+	int row = review_moves_row_of(&r.ml, review_move_at(&r, 3));
+	ck_assert_int_eq(row, 3);
+	row_text(row, line, sizeof line);
+	ck_assert_str_eq(line, "     2.d4 cxd4");
+	ck_assert(r.ml.rows[row].own);
+	ck_assert_int_eq(r.ml.rows[row].depth, 2);
 	/* Back one and another move: the rest of the player's line goes. */
 	key(KEYS_LEFT);
 	review_play(&r, "Nc6");

@@ -234,6 +234,7 @@ check "the move refused" t "Nf6:"
 check "nothing changed" t "ply 2/2, after 1...d5"
 keys t m e 4 d 5 Enter
 check "a UCI move" t "ply 3/3, after 2.exd5"
+check "the player's line in the move list, under the move it replaces" t "1...d5>2.exd5"
 keys t u
 check "left" t "ply 1/6, after 1.e4"
 keys t q

@@ -150,7 +150,7 @@ static void ui_review_draw_moves(struct ui_review *s, WINDOW *w)
 			 * reverse video (and in screen captures). */
 			bool current = c->mv && c->mv == cur;
 			int a = current ? ui_draw_selected_attr(s->ui)
-				: ui_attr(s->ui, rw->depth ? THEME_COMMENT : THEME_TEXT, -1);
+				: ui_attr(s->ui, rw->own ? THEME_PREMOVE : rw->depth ? THEME_COMMENT : THEME_TEXT, -1);
 			if (current)
 				mvwaddch(w, y, c->x - 1, '>');
 			wattrset(w, a);
