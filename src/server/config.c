@@ -46,6 +46,9 @@ void config_init(struct server_config *cfg)
 	cfg->rate_ip_burst = 200;
 	cfg->rate_token_per_s = 10;
 	cfg->rate_token_burst = 30;
+	/* A household or an office behind one address registers a few
+	 * players; a script does not register thousands. */
+	cfg->register_per_hour = 20;
 	/* Loopback is the reverse proxy (whose own limits apply per client)
 	 * or a local benchmark. */
 	cfg->rate_exempt = xstrdup("127.0.0.1 ::1");
@@ -218,6 +221,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 1, 1000000, &v, errmsg))
 			return -1;
 		cfg->rate_token_burst = v;
+	} else if (!strcmp(key, "register_per_hour")) {
+		if (parse_num(key, value, 0, 1000000, &v, errmsg))
+			return -1;
+		cfg->register_per_hour = v;
 	} else if (!strcmp(key, "backup")) {
 		set_str(&cfg->backup, value);
 	} else if (!strcmp(key, "rate_exempt")) {

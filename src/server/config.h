@@ -49,6 +49,7 @@ struct server_config {
 	char *backup;               /* where SIGUSR1 writes a copy of the database; NULL: DB.backup */
 	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
 	int64_t rate_token_burst;
+	int64_t register_per_hour;  /* registrations per address group an hour; 0: no limit */
 };
 
 /* Fills cfg with the defaults (strings NULL). */

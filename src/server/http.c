@@ -259,8 +259,17 @@ static bool rate_ok(struct server *srv, struct http_request *req, struct http_re
 	const char *peer = req->peer ? req->peer : "";
 	char group[NI_MAXHOST];
 	ratelimit_addr_key(peer, srv->cfg.ipv6_prefix, group, sizeof group);
-	int64_t wait = exempt(srv->cfg.rate_exempt, peer) ? 0 : ratelimit_take(srv->rate_ip, group, strlen(group), now);
+	bool free_of = exempt(srv->cfg.rate_exempt, peer);
+	int64_t wait = free_of ? 0 : ratelimit_take(srv->rate_ip, group, strlen(group), now);
 	const char *what = "this address";
+	/* A registration also costs one of the address's registrations
+	 * (issue 12 item 4: a thousand free accounts from one address). */
+	enum route_id route;
+	if (!wait && !free_of && routes_match(req->method, req->path, req->params, &route) == ROUTES_MATCHED &&
+	    route == ROUTE_PLAYERS_CREATE) {
+		wait = ratelimit_take(srv->rate_register, group, strlen(group), now);
+		what = "this address (registrations)";
+	}
 	if (!wait && strcmp(req->method, "GET")) {
 		const char *auth = http_request_header(req, "Authorization");
 		if (auth) {

@@ -24,7 +24,8 @@ struct bucket {
 };
 
 struct ratelimit {
-	int64_t per_s;
+	int64_t per_s;     /* tokens a period */
+	int64_t period_ms;
 	int64_t cap;     /* burst x 1000 */
 	uint64_t seed;
 	size_t n;
@@ -33,8 +34,14 @@ struct ratelimit {
 
 struct ratelimit *ratelimit_new(int64_t per_s, int64_t burst, size_t slots)
 {
+	return ratelimit_new_per(per_s, 1000, burst, slots);
+}
+
+struct ratelimit *ratelimit_new_per(int64_t tokens, int64_t period_ms, int64_t burst, size_t slots)
+{
 	struct ratelimit *rl = xcalloc(1, sizeof *rl);
-	rl->per_s = per_s > 0 ? per_s : 0;
+	rl->per_s = tokens > 0 ? tokens : 0;
+	rl->period_ms = period_ms > 0 ? period_ms : 1000;
 	rl->cap = (burst > 1 ? burst : 1) * MILLI;
 	rl->n = slots > PROBE ? slots : PROBE;
 	rl->slots = xcalloc(rl->n, sizeof *rl->slots);
@@ -91,16 +98,22 @@ int64_t ratelimit_take(struct ratelimit *rl, const void *key, size_t key_len, in
 		b->last_ms = now_ms;
 	}
 	if (now_ms > b->last_ms) {
-		int64_t gained = (now_ms - b->last_ms) * rl->per_s;
-		/* Guard the multiplication's range and the cap at once. */
+		/* Milli-tokens: per_s per period_ms, so elapsed x per_s x
+		 * 1000 / period_ms (a full bucket past a day, whatever the
+		 * rate: the product stays in range). */
+		int64_t dt = now_ms - b->last_ms;
+		int64_t gained = dt > 86400000 ? rl->cap : dt * rl->per_s * MILLI / rl->period_ms;
+		/* Guard the cap. */
 		b->milli = gained >= rl->cap - b->milli ? rl->cap : b->milli + gained;
-		b->last_ms = now_ms;
+		/* What the division dropped is kept for the next take. */
+		b->last_ms = gained >= rl->cap ? now_ms : b->last_ms + gained * rl->period_ms / (rl->per_s * MILLI);
 	}
 	if (b->milli >= MILLI) {
 		b->milli -= MILLI;
 		return 0;
 	}
-	return (MILLI - b->milli + rl->per_s - 1) / rl->per_s;
+	int64_t rate = rl->per_s * MILLI; /* milli-tokens a period */
+	return ((MILLI - b->milli) * rl->period_ms + rate - 1) / rate;
 }
 
 void ratelimit_addr_key(const char *addr, unsigned v6_prefix, char *out, size_t size)

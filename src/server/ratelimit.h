@@ -25,6 +25,8 @@ struct ratelimit;
 /* A table of slots buckets; per_s 0 turns the limit off (every take
  * passes). burst below 1 counts as 1. */
 struct ratelimit *ratelimit_new(int64_t per_s, int64_t burst, size_t slots);
+/* The same refilling at tokens per period_ms (ratelimit_new's is 1000). */
+struct ratelimit *ratelimit_new_per(int64_t tokens, int64_t period_ms, int64_t burst, size_t slots);
 /* ratelimit_free(NULL) is a no-op. */
 void ratelimit_free(struct ratelimit *rl);
 /* Takes one token from key's bucket at now_ms: 0 if the request may pass,

@@ -766,6 +766,33 @@ START_TEST(test_cold_reads_unpinned)
 }
 END_TEST
 
+/* ---- item 4: registrations per address ---- */
+
+START_TEST(test_registrations_limited)
+{
+	/* Loopback is not exempt here: it stands for one Internet address. */
+	struct tchessd d;
+	tchessd_start(&d, "rate_exempt =\nregister_per_hour = 3\n");
+	char tok[PROTOCOL_TOKEN_MAX + 1];
+	for (int i = 0; i < 3; i++) {
+		char name[32];
+		snprintf(name, sizeof name, "free%d", i);
+		register_player(&d, name, tok);
+	}
+	/* The fourth account from the address waits (before: 1,000 free
+	 * accounts in seconds); what else it does is not charged. */
+	char *out;
+	const char *body = "{\"name\":\"free3\"}";
+	ck_assert_int_eq(http_call(&d, "POST", "/v1/players", NULL, body, strlen(body), &out), 429);
+	ck_assert_ptr_nonnull(strstr(out, "registrations"));
+	free(out);
+	ck_assert(healthy(&d));
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/me", tok, NULL, 0, NULL), 200);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -785,6 +812,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_private_events_unseen);
 	tcase_add_test(tc, test_notes_bounded);
 	tcase_add_test(tc, test_cold_reads_unpinned);
+	tcase_add_test(tc, test_registrations_limited);
 	suite_add_tcase(s, tc);
 	return s;
 }

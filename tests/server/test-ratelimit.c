@@ -32,6 +32,29 @@ START_TEST(test_burst_then_refill)
 }
 END_TEST
 
+START_TEST(test_per_hour)
+{
+	/* register_per_hour (tchessd(8)): 3 an hour, refilled over it. */
+	struct ratelimit *rl = ratelimit_new_per(3, 3600000, 3, 64);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "a", 1, 0), 0);
+	/* Empty: one comes back after 20 minutes, and not before. */
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 0), 1200000);
+	/* Refused a millisecond before, its wait counted in thousandths of
+	 * a token (1.2 s each at 3 an hour). */
+	int64_t wait = ratelimit_take(rl, "a", 1, 1199999);
+	ck_assert_int_gt(wait, 0);
+	ck_assert_int_le(wait, 1200);
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1200000), 0);
+	ck_assert_int_gt(ratelimit_take(rl, "a", 1, 1200000), 0);
+	/* Many small steps add up as one long one. */
+	for (int64_t t = 1200000; t < 2400000; t += 7)
+		ratelimit_take(rl, "b", 1, t); /* another key: its own bucket */
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 2400000), 0);
+	ratelimit_free(rl);
+}
+END_TEST
+
 START_TEST(test_keys_are_separate)
 {
 	struct ratelimit *rl = ratelimit_new(1, 1, 64);
@@ -101,6 +124,7 @@ int main(void)
 	Suite *s = suite_create("ratelimit");
 	TCase *tc = tcase_create("ratelimit");
 	tcase_add_test(tc, test_burst_then_refill);
+	tcase_add_test(tc, test_per_hour);
 	tcase_add_test(tc, test_keys_are_separate);
 	tcase_add_test(tc, test_small_table);
 	tcase_add_test(tc, test_addr_key_groups_ipv6);
