@@ -27,6 +27,8 @@
 /* The paths this client uses, under the base URL (lichess_url). */
 #define LICHESS_PATH_ACCOUNT "/api/account"
 #define LICHESS_PATH_TOKEN "/api/token"
+#define LICHESS_PATH_GAME_STREAM "/api/board/game/stream/"   /* + the game id */
+#define LICHESS_PATH_GAME "/api/board/game/"                 /* + id + "/move/e2e4", "/resign" ... */
 
 enum lichess_msg_kind {
 	LICHESS_MSG_OTHER = 0,       /* a type this client passes over */

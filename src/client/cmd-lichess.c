@@ -6,10 +6,14 @@
  *	                        GET /api/account and keeps it, mode 0600, in
  *	                        $XDG_CONFIG_HOME/tchess/lichess-token
  *	tchess lichess logout   revokes it (DELETE /api/token) and forgets it
+ *	tchess lichess play ID  plays (or resumes) Lichess game ID on the play
+ *	                        screen, over the Board API (backend-lichess.c)
  *
  * The token is never printed: not when it is refused, not when it is kept.
  */
+#include <ctype.h>
 #include <errno.h>
+#include <langinfo.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,9 +21,15 @@
 #include <unistd.h>
 
 #include "account.h"
+#include "backend.h"
+#include "cmd-net.h"
 #include "commands.h"
 #include "config.h"
+#include "loop.h"
 #include "net.h"
+#include "screens.h"
+#include "session.h"
+#include "ui/ui.h"
 #include "tchess/lichess.h"
 #include "util/str.h"
 
@@ -219,12 +229,100 @@ static int lichess_logout(int argc, char **argv)
 	return 0;
 }
 
+/* The kept token for the Lichess of cfg. Returns 0, or -1 after printing
+ * why (none kept, or kept for another Lichess). */
+static int lichess_account(const char *cmd, const struct config *cfg, const char *path, struct account *a)
+{
+	char err[512];
+	int rc = account_load(path, a, err, sizeof err);
+	if (rc < 0) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return -1;
+	}
+	const char *url = config_lichess_url(cfg);
+	if (rc > 0 || strcmp(a->server, url)) {
+		fprintf(stderr, "%s: no Lichess token for %s: run 'tchess lichess login' first\n", cmd, url);
+		return -1;
+	}
+	return 0;
+}
+
+static int lichess_play(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess play";
+	struct client_opts o = { .ascii = -1 };
+	const char *id_arg = NULL;
+	if (client_args(&o, argc, argv, &id_arg, "usage: tchess lichess play GAME [--theme NAME] [--ascii]") < 0)
+		return 2;
+	/* A game's id is 8 letters and digits; the 12 of a player's own URL
+	 * add the seat's 4. */
+	size_t n = strlen(id_arg);
+	char id[LICHESS_ID_MAX];
+	if ((n != 8 && n != 12) || strspn(id_arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != n) {
+		fprintf(stderr, "%s: '%.40s' is not a Lichess game id (8 letters and digits)\n", cmd, id_arg);
+		return 2;
+	}
+	snprintf(id, sizeof id, "%.8s", id_arg);
+	struct client_conn c;
+	struct account a;
+	char path[640], err[512];
+	memset(&c, 0, sizeof c);
+	if (lichess_setup(cmd, &c.cfg, path, sizeof path) < 0 || lichess_account(cmd, &c.cfg, path, &a) < 0)
+		return 1;
+	const char *url = config_lichess_url(&c.cfg);
+	c.net = net_new(url, a.token, err, sizeof err);
+	if (!c.net) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return 1;
+	}
+	char me_id[ACCOUNT_NAME_MAX + 1];
+	for (size_t i = 0; i < sizeof me_id; i++)
+		me_id[i] = (char)tolower((unsigned char)a.name[i]);
+	struct ui ui;
+	int rc = client_ui_start(&c, &ui, o.theme);
+	if (rc) {
+		net_free(c.net);
+		return rc;
+	}
+	struct session s;
+	session_init(&s, id, -1);
+	s.lichess = true;
+	s.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.bell = c.cfg.bell;
+	s.low_time_cfg_ms = c.cfg.low_time_ms;
+	struct loop *l = loop_new(&ui, c.net);
+	struct screen_play *p = screen_play_new(&ui, &s, NULL, NULL);
+	backend_lichess_init(screen_play_backend(p), p, id, me_id);
+	loop_push(l, &screen_play_ops, p);
+	loop_run(l);
+	loop_free(l);
+	ui_stop(&ui);
+	char res[64];
+	session_result_text(&s, res, sizeof res);
+	rc = 0;
+	if (!s.view.created && s.message[0]) {
+		fprintf(stderr, "%s: game %s: %s\n", cmd, id, s.message);
+		rc = 1;
+	} else if (session_over(&s)) {
+		char why[160];
+		session_end_text(&s, why, sizeof why);
+		printf("Lichess game %s: %s%s%s\n", id, res, why[0] ? ", " : "", why);
+	} else {
+		printf("left Lichess game %s (tchess lichess play %s to come back)\n", id, id);
+	}
+	session_fini(&s);
+	net_free(c.net);
+	return rc;
+}
+
 int cmd_lichess(int argc, char **argv)
 {
+	if (argc >= 1 && !strcmp(argv[0], "play"))
+		return lichess_play(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "login"))
 		return lichess_login(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "logout"))
 		return lichess_logout(argc - 1, argv + 1);
-	fprintf(stderr, "usage: tchess lichess login | logout\n");
+	fprintf(stderr, "usage: tchess lichess login | logout | play GAME\n");
 	return 2;
 }

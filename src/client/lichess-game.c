@@ -59,7 +59,11 @@ static void lg_seat(struct fold_seat *s, const struct lichess_player *p)
 /* The time control of a gameFull as the fold takes it. */
 static void lg_tc(const struct lichess_msg *m, char *buf, size_t size)
 {
-	if (m->has_clock && m->clock_initial_ms > 0)
+	if (m->has_clock && m->clock_initial_ms > 0 && m->clock_initial_ms % 60000 == 0 &&
+	    m->clock_increment_ms % 1000 == 0)
+		snprintf(buf, size, "%lld+%lld", (long long)(m->clock_initial_ms / 60000),
+			 (long long)(m->clock_increment_ms / 1000));
+	else if (m->has_clock && m->clock_initial_ms > 0)
 		snprintf(buf, size, "%lldms+%lldms", (long long)m->clock_initial_ms,
 			 (long long)m->clock_increment_ms);
 	else if (m->has_clock) /* 0+1 and the like: the increment alone */
@@ -79,6 +83,8 @@ static int lg_create(struct game_view *v, const struct lichess_msg *full, int64_
 	fold_event_init(&e, FOLD_EV_CREATED);
 	lg_tc(full, e.tc, sizeof e.tc);
 	snprintf(e.ruleset, sizeof e.ruleset, "fide");
+	/* Lichess has no premoves of its own: the client queues this many. */
+	e.premove_depth = LICHESS_PREMOVE_DEPTH;
 	snprintf(e.fen, sizeof e.fen, "%.*s", (int)sizeof e.fen - 1, strcmp(full->initial_fen, "startpos") ? full->initial_fen : FEN_START);
 	snprintf(e.opponent, sizeof e.opponent, "%s",
 		 full->white.ai_level || full->black.ai_level ? "engine" : "open");

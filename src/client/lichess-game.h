@@ -30,6 +30,7 @@
 #include "tchess/lichess.h"
 
 #define LICHESS_CHAT_MAX 64       /* chat lines kept; the oldest go */
+#define LICHESS_PREMOVE_DEPTH 3   /* premoves queued here (Lichess keeps none) */
 
 struct lichess_chat_line {
 	char user[LICHESS_NAME_MAX];

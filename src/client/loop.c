@@ -152,6 +152,15 @@ void loop_command(struct loop *l, const void *self, bool retry, const char *meth
 		net_ask(l->net, method, path, body, t, data, data_size);
 }
 
+void loop_command_form(struct loop *l, const void *self, bool retry, const char *method, const char *path,
+		       const char *form, int tag, const void *data, size_t data_size)
+{
+	struct loop_screen *s = loop_find(l, self);
+	if (!s || !l->net || tag < 0 || tag > LOOP_TAG_MAX)
+		return;
+	net_command_form(l->net, !retry, method, path, form, s->serial * LOOP_TAG_SPAN + tag, data, data_size);
+}
+
 void loop_poll(struct loop *l, const void *self, const char *game_id, int64_t after)
 {
 	struct loop_screen *s = loop_find(l, self);

@@ -85,6 +85,9 @@ struct net *loop_net(const struct loop *l);
 #define LOOP_TAG_MAX 4095
 void loop_command(struct loop *l, const void *self, bool retry, const char *method, const char *path,
 		  const char *body, int tag, const void *data, size_t data_size);
+/* The same with a form body (net_command_form): Lichess's commands. */
+void loop_command_form(struct loop *l, const void *self, bool retry, const char *method, const char *path,
+		       const char *form, int tag, const void *data, size_t data_size);
 /* (Re)starts the long-poll of game_id for the screen self; its replies
  * (tag NET_TAG_POLL) go to self. */
 void loop_poll(struct loop *l, const void *self, const char *game_id, int64_t after);

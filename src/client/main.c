@@ -32,7 +32,7 @@ static const struct command commands[] = {
 	{ "tournaments", "", "browse the tournaments; register, withdraw, open", cmd_tournaments },
 	{ "tournament", "ID | create --players N --tc TC ...", "a tournament's standings and games; create one",
 	  cmd_tournament },
-	{ "lichess", "login | logout", "keep your Lichess token (read from standard input), or revoke it",
+	{ "lichess", "login | logout | play GAME", "Lichess: keep your token, revoke it, play a game",
 	  cmd_lichess },
 	{ "vacation", "[list | book YYYY-MM-DD DAYS | cancel ID]", "correspondence vacations", cmd_vacation },
 };

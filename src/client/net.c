@@ -30,6 +30,7 @@ struct net_cmd {
 	char *body;
 	int tag;
 	bool once;                 /* net_ask: a network error is its answer */
+	bool form;                 /* the body is a form, not JSON */
 	unsigned char data[NET_DATA_MAX];
 	struct net_cmd *next;
 };
@@ -53,6 +54,7 @@ struct net {
 	char poll_url[512];
 	bool polling;
 	struct net_xfer cmd;
+	struct curl_slist *form_headers; /* a form command's, with auth */
 	struct net_cmd *queue, *queue_tail;
 	int n_queued;
 	enum net_state state;
@@ -174,6 +176,9 @@ struct net *net_new(const char *base_url, const char *token, char *err, size_t e
 	n->auth = token && *token ? xasprintf("Authorization: Bearer %s", token) : NULL;
 	net_xfer_init(n, &n->poll);
 	net_xfer_init(n, &n->cmd);
+	n->form_headers = curl_slist_append(NULL, "Content-Type: application/x-www-form-urlencoded");
+	if (n->auth)
+		n->form_headers = curl_slist_append(n->form_headers, n->auth);
 	n->backoff_ms = NET_BACKOFF_MIN_MS;
 	n->refused_ms = NET_BACKOFF_MIN_MS;
 	n->rtt_ms = -1;
@@ -195,6 +200,7 @@ void net_free(struct net *n)
 	net_stream_free_all(n);
 	net_xfer_fini(n, &n->poll);
 	net_xfer_fini(n, &n->cmd);
+	curl_slist_free_all(n->form_headers);
 	while (n->queue) {
 		struct net_cmd *c = n->queue;
 		n->queue = c->next;
@@ -298,15 +304,18 @@ static void net_cmd_add(struct net *n)
 		return;
 	snprintf(url, sizeof url, "%s%s", n->base, c->path);
 	net_xfer_setup(n, &n->cmd, c->method, url, c->body, NET_COMMAND_TIMEOUT_MS);
+	if (c->form)
+		curl_easy_setopt(n->cmd.easy, CURLOPT_HTTPHEADER, n->form_headers);
 	n->cmd.retry_at_ms = 0;
 	n->cmd.busy = true;
 	curl_multi_add_handle(n->multi, n->cmd.easy);
 }
 
 static void net_queue(struct net *n, const char *method, const char *path, const char *body, int tag,
-		      const void *data, size_t data_size, bool once)
+		      const void *data, size_t data_size, bool once, bool form)
 {
 	struct net_cmd *c = xcalloc(1, sizeof *c);
+	c->form = form;
 	snprintf(c->method, sizeof c->method, "%s", method);
 	c->path = xstrdup(path);
 	c->body = body ? xstrdup(body) : NULL;
@@ -327,13 +336,19 @@ static void net_queue(struct net *n, const char *method, const char *path, const
 void net_command(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
 		 size_t data_size)
 {
-	net_queue(n, method, path, body, tag, data, data_size, false);
+	net_queue(n, method, path, body, tag, data, data_size, false, false);
+}
+
+void net_command_form(struct net *n, bool once, const char *method, const char *path, const char *form, int tag,
+		      const void *data, size_t data_size)
+{
+	net_queue(n, method, path, form, tag, data, data_size, once, true);
 }
 
 void net_ask(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
 	     size_t data_size)
 {
-	net_queue(n, method, path, body, tag, data, data_size, true);
+	net_queue(n, method, path, body, tag, data, data_size, true, false);
 }
 
 int net_pending(const struct net *n)

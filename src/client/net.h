@@ -72,6 +72,10 @@ void net_command(struct net *n, const char *method, const char *path, const char
  * (the tournament screens) rather than waits. */
 void net_ask(struct net *n, const char *method, const char *path, const char *body, int tag, const void *data,
 	     size_t data_size);
+/* Queues a command whose body is a form (application/x-www-form-urlencoded,
+ * NULL for none), as Lichess's Board API takes them; once as net_ask. */
+void net_command_form(struct net *n, bool once, const char *method, const char *path, const char *form, int tag,
+		      const void *data, size_t data_size);
 /* Commands queued or in flight. */
 int net_pending(const struct net *n);
 

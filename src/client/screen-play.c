@@ -1,13 +1,14 @@
 /*
  * The play and watch screen's logic (screens.h): keys and mouse to session
- * commands, the game's long-poll and the session's requests through the
- * loop, the server's answers decoded and folded into the session, the
+ * commands, the game followed and the session's requests sent through its
+ * backend (backend.h: tchessd's long-poll, or Lichess's game stream), the
  * clocks' ticks and the bell. ui/play.c draws it.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backend.h"
 #include "keys.h"
 #include "net.h"
 #include "screens.h"
@@ -17,15 +18,13 @@
 #include "util/xalloc.h"
 #include "util/now.h"
 
-/* A request travels as the net layer's echoed data. */
-_Static_assert(sizeof(struct session_req) <= NET_DATA_MAX, "a session request must fit in a net command's data");
-
 struct screen_play {
 	struct session *s;
 	struct ui_play *draw;
 	bool ticking;        /* a clock's text was due to change this pass */
 	void (*closed)(void *ctx, struct session *s);
 	void *ctx;
+	struct game_backend backend;
 };
 
 struct screen_play *screen_play_new(struct ui *ui, struct session *s, void (*closed)(void *ctx, struct session *s),
@@ -36,7 +35,13 @@ struct screen_play *screen_play_new(struct ui *ui, struct session *s, void (*clo
 	p->draw = ui_play_new(ui, s);
 	p->closed = closed;
 	p->ctx = ctx;
+	backend_tchessd_init(&p->backend, p);
 	return p;
+}
+
+struct game_backend *screen_play_backend(struct screen_play *p)
+{
+	return &p->backend;
 }
 
 bool screen_play_failure(const struct session *s, char *why, size_t size)
@@ -70,7 +75,7 @@ static unsigned screen_play_show(void *self, struct loop *l, bool resumed)
 	struct screen_play *p = self;
 	ui_mouse(true);
 	if (!resumed)
-		loop_poll(l, p, p->s->game_id, p->s->after);
+		p->backend.ops->follow(&p->backend, l, p->s);
 	return screen_play_resize(p) | SESSION_DIRTY_CLEAR;
 }
 
@@ -96,7 +101,12 @@ static unsigned screen_play_apply(void *self, struct loop *l, int64_t mono_ms)
 	struct session *s = p->s;
 	struct net *n = loop_net(l);
 	unsigned dirty = 0;
-	if (n) {
+	/* A stream's lines first: they decide the connection's state too. */
+	if (p->backend.ops->apply)
+		dirty |= p->backend.ops->apply(&p->backend, l, s, mono_ms);
+	if (p->backend.ops->conn) {
+		dirty |= session_set_conn(s, p->backend.ops->conn(&p->backend, n), n ? net_rtt(n) : -1);
+	} else if (n) {
 		enum session_conn c = net_state(n) == NET_RECONNECTING ? SESSION_CONN_RECONNECTING
 				      : net_state(n) == NET_ONLINE   ? SESSION_CONN_ONLINE
 								       : SESSION_CONN_CONNECTING;
@@ -115,46 +125,7 @@ static unsigned screen_play_apply(void *self, struct loop *l, int64_t mono_ms)
 static unsigned screen_play_on_reply(void *self, struct loop *l, const struct net_reply *r)
 {
 	struct screen_play *p = self;
-	struct session *s = p->s;
-	unsigned dirty = 0;
-	struct protocol_error err;
-	memset(&err, 0, sizeof err);
-	if (r->tag == NET_TAG_POLL) {
-		if (r->status == 200) {
-			struct protocol_events evs;
-			if (protocol_events_decode(r->body, r->len, &evs, &err) < 0) {
-				snprintf(s->message, sizeof s->message, "bad answer from the server: %s", err.message);
-				s->message_error = true;
-				loop_poll(l, p, s->game_id, s->after);
-				return SESSION_DIRTY_STATUS;
-			}
-			dirty |= session_on_events(s, &evs, now_mono_ms());
-			protocol_events_fini(&evs);
-			/* A refused event: start the mirror again from the log. */
-			if (s->resync)
-				session_reset(s);
-		} else {
-			/* A game gone or an account unknown stops the polling
-			 * (the screen says why and q leaves); anything else is
-			 * shown and the poll tried again after a backoff. */
-			bool retry = false;
-			if (protocol_error_decode(r->body, r->len, &err, NULL) < 0)
-				err.message[0] = '\0';
-			dirty = session_on_poll_refused(s, r->status, &err, now_mono_ms(), &retry);
-			if (retry && loop_net(l))
-				net_poll_retry(loop_net(l));
-			return dirty;
-		}
-		loop_poll(l, p, s->game_id, s->after);
-		return dirty;
-	}
-	struct session_req req;
-	memcpy(&req, r->data, sizeof req);
-	if (req.kind == SESSION_REQ_PGN && r->status == 200)
-		return session_on_pgn(s, r->body, r->len);
-	if (r->status >= 300)
-		protocol_error_decode(r->body, r->len, &err, NULL);
-	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);
+	return p->backend.ops->on_reply(&p->backend, l, p->s, r);
 }
 
 static int64_t screen_play_next_tick(void *self, int64_t mono_ms)
@@ -162,21 +133,18 @@ static int64_t screen_play_next_tick(void *self, int64_t mono_ms)
 	struct screen_play *p = self;
 	int64_t tick = session_next_tick(p->s, mono_ms);
 	p->ticking = tick >= 0;
+	if (p->backend.ops->next_tick) {
+		int64_t b = p->backend.ops->next_tick(&p->backend, mono_ms);
+		if (b >= 0 && (tick < 0 || b < tick))
+			tick = b;
+	}
 	return tick;
 }
 
 static void screen_play_send(void *self, struct loop *l)
 {
 	struct screen_play *p = self;
-	struct session_req req;
-	while (session_take_request(p->s, &req)) {
-		const char *method;
-		char path[256];
-		char *body;
-		session_req_http(p->s, &req, &method, path, sizeof path, &body);
-		loop_command(l, p, true, method, path, body, (int)req.kind, &req, sizeof req);
-		free(body);
-	}
+	p->backend.ops->send(&p->backend, l, p->s);
 }
 
 static bool screen_play_done(const void *self)
@@ -189,6 +157,7 @@ static void screen_play_close(void *self)
 {
 	struct screen_play *p = self;
 	ui_play_free(p->draw);
+	p->backend.ops->close(&p->backend);
 	if (p->closed)
 		p->closed(p->ctx, p->s);
 	free(p);

@@ -24,6 +24,7 @@
 
 #include "loop.h"
 
+struct game_backend;
 struct review;
 struct session;
 struct tourney_view;
@@ -36,6 +37,10 @@ extern const struct screen_ops screen_play_ops;
 struct screen_play;
 struct screen_play *screen_play_new(struct ui *ui, struct session *s, void (*closed)(void *ctx, struct session *s),
 				    void *ctx);
+/* The screen's backend (backend.h): tchessd's until the caller puts
+ * another in its place before the screen is pushed (the owner stays the
+ * screen). */
+struct game_backend *screen_play_backend(struct screen_play *p);
 /* Why the screen of s closed without showing the game (a refused poll, a
  * game gone, an account unknown): true with the text in why. */
 bool screen_play_failure(const struct session *s, char *why, size_t size);

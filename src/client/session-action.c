@@ -98,7 +98,9 @@ bool session_rematch_possible(const struct session *s, const char **why)
 {
 	const struct game_view *v = &s->view;
 	*why = NULL;
-	if (s->me < 0)
+	if (s->lichess)
+		*why = "a Lichess rematch is not offered from tchess";
+	else if (s->me < 0)
 		*why = "spectating: only the players play a rematch";
 	else if (!session_over(s))
 		*why = "a rematch is offered after the game";
@@ -137,6 +139,8 @@ unsigned session_rematch(struct session *s)
  * in order), so u or d right after a move act on it. */
 unsigned session_undo_action(struct session *s, bool done)
 {
+	if (s->lichess && !done)
+		return session_lichess_takeback(s);
 	char san[SAN_MAX + 2];
 	if (!s->view.created || !s->view.undo) {
 		session_say(s, true, "not an undo game: moves are final%s", done ? ", there is nothing to press" : "");
@@ -246,6 +250,8 @@ bool session_series_text(const struct session *s, char *buf, size_t size)
 
 unsigned session_draw_offer(struct session *s)
 {
+	if (s->lichess)
+		return session_lichess_draw_offer(s);
 	struct tchess_error err = { 0 };
 	if (session_not_running(s))
 		return SESSION_DIRTY_STATUS;
@@ -280,6 +286,8 @@ unsigned session_draw_withdraw(struct session *s)
 /* A and D: answer the opponent's standing offer or request. */
 unsigned session_answer(struct session *s, bool accept)
 {
+	if (s->lichess)
+		return session_lichess_answer(s, accept);
 	int who, what;
 	if (session_over(s) && s->view.rematch_by == !s->me) {
 		session_push_rematch(s, accept ? "accept" : "decline");
@@ -362,6 +370,8 @@ unsigned session_claim_tablebase(struct session *s)
 /* X: alone (asks first, it ends the game), or a request by consent. */
 unsigned session_abort(struct session *s)
 {
+	if (s->lichess)
+		return session_lichess_abort(s);
 	struct tchess_error err = { 0 };
 	if (session_over(s) || !s->view.created) {
 		session_say(s, true, "the game is over");
@@ -388,6 +398,10 @@ unsigned session_abort(struct session *s)
 /* P: ask to adjourn a running game, or to resume an adjourned one. */
 unsigned session_adjourn(struct session *s)
 {
+	if (s->lichess) {
+		session_say(s, true, "Lichess has no adjournment");
+		return SESSION_DIRTY_STATUS;
+	}
 	if (session_not_running(s))
 		return SESSION_DIRTY_STATUS;
 	bool adjourned = fold_adjourned(&s->view);
@@ -444,6 +458,8 @@ static const char *session_gone_claim(const struct session *s, const char **why)
 
 unsigned session_gone(struct session *s)
 {
+	if (s->lichess)
+		return session_lichess_gone(s, s->mono_ms);
 	const char *why;
 	const char *claim = session_gone_claim(s, &why);
 	if (!claim) {
@@ -475,7 +491,10 @@ unsigned session_note_submit(struct session *s)
 	snprintf(r.text, sizeof r.text, "%s", s->note_text);
 	session_push(s, &r);
 	s->note_text[0] = '\0';
-	session_say(s, false, "note sent%s", session_over(s) ? "" : " (only you see it until the game ends)");
+	if (s->lichess)
+		session_say(s, false, "said in the chat");
+	else
+		session_say(s, false, "note sent%s", session_over(s) ? "" : " (only you see it until the game ends)");
 	return SESSION_DIRTY_STATUS | SESSION_DIRTY_NOTES;
 }
 
@@ -526,6 +545,11 @@ void session_end_text(const struct session *s, char *buf, size_t size)
 	buf[0] = '\0';
 	if (!session_over(s))
 		return;
+	/* Lichess's status in its own words ("Black resigned"). */
+	if (s->lichess && s->lichess_end[0]) {
+		snprintf(buf, size, "%s", s->lichess_end);
+		return;
+	}
 	switch (g->termination) {
 	case GAME_TERM_RESIGNATION:
 		snprintf(buf, size, "%s resigned", by);
@@ -583,6 +607,8 @@ void session_end_text(const struct session *s, char *buf, size_t size)
 
 bool session_request_text(const struct session *s, char *buf, size_t size)
 {
+	if (s->lichess)
+		return session_lichess_request_text(s, s->mono_ms, buf, size);
 	static const char *const made[] = { "offers a draw", "asks to abort", "asks to adjourn", "asks to resume" };
 	const char *dash = s->ascii ? "-" : "\u2014";
 	const struct game_view *v = &s->view;

@@ -36,6 +36,13 @@ bool session_clock_running(const struct session *s, int c)
 
 int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *side)
 {
+	/* Lichess says when (a gameState's expiration), not the rules. */
+	if (s->lichess) {
+		if (s->lichess_first_move_by_ms == INT64_MAX || !s->view.created || session_over(s) || s->gone)
+			return -1;
+		*side = (int)game_side_to_move(&s->view.game);
+		return s->lichess_first_move_by_ms > mono_ms ? s->lichess_first_move_by_ms - mono_ms : 0;
+	}
 	int64_t at = fold_first_move_deadline(&s->view, s->view.game.rules.first_move_timeout_ms, side);
 	if (at == INT64_MAX || !s->have_reading || s->gone)
 		return -1;
@@ -102,6 +109,10 @@ bool session_clock_low(const struct session *s, int c, int64_t mono_ms)
 unsigned session_tick(struct session *s, int64_t mono_ms)
 {
 	unsigned dirty = 0;
+	/* A Lichess claim that becomes possible changes the status line. */
+	if (s->lichess && s->lichess_gone && s->mono_ms < s->lichess_claim_at_ms && mono_ms >= s->lichess_claim_at_ms)
+		dirty |= SESSION_DIRTY_STATUS;
+	s->mono_ms = mono_ms;
 	if (!s->have_reading)
 		return 0;
 	for (int c = WHITE; c <= BLACK; c++) {

@@ -372,6 +372,9 @@ static unsigned session_run_save_pgn(struct session *s, const struct session_cmd
 	unsigned dirty = 0;
 	if (!session_over(s)) {
 		session_say(s, true, "the PGN can be saved when the game is over");
+	} else if (s->lichess) {
+		/* Written from the mirror: every move of the game is here. */
+		dirty |= session_lichess_save_pgn(s);
 	} else {
 		struct session_req r = { .kind = SESSION_REQ_PGN };
 		session_push(s, &r);

@@ -159,7 +159,7 @@ static void session_san_append(struct session *s, const char *san)
 }
 
 /* The selection and cursor stay meaningful after the position changes. */
-static void session_fix_selection(struct session *s)
+void session_fix_selection(struct session *s)
 {
 	struct position p;
 	session_position(s, &p);
@@ -170,7 +170,7 @@ static void session_fix_selection(struct session *s)
 	}
 }
 
-static void session_note_add(struct session *s, int64_t seq, int color, const char *text)
+void session_note_add(struct session *s, int64_t seq, int color, const char *text)
 {
 	if (s->n_notes == s->notes_cap) {
 		s->notes_cap = s->notes_cap * 2 + 8;
@@ -341,15 +341,8 @@ static void session_switch(struct session *s, const char *next)
 /* A resync answer (the client was far behind): the mirror starts again
  * from the snapshot, which stands for the events it skipped; the notes
  * among them come as events. */
-static unsigned session_on_resync(struct session *s, const struct protocol_events *evs)
+size_t session_san_rebuild(struct session *s)
 {
-	struct protocol_error err;
-	if (fold_view_from_snapshot(&s->view, evs->snapshot, strlen(evs->snapshot), s->game_id, &err) < 0) {
-		/* Nothing to fold onto: say why; the next refused event
-		 * starts the mirror again from the log. */
-		session_say(s, true, "snapshot refused: %s", err.message);
-		return SESSION_DIRTY_STATUS;
-	}
 	size_t n = s->view.game.n_plies;
 	if (n > s->san_cap) {
 		s->san_cap = n * 2 + 16;
@@ -361,12 +354,42 @@ static unsigned session_on_resync(struct session *s, const struct protocol_event
 		san_write(&p, s->view.game.plies[i].m, s->san[i]);
 		position_make(&p, s->view.game.plies[i].m, &u);
 	}
+	return n;
+}
+
+static unsigned session_on_resync(struct session *s, const struct protocol_events *evs)
+{
+	struct protocol_error err;
+	if (fold_view_from_snapshot(&s->view, evs->snapshot, strlen(evs->snapshot), s->game_id, &err) < 0) {
+		/* Nothing to fold onto: say why; the next refused event
+		 * starts the mirror again from the log. */
+		session_say(s, true, "snapshot refused: %s", err.message);
+		return SESSION_DIRTY_STATUS;
+	}
+	size_t n = session_san_rebuild(s);
 	if (s->pending && (size_t)s->pending_ply < n)
 		s->pending = false;
 	for (size_t i = 0; i < evs->n; i++)
 		session_on_note_event(s, &evs->events[i]);
 	session_take_server_premoves(s);
 	return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
+}
+
+unsigned session_over_check(struct session *s)
+{
+	if (!session_over(s) || s->over_seen)
+		return 0;
+	s->over_seen = true;
+	s->selected = SQ_NONE;
+	s->promo = false;
+	s->confirm = SESSION_CONFIRM_NONE;
+	premove_queue_clear(&s->premoves);
+	/* The end is told once, by the info pane's game-over panel
+	 * (result, why, keys) and the status line's "game over";
+	 * a message left from the game would only be stale now. */
+	s->message[0] = '\0';
+	s->message_error = false;
+	return SESSION_DIRTY_STATUS | SESSION_DIRTY_INFO;
 }
 
 unsigned session_on_events(struct session *s, const struct protocol_events *evs, int64_t mono_ms)
@@ -470,19 +493,7 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		s->have_reading = true;
 		dirty |= SESSION_DIRTY_CLOCKS;
 	}
-	if (session_over(s) && !s->over_seen) {
-		s->over_seen = true;
-		s->selected = SQ_NONE;
-		s->promo = false;
-		s->confirm = SESSION_CONFIRM_NONE;
-		premove_queue_clear(&s->premoves);
-		/* The end is told once, by the info pane's game-over panel
-		 * (result, why, keys) and the status line's "game over";
-		 * a message left from the game would only be stale now. */
-		s->message[0] = '\0';
-		s->message_error = false;
-		dirty |= SESSION_DIRTY_STATUS | SESSION_DIRTY_INFO;
-	}
+	dirty |= session_over_check(s);
 	if (dirty & SESSION_DIRTY_MOVES) {
 		session_fix_selection(s);
 		session_relayout_moves(s);

@@ -15,7 +15,9 @@
  *   session-action.c   the game actions (draw, claims, abort, adjourn,
  *                      undo, rematch, the opponent gone, notes) and the
  *                      texts that tell how they stand;
- *   session-command.c  keys to commands and the command table.
+ *   session-command.c  keys to commands and the command table;
+ *   session-lichess.c  a Lichess game: the model's view taken as the
+ *                      mirror, premoves played here, Board API commands.
  */
 #ifndef TCHESS_CLIENT_SESSION_INTERNAL_H
 #define TCHESS_CLIENT_SESSION_INTERNAL_H
@@ -55,8 +57,20 @@ void session_rules_position(const struct session *s, struct position *out);
 size_t session_plies(const struct session *s);
 /* The move list laid out again for the plies and the pane. */
 void session_relayout_moves(struct session *s);
+/* The SAN of every ply of the view written again (after the view was
+ * replaced: a snapshot, a Lichess game's list). Returns the plies. */
+size_t session_san_rebuild(struct session *s);
+/* The selection and cursor kept meaningful after the position changed. */
+void session_fix_selection(struct session *s);
+/* Keeps a note (or a Lichess chat line) of color (-1 unknown). */
+void session_note_add(struct session *s, int64_t seq, int color, const char *text);
+/* The first time the game is seen over: the selection, questions and
+ * premoves dropped, the stale message cleared. Returns dirty bits. */
+unsigned session_over_check(struct session *s);
 
 /* session-move.c: moves and premoves. */
+/* Sends m (legal, my turn) and shows it at once as my move on its way. */
+unsigned session_send_move(struct session *s, move m);
 /* The squares the piece on from may go to now (a move or a premove). */
 bitboard session_destinations(const struct session *s, int from);
 /* Moves (or premoves) from→to, promoting to promo (0: ask). */
@@ -82,5 +96,17 @@ unsigned session_gone(struct session *s);
 unsigned session_note_submit(struct session *s);
 void session_note_input(struct session *s, long c);
 void session_note_erase(struct session *s);
+
+/* session-lichess.c: the actions of a Lichess game (s->lichess), which
+ * the generic ones hand over to. */
+unsigned session_lichess_draw_offer(struct session *s);
+unsigned session_lichess_answer(struct session *s, bool accept);
+unsigned session_lichess_takeback(struct session *s);
+unsigned session_lichess_abort(struct session *s);
+unsigned session_lichess_gone(struct session *s, int64_t mono_ms);
+/* s: the finished game's PGN, written from the mirror into a file. */
+unsigned session_lichess_save_pgn(struct session *s);
+/* The take-back proposal, draw offer or absent opponent standing. */
+bool session_lichess_request_text(const struct session *s, int64_t mono_ms, char *buf, size_t size);
 
 #endif

@@ -63,7 +63,7 @@ bool session_premoves_text(const struct session *s, char *buf, size_t size)
 	return true;
 }
 
-static unsigned session_send_move(struct session *s, move m)
+unsigned session_send_move(struct session *s, move m)
 {
 	struct session_req r = { .kind = SESSION_REQ_MOVE };
 	r.ply = (int64_t)s->view.game.n_plies;

@@ -80,6 +80,9 @@ bool session_req_is_premoves(const struct session_req *r)
 
 void session_push(struct session *s, const struct session_req *r)
 {
+	/* Lichess has no premoves on its side: the queue stays here. */
+	if (s->lichess && session_req_is_premoves(r))
+		return;
 	if (s->n_out == SESSION_OUTBOX_MAX) {
 		/* The loop drains the outbox every pass, so this only happens
 		 * when keys arrive faster than a pass: drop the oldest. */

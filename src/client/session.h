@@ -287,7 +287,26 @@ struct session {
 
 	struct session_layout layout;
 	bool quit;
+	int64_t mono_ms;           /* the instant of the last session_tick */
+
+	/* A Lichess game (session_on_lichess): the premoves are kept and
+	 * played here, not by the server; premove_fired says that the move
+	 * in the outbox is one (for the latency log). Beside the view: the
+	 * take-back proposals standing, the opponent gone (the win claimable
+	 * from lichess_claim_at_ms, mono ms), the chat lines taken into the
+	 * notes pane. */
+	bool lichess;
+	bool premove_fired;
+	bool lichess_takeback[2];
+	bool lichess_gone;
+	int64_t lichess_claim_at_ms;
+	long lichess_chat_seen;
+	int64_t lichess_first_move_by_ms;   /* mono ms; INT64_MAX none */
+	char lichess_about[64];             /* "Lichess rapid rated" for the header */
+	char lichess_end[96];               /* how it ended, in Lichess's terms */
 };
+
+struct lichess_game;
 
 /* Sets s up for game id, played as me (WHITE/BLACK) or watched (-1). */
 void session_init(struct session *s, const char *game_id, int me);
@@ -299,6 +318,19 @@ void session_fini(struct session *s);
  * event the fold refuses, returns them too with a message, and the caller
  * should poll again from 0 after session_reset(). */
 unsigned session_on_events(struct session *s, const struct protocol_events *evs, int64_t mono_ms);
+
+/* A Lichess game (session-lichess.c): the model's lines applied since
+ * the last call (changed: its LICHESS_CHANGED_ bits) at mono_ms, its view
+ * taken as the mirror; the first premove played when the turn comes back.
+ * Returns dirty bits. */
+unsigned session_on_lichess(struct session *s, const struct lichess_game *g, unsigned changed, int64_t mono_ms);
+/* What the Lichess backend has to say (a stream refused, a wait). */
+unsigned session_lichess_say(struct session *s, const char *text, bool error);
+/* req as a Board API command: method, path (size bytes) and a malloc'd
+ * form body (NULL for none). False for a request Lichess has no command
+ * for (premoves, kept here; adjourn, undo, rematch). */
+bool session_lichess_req_http(const struct session *s, const struct session_req *req, const char **method,
+			      char *path, size_t size, char **form);
 
 /* Forgets the mirror (to refold from seq 0 after a refused event). */
 void session_reset(struct session *s);

@@ -17,6 +17,7 @@
 #include "account.h"
 #include "lichess-game.h"
 #include "lichess-stream.h"
+#include "session.h"
 #include "tchess/fen.h"
 #include "testdata.h"
 
@@ -466,6 +467,182 @@ START_TEST(test_account)
 }
 END_TEST
 
+/* ---- the session on a Lichess game (session-lichess.c) ---- */
+
+/* One game-stream line applied to g and handed to s at t. */
+static unsigned lichess_line(struct session *s, struct lichess_game *g, const char *line, int64_t t)
+{
+	struct lichess_msg m;
+	char err[200];
+	ck_assert_msg(lichess_msg_decode(line, strlen(line), &m, err, sizeof err) == 0, "%s", err);
+	int rc = lichess_game_apply(g, &m, t, err, sizeof err);
+	lichess_msg_fini(&m);
+	ck_assert_msg(rc >= 0, "%s", err);
+	return session_on_lichess(s, g, (unsigned)rc, t);
+}
+
+static void lichess_state(struct session *s, struct lichess_game *g, const char *moves, const char *extra, int64_t t)
+{
+	char line[512];
+	snprintf(line, sizeof line,
+		 "{\"type\":\"gameState\",\"moves\":\"%s\",\"wtime\":300000,\"btime\":300000,\"winc\":0,\"binc\":0%s%s}",
+		 moves, strstr(extra, "status") ? "" : ",\"status\":\"started\"", extra);
+	lichess_line(s, g, line, t);
+}
+
+static void lichess_start(struct session *s, struct lichess_game *g, const char *moves)
+{
+	char line[700];
+	session_init(s, "abcd1234", -1);
+	s->lichess = true;
+	lichess_game_init(g, "abcd1234", "alice");
+	snprintf(line, sizeof line,
+		 "{\"type\":\"gameFull\",\"id\":\"abcd1234\",\"rated\":false,\"speed\":\"rapid\","
+		 "\"variant\":{\"key\":\"standard\"},\"initialFen\":\"startpos\",\"clock\":{\"initial\":300000,"
+		 "\"increment\":0},\"white\":{\"id\":\"alice\",\"name\":\"Alice\"},\"black\":{\"id\":\"bob\","
+		 "\"name\":\"Bob\"},\"state\":{\"type\":\"gameState\",\"moves\":\"%s\",\"wtime\":300000,"
+		 "\"btime\":300000,\"winc\":0,\"binc\":0,\"status\":\"started\"}}",
+		 moves);
+	lichess_line(s, g, line, 1000);
+}
+
+static void lichess_type(struct session *s, const char *text)
+{
+	for (const char *p = text; *p; p++) {
+		struct session_cmd c = { SESSION_CMD_PROMPT_INPUT, *p, 0 };
+		session_apply(s, &c);
+	}
+	struct session_cmd c = { SESSION_CMD_PROMPT_SUBMIT, 0, 0 };
+	session_apply(s, &c);
+}
+
+/* The next request of the outbox as a Board API command. */
+static void lichess_take(struct session *s, const char *path, const char *form)
+{
+	struct session_req r;
+	const char *method;
+	char got[256], *body;
+	ck_assert_msg(session_take_request(s, &r), "no request for %s", path);
+	ck_assert(session_lichess_req_http(s, &r, &method, got, sizeof got, &body));
+	ck_assert_str_eq(method, "POST");
+	ck_assert_str_eq(got, path);
+	if (form)
+		ck_assert_str_eq(body, form);
+	else
+		ck_assert_ptr_null(body);
+	free(body);
+}
+
+START_TEST(test_session_premoves)
+{
+	struct session s;
+	struct lichess_game g;
+	struct session_req r;
+	lichess_start(&s, &g, "");
+	ck_assert_int_eq(s.me, WHITE);
+	ck_assert(s.view.created);
+	lichess_type(&s, "e4");
+	lichess_take(&s, "/api/board/game/abcd1234/move/e2e4", NULL);
+	ck_assert(s.pending);
+	lichess_state(&s, &g, "e2e4", "", 1100);
+	ck_assert(!s.pending);
+	/* A premove stays here: Lichess has no premoves to send it to. */
+	lichess_type(&s, "Nf3");
+	ck_assert_int_eq(s.premoves.n, 1);
+	ck_assert(!session_take_request(&s, &r));
+	/* The reply gives the turn back: the premove leaves at once. */
+	lichess_state(&s, &g, "e2e4 e7e5", "", 1200);
+	ck_assert_str_eq(s.message, "premove played: Nf3");
+	ck_assert(s.premove_fired);
+	ck_assert_int_eq(s.premoves.n, 0);
+	lichess_take(&s, "/api/board/game/abcd1234/move/g1f3", NULL);
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3", "", 1300);
+	ck_assert(!s.pending);
+	/* One the reply makes illegal is dropped with the reason. */
+	lichess_type(&s, "d4");
+	ck_assert_int_eq(s.premoves.n, 1);
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3 f8b4", "", 1400);
+	ck_assert_int_eq(s.premoves.n, 0);
+	ck_assert_msg(strstr(s.message, "premove d2d4 discarded: the pawn on d2 is pinned"), "%s", s.message);
+	ck_assert(!session_take_request(&s, &r));
+	/* A take-back shortens the list: the view is rebuilt. */
+	lichess_state(&s, &g, "e2e4 e7e5", "", 1500);
+	ck_assert_uint_eq(s.view.game.n_plies, 2);
+	ck_assert_str_eq(s.message, "2 moves taken back");
+	ck_assert_str_eq(s.san[1], "e5");
+	lichess_game_fini(&g);
+	session_fini(&s);
+}
+END_TEST
+
+/* key pressed, and the request it sends (path, no body). */
+static void lichess_press(struct session *s, int key, const char *path)
+{
+	struct session_cmd c = session_key(s, key);
+	session_apply(s, &c);
+	if (path)
+		lichess_take(s, path, NULL);
+}
+
+START_TEST(test_session_commands)
+{
+	struct session s;
+	struct lichess_game g;
+	char buf[160];
+	lichess_start(&s, &g, "e2e4 e7e5");
+	/* The opponent's take-back proposal: shown, then accepted with A. */
+	lichess_state(&s, &g, "e2e4 e7e5", ",\"btakeback\":true", 1100);
+	ck_assert(session_request_text(&s, buf, sizeof buf));
+	ck_assert_str_eq(buf, "Black proposes a take-back \u2014 A accept, D decline");
+	lichess_press(&s, 'A', "/api/board/game/abcd1234/takeback/yes");
+	lichess_press(&s, 'D', "/api/board/game/abcd1234/takeback/no");
+	/* A draw offer answered; then mine. */
+	lichess_state(&s, &g, "e2e4 e7e5", ",\"bdraw\":true", 1200);
+	ck_assert(session_request_text(&s, buf, sizeof buf));
+	ck_assert_str_eq(buf, "Black offers a draw \u2014 A accept, D decline");
+	lichess_press(&s, 'D', "/api/board/game/abcd1234/draw/no");
+	lichess_state(&s, &g, "e2e4 e7e5", "", 1300);
+	lichess_press(&s, '=', "/api/board/game/abcd1234/draw/yes");
+	/* u proposes a take-back of mine; R resigns after y. */
+	lichess_press(&s, 'u', "/api/board/game/abcd1234/takeback/yes");
+	lichess_press(&s, 'R', NULL);
+	lichess_press(&s, 'y', "/api/board/game/abcd1234/resign");
+	/* Lichess has no adjournment: said, nothing sent. */
+	struct session_req r;
+	lichess_press(&s, 'P', NULL);
+	ck_assert_str_eq(s.message, "Lichess has no adjournment");
+	ck_assert(!session_take_request(&s, &r));
+	/* The opponent gone: no claim before Lichess's countdown ends. */
+	lichess_line(&s, &g, "{\"type\":\"opponentGone\",\"gone\":true,\"claimWinInSeconds\":5}", 2000);
+	session_tick(&s, 3000);
+	ck_assert(session_request_text(&s, buf, sizeof buf));
+	ck_assert_str_eq(buf, "Black left the game: the win may be claimed in 4 s");
+	lichess_press(&s, 'G', NULL);
+	ck_assert(!session_take_request(&s, &r));
+	ck_assert_uint_ne(session_tick(&s, 7000) & SESSION_DIRTY_STATUS, 0);
+	lichess_press(&s, 'G', NULL);
+	lichess_press(&s, 'y', "/api/board/game/abcd1234/claim-victory");
+	/* A chat line (a note here) goes as the player room's form. */
+	struct session_req note = { .kind = SESSION_REQ_NOTE };
+	snprintf(note.text, sizeof note.text, "good game & thanks");
+	const char *method;
+	char path[128], *form;
+	ck_assert(session_lichess_req_http(&s, &note, &method, path, sizeof path, &form));
+	ck_assert_str_eq(path, "/api/board/game/abcd1234/chat");
+	ck_assert_str_eq(form, "room=player&text=good%20game%20%26%20thanks");
+	free(form);
+	struct session_req pm = { .kind = SESSION_REQ_PREMOVES };
+	ck_assert(!session_lichess_req_http(&s, &pm, &method, path, sizeof path, &form));
+	/* The end in Lichess's words. */
+	lichess_state(&s, &g, "e2e4 e7e5", ",\"status\":\"resign\",\"winner\":\"black\"", 8000);
+	ck_assert(session_over(&s));
+	session_end_text(&s, buf, sizeof buf);
+	ck_assert_str_eq(buf, "Black wins: White resigned");
+	lichess_game_fini(&g);
+	session_fini(&s);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lichess");
@@ -481,6 +658,8 @@ int main(void)
 	tcase_add_test(tc, test_retry_rules);
 	tcase_add_test(tc, test_error_text);
 	tcase_add_test(tc, test_account);
+	tcase_add_test(tc, test_session_premoves);
+	tcase_add_test(tc, test_session_commands);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

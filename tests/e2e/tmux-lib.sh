@@ -140,14 +140,15 @@ register_player() {
 
 # start_session NAME DIR ARGS...: a detached 80x24 session NAME running
 # "tchess ARGS" with its configuration in $tmp/DIR and nothing of the
-# caller's environment. When tchess exits the session prints
+# caller's environment but the words of $e2e_env (VAR=value ..., no
+# blanks in a value). When tchess exits the session prints
 # "tchess-exit-STATUS" and stays, so the status can be read off the screen.
 start_session() {
 	local name=$1 cfg=$2; shift 2
 	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
 		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
 		XDG_CONFIG_HOME="$tmp/$cfg" XDG_STATE_HOME="$tmp/state-$cfg" \
-		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" \
+		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" ${e2e_env:-} \
 		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
 }
 

@@ -259,12 +259,12 @@ class Handler(BaseHTTPRequestHandler):
             gid = parts[3]
             if gid not in w.games:
                 return self.send_json(404, {"error": "No such game"})
-            return self.game_command(gid, parts[4:], query)
+            return self.game_command(gid, parts[4:], query, body)
         if path.startswith("/api/challenge/"):
             return self.send_json(200, {"ok": True})
         return self.send_json(404, {"error": "Not found"})
 
-    def game_command(self, gid, rest, query):
+    def game_command(self, gid, rest, query, body=""):
         w = self.world
         g = w.games[gid]
         spec = g["spec"]
@@ -277,6 +277,14 @@ class Handler(BaseHTTPRequestHandler):
             n = len(st["moves"].split())
             my_turn = (n % 2 == 0) == (me == "white")
         what = rest[0]
+        if what == "chat":
+            # The player room's line comes back on the game's streams.
+            form = parse_qs(body)
+            self.send_json(200, {"ok": True})
+            with w.lock:
+                w.broadcast(gid, {"type": "chatLine", "username": w.t.get("user", "alice"),
+                                  "text": form.get("text", [""])[0], "room": form.get("room", ["player"])[0]})
+            return
         if over:
             return self.send_json(400, {"error": "Game over"})
         if what == "move":

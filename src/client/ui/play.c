@@ -127,11 +127,12 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		mvwaddstr(w, row, right, clk);
 	}
 	wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
+	const char *rules = s->lichess ? s->lichess_about : s->view.game.rules.name;
 	if (s->view.created && s->view.game.rules.premove_depth > 1)
-		snprintf(line, sizeof line, "%.40s  %.24s  premoves %d", s->view.tc, s->view.game.rules.name,
+		snprintf(line, sizeof line, "%.40s  %.24s  premoves %d", s->view.tc, rules,
 			 s->view.game.rules.premove_depth);
 	else if (s->view.created)
-		snprintf(line, sizeof line, "%s  %s", s->view.tc, s->view.game.rules.name);
+		snprintf(line, sizeof line, "%.100s  %.40s", s->view.tc, rules);
 	else
 		snprintf(line, sizeof line, "connecting...");
 	ui_draw_put(w, 2, 0, line, width);
@@ -350,10 +351,13 @@ static void ui_play_draw_notes(struct ui_play *p)
 	wattrset(win, ui_attr(p->ui, THEME_STATUS_FG, THEME_STATUS_BG));
 	werase(win);
 	ui_draw_box(win, s->ascii);
-	snprintf(line, sizeof line, "notes %s",
-		 s->notes_revealed ? "(revealed: the game is over)"
-		 : s->me < 0	   ? ""
-				   : "(only you see them until the game ends)");
+	if (s->lichess)
+		snprintf(line, sizeof line, "chat (Lichess's player room: your opponent reads it)");
+	else
+		snprintf(line, sizeof line, "notes %s",
+			 s->notes_revealed ? "(revealed: the game is over)"
+			 : s->me < 0	   ? ""
+					   : "(only you see them until the game ends)");
 	ui_draw_put(win, 1, 2, line, w - 4);
 	int rows = h - 5; /* border, title, blank, editor */
 	size_t first = s->n_notes > (size_t)(rows > 0 ? rows : 0) ? s->n_notes - (size_t)rows : 0;
@@ -363,11 +367,15 @@ static void ui_play_draw_notes(struct ui_play *p)
 				  : n->color == WHITE		  ? "White"
 				  : n->color == BLACK		  ? "Black"
 								  : "note";
-		snprintf(line, sizeof line, "%s: %s", who, n->text);
+		/* A chat line carries its writer's name. */
+		if (s->lichess)
+			snprintf(line, sizeof line, "%s", n->text);
+		else
+			snprintf(line, sizeof line, "%s: %s", who, n->text);
 		ui_draw_put(win, 3 + (int)(i - first), 2, line, w - 4);
 	}
 	if (s->n_notes == 0)
-		ui_draw_put(win, 3, 2, "(no notes yet)", w - 4);
+		ui_draw_put(win, 3, 2, s->lichess ? "(nothing said yet)" : "(no notes yet)", w - 4);
 	if (s->me >= 0) {
 		/* The end of a long note stays in view while it is typed. */
 		const char *shown = s->note_text;
