@@ -29,6 +29,11 @@
 #define LICHESS_PATH_TOKEN "/api/token"
 #define LICHESS_PATH_GAME_STREAM "/api/board/game/stream/"   /* + the game id */
 #define LICHESS_PATH_GAME "/api/board/game/"                 /* + id + "/move/e2e4", "/resign" ... */
+#define LICHESS_PATH_PLAYING "/api/account/playing"
+#define LICHESS_PATH_CHALLENGE_AI "/api/challenge/ai"
+#define LICHESS_PATH_CHALLENGE "/api/challenge/"             /* + id + "/accept", "/decline" */
+#define LICHESS_PATH_SEEK "/api/board/seek"
+#define LICHESS_PATH_EVENTS "/api/stream/event"
 
 enum lichess_msg_kind {
 	LICHESS_MSG_OTHER = 0,       /* a type this client passes over */
@@ -106,6 +111,24 @@ int lichess_msg_decode(const char *line, size_t len, struct lichess_msg *m, char
  * message when the body is not an account or the username is not one
  * (1 to LICHESS_USERNAME_MAX letters, digits, '_' or '-'). */
 int lichess_account_decode(const char *body, size_t len, struct lichess_player *p, char *err, size_t errsize);
+
+/* One of the user's ongoing games (GET /api/account/playing). */
+struct lichess_playing {
+	char id[LICHESS_ID_MAX];       /* gameId */
+	int color;                     /* WHITE, BLACK */
+	bool my_turn;
+	char opponent[LICHESS_NAME_MAX]; /* username, or "AI level N" */
+	char speed[LICHESS_WORD_MAX];
+};
+
+/* The answer of GET /api/account/playing: up to max games into out, their
+ * number in *n. Returns 0, or -1 with a message (nothing kept). */
+int lichess_playing_decode(const char *body, size_t len, struct lichess_playing *out, size_t max, size_t *n,
+			   char *err, size_t errsize);
+
+/* The id of the game in an answer that is one (POST /api/challenge/ai's
+ * 201): 8 letters and digits into id. Returns 0 or -1 with a message. */
+int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, char *err, size_t errsize);
 
 /* The text of a refusal's body ({"error": "..."} or {"error": {...}}),
  * into out; false (out "") when the body says nothing readable. */

@@ -8,12 +8,20 @@
  *	tchess lichess logout   revokes it (DELETE /api/token) and forgets it
  *	tchess lichess play ID  plays (or resumes) Lichess game ID on the play
  *	                        screen, over the Board API (backend-lichess.c)
+ *	tchess lichess games    the user's ongoing games (GET /api/account/playing)
+ *	tchess lichess ai       a game against the Lichess AI (POST /api/challenge/ai)
+ *	tchess lichess seek     a seek (POST /api/board/seek, held open; the game
+ *	                        arrives on GET /api/stream/event; Ctrl-C closes
+ *	                        the seek's connection, which cancels it)
+ *	tchess lichess accept ID, decline ID
+ *	                        answer a challenge (accepted: its game is played)
  *
  * The token is never printed: not when it is refused, not when it is kept.
  */
 #include <ctype.h>
 #include <errno.h>
 #include <langinfo.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,7 +37,10 @@
 #include "net.h"
 #include "screens.h"
 #include "session.h"
+#include "lichess-stream.h"
+#include "net-stream.h"
 #include "ui/ui.h"
+#include "util/xalloc.h"
 #include "tchess/lichess.h"
 #include "util/str.h"
 
@@ -247,52 +258,67 @@ static int lichess_account(const char *cmd, const struct config *cfg, const char
 	return 0;
 }
 
-static int lichess_play(int argc, char **argv)
-{
-	static const char cmd[] = "tchess lichess play";
-	struct client_opts o = { .ascii = -1 };
-	const char *id_arg = NULL;
-	if (client_args(&o, argc, argv, &id_arg, "usage: tchess lichess play GAME [--theme NAME] [--ascii]") < 0)
-		return 2;
-	/* A game's id is 8 letters and digits; the 12 of a player's own URL
-	 * add the seat's 4. */
-	size_t n = strlen(id_arg);
-	char id[LICHESS_ID_MAX];
-	if ((n != 8 && n != 12) || strspn(id_arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != n) {
-		fprintf(stderr, "%s: '%.40s' is not a Lichess game id (8 letters and digits)\n", cmd, id_arg);
-		return 2;
-	}
-	snprintf(id, sizeof id, "%.8s", id_arg);
-	struct client_conn c;
+/* A connection to Lichess as the user whose token is kept. */
+struct lichess_conn {
+	struct client_conn c;       /* its cfg and net */
 	struct account a;
+	char me_id[ACCOUNT_NAME_MAX + 1]; /* the user's id: the name in lower case */
+	const char *url;
+};
+
+/* Returns 0, or -1 after printing why. */
+static int lichess_connect(const char *cmd, struct lichess_conn *lc)
+{
 	char path[640], err[512];
-	memset(&c, 0, sizeof c);
-	if (lichess_setup(cmd, &c.cfg, path, sizeof path) < 0 || lichess_account(cmd, &c.cfg, path, &a) < 0)
-		return 1;
-	const char *url = config_lichess_url(&c.cfg);
-	c.net = net_new(url, a.token, err, sizeof err);
-	if (!c.net) {
+	memset(lc, 0, sizeof *lc);
+	if (lichess_setup(cmd, &lc->c.cfg, path, sizeof path) < 0 || lichess_account(cmd, &lc->c.cfg, path, &lc->a) < 0)
+		return -1;
+	lc->url = config_lichess_url(&lc->c.cfg);
+	lc->c.net = net_new(lc->url, lc->a.token, err, sizeof err);
+	if (!lc->c.net) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
-		return 1;
+		return -1;
 	}
-	char me_id[ACCOUNT_NAME_MAX + 1];
-	for (size_t i = 0; i < sizeof me_id; i++)
-		me_id[i] = (char)tolower((unsigned char)a.name[i]);
+	for (size_t i = 0; i < sizeof lc->me_id; i++)
+		lc->me_id[i] = (char)tolower((unsigned char)lc->a.name[i]);
+	return 0;
+}
+
+/* Lichess's refusal of a request as one line after prefix. */
+static void lichess_print_refusal(const char *prefix, int status, const char *resp, size_t len)
+{
+	char why[LICHESS_MESSAGE_MAX];
+	if (!lichess_error_text(resp, len, why, sizeof why))
+		snprintf(why, sizeof why, "HTTP %d", status);
+	if (status == 401)
+		fprintf(stderr, "%s: Lichess refused the token (%s): run 'tchess lichess login' again\n", prefix, why);
+	else if (status == 403)
+		fprintf(stderr, "%s: Lichess refused (%s): the token needs the board:play scope\n", prefix, why);
+	else if (status == 429)
+		fprintf(stderr, "%s: Lichess asks to wait a minute (429 too many requests)\n", prefix);
+	else
+		fprintf(stderr, "%s: Lichess refused: %s\n", prefix, why);
+}
+
+/* The play screen on Lichess game id; the net is freed. Returns the exit
+ * status. */
+static int lichess_run_game(const char *cmd, struct lichess_conn *lc, const char *id, const struct client_opts *o)
+{
 	struct ui ui;
-	int rc = client_ui_start(&c, &ui, o.theme);
+	int rc = client_ui_start(&lc->c, &ui, o->theme);
 	if (rc) {
-		net_free(c.net);
+		net_free(lc->c.net);
 		return rc;
 	}
 	struct session s;
 	session_init(&s, id, -1);
 	s.lichess = true;
-	s.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM"));
-	s.bell = c.cfg.bell;
-	s.low_time_cfg_ms = c.cfg.low_time_ms;
-	struct loop *l = loop_new(&ui, c.net);
+	s.ascii = config_want_ascii(o->ascii, &lc->c.cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.bell = lc->c.cfg.bell;
+	s.low_time_cfg_ms = lc->c.cfg.low_time_ms;
+	struct loop *l = loop_new(&ui, lc->c.net);
 	struct screen_play *p = screen_play_new(&ui, &s, NULL, NULL);
-	backend_lichess_init(screen_play_backend(p), p, id, me_id);
+	backend_lichess_init(screen_play_backend(p), p, id, lc->me_id);
 	loop_push(l, &screen_play_ops, p);
 	loop_run(l);
 	loop_free(l);
@@ -311,18 +337,391 @@ static int lichess_play(int argc, char **argv)
 		printf("left Lichess game %s (tchess lichess play %s to come back)\n", id, id);
 	}
 	session_fini(&s);
-	net_free(c.net);
+	net_free(lc->c.net);
 	return rc;
+}
+
+static int lichess_play(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess play";
+	struct client_opts o = { .ascii = -1 };
+	const char *id_arg = NULL;
+	if (client_args(&o, argc, argv, &id_arg, "usage: tchess lichess play GAME [--theme NAME] [--ascii]") < 0)
+		return 2;
+	/* A game's id is 8 letters and digits; the 12 of a player's own URL
+	 * add the seat's 4. */
+	size_t n = strlen(id_arg);
+	char id[LICHESS_ID_MAX];
+	if ((n != 8 && n != 12) || strspn(id_arg, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != n) {
+		fprintf(stderr, "%s: '%.40s' is not a Lichess game id (8 letters and digits)\n", cmd, id_arg);
+		return 2;
+	}
+	snprintf(id, sizeof id, "%.8s", id_arg);
+	struct lichess_conn lc;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	return lichess_run_game(cmd, &lc, id, &o);
+}
+
+/* GET /api/account/playing into games (up to max); -1 after printing why. */
+static int lichess_playing(const char *cmd, struct lichess_conn *lc, struct lichess_playing *games, size_t max,
+			   size_t *n)
+{
+	char *resp = NULL, err[512];
+	size_t len = 0;
+	int status = net_request(lc->c.net, "GET", LICHESS_PATH_PLAYING, NULL, &resp, &len, err, sizeof err);
+	int rc = -1;
+	if (status < 0)
+		fprintf(stderr, "%s: cannot reach Lichess: %s\n", cmd, err);
+	else if (status != 200)
+		lichess_print_refusal(cmd, status, resp, len);
+	else if (lichess_playing_decode(resp, len, games, max, n, err, sizeof err) < 0)
+		fprintf(stderr, "%s: unexpected answer from %s" LICHESS_PATH_PLAYING ": %s\n", cmd, lc->url, err);
+	else
+		rc = 0;
+	free(resp);
+	return rc;
+}
+
+#define LICHESS_PLAYING_MAX 64
+
+static int lichess_games(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess games";
+	struct client_opts o = { .ascii = -1 };
+	if (client_args(&o, argc, argv, NULL, "usage: tchess lichess games") < 0)
+		return 2;
+	struct lichess_conn lc;
+	struct lichess_playing games[LICHESS_PLAYING_MAX];
+	size_t n = 0;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	int rc = lichess_playing(cmd, &lc, games, LICHESS_PLAYING_MAX, &n);
+	net_free(lc.c.net);
+	if (rc < 0)
+		return 1;
+	if (n == 0)
+		printf("no ongoing Lichess games\n");
+	for (size_t i = 0; i < n; i++)
+		printf("%s  %s vs %s  %s%s\n", games[i].id, games[i].color == WHITE ? "white" : "black",
+		       games[i].opponent, games[i].speed[0] ? games[i].speed : "-", games[i].my_turn ? "  * your move" : "");
+	return 0;
+}
+
+/* --tc M+S into minutes and seconds of increment. */
+static int lichess_tc(const char *cmd, const char *text, int *minutes, int *inc)
+{
+	char *end;
+	long m = strtol(text, &end, 10), i = 0;
+	if (end != text && *end == '+') {
+		const char *p = end + 1;
+		i = strtol(p, &end, 10);
+		if (end == p)
+			end = (char *)"x";
+	}
+	if (end == text || *end || m < 0 || m > 180 || i < 0 || i > 180 || (m == 0 && i == 0)) {
+		fprintf(stderr, "%s: --tc is MINUTES+SECONDS (10+0, 15+10), not '%.40s'\n", cmd, text);
+		return -1;
+	}
+	*minutes = (int)m;
+	*inc = (int)i;
+	return 0;
+}
+
+/* The options of ai and seek: --tc, --color, --level (ai), --rated (seek),
+ * and the common ones. Returns 0, or -1 after printing why. */
+struct lichess_new {
+	struct client_opts o;
+	int minutes, inc, level;
+	const char *color;
+	bool rated;
+};
+
+static int lichess_new_args(const char *cmd, bool ai, int argc, char **argv, struct lichess_new *nw)
+{
+	memset(nw, 0, sizeof *nw);
+	nw->o.ascii = -1;
+	nw->minutes = 10;
+	nw->level = 1;
+	nw->color = "random";
+	for (int i = 0; i < argc; i++) {
+		int r = client_common_opt(&nw->o, argc, argv, &i);
+		if (r < 0)
+			return -1;
+		if (r)
+			continue;
+		const char *a = argv[i];
+		bool valued = !strcmp(a, "--tc") || !strcmp(a, "--color") || (ai && !strcmp(a, "--level"));
+		if (valued && i + 1 >= argc) {
+			fprintf(stderr, "%s: %s needs a value\n", cmd, a);
+			return -1;
+		}
+		if (!strcmp(a, "--tc")) {
+			if (lichess_tc(cmd, argv[++i], &nw->minutes, &nw->inc) < 0)
+				return -1;
+		} else if (!strcmp(a, "--color")) {
+			nw->color = argv[++i];
+			if (strcmp(nw->color, "white") && strcmp(nw->color, "black") && strcmp(nw->color, "random")) {
+				fprintf(stderr, "%s: --color is white, black or random, not '%.20s'\n", cmd, nw->color);
+				return -1;
+			}
+		} else if (ai && !strcmp(a, "--level")) {
+			char *end;
+			long lv = strtol(argv[++i], &end, 10);
+			if (*end || lv < 1 || lv > 8) {
+				fprintf(stderr, "%s: --level is 1 to 8, not '%.20s'\n", cmd, argv[i]);
+				return -1;
+			}
+			nw->level = (int)lv;
+		} else if (!ai && !strcmp(a, "--rated")) {
+			nw->rated = true;
+		} else {
+			fprintf(stderr, "usage: tchess lichess %s\n",
+				ai ? "ai [--level 1-8] [--tc M+S] [--color white|black|random]"
+				   : "seek [--tc M+S] [--rated] [--color white|black|random]");
+			return -1;
+		}
+	}
+	/* The Board API's limits (Lichess estimates a game as the base time
+	 * plus 40 increments): never bullet; seeks rapid or slower. */
+	long est = nw->minutes * 60L + 40L * nw->inc;
+	if (est < 180 || (!ai && est < 480)) {
+		fprintf(stderr,
+			"%s: Lichess's Board API %s (estimated %ld s: the base time plus 40 increments); %s\n", cmd,
+			ai ? "plays no bullet: at least 3 minutes estimated" : "seeks only rapid or slower games: at least 8 minutes estimated",
+			est, ai ? "try --tc 5+0" : "try --tc 10+0");
+		return -1;
+	}
+	return 0;
+}
+
+static int lichess_ai(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess ai";
+	struct lichess_new nw;
+	if (lichess_new_args(cmd, true, argc, argv, &nw) < 0)
+		return 2;
+	struct lichess_conn lc;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	char form[160], *resp = NULL, err[512], id[LICHESS_ID_MAX];
+	size_t len = 0;
+	snprintf(form, sizeof form, "level=%d&clock.limit=%d&clock.increment=%d&color=%s", nw.level, nw.minutes * 60,
+		 nw.inc, nw.color);
+	int status = net_request_form(lc.c.net, "POST", LICHESS_PATH_CHALLENGE_AI, form, &resp, &len, err, sizeof err);
+	int ok = 0;
+	if (status < 0)
+		fprintf(stderr, "%s: cannot reach Lichess: %s\n", cmd, err);
+	else if (status != 200 && status != 201)
+		lichess_print_refusal(cmd, status, resp, len);
+	else if (lichess_game_id_decode(resp, len, id, sizeof id, err, sizeof err) < 0)
+		fprintf(stderr, "%s: unexpected answer from %s" LICHESS_PATH_CHALLENGE_AI ": %s\n", cmd, lc.url, err);
+	else
+		ok = 1;
+	free(resp);
+	if (!ok) {
+		net_free(lc.c.net);
+		return 1;
+	}
+	return lichess_run_game(cmd, &lc, id, &nw.o);
+}
+
+/* ---- seek: the event stream and the seek's stream, in the terminal ---- */
+
+static volatile sig_atomic_t lichess_interrupted;
+
+static void lichess_on_sigint(int sig)
+{
+	(void)sig;
+	lichess_interrupted = 1;
+}
+
+struct lichess_seek {
+	struct lichess_lines lines;
+	struct lichess_playing before[LICHESS_PLAYING_MAX]; /* games that were on already */
+	size_t n_before;
+	char game[LICHESS_ID_MAX];                 /* the game the seek found */
+	struct net_stream *events, *seek;
+	bool failed;                               /* a stream refused or ended: said */
+	char why[LICHESS_MESSAGE_MAX + 64];
+};
+
+static void lichess_seek_line(void *ctx, const char *line, size_t n)
+{
+	struct lichess_seek *k = ctx;
+	struct lichess_msg m;
+	char err[200];
+	if (k->game[0] || lichess_msg_decode(line, n, &m, err, sizeof err) < 0)
+		return;
+	if (m.kind == LICHESS_MSG_GAME_START) {
+		/* The event stream sends every ongoing game when it opens: a
+		 * game that was on before the seek is not the seek's. */
+		bool old = false;
+		for (size_t i = 0; i < k->n_before; i++)
+			old |= !strcmp(k->before[i].id, m.id);
+		if (!old)
+			snprintf(k->game, sizeof k->game, "%s", m.id);
+	}
+	lichess_msg_fini(&m);
+}
+
+static void lichess_seek_events_data(void *ctx, const char *bytes, size_t n)
+{
+	struct lichess_seek *k = ctx;
+	lichess_lines_feed(&k->lines, bytes, n, lichess_seek_line, k);
+}
+
+static void lichess_seek_end(struct lichess_seek *k, const char *what, int status, const char *body, size_t len,
+			     const char *error)
+{
+	char text[LICHESS_MESSAGE_MAX];
+	k->failed = true;
+	if (status >= 300 && lichess_error_text(body, len, text, sizeof text))
+		snprintf(k->why, sizeof k->why, "Lichess refused the %s: %s", what, text);
+	else if (status >= 300)
+		snprintf(k->why, sizeof k->why, "Lichess refused the %s (HTTP %d)", what, status);
+	else
+		snprintf(k->why, sizeof k->why, "the %s ended%s%.150s", what, error && *error ? ": " : "",
+			 error ? error : "");
+}
+
+static void lichess_seek_events_end(void *ctx, int status, const char *body, size_t len, const char *error)
+{
+	struct lichess_seek *k = ctx;
+	k->events = NULL;
+	if (!k->game[0])
+		lichess_seek_end(k, "event stream", status, body, len, error);
+}
+
+static void lichess_seek_seek_data(void *ctx, const char *bytes, size_t n)
+{
+	/* Blank lines: the seek stands while they come. */
+	(void)ctx;
+	(void)bytes;
+	(void)n;
+}
+
+static void lichess_seek_seek_end(void *ctx, int status, const char *body, size_t len, const char *error)
+{
+	struct lichess_seek *k = ctx;
+	k->seek = NULL;
+	/* A seek that found its game ends; the game comes on the event
+	 * stream. Anything else is the seek's failure. */
+	if (status < 200 || status >= 300)
+		lichess_seek_end(k, "seek", status, body, len, error);
+}
+
+static const struct net_stream_ops lichess_events_ops = { lichess_seek_events_data, lichess_seek_events_end };
+static const struct net_stream_ops lichess_seek_ops = { lichess_seek_seek_data, lichess_seek_seek_end };
+
+static int lichess_seek(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess seek";
+	struct lichess_new nw;
+	if (lichess_new_args(cmd, false, argc, argv, &nw) < 0)
+		return 2;
+	struct lichess_conn lc;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	struct lichess_seek *k = xcalloc(1, sizeof *k);
+	int rc = 1;
+	lichess_lines_init(&k->lines);
+	if (lichess_playing(cmd, &lc, k->before, LICHESS_PLAYING_MAX, &k->n_before) < 0)
+		goto out;
+	/* The event stream first: the game arrives there. */
+	k->events = net_stream_open(lc.c.net, "GET", LICHESS_PATH_EVENTS, NULL, &lichess_events_ops, k);
+	char form[160];
+	snprintf(form, sizeof form, "rated=%s&time=%d&increment=%d&color=%s", nw.rated ? "true" : "false", nw.minutes,
+		 nw.inc, nw.color);
+	k->seek = net_stream_open(lc.c.net, "POST", LICHESS_PATH_SEEK, form, &lichess_seek_ops, k);
+	struct sigaction sa, old_int;
+	memset(&sa, 0, sizeof sa);
+	sa.sa_handler = lichess_on_sigint;
+	sigaction(SIGINT, &sa, &old_int);
+	lichess_interrupted = 0;
+	printf("seeking a %d+%d %s game on %s... (Ctrl-C cancels)\n", nw.minutes, nw.inc, nw.rated ? "rated" : "casual",
+	       lc.url);
+	fflush(stdout);
+	while (!k->game[0] && !k->failed && !lichess_interrupted)
+		net_wait(lc.c.net, 1000, NULL, 0, NULL);
+	sigaction(SIGINT, &old_int, NULL);
+	/* Closing the seek's connection is what cancels it. */
+	net_stream_close(lc.c.net, k->seek);
+	net_stream_close(lc.c.net, k->events);
+	k->seek = k->events = NULL;
+	if (k->game[0]) {
+		char id[LICHESS_ID_MAX];
+		snprintf(id, sizeof id, "%s", k->game);
+		printf("found: Lichess game %s\n", id);
+		lichess_lines_fini(&k->lines);
+		free(k);
+		return lichess_run_game(cmd, &lc, id, &nw.o);
+	}
+	if (lichess_interrupted) {
+		printf("seek cancelled\n");
+		rc = 0;
+	} else {
+		fprintf(stderr, "%s: %s\n", cmd, k->why);
+	}
+out:
+	lichess_lines_fini(&k->lines);
+	free(k);
+	net_free(lc.c.net);
+	return rc;
+}
+
+/* accept ID (then play it: a challenge's id is its game's) or decline ID. */
+static int lichess_answer(int argc, char **argv, bool accept)
+{
+	const char *cmd = accept ? "tchess lichess accept" : "tchess lichess decline";
+	struct client_opts o = { .ascii = -1 };
+	const char *id = NULL;
+	if (client_args(&o, argc, argv, &id,
+			accept ? "usage: tchess lichess accept CHALLENGE" : "usage: tchess lichess decline CHALLENGE") < 0)
+		return 2;
+	if (strlen(id) != 8 || strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") != 8) {
+		fprintf(stderr, "%s: '%.40s' is not a Lichess challenge id (8 letters and digits)\n", cmd, id);
+		return 2;
+	}
+	struct lichess_conn lc;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	char path[96], *resp = NULL, err[512];
+	size_t len = 0;
+	snprintf(path, sizeof path, LICHESS_PATH_CHALLENGE "%s/%s", id, accept ? "accept" : "decline");
+	int status = net_request_form(lc.c.net, "POST", path, NULL, &resp, &len, err, sizeof err);
+	int ok = status == 200;
+	if (status < 0)
+		fprintf(stderr, "%s: cannot reach Lichess: %s\n", cmd, err);
+	else if (!ok)
+		lichess_print_refusal(cmd, status, resp, len);
+	free(resp);
+	if (!ok || !accept) {
+		if (ok)
+			printf("challenge %s declined\n", id);
+		net_free(lc.c.net);
+		return ok ? 0 : 1;
+	}
+	return lichess_run_game(cmd, &lc, id, &o);
 }
 
 int cmd_lichess(int argc, char **argv)
 {
+	if (argc >= 1 && (!strcmp(argv[0], "accept") || !strcmp(argv[0], "decline")))
+		return lichess_answer(argc - 1, argv + 1, argv[0][0] == 'a');
 	if (argc >= 1 && !strcmp(argv[0], "play"))
 		return lichess_play(argc - 1, argv + 1);
+	if (argc >= 1 && !strcmp(argv[0], "games"))
+		return lichess_games(argc - 1, argv + 1);
+	if (argc >= 1 && !strcmp(argv[0], "ai"))
+		return lichess_ai(argc - 1, argv + 1);
+	if (argc >= 1 && !strcmp(argv[0], "seek"))
+		return lichess_seek(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "login"))
 		return lichess_login(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "logout"))
 		return lichess_logout(argc - 1, argv + 1);
-	fprintf(stderr, "usage: tchess lichess login | logout | play GAME\n");
+	fprintf(stderr, "usage: tchess lichess login | logout | games | play GAME | ai [...] | seek [...] | "
+			"accept CHALLENGE | decline CHALLENGE\n");
 	return 2;
 }

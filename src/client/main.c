@@ -32,7 +32,7 @@ static const struct command commands[] = {
 	{ "tournaments", "", "browse the tournaments; register, withdraw, open", cmd_tournaments },
 	{ "tournament", "ID | create --players N --tc TC ...", "a tournament's standings and games; create one",
 	  cmd_tournament },
-	{ "lichess", "login | logout | play GAME", "Lichess: keep your token, revoke it, play a game",
+	{ "lichess", "login|logout|games|play GAME|ai|seek", "Lichess: your token, your games, play, find a game",
 	  cmd_lichess },
 	{ "vacation", "[list | book YYYY-MM-DD DAYS | cancel ID]", "correspondence vacations", cmd_vacation },
 };

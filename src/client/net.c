@@ -214,14 +214,16 @@ void net_free(struct net *n)
 	free(n);
 }
 
-int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
-		char *err, size_t errsize)
+static int net_request_as(struct net *n, bool form, const char *method, const char *path, const char *body, char **resp,
+			  size_t *len, char *err, size_t errsize)
 {
 	struct net_xfer x;
 	char url[1024];
 	net_xfer_init(n, &x);
 	snprintf(url, sizeof url, "%s%s", n->base, path);
 	net_xfer_setup(n, &x, method, url, body, NET_COMMAND_TIMEOUT_MS);
+	if (form)
+		curl_easy_setopt(x.easy, CURLOPT_HTTPHEADER, n->form_headers);
 	CURLcode rc = curl_easy_perform(x.easy);
 	int status = -1;
 	if (rc != CURLE_OK) {
@@ -237,6 +239,18 @@ int net_request(struct net *n, const char *method, const char *path, const char 
 	}
 	net_xfer_fini(n, &x);
 	return status;
+}
+
+int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
+		char *err, size_t errsize)
+{
+	return net_request_as(n, false, method, path, body, resp, len, err, errsize);
+}
+
+int net_request_form(struct net *n, const char *method, const char *path, const char *form, char **resp, size_t *len,
+		     char *err, size_t errsize)
+{
+	return net_request_as(n, true, method, path, form, resp, len, err, errsize);
 }
 
 /* d with jitter of up to a quarter either way (xorshift64), so clients

@@ -55,6 +55,11 @@ void net_free(struct net *n);
 int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
 		char *err, size_t errsize);
 
+/* The same with a form body (application/x-www-form-urlencoded; NULL for
+ * none), as Lichess takes them. */
+int net_request_form(struct net *n, const char *method, const char *path, const char *form, char **resp, size_t *len,
+		     char *err, size_t errsize);
+
 /* (Re)starts the long-poll GET path (a game's events after a seq). */
 void net_poll(struct net *n, const char *path);
 /* Stops the long-poll (a game screen closed); no-op when none runs. */

@@ -296,16 +296,24 @@ int lichess_msg_decode(const char *line, size_t len, struct lichess_msg *m, char
 	return 0;
 }
 
+/* An answer's body as a JSON object, or NULL with "not a JSON object". */
+static cJSON *lj_parse_object(const char *body, size_t len, char *err, size_t errsize)
+{
+	cJSON *o = body && len <= LICHESS_LINE_MAX ? cJSON_ParseWithLength(body, len) : NULL;
+	if (cJSON_IsObject(o))
+		return o;
+	snprintf(err, errsize, "not a JSON object");
+	cJSON_Delete(o);
+	return NULL;
+}
+
 int lichess_account_decode(const char *body, size_t len, struct lichess_player *p, char *err, size_t errsize)
 {
 	struct lj j = { err, errsize, 0 };
 	memset(p, 0, sizeof *p);
-	cJSON *o = body && len <= LICHESS_LINE_MAX ? cJSON_ParseWithLength(body, len) : NULL;
-	if (!cJSON_IsObject(o)) {
-		snprintf(err, errsize, "not a JSON object");
-		cJSON_Delete(o);
+	cJSON *o = lj_parse_object(body, len, err, errsize);
+	if (!o)
 		return -1;
-	}
 	lj_require(&j, o, "id");
 	lj_require(&j, o, "username");
 	const cJSON *u = cJSON_GetObjectItemCaseSensitive(o, "username");
@@ -323,6 +331,81 @@ int lichess_account_decode(const char *body, size_t len, struct lichess_player *
 		memset(p, 0, sizeof *p);
 		return -1;
 	}
+	return 0;
+}
+
+static bool lj_game_id_ok(const char *id)
+{
+	size_t n = strlen(id);
+	return n == 8 && strspn(id, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") == n;
+}
+
+int lichess_playing_decode(const char *body, size_t len, struct lichess_playing *out, size_t max, size_t *n,
+			   char *err, size_t errsize)
+{
+	struct lj j = { err, errsize, 0 };
+	*n = 0;
+	cJSON *o = body && len <= LICHESS_LINE_MAX ? cJSON_ParseWithLength(body, len) : NULL;
+	const cJSON *list = cJSON_GetObjectItemCaseSensitive(o, "nowPlaying");
+	if (!cJSON_IsArray(list)) {
+		snprintf(err, errsize, "%s", cJSON_IsObject(o) ? "\"nowPlaying\" is not a list" : "not a JSON object");
+		cJSON_Delete(o);
+		return -1;
+	}
+	size_t k = 0;
+	const cJSON *g;
+	cJSON_ArrayForEach(g, list)
+	{
+		if (k == max)
+			break;
+		struct lichess_playing *p = &out[k];
+		memset(p, 0, sizeof *p);
+		if (!cJSON_IsObject(g)) {
+			lj_fail(&j, "holds a game that is not an object", "nowPlaying");
+			break;
+		}
+		lj_str(&j, g, "gameId", p->id, sizeof p->id);
+		if (!j.failed && !lj_game_id_ok(p->id))
+			lj_fail(&j, "is not a game id", "gameId");
+		p->color = lj_color(&j, g, "color");
+		lj_bool(&j, g, "isMyTurn", &p->my_turn);
+		lj_str(&j, g, "speed", p->speed, sizeof p->speed);
+		const cJSON *op = lj_obj(&j, g, "opponent", false);
+		int64_t ai = 0;
+		if (op) {
+			lj_str(&j, op, "username", p->opponent, sizeof p->opponent);
+			lj_int(&j, op, "ai", &ai);
+		}
+		if (!p->opponent[0] && ai > 0)
+			snprintf(p->opponent, sizeof p->opponent, "AI level %d", (int)(ai > 8 ? 8 : ai));
+		if (!p->opponent[0])
+			snprintf(p->opponent, sizeof p->opponent, "?");
+		if (j.failed)
+			break;
+		k++;
+	}
+	cJSON_Delete(o);
+	if (j.failed)
+		return -1;
+	*n = k;
+	return 0;
+}
+
+int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, char *err, size_t errsize)
+{
+	struct lj j = { err, errsize, 0 };
+	char got[LICHESS_ID_MAX] = "";
+	cJSON *o = lj_parse_object(body, len, err, errsize);
+	if (!o)
+		return -1;
+	lj_require(&j, o, "id");
+	lj_str(&j, o, "id", got, sizeof got);
+	cJSON_Delete(o);
+	if (!j.failed && !lj_game_id_ok(got))
+		lj_fail(&j, "is not a game id", "id");
+	if (j.failed)
+		return -1;
+	snprintf(id, size, "%s", got);
 	return 0;
 }
 

@@ -467,6 +467,38 @@ START_TEST(test_account)
 }
 END_TEST
 
+START_TEST(test_playing_and_game_id)
+{
+	struct lichess_playing g[2];
+	size_t n = 9;
+	char err[200], id[LICHESS_ID_MAX];
+	const char *ok = "{\"nowPlaying\":[{\"gameId\":\"abcd1234\",\"fullId\":\"abcd1234wxyz\",\"color\":\"black\","
+			 "\"isMyTurn\":true,\"speed\":\"rapid\",\"opponent\":{\"id\":\"bob\",\"username\":\"Bob\"}},"
+			 "{\"gameId\":\"efgh5678\",\"color\":\"white\",\"isMyTurn\":false,\"opponent\":{\"ai\":4}},"
+			 "{\"gameId\":\"ijkl9012\",\"color\":\"white\"}]}";
+	/* At most max kept. */
+	ck_assert_int_eq(lichess_playing_decode(ok, strlen(ok), g, 2, &n, err, sizeof err), 0);
+	ck_assert_uint_eq(n, 2);
+	ck_assert_str_eq(g[0].id, "abcd1234");
+	ck_assert_int_eq(g[0].color, BLACK);
+	ck_assert(g[0].my_turn);
+	ck_assert_str_eq(g[0].opponent, "Bob");
+	ck_assert_str_eq(g[1].opponent, "AI level 4");
+	const char *bad = "{\"nowPlaying\":[{\"gameId\":\"../../x\",\"color\":\"white\"}]}";
+	ck_assert_int_eq(lichess_playing_decode(bad, strlen(bad), g, 2, &n, err, sizeof err), -1);
+	ck_assert_str_eq(err, "\"gameId\" is not a game id");
+	ck_assert_uint_eq(n, 0);
+	ck_assert_int_eq(lichess_playing_decode("[]", 2, g, 2, &n, err, sizeof err), -1);
+	ck_assert_str_eq(err, "not a JSON object");
+	const char *created = "{\"id\":\"q7ZvsdUF\",\"variant\":{\"key\":\"standard\"},\"status\":{\"name\":\"started\"}}";
+	ck_assert_int_eq(lichess_game_id_decode(created, strlen(created), id, sizeof id, err, sizeof err), 0);
+	ck_assert_str_eq(id, "q7ZvsdUF");
+	ck_assert_int_eq(lichess_game_id_decode("{\"id\":\"a b\"}", 12, id, sizeof id, err, sizeof err), -1);
+	ck_assert_str_eq(err, "\"id\" is not a game id");
+	ck_assert_str_eq(id, "q7ZvsdUF");
+}
+END_TEST
+
 /* ---- the session on a Lichess game (session-lichess.c) ---- */
 
 /* One game-stream line applied to g and handed to s at t. */
@@ -658,6 +690,7 @@ int main(void)
 	tcase_add_test(tc, test_retry_rules);
 	tcase_add_test(tc, test_error_text);
 	tcase_add_test(tc, test_account);
+	tcase_add_test(tc, test_playing_and_game_id);
 	tcase_add_test(tc, test_session_premoves);
 	tcase_add_test(tc, test_session_commands);
 	suite_add_tcase(s, tc);

@@ -29,9 +29,7 @@ e2e_require tmux python3 curl
 e2e_init lichess-play
 
 start_lichess "$(dirname "${BASH_SOURCE[0]}")/lichess/play.json"
-lichess_config alice
-printf 'lip_AliceToken_0123456789\n' | XDG_CONFIG_HOME="$tmp/alice" "$TCHESS" lichess login >/dev/null ||
-	{ echo "not ok - login"; exit 1; }
+lichess_login alice
 e2e_env="TCHESS_LATENCY_LOG=$tmp/latency.log TCHESS_LICHESS_IDLE_MS=1500 TCHESS_LICHESS_RATE_LIMIT_MS=1500"
 
 # step GAME JSON: the scripted opponent's steps, at once.
@@ -43,20 +41,6 @@ import json, sys
 print(" ".join(r["path"][len(sys.argv[2]):] for r in map(json.loads, open(sys.argv[1]))
                if r.get("method") == "POST" and r.get("path", "").startswith(sys.argv[2])))
 PY
-}
-# log_wait WORDS...: waits (10 s at most) until a line of the request log
-# holds every word.
-log_wait() {
-	local deadline=$((SECONDS + 10)) line
-	while :; do
-		while IFS= read -r line; do
-			local all=1 w
-			for w in "$@"; do case "$line" in *"$w"*) ;; *) all=0 ;; esac; done
-			[ $all = 1 ] && return 0
-		done <"$tmp/lichess.log"
-		[ $SECONDS -ge $deadline ] && return 1
-		poll_pause
-	done
 }
 
 # 1. A full game to mate.
@@ -123,7 +107,7 @@ check "takeback: with the keys" t "A accept, D decline"
 keys t A
 check "takeback: Nc6 is taken back" t "1 move taken back"
 absent "takeback: the move list lost Nc6" t "Nc6"
-log_wait '"POST"' '/api/board/game/back0001/takeback/yes' && ok "takeback: accepted with POST takeback/yes" ||
+lichess_log_wait '"POST"' '/api/board/game/back0001/takeback/yes' && ok "takeback: accepted with POST takeback/yes" ||
 	fail "takeback: no POST takeback/yes"
 check "takeback: Black to move again" t "Black to move"
 keys t u
@@ -139,7 +123,7 @@ check "draw: the game arrives" d "1. d4       d5" 20
 keys d n
 check "chat: the pane is Lichess's chat" d "chat (Lichess's player room"
 keys d "good luck" Enter
-log_wait '"POST"' '/api/board/game/draw0001/chat' 'room=player&text=good%20luck' &&
+lichess_log_wait '"POST"' '/api/board/game/draw0001/chat' 'room=player&text=good%20luck' &&
 	ok "chat: POSTed to the player room as a form" || fail "chat: no POST chat"
 [ "$(lichess_requests POST /api/board/game/draw0001/chat)" = 1 ] && ok "chat: once" ||
 	fail "chat: $(lichess_requests POST /api/board/game/draw0001/chat) POSTs"
@@ -148,7 +132,7 @@ step draw0001 '[{"chat": {"username": "Bob", "text": "you too"}}]'
 check "chat: the opponent's line" d "Bob: you too"
 keys d Escape
 keys d =
-log_wait '"POST"' '/api/board/game/draw0001/draw/yes' && ok "draw: = POSTs draw/yes" || fail "draw: no POST draw/yes"
+lichess_log_wait '"POST"' '/api/board/game/draw0001/draw/yes' && ok "draw: = POSTs draw/yes" || fail "draw: no POST draw/yes"
 check "draw: accepted, the game is drawn" d "1/2-1/2"
 
 # 5. The opponent gone: the countdown, then the claim.
@@ -160,7 +144,7 @@ check "gone: then the claim" g "White left the game — G claim the win" 15
 keys g G
 check "gone: G asks first" g "claim the win? (y/n)"
 keys g y
-log_wait '"POST"' '/api/board/game/gone0001/claim-victory' && ok "gone: POST claim-victory" ||
+lichess_log_wait '"POST"' '/api/board/game/gone0001/claim-victory' && ok "gone: POST claim-victory" ||
 	fail "gone: no POST claim-victory"
 check "gone: Black wins" g "0-1"
 

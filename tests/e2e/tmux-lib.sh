@@ -77,6 +77,29 @@ lichess_config() {
 	printf 'lichess_url = %s\n' "$lichess_url" >"$tmp/$1/tchess/config"
 }
 
+# lichess_login DIR: tchess lichess login with the scripted Lichess's
+# token (lip_AliceToken_0123456789) in $tmp/DIR; a failure ends the test.
+lichess_login() {
+	lichess_config "$1"
+	printf 'lip_AliceToken_0123456789\n' | XDG_CONFIG_HOME="$tmp/$1" "$TCHESS" lichess login >/dev/null ||
+		{ echo "not ok - tchess lichess login"; exit 1; }
+}
+
+# lichess_log_wait WORDS...: waits (10 s at most) until a line of the
+# scripted Lichess's request log holds every word.
+lichess_log_wait() {
+	local deadline=$((SECONDS + 10)) line w all
+	while :; do
+		while IFS= read -r line; do
+			all=1
+			for w in "$@"; do case "$line" in *"$w"*) ;; *) all=0 ;; esac; done
+			[ $all = 1 ] && return 0
+		done <"$tmp/lichess.log"
+		[ $SECONDS -ge $deadline ] && return 1
+		poll_pause
+	done
+}
+
 # lichess_requests METHOD PATH [WORD]: how many requests METHOD PATH the
 # scripted Lichess has logged (with WORD somewhere in the record).
 lichess_requests() {
@@ -142,14 +165,16 @@ register_player() {
 # "tchess ARGS" with its configuration in $tmp/DIR and nothing of the
 # caller's environment but the words of $e2e_env (VAR=value ..., no
 # blanks in a value). When tchess exits the session prints
-# "tchess-exit-STATUS" and stays, so the status can be read off the screen.
+# "tchess-exit-STATUS" and stays, so the status can be read off the screen;
+# the shell around it ignores SIGINT, so that a Ctrl-C typed to tchess
+# leaves it there to say so (tchess sets its own handler where it takes one).
 start_session() {
 	local name=$1 cfg=$2; shift 2
 	tmux -L "$sock" -f /dev/null new-session -d -s "$name" -x 80 -y 24 -c "$tmp" \
 		env -i PATH="$PATH" HOME="$tmp" LANG=C.UTF-8 TERM=xterm-256color \
 		XDG_CONFIG_HOME="$tmp/$cfg" XDG_STATE_HOME="$tmp/state-$cfg" \
 		TCHESS_THEME_DIR="${TCHESS_THEME_DIR:-}" ${e2e_env:-} \
-		sh -c '"$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
+		sh -c 'trap "" INT; "$0" "$@"; echo "tchess-exit-$?"; sleep 60' "$TCHESS" "$@"
 }
 
 # capture SESSION: the session's screen into $screen.

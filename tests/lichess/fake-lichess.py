@@ -20,7 +20,8 @@ Transcript:
    "games": {"ID": {"full": {gameFull without state},
                     "state": {gameState members}, "me": "white",
                     "on_move": {"e2e4": [STEP...]},    after my move
-                    "on_draw": [STEP...], "on_takeback": [STEP...]}},
+                    "on_draw": [STEP...], "on_takeback": [STEP...],
+                    "listed": true}},                  in /api/account/playing
    "streams": {"GET /api/board/game/stream/ID": [CONNECTION...]},
    "refuse": [{"method": "POST", "path": "/api/...", "status": 429,
                "body": {...}, "times": 1}],
@@ -34,8 +35,14 @@ follows into N-byte chunks), {"close": true}, {"wait": "POST /api/..."}
 the gameState; "move": "e7e5" plays a move, "takeback": N takes N back),
 {"gone": {...}}, {"chat": {...}}.  The game of a stream is the ID in its path.
 
+A seek (POST /api/board/seek) is answered with keep-alives until the client
+closes it (its "client-closed" event logged at the next keep-alive); POST
+/api/challenge/ai answers 201 with the transcript's "ai_game" (a game of
+"games").
+
 Test control (not Lichess): POST /_test/step/ID with a JSON list of STEPs
-runs them on the game at once.
+runs them on the game at once; POST /_test/event with a JSON object sends
+it as a line to every open event stream (a gameStart, a challenge).
 """
 
 import argparse
@@ -68,6 +75,7 @@ class World:
             st.update(g.get("state", {}))
             self.games[gid] = {"spec": g, "state": st, "subs": [], "clock_at": time.monotonic()}
         self.connections = {}
+        self.event_subs = []
         self.refuse = [dict(r) for r in transcript.get("refuse", [])]
 
     def record(self, obj):
@@ -207,6 +215,11 @@ class Handler(BaseHTTPRequestHandler):
         index = len(w.requests)
         w.record({"method": method, "path": u.path, "query": u.query, "body": body, "auth": auth,
                   "ua": self.headers.get("User-Agent", "")})
+        if u.path == "/_test/event":
+            with w.lock:
+                for q in list(w.event_subs):
+                    q.put(json.loads(body))
+            return self.send_json(200, {"ok": True})
         if u.path.startswith("/_test/step/"):
             gid = u.path.rsplit("/", 1)[1]
             w.run_steps(gid, json.loads(body or "[]"))
@@ -251,7 +264,7 @@ class Handler(BaseHTTPRequestHandler):
             playing = []
             with w.lock:
                 for gid, g in w.games.items():
-                    if g["state"]["status"] in ("created", "started"):
+                    if g["state"]["status"] in ("created", "started") and g["spec"].get("listed", True):
                         playing.append({"gameId": gid, "fullId": gid + "abcd", "color": g["spec"].get("me", "white"),
                                         "isMyTurn": True, "opponent": {"username": "bob"}})
             return self.send_json(200, {"nowPlaying": playing})
@@ -260,6 +273,12 @@ class Handler(BaseHTTPRequestHandler):
             if gid not in w.games:
                 return self.send_json(404, {"error": "No such game"})
             return self.game_command(gid, parts[4:], query, body)
+        if path == "/api/challenge/ai" and method == "POST":
+            gid = w.t.get("ai_game")
+            if not gid:
+                return self.send_json(400, {"error": "No AI here"})
+            return self.send_json(201, {"id": gid, "variant": {"key": "standard"}, "speed": "rapid",
+                                        "rated": False, "status": {"name": "started"}})
         if path.startswith("/api/challenge/"):
             return self.send_json(200, {"ok": True})
         return self.send_json(404, {"error": "Not found"})
@@ -353,6 +372,9 @@ class Handler(BaseHTTPRequestHandler):
         if gid:
             with w.lock:
                 w.games[gid]["subs"].append(q)
+        elif path == "/api/stream/event":
+            with w.lock:
+                w.event_subs.append(q)
         chunk = [0]
 
         def write(data):
@@ -415,10 +437,11 @@ class Handler(BaseHTTPRequestHandler):
             w.record({"event": "client-closed", "path": path})
             self.close_connection = True
         finally:
-            if gid:
-                with w.lock:
-                    if q in w.games[gid]["subs"]:
-                        w.games[gid]["subs"].remove(q)
+            with w.lock:
+                if gid and q in w.games[gid]["subs"]:
+                    w.games[gid]["subs"].remove(q)
+                if q in w.event_subs:
+                    w.event_subs.remove(q)
 
 
 class Server(ThreadingHTTPServer):
