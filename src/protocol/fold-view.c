@@ -122,7 +122,9 @@ void fold_clock_read(const struct game_view *v, int64_t now_ms, struct fold_cloc
 	fold_clock_vacations(v, &vac);
 	out->ms[WHITE] = clock_remaining(c, WHITE, now_ms, &vac);
 	out->ms[BLACK] = clock_remaining(c, BLACK, now_ms, &vac);
-	out->running = c->running;
+	/* A paused clock (an adjourned game) runs for nobody: "running" is
+	 * the side whose clock runs, and the turn's owner is in the state. */
+	out->running = c->paused ? CLOCK_NOBODY : c->running;
 	/* Wall time, vacations included: what the turn has lasted so far. */
 	out->turn_used_ms = c->turn_used_ms;
 	if (c->running != CLOCK_NOBODY && !c->paused && now_ms > c->since_ms)

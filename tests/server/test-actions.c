@@ -412,6 +412,47 @@ START_TEST(test_resume_twice_at_one_ply)
 }
 END_TEST
 
+START_TEST(test_adjourned_clock_stands)
+{
+	/* Yourpot: "When server connection is lost the game is automatically
+	 * adjourned"; the protocol's CLOCK: running is "which side's clock
+	 * runs". While adjourned none does (issue 18 item 6): running null,
+	 * no deadline, the times frozen; resumed, the side to move's clock
+	 * runs again. */
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 1000\ntest_clock = on\n", "\"tc\":\"10+0\",\"ruleset\":\"yourpot\"");
+	play(&t, t.alice, 0, "e4");
+	play(&t, t.bob, 1, "e5");
+	ck_assert_uint_eq(table_ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	cJSON *e = table_wait_event(&t, "game-adjourned");
+	const cJSON *c = jobj(e, "clock");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "running")));
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "deadline_ms")));
+	int64_t white_ms = jint(c, "white_ms");
+	cJSON_Delete(e);
+	advance(&t, 5000);
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "status"), "adjourned");
+	c = jobj(s, "clock");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "running")));
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "deadline_ms")));
+	ck_assert_int_eq(jint(c, "white_ms"), white_ms);
+	/* The inner state still knows whose turn the clock will time. */
+	ck_assert_str_eq(jstr(jobj(jobj(s, "state"), "clock"), "running"), "white");
+	cJSON_Delete(s);
+	ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":2}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	e = table_wait_event(&t, "game-resumed");
+	c = jobj(e, "clock");
+	ck_assert_str_eq(jstr(c, "running"), "white");
+	ck_assert_int_eq(jint(c, "white_ms"), white_ms);
+	ck_assert_int_eq(jint(c, "deadline_ms"), jint(e, "t_ms") + white_ms);
+	cJSON_Delete(e);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_disconnect_fide)
 {
 	/* Polychess: "Invalid-action exhaustion, disconnects, and missing
@@ -583,6 +624,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_disconnect_adjourn);
 	tcase_add_test(tc, test_discard_is_a_refusal);
 	tcase_add_test(tc, test_resume_twice_at_one_ply);
+	tcase_add_test(tc, test_adjourned_clock_stands);
 	tcase_add_test(tc, test_disconnect_fide);
 	tcase_add_test(tc, test_disconnect_claim_win);
 	tcase_add_test(tc, test_invalid_commands);
