@@ -201,6 +201,16 @@ int clock_start(struct clock *c, enum color side, int64_t now_ms);
 int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
 		bool *flagged);
 
+/* What mover's move at now_ms costs its clock: the time taken off it, a
+ * Bronstein delay's give-back netted in (so it costs what the same move
+ * would under a US delay, the used time beyond the delay), before a
+ * Fischer increment or a new period's time is added; a correspondence
+ * move's used time truncated to whole minutes; the paused time not. 0 when
+ * mover's clock does not run (a premove's turn has used nothing either) or
+ * has no limit. Pressed at now_ms, the clock ends with mover's remaining
+ * time less this, plus what the control adds. */
+int64_t clock_move_cost(const struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac);
+
 /* side's remaining time at now_ms: never negative, CLOCK_UNLIMITED for an
  * unlimited control. */
 int64_t clock_remaining(const struct clock *c, enum color side, int64_t now_ms, const struct clock_vacations *vac);

@@ -149,7 +149,8 @@ struct fold_event {
 	move legal;                         /* move: the legal move fold_move_event made it from, which the
 					     * fold applies without parsing and checking it again; MOVE_NONE
 					     * (never on the wire): uci is parsed and checked in full */
-	int64_t think_ms;                   /* move */
+	int64_t think_ms;                   /* move: the time the move used */
+	int64_t charged_ms;                 /* move: what it cost the clock (clock_move_cost); -1 absent */
 	bool premove;                       /* move */
 	char moves[PREMOVE_DEPTH_MAX][PREMOVE_TEXT_MAX]; /* premoves */
 	int n_moves;
@@ -185,7 +186,8 @@ int fold_event_decode(const char *type, const char *data, struct fold_event *out
 /* Per-ply extras beyond struct game_ply. */
 struct fold_ply {
 	int64_t seq;        /* the move event */
-	int64_t think_ms;
+	int64_t think_ms;   /* the time the move used (the turn's wall time) */
+	int64_t charged_ms; /* what it cost the mover's clock; -1 unknown (an old snapshot) */
 	bool premove;
 };
 

@@ -571,6 +571,18 @@ int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct 
 	return 0;
 }
 
+int64_t clock_move_cost(const struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac)
+{
+	if (!timed(c) || c->running != (int)mover)
+		return 0;
+	int64_t used = turn_used(c, now_ms, vac);
+	int64_t charge = turn_charge(c, mover, used);
+	int64_t delay = current_period(c, mover)->increment_ms;
+	if (c->tc.kind == TC_BRONSTEIN)
+		charge -= used < delay ? used : delay;
+	return charge;
+}
+
 int64_t clock_remaining(const struct clock *c, enum color side, int64_t now_ms, const struct clock_vacations *vac)
 {
 	if (!timed(c))

@@ -20,6 +20,7 @@ void fold_event_init(struct fold_event *e, enum fold_event_kind kind)
 	memset(e, 0, sizeof *e);
 	e->kind = kind;
 	e->color = -1;
+	e->charged_ms = -1;
 	e->clock.running = CLOCK_NOBODY;
 }
 
@@ -427,6 +428,9 @@ static const struct protocol_codec_member move_members[] = {
 	EV_STRING(san, REQ),
 	EV_STRING(fen, REQ),
 	EV_INT(think_ms),
+	/* Left out of events stored before it: the fold works it out. */
+	{ .name = "charged_ms", .kind = PROTOCOL_JSON_INT, .flags = OMIT, .offset = offsetof(EV, charged_ms),
+	  .absent = -1 },
 	EV_BOOL(premove, REQ),
 	EV_CLOCK,
 };

@@ -209,6 +209,8 @@ char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_
 		protocol_json_add_string(m, "san", san);
 		protocol_json_add_int(m, "t_ms", gp->at_ms);
 		protocol_json_add_int(m, "think_ms", v->plies[i].think_ms);
+		if (v->plies[i].charged_ms >= 0)
+			protocol_json_add_int(m, "charged_ms", v->plies[i].charged_ms);
 		protocol_json_add_int(m, "clock_ms", fold_json_clamp_ms(gp->clock_ms));
 		protocol_json_add_item(m, "premove", cJSON_CreateBool(v->plies[i].premove));
 		protocol_json_add_int(m, "seq", v->plies[i].seq);
@@ -407,7 +409,7 @@ static int moves_decode(const cJSON *a, struct game_view *w, int64_t seq, struct
 		{ "uci", PROTOCOL_JSON_STRING, true },   { "san", PROTOCOL_JSON_STRING, true },
 		{ "t_ms", PROTOCOL_JSON_INT, true },     { "think_ms", PROTOCOL_JSON_INT, true },
 		{ "clock_ms", PROTOCOL_JSON_INT, true }, { "premove", PROTOCOL_JSON_BOOL, true },
-		{ "seq", PROTOCOL_JSON_INT, true },
+		{ "seq", PROTOCOL_JSON_INT, true },      { "charged_ms", PROTOCOL_JSON_INT, false },
 	};
 	const char *what = "snapshot move";
 	int64_t prev_seq = 1;
@@ -427,10 +429,13 @@ static int moves_decode(const cJSON *a, struct game_view *w, int64_t seq, struct
 		int64_t clock_ms = protocol_json_int(m, "clock_ms"), mseq = protocol_json_int(m, "seq");
 		fold_event_init(&e, FOLD_EV_MOVE);
 		e.think_ms = protocol_json_int(m, "think_ms");
+		bool charged = member(m, "charged_ms") != NULL;
+		if (charged)
+			e.charged_ms = protocol_json_int(m, "charged_ms");
 		e.premove = cJSON_IsTrue(member(m, "premove"));
 		if (ply != (int64_t)w->game.n_plies || color != (int)game_side_to_move(&w->game))
 			return refuse(err, "%s %lld: wrong ply or colour", what, (long long)ply);
-		if (mseq <= prev_seq || mseq > seq || e.think_ms < 0 || clock_ms < 0)
+		if (mseq <= prev_seq || mseq > seq || e.think_ms < 0 || (charged && e.charged_ms < 0) || clock_ms < 0)
 			return refuse(err, "%s %lld: seq or times out of range", what, (long long)ply);
 		move mv;
 		if (uci_parse(&w->game.pos, uci, strlen(uci), &mv, &terr) != TCHESS_OK)

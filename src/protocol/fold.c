@@ -123,6 +123,7 @@ void fold_plies_push(struct game_view *v, int64_t seq, const struct fold_event *
 	struct fold_ply *p = &v->plies[v->game.n_plies - 1];
 	p->seq = seq;
 	p->think_ms = e->think_ms;
+	p->charged_ms = e->charged_ms;
 	p->premove = e->premove;
 }
 
@@ -163,6 +164,10 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 	struct clock_vacations vac;
 	fold_clock_vacations(v, &vac);
 	bool flagged = false;
+	int64_t charged = clock_move_cost(&c, (enum color)e->color, t_ms, &vac);
+	if (e->charged_ms != -1 && e->charged_ms != charged)
+		return bad(err, "move: charged_ms %lld is not what the clock charged (%lld)", (long long)e->charged_ms,
+			   (long long)charged);
 	if (clock_press(&c, (enum color)e->color, t_ms, &vac, &flagged) || flagged)
 		return bad(err, "%s: the mover's time had run out", "move");
 	enum tchess_err rc = done ? takeback_done(&v->turn, &v->game, (enum color)e->color, t_ms,
@@ -172,6 +177,7 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 		return bad(err, "move: %s", terr.message);
 	v->clock = c;
 	fold_plies_push(v, seq, e);
+	v->plies[v->game.n_plies - 1].charged_ms = charged;
 	struct premove_queue *q = &v->premoves[e->color];
 	if (e->premove && q->n > 0) {
 		memmove(&q->items[0], &q->items[1], (size_t)(q->n - 1) * sizeof q->items[0]);

@@ -243,6 +243,8 @@ int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type,
 		e->has_clock = true;
 		fold_clock_read(&t->work, t->work.last_t_ms, &e->clock);
 	}
+	if (e->kind == FOLD_EV_MOVE)
+		e->charged_ms = t->work.plies[t->work.game.n_plies - 1].charged_ms;
 	if (e->kind == FOLD_EV_ENDED) {
 		snprintf(e->result, sizeof e->result, "%s", game_result_str(t->work.game.result));
 		snprintf(e->termination, sizeof e->termination, "%s",

@@ -619,6 +619,35 @@ START_TEST(test_fold_refuses_negative_think)
 }
 END_TEST
 
+/* A move event's charged_ms is the clock's (issue 18 item 4): 5+3 from
+ * 1000 to 2000 charges 1000. Another value is refused, the view unchanged;
+ * absent (an event stored before it) the fold works it out, and the
+ * snapshot carries it. */
+START_TEST(test_fold_checks_charged)
+{
+	struct game_view v;
+	struct protocol_error err;
+	struct fold_event e;
+	started_view(&v);
+	fold_event_init(&e, FOLD_EV_MOVE);
+	e.color = WHITE;
+	strcpy(e.uci, "e2e4");
+	strcpy(e.san, "e4");
+	e.think_ms = 1000;
+	e.charged_ms = 999;
+	ck_assert_int_eq(fold_apply_event(&v, 3, 2000, &e, &err), -1);
+	ck_assert_msg(strstr(err.message, "charged_ms 999 is not what the clock charged (1000)"), "%s", err.message);
+	ck_assert_uint_eq(v.game.n_plies, 0);
+	e.charged_ms = -1;
+	ck_assert_int_eq(fold_apply_event(&v, 3, 2000, &e, &err), 0);
+	ck_assert_int_eq(v.plies[0].charged_ms, 1000);
+	char *snap = fold_snapshot_encode(&v, ID, 2500, 0);
+	ck_assert_msg(strstr(snap, "\"charged_ms\":1000"), "%s", snap);
+	free(snap);
+	fold_view_fini(&v);
+}
+END_TEST
+
 /* A game's own premove depth and first-move limit (game-created's
  * "premoves" and "first_move_ms") over its ruleset's, kept by the
  * snapshot; out of range refused. */
@@ -679,6 +708,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_snapshot_then_events);
 	tcase_add_test(tc, test_snapshot_bad);
 	tcase_add_test(tc, test_fold_refuses_negative_think);
+	tcase_add_test(tc, test_fold_checks_charged);
 	tcase_add_test(tc, test_game_options);
 	suite_add_tcase(s, tc);
 	return s;

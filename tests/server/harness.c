@@ -210,6 +210,13 @@ long http_call(struct tchessd *d, const char *method, const char *path, const ch
 	return call(d, method, path, h, body, body_len, out);
 }
 
+void tchessd_advance(struct tchessd *d, int64_t ms)
+{
+	char body[64];
+	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)ms);
+	ck_assert_int_eq(http_call(d, "POST", "/v1/test/clock", NULL, body, strlen(body), NULL), 200);
+}
+
 long http_call_header(struct tchessd *d, const char *method, const char *path, const char *header, char **out)
 {
 	return call(d, method, path, curl_slist_append(NULL, header), NULL, 0, out);

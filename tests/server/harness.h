@@ -49,6 +49,9 @@ void tchessd_restart_disk_full(struct tchessd *d);
 int tchessd_stop(struct tchessd *d);
 /* Removes the temporary folder (and drops the PostgreSQL database). */
 void tchessd_cleanup(struct tchessd *d);
+/* Moves the server's test clock (config "test_clock = on") forward by ms
+ * (POST /v1/test/clock, expecting 200). */
+void tchessd_advance(struct tchessd *d, int64_t ms);
 /* Whether tchessd runs on PostgreSQL (TCHESS_TEST_PG_HOST is set): the
  * few cases about SQLite's file say so and return. */
 bool tchessd_postgresql(void);

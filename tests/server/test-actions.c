@@ -321,14 +321,6 @@ START_TEST(test_disconnect_adjourn)
 }
 END_TEST
 
-/* Moves the server's test clock (config "test_clock = on") forward. */
-static void advance(struct table *t, int64_t ms)
-{
-	char body[64], *out = NULL;
-	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)ms);
-	ck_assert_int_eq(http_call(&t->d, "POST", "/v1/test/clock", NULL, body, strlen(body), &out), 200);
-	free(out);
-}
 
 static int64_t discards_of(struct table *t, const char *color)
 {
@@ -365,13 +357,13 @@ START_TEST(test_discard_is_a_refusal)
 	/* The next UTC day (the grace is an hour, so both are online again
 	 * by their next request): Alice asks again, Bob says nothing for
 	 * 60 s. */
-	advance(&t, 86400000);
+	tchessd_advance(&t.d, 86400000);
 	cJSON_Delete(table_snapshot(&t, t.bob));
 	ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":2}"), 1);
 	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "60 s without an answer");
-	advance(&t, 59000);
+	tchessd_advance(&t.d, 59000);
 	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "black has not refused");
-	advance(&t, 1000);
+	tchessd_advance(&t.d, 1000);
 	ck_assert_uint_eq(table_ok(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}"), 1);
 	ck_assert_int_eq(discards_of(&t, "black"), 2);
 	/* Bob, who accepts, is charged nothing more: the game resumes. */
@@ -398,7 +390,7 @@ START_TEST(test_resume_twice_at_one_ply)
 		/* Bob's poll parked, Alice silent past the 15 s grace. */
 		struct poll_req p;
 		park(&t, &p, t.bob);
-		advance(&t, 16000);
+		tchessd_advance(&t.d, 16000);
 		cJSON *e = table_wait_event(&t, "game-adjourned");
 		cJSON_Delete(e);
 		poll_fini(&p);
@@ -431,7 +423,7 @@ START_TEST(test_adjourned_clock_stands)
 	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "deadline_ms")));
 	int64_t white_ms = jint(c, "white_ms");
 	cJSON_Delete(e);
-	advance(&t, 5000);
+	tchessd_advance(&t.d, 5000);
 	cJSON *s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "adjourned");
 	c = jobj(s, "clock");

@@ -44,13 +44,6 @@ static void health(struct tchessd *d, int64_t *games, int64_t *evicted)
 	free(out);
 }
 
-static void advance(struct tchessd *d, int64_t ms)
-{
-	char body[64];
-	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)ms);
-	ck_assert_int_eq(http_call(d, "POST", "/v1/test/clock", NULL, body, strlen(body), NULL), 200);
-}
-
 /* Waits (10 s at most) until health shows games in memory and evicted
  * records. */
 static void wait_counts(struct tchessd *d, int64_t games, int64_t evicted)
@@ -72,7 +65,7 @@ static void wait_counts(struct tchessd *d, int64_t games, int64_t evicted)
  * goes up a little) and waits until the n games are out. */
 static void evict_all(struct tchessd *d, int64_t n)
 {
-	advance(d, 2 * 60000);
+	tchessd_advance(d, 2 * 60000);
 	wait_counts(d, 0, n);
 }
 
@@ -231,7 +224,7 @@ START_TEST(test_parked_poll_keeps_game)
 	char path[128];
 	snprintf(path, sizeof path, "/v1/games/%s", other);
 	ck_assert_int_eq(http_call(&t.d, "GET", path, NULL, NULL, 0, NULL), 200);
-	advance(&t.d, 2 * 60000);
+	tchessd_advance(&t.d, 2 * 60000);
 	wait_counts(&t.d, 1, 1);
 	ck_assert(!poll_run(&p, 0));
 	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"d5\"}");
@@ -259,7 +252,7 @@ START_TEST(test_flag_falls_evicted)
 	int64_t deadline_ms = jint(jobj(snap, "clock"), "deadline_ms");
 	cJSON_Delete(snap);
 	evict_all(&t.d, 1);
-	advance(&t.d, 3 * EV_DAY_MS);
+	tchessd_advance(&t.d, 3 * EV_DAY_MS);
 	wait_counts(&t.d, 1, 0);
 	cJSON *end = table_wait_event(&t, "game-ended");
 	ck_assert_str_eq(jstr(end, "termination"), "timeout");
@@ -297,7 +290,7 @@ START_TEST(test_finished_game_no_record)
 	evict_all(&t.d, 1);
 	/* Both graces run out: the timer brings the game back, the offer
 	 * lapses, and the game then goes without a record. */
-	advance(&t.d, 600000);
+	tchessd_advance(&t.d, 600000);
 	cJSON *e = table_wait_event(&t, "presence");
 	cJSON_Delete(e);
 	evict_all(&t.d, 0);
@@ -523,7 +516,7 @@ START_TEST(test_grace_survives)
 	evict_all(&t.d, 1);
 	/* t0 + 410 s: past alice's deadline (t0 + 400 s at the latest, her
 	 * move having come after t0), short of bob's (t0 + 640 s). */
-	advance(&t.d, 50000);
+	tchessd_advance(&t.d, 50000);
 	wait_counts(&t.d, 1, 0);
 	cJSON *e = table_wait_event(&t, "presence");
 	ck_assert_str_eq(jstr(e, "color"), "white");

@@ -39,6 +39,14 @@ static void move_ok(struct table *t, const char *token, int ply, const char *tex
 	free(out);
 }
 
+/* Plays text at ply for token, expecting 200. */
+static void move_ok_quiet(struct table *t, const char *token, int ply, const char *text)
+{
+	struct protocol_events evs;
+	move_ok(t, token, ply, text, &evs);
+	protocol_events_fini(&evs);
+}
+
 /* Expects an error answer with status and code; returns its seq member. */
 static int64_t expect_error_p(long status, char **bodyp, long want, enum protocol_error_code code,
 			      const char *what, const char *needle)
@@ -382,6 +390,81 @@ static void wait_game_ended(struct table *t, struct fold_event *fe)
 	}
 	ck_abort_msg("no game-ended event within 10 s");
 }
+
+/* The move event's times: think_ms used, charged_ms what the clock lost. */
+static void think_and_charge(struct table *t, const char *color, int64_t *think, int64_t *charged, int64_t *left)
+{
+	cJSON *e = table_wait_event(t, "move");
+	ck_assert_str_eq(jstr(e, "color"), color);
+	*think = jint(e, "think_ms");
+	*charged = jint(e, "charged_ms");
+	*left = jint(jobj(e, "clock"), !strcmp(color, "white") ? "white_ms" : "black_ms");
+	cJSON_Delete(e);
+}
+
+START_TEST(test_think_and_charged)
+{
+	/* Issue 18 item 4: think_ms was documented as "what the move was
+	 * charged" but is the time used. Chessgamble Article 7: "The
+	 * reflection is measured to the minute at the time of the move"; US
+	 * delay and Bronstein cost nothing within the delay. A move now
+	 * reports both: think_ms the time it used, charged_ms what its clock
+	 * lost (before any increment). The server's clock runs on between the
+	 * test clock's jumps, so the checks are the rules' relations between
+	 * the two, with the jump as a lower bound. */
+	const char *conf = "poll_timeout_ms = 20000\ntest_clock = on\n";
+	const int64_t days10 = 10 * 86400000LL;
+	int64_t think, charged, left;
+	struct table t;
+	table_open(&t, conf, "\"tc\":\"corr:10d/10\"");
+	tchessd_advance(&t.d, 59002);
+	move_ok_quiet(&t, t.alice, 0, "e4");
+	think_and_charge(&t, "white", &think, &charged, &left);
+	ck_assert_int_ge(think, 59002);
+	ck_assert_int_eq(charged, think - think % 60000); /* 0 for 59.002 s */
+	ck_assert_int_eq(left, days10 - charged);
+	tchessd_advance(&t.d, 10859002); /* 3 h 0 min 59.002 s */
+	move_ok_quiet(&t, t.bob, 1, "e5");
+	think_and_charge(&t, "black", &think, &charged, &left);
+	ck_assert_int_ge(think, 10859002);
+	ck_assert_int_eq(charged, think - think % 60000); /* 3 h */
+	ck_assert_int_lt(charged, think);
+	ck_assert_int_eq(left, days10 - charged);
+	/* The snapshot's moves say the same, and a client's fold agrees. */
+	cJSON *s = table_snapshot(&t, NULL);
+	const cJSON *m = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(s, "moves"), 1);
+	ck_assert_int_eq(jint(m, "think_ms"), think);
+	ck_assert_int_eq(jint(m, "charged_ms"), charged);
+	cJSON_Delete(s);
+	fold_matches_snapshot(&t, NULL);
+	table_close(&t);
+
+	/* US delay 1+d5 after 8.005 s: the clock lost what went past the
+	 * delay; Bronstein 1+b5 the same, net of what it gives back. */
+	const char *tcs[] = { "\"tc\":\"1+d5\"", "\"tc\":\"1+b5\"" };
+	for (int i = 0; i < 2; i++) {
+		table_open(&t, conf, tcs[i]);
+		tchessd_advance(&t.d, 8005);
+		move_ok_quiet(&t, t.alice, 0, "e4");
+		think_and_charge(&t, "white", &think, &charged, &left);
+		ck_assert_int_ge(think, 8005);
+		ck_assert_int_eq(charged, think - 5000); /* 3005 for 8.005 s */
+		ck_assert_int_eq(left, 60000 - charged);
+		fold_matches_snapshot(&t, NULL);
+		table_close(&t);
+	}
+
+	/* Fischer: the whole use is charged, the increment comes on top. */
+	table_open(&t, conf, "\"tc\":\"5+3\"");
+	tchessd_advance(&t.d, 4000);
+	move_ok_quiet(&t, t.alice, 0, "e4");
+	think_and_charge(&t, "white", &think, &charged, &left);
+	ck_assert_int_ge(think, 4000);
+	ck_assert_int_eq(charged, think);
+	ck_assert_int_eq(left, 300000 - charged + 3000);
+	table_close(&t);
+}
+END_TEST
 
 START_TEST(test_flag_fall)
 {
@@ -838,6 +921,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_fools_mate);
 	tcase_add_test(tc, test_premoves);
 	tcase_add_test(tc, test_flag_fall);
+	tcase_add_test(tc, test_think_and_charged);
 	tcase_add_test(tc, test_flag_vs_lone_king);
 	tcase_add_test(tc, test_kill9_restart);
 	tcase_add_test(tc, test_pgn_export);

@@ -573,13 +573,6 @@ END_TEST
 
 /* ---- correspondence ---- */
 
-static void advance(struct tchessd *d, int64_t ms)
-{
-	char body[64];
-	snprintf(body, sizeof body, "{\"advance_ms\":%lld}", (long long)ms);
-	cJSON_Delete(call_json(d, "POST", "/v1/test/clock", NULL, body, 200));
-}
-
 /* The t_ms of the game's first event of type. */
 static int64_t event_t(struct tchessd *d, const char *game, const char *type)
 {
@@ -691,7 +684,7 @@ START_TEST(test_correspondence_vacation)
 
 	/* Into the vacation: one day in. jon's correspondence clock has
 	 * charged only the time before the vacation, in whole minutes. */
-	advance(&d, tomorrow + DAY_MS - server_now(&d));
+	tchessd_advance(&d, tomorrow + DAY_MS - server_now(&d));
 	s = snap(&d, game);
 	int64_t before = tomorrow - started;
 	ck_assert_int_eq(jint(member(s, "clock"), "white_ms"), 10 * DAY_MS - (before - before % MINUTE_MS));
@@ -723,7 +716,7 @@ START_TEST(test_correspondence_vacation)
 	play_move(&d, game, &b, 1, "e7e5");
 
 	/* After the vacation: jon's clock runs again from its end. */
-	advance(&d, tomorrow + 2 * DAY_MS + 3600 * 1000 - server_now(&d));
+	tchessd_advance(&d, tomorrow + 2 * DAY_MS + 3600 * 1000 - server_now(&d));
 	s = snap(&d, game);
 	int64_t kim_moved = jint(cJSON_GetArrayItem(member(s, "moves"), 1), "t_ms");
 	int64_t left = 10 * DAY_MS - (before - before % MINUTE_MS);
