@@ -201,6 +201,15 @@ int clock_start(struct clock *c, enum color side, int64_t now_ms);
 int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
 		bool *flagged);
 
+/* clock_press for a move that earns no Fischer increment: Yourpot's
+ * premove, "performed without changing the overall timing of the player"
+ * (struct ruleset's premove_increment false). It is charged what its turn
+ * used, as any move (nothing, for a premove played at once), and counts
+ * among its period's moves: a period's time still comes after its N-th
+ * move. */
+int clock_press_no_increment(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
+			     bool *flagged);
+
 /* What mover's move at now_ms costs its clock: the time taken off it, a
  * Bronstein delay's give-back netted in (so it costs what the same move
  * would under a US delay, the used time beyond the delay), before a

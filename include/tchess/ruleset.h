@@ -12,7 +12,8 @@
  *               decline or 60 s without an answer while online; one discard
  *               claim a UTC day, three discards lose), tablebase claims up
  *               to 6 pieces with a time penalty by speed class, the relaxed
- *               premove rules.
+ *               premove rules, and a premove played without changing the
+ *               player's timing (no Fischer increment for it).
  *   chessgamble the chessgamble document: threefold and fifty-move automatic,
  *               draw offers on one's own move, valid until that turn ends,
  *               offers rate-limited (article 12, harassment), no abort
@@ -105,6 +106,12 @@ struct ruleset {
 	int tablebase_max_pieces;       /* 0: no tablebase claims */
 	int64_t tablebase_penalty_ms[SPEED_CLASS_NB];
 	unsigned premove_relax;         /* enum premove_relax bits */
+	/* Whether a premove the server plays earns the Fischer increment.
+	 * Yourpot: no, a premove "is performed without changing the overall
+	 * timing of the player"; fide (Polychess: "plus ten seconds after
+	 * each move") and chessgamble (Article 7's credit for "each move"):
+	 * yes, it is a move like any other. */
+	bool premove_increment;
 	int premove_depth;              /* premoves that may be queued, 1..PREMOVE_DEPTH_MAX */
 	int invalid_command_limit;      /* consecutive invalid commands before a technical forfeit */
 	int64_t first_move_timeout_ms;  /* game aborted when a side's first move takes longer */

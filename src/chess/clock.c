@@ -524,8 +524,8 @@ int clock_start(struct clock *c, enum color side, int64_t now_ms)
 	return 0;
 }
 
-int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
-		bool *flagged)
+static int press(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
+		 bool *flagged, bool earns)
 {
 	if (flagged)
 		*flagged = false;
@@ -545,11 +545,11 @@ int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct 
 			return 0;
 		}
 		c->remaining_ms[mover] -= charge;
-		if (c->tc.kind == TC_FISCHER)
+		if (c->tc.kind == TC_FISCHER && earns)
 			c->remaining_ms[mover] = sat_add(c->remaining_ms[mover], p->increment_ms);
 		else if (c->tc.kind == TC_BRONSTEIN)
 			c->remaining_ms[mover] += used < p->increment_ms ? used : p->increment_ms;
-	} else if (c->tc.kind == TC_FISCHER) {
+	} else if (c->tc.kind == TC_FISCHER && earns) {
 		/* A move on a stopped clock still earns its increment. */
 		c->remaining_ms[mover] = sat_add(c->remaining_ms[mover], p->increment_ms);
 	}
@@ -569,6 +569,18 @@ int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct 
 	c->since_ms = now_ms;
 	c->turn_used_ms = 0;
 	return 0;
+}
+
+int clock_press(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
+		bool *flagged)
+{
+	return press(c, mover, now_ms, vac, flagged, true);
+}
+
+int clock_press_no_increment(struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac,
+			     bool *flagged)
+{
+	return press(c, mover, now_ms, vac, flagged, false);
 }
 
 int64_t clock_move_cost(const struct clock *c, enum color mover, int64_t now_ms, const struct clock_vacations *vac)

@@ -21,6 +21,7 @@ static void common(struct ruleset *r, const char *name)
 	r->premove_depth = 1;
 	r->invalid_command_limit = 10;
 	r->first_move_timeout_ms = 30000;
+	r->premove_increment = true;
 }
 
 bool ruleset_preset(struct ruleset *r, const char *name)
@@ -51,6 +52,9 @@ bool ruleset_preset(struct ruleset *r, const char *name)
 		r->tablebase_penalty_ms[SPEED_STANDARD] = 120000;
 		r->tablebase_penalty_ms[SPEED_CORRESPONDENCE] = 120000;
 		r->premove_relax = PREMOVE_RELAX_ALL;
+		/* "the move is performed without changing the overall timing
+		 * of the player" */
+		r->premove_increment = false;
 		return true;
 	}
 	if (!strcmp(name, "chessgamble")) {

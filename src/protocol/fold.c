@@ -168,7 +168,10 @@ static int apply_move(struct game_view *v, int64_t seq, int64_t t_ms, const stru
 	if (e->charged_ms != -1 && e->charged_ms != charged)
 		return bad(err, "move: charged_ms %lld is not what the clock charged (%lld)", (long long)e->charged_ms,
 			   (long long)charged);
-	if (clock_press(&c, (enum color)e->color, t_ms, &vac, &flagged) || flagged)
+	int pressed = e->premove && !v->game.rules.premove_increment
+			      ? clock_press_no_increment(&c, (enum color)e->color, t_ms, &vac, &flagged)
+			      : clock_press(&c, (enum color)e->color, t_ms, &vac, &flagged);
+	if (pressed || flagged)
 		return bad(err, "%s: the mover's time had run out", "move");
 	enum tchess_err rc = done ? takeback_done(&v->turn, &v->game, (enum color)e->color, t_ms,
 						  c.remaining_ms[e->color], &terr)

@@ -466,6 +466,42 @@ START_TEST(test_think_and_charged)
 }
 END_TEST
 
+START_TEST(test_premove_timing)
+{
+	/* Yourpot: "if it is compliant the move is performed without changing
+	 * the overall timing of the player": a premove earns no Fischer
+	 * increment there (and costs nothing, its turn is no time at all).
+	 * fide (Polychess: "plus ten seconds after each move") gives it the
+	 * increment like any move. */
+	const char *rulesets[] = { "yourpot", "fide" };
+	for (int i = 0; i < 2; i++) {
+		struct table t;
+		char extra[64];
+		snprintf(extra, sizeof extra, "\"tc\":\"5+3\",\"ruleset\":\"%s\"", rulesets[i]);
+		table_open(&t, GAMES_CONFIG, extra);
+		move_ok_quiet(&t, t.alice, 0, "e4");
+		cJSON *e = table_wait_event(&t, "move");
+		int64_t white_ms = jint(jobj(e, "clock"), "white_ms");
+		cJSON_Delete(e);
+		char *body;
+		ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.alice, "{\"ply\":1,\"moves\":[\"d2d4\"]}", &body),
+				 200);
+		free(body);
+		move_ok_quiet(&t, t.bob, 1, "e5");
+		cJSON_Delete(table_wait_event(&t, "move"));
+		e = table_wait_event(&t, "move");
+		ck_assert_str_eq(jstr(e, "uci"), "d2d4");
+		ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "premove")));
+		ck_assert_int_eq(jint(e, "think_ms"), 0);
+		ck_assert_int_eq(jint(e, "charged_ms"), 0);
+		ck_assert_int_eq(jint(jobj(e, "clock"), "white_ms"), white_ms + (i == 0 ? 0 : 3000));
+		cJSON_Delete(e);
+		fold_matches_snapshot(&t, NULL);
+		table_close(&t);
+	}
+}
+END_TEST
+
 START_TEST(test_flag_fall)
 {
 	/* DESIGN.md: "the server alone decides flag fall, by a timer that
@@ -921,6 +957,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_fools_mate);
 	tcase_add_test(tc, test_premoves);
 	tcase_add_test(tc, test_flag_fall);
+	tcase_add_test(tc, test_premove_timing);
 	tcase_add_test(tc, test_think_and_charged);
 	tcase_add_test(tc, test_flag_vs_lone_king);
 	tcase_add_test(tc, test_kill9_restart);
