@@ -369,6 +369,12 @@ void game_rematch_run(struct game_action_call *c);
 
 /* A request by the seat: it is present (back, if it was gone: an event). */
 void game_presence_seen(struct game_service *gs, struct live_game *lg, int color);
+/* The disconnect grace: the ruleset's, or the operator's override. */
+int64_t game_presence_grace_ms(const struct game_service *gs, const struct game_view *v);
+/* When a human seat that is here now is gone unless it makes a request or
+ * parks a poll (its last request plus the grace); INT64_MAX while a poll
+ * is parked, for a seat recorded gone already or another kind of seat. */
+int64_t game_presence_gone_at(const struct game_service *gs, const struct live_game *lg, int color);
 /* Counts out among the seat's invalid commands (or resets the count). */
 void game_presence_account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out);
 

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "game-internal.h"
+#include "server.h"
 #include "util/log.h"
 #include "util/now.h"
 
@@ -26,6 +27,19 @@ void game_presence_seen(struct game_service *gs, struct live_game *lg, int color
 		e.present = true;
 		game_txn_server_event(gs, lg, &e, NULL);
 	}
+}
+
+int64_t game_presence_grace_ms(const struct game_service *gs, const struct game_view *v)
+{
+	return gs->srv->cfg.grace_ms > 0 ? gs->srv->cfg.grace_ms : v->game.rules.disconnect_grace_ms;
+}
+
+int64_t game_presence_gone_at(const struct game_service *gs, const struct live_game *lg, int color)
+{
+	const struct game_view *v = &lg->view;
+	if (v->seats[color].kind != FOLD_SEAT_HUMAN || v->absent[color] || lg->parked[color] > 0)
+		return INT64_MAX;
+	return lg->last_seen[color] + game_presence_grace_ms(gs, v);
 }
 
 /* Consecutive invalid commands: "a broken bot" forfeits after more than

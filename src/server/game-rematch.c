@@ -111,6 +111,18 @@ void game_rematch_run(struct game_action_call *c)
 	}
 	if (!game_action_ply_or_stale(v, c->req->ply, c->out))
 		return;
+	/* An offer lapses when a player leaves, so one to an opponent who
+	 * has left already (quiet for the grace, not yet recorded gone) is
+	 * refused rather than made to lapse at once. Not in correspondence,
+	 * where nobody is expected to stay connected: the offer stands until
+	 * it is answered or withdrawn. */
+	int64_t now = now_wall_ms();
+	if (c->action == PROTOCOL_ACTION_OFFER && v->clock.tc.kind != TC_CORRESPONDENCE && v->rematch_by < 0 &&
+	    !v->absent[!color] && game_presence_gone_at(c->gs, c->lg, !color) <= now) {
+		game_fail(c->out, PROTOCOL_ERR_ILLEGAL, "your opponent has left (no request for %lld s)",
+			  (long long)((now - c->lg->last_seen[!color]) / 1000));
+		return;
+	}
 	if (c->action == PROTOCOL_ACTION_ACCEPT && v->rematch_by == !color && !v->next_game[0])
 		rematch_accept(c->gs, c->lg, c->me, color, c->out);
 	else

@@ -39,12 +39,7 @@ static void earliest(int64_t *next, int64_t t)
 		*next = t;
 }
 
-/* The ruleset's timings, or the operator's overrides (tchessd(8)). */
-static int64_t grace_ms(const struct game_service *gs, const struct game_view *v)
-{
-	return gs->srv->cfg.grace_ms > 0 ? gs->srv->cfg.grace_ms : v->game.rules.disconnect_grace_ms;
-}
-
+/* The ruleset's first-move limit, or the operator's override (tchessd(8)). */
 static int64_t first_move_ms(const struct game_service *gs, const struct game_view *v)
 {
 	return gs->srv->cfg.first_move_ms > 0 ? gs->srv->cfg.first_move_ms : v->game.rules.first_move_timeout_ms;
@@ -61,7 +56,8 @@ struct chores_due {
 	 * it (a presence event, which the fold makes end the offer; only
 	 * while an offer stands, so a finished game gets no presence events
 	 * otherwise). A correspondence player is not expected to stay
-	 * connected. */
+	 * connected, neither while the game runs nor for a rematch offer,
+	 * which then stands until it is answered or withdrawn. */
 	int64_t gone[2];
 };
 
@@ -95,12 +91,10 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
 		int side;
 		d->first_move = fold_first_move_deadline(v, first_move_ms(gs, v), &side);
 	}
-	if (over ? v->rematch_by < 0 : corr)
+	if (corr || (over && v->rematch_by < 0))
 		return;
-	for (int c = WHITE; c <= BLACK; c++) {
-		if (v->seats[c].kind == FOLD_SEAT_HUMAN && !v->absent[c] && lg->parked[c] <= 0)
-			d->gone[c] = lg->last_seen[c] + grace_ms(gs, v);
-	}
+	for (int c = WHITE; c <= BLACK; c++)
+		d->gone[c] = game_presence_gone_at(gs, lg, c);
 }
 
 /* The one owner of "when does this game need the timer", for live games

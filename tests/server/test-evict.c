@@ -269,9 +269,10 @@ START_TEST(test_finished_game_no_record)
 	 * leaves memory without a record (a long-running server does not
 	 * keep one per game it ever served) and reads back the same from the
 	 * store. While a rematch offer stands, its lapse is a deadline: the
-	 * record stays until then. */
+	 * record stays until then (in a quick game: a correspondence offer
+	 * stands until answered). */
 	struct table t;
-	table_open(&t, EV_CONF "disconnect_grace_ms = 600000\n", EV_CORR);
+	table_open(&t, EV_CONF "disconnect_grace_ms = 600000\n", "\"tc\":\"10+0\"");
 	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
 	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}");
 	ck_assert_int_eq(table_ok(&t, "resign", t.alice, "{}"), 1);

@@ -341,6 +341,48 @@ START_TEST(test_rematch_lapses)
 }
 END_TEST
 
+START_TEST(test_rematch_quiet_opponent)
+{
+	/* tchess-protocol(7): "An offer to a player who is gone is refused
+	 * (422)"; issue 18 item 5: to an opponent quiet for longer than the
+	 * grace (not yet recorded gone: no offer stood to lapse) the offer
+	 * answered 200 and lapsed at once, and the accept was 422. Now it is
+	 * refused; once the opponent is back it is made and accepted. */
+	const char *conf = "poll_timeout_ms = 1000\ntest_clock = on\n";
+	struct table t;
+	table_open(&t, conf, "\"tc\":\"5+3\"");
+	ck_assert_int_eq(table_ok(&t, "resign", t.bob, "{}"), 1);
+	tchessd_advance(&t.d, 16000); /* the presets' grace is 15 s */
+	table_refused(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}", 422, "your opponent has left");
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert(jnull(jobj(s, "offers"), "rematch"));
+	cJSON_Delete(s);
+	cJSON_Delete(table_snapshot(&t, t.bob)); /* bob is back */
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.bob, "{\"ply\":0,\"action\":\"accept\"}"), 1);
+	table_close(&t);
+
+	/* Correspondence: "presence for a correspondence game cannot mean
+	 * polled in the last 15 s". An offer to a player who has not been
+	 * here for an hour stands, a day later too, and is accepted. */
+	table_open(&t, conf, "\"tc\":\"corr:10d/10\"");
+	ck_assert_int_eq(table_ok(&t, "resign", t.bob, "{}"), 1);
+	tchessd_advance(&t.d, 3600000);
+	ck_assert_int_eq(table_ok(&t, "rematch", t.alice, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	tchessd_advance(&t.d, 86400000);
+	s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(jobj(s, "offers"), "rematch"), "white");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(jobj(s, "absent"), "black")));
+	cJSON_Delete(s);
+	cJSON *evs = ok_events(&t, "rematch", t.bob, "{\"ply\":0,\"action\":\"accept\"}");
+	ck_assert_int_eq(cJSON_GetArraySize(evs), 1);
+	const cJSON *acc = cJSON_GetArrayItem(evs, 0);
+	ck_assert_str_eq(jstr(acc, "action"), "accepted");
+	cJSON_Delete(evs);
+	table_close(&t);
+}
+END_TEST
+
 static Suite *series_suite(void)
 {
 	Suite *s = suite_create("undo-and-series");
@@ -353,6 +395,7 @@ static Suite *series_suite(void)
 	tcase_set_timeout(tc, 60);
 	tcase_add_test(tc, test_rematch_series);
 	tcase_add_test(tc, test_rematch_lapses);
+	tcase_add_test(tc, test_rematch_quiet_opponent);
 	suite_add_tcase(s, tc);
 	return s;
 }
