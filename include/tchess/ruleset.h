@@ -11,7 +11,8 @@
  *               (resume by consent; a discard is the partner's refusal, a
  *               decline or 60 s without an answer while online; one discard
  *               claim a UTC day, three discards lose), tablebase claims up
- *               to 6 pieces with a time penalty by speed class, the relaxed
+ *               to 6 pieces judged as Nalimov's tables do (no fifty-move
+ *               rule in the verdict) with a time penalty by speed class, the relaxed
  *               premove rules, and a premove played without changing the
  *               player's timing (no Fischer increment for it).
  *   chessgamble the chessgamble document: threefold and fifty-move automatic,
@@ -104,6 +105,12 @@ struct ruleset {
 	 * or this long without an answer while the partner is online. */
 	int64_t resume_answer_ms;
 	int tablebase_max_pieces;       /* 0: no tablebase claims */
+	/* Whether a tablebase claim's verdict counts the fifty-move rule (a
+	 * win it stops is a draw) or is the tables' own (Yourpot: "a draw
+	 * according to the ending tables of Nalimov", DTM tables that know
+	 * no fifty-move rule: a cursed win is a win). Either table set gives
+	 * the same verdict (tchess/tablebase.h, tablebase_judge_claim). */
+	bool tablebase_fifty_moves;
 	int64_t tablebase_penalty_ms[SPEED_CLASS_NB];
 	unsigned premove_relax;         /* enum premove_relax bits */
 	/* Whether a premove the server plays earns the Fischer increment.

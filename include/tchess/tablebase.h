@@ -28,8 +28,9 @@
  * "cursed win", or DTZ plus the halfmove clock beyond 100 plies) counts as
  * drawn too, because the defender would reach that draw; without it, only
  * true draws count (the literal "Nalimov" reading: DTM tables know no
- * fifty-move rule). Every preset of ours has a fifty-move rule (by claim or
- * automatic), so callers normally pass true. Gaviota alone cannot see the
+ * fifty-move rule). The game's ruleset says which (struct ruleset's
+ * tablebase_fifty_moves: the Yourpot preset names Nalimov's tables, so
+ * false). Gaviota alone cannot see the
  * fifty-move rule: with fifty_move_rule set, a Gaviota win whose mate is
  * further away than the plies left on the fifty-move count cannot be
  * judged, and the claim is refused with that reason (TCHESS_ERR_NO_TABLE)

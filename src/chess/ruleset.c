@@ -22,6 +22,7 @@ static void common(struct ruleset *r, const char *name)
 	r->invalid_command_limit = 10;
 	r->first_move_timeout_ms = 30000;
 	r->premove_increment = true;
+	r->tablebase_fifty_moves = true;
 }
 
 bool ruleset_preset(struct ruleset *r, const char *name)
@@ -51,6 +52,8 @@ bool ruleset_preset(struct ruleset *r, const char *name)
 		r->tablebase_penalty_ms[SPEED_BLITZ] = 60000;
 		r->tablebase_penalty_ms[SPEED_STANDARD] = 120000;
 		r->tablebase_penalty_ms[SPEED_CORRESPONDENCE] = 120000;
+		/* "really a draw according to the ending tables of Nalimov" */
+		r->tablebase_fifty_moves = false;
 		r->premove_relax = PREMOVE_RELAX_ALL;
 		/* "the move is performed without changing the overall timing
 		 * of the player" */

@@ -252,7 +252,8 @@ static void claim_tablebase(struct game_service *gs, struct live_game *lg, int64
 	}
 	bool drawn = false;
 	char why[FOLD_REASON_MAX] = "";
-	if (tablebase_judge_claim(gs->tb, &v->game.pos, true, &drawn, why, sizeof why) != TCHESS_OK) {
+	if (tablebase_judge_claim(gs->tb, &v->game.pos, v->game.rules.tablebase_fifty_moves, &drawn, why,
+				  sizeof why) != TCHESS_OK) {
 		game_fail(out, PROTOCOL_ERR_ILLEGAL, "claim refused: %s", why[0] ? why : "the tables cannot judge it");
 		return;
 	}

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "harness.h"
+#include "testdata.h"
 #include "tchess/fold.h"
 #include "tchess/protocol.h"
 #include "tchess/tablebase.h"
@@ -194,6 +195,45 @@ START_TEST(test_tablebase_claims)
 	table_open(&t, conf, "\"tc\":\"5+0\",\"ruleset\":\"yourpot\",\"fen\":\"k7/1r6/8/8/8/8/8/KQ6 w - - 0 1\"");
 	table_refused(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"tablebase\"}", 422, "KQvKR");
 	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_tablebase_nalimov)
+{
+	/* Yourpot: "If the adjourned position is really a draw according to
+	 * the ending tables of Nalimov, the game is drawn. If the position is
+	 * not a draw, the following time ... is added to the opponent".
+	 * Nalimov's are DTM tables that know no fifty-move rule (issue 18):
+	 * KRvK, White to mate in 16 moves, with 90 plies of the count gone, is
+	 * not a draw with either table set. Before, Syzygy called it drawn
+	 * (the fifty-move rule would come first) and Gaviota refused it. */
+	char syzygy[4200];
+	snprintf(syzygy, sizeof syzygy, "syzygy:%s", testdata_shared_path("tablebases/syzygy-3-4"));
+	const char *sets[] = { "gaviota:" TABLEBASE_DEBIAN_GAVIOTA_DIR, syzygy };
+	const char *files[] = { TABLEBASE_DEBIAN_GAVIOTA_DIR "/krk.gtb.cp4", NULL };
+	char krvk[4200];
+	snprintf(krvk, sizeof krvk, "%s/KRvK.rtbw", testdata_shared_path("tablebases/syzygy-3-4"));
+	files[1] = krvk;
+	for (int i = 0; i < 2; i++) {
+		if (access(files[i], R_OK)) {
+			fprintf(stderr, "skipped: %s is not there\n", files[i]);
+			continue;
+		}
+		char conf[4400];
+		snprintf(conf, sizeof conf, "poll_timeout_ms = 1000\ntablebases = %s\n", sets[i]);
+		struct table t;
+		table_open(&t, conf, "\"tc\":\"5+0\",\"ruleset\":\"yourpot\",\"fen\":\"8/8/8/8/8/2k5/1R6/K7 w - - 90 60\"");
+		ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 1);
+		cJSON *e = table_wait_event(&t, "time-added");
+		ck_assert_str_eq(jstr(e, "color"), "white");
+		ck_assert_int_eq(jint(e, "ms"), 60000);
+		ck_assert_msg(strstr(jstr(e, "reason"), "not drawn"), "%s", jstr(e, "reason"));
+		cJSON_Delete(e);
+		cJSON *s = table_snapshot(&t, NULL);
+		ck_assert_str_eq(jstr(s, "status"), "playing");
+		cJSON_Delete(s);
+		table_close(&t);
+	}
 }
 END_TEST
 
@@ -612,6 +652,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_draw_chessgamble);
 	tcase_add_test(tc, test_claims);
 	tcase_add_test(tc, test_tablebase_claims);
+	tcase_add_test(tc, test_tablebase_nalimov);
 	tcase_add_test(tc, test_abort);
 	tcase_add_test(tc, test_disconnect_adjourn);
 	tcase_add_test(tc, test_discard_is_a_refusal);
