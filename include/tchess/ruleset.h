@@ -22,7 +22,8 @@
  *               ends when all its games are finished), and only Article
  *               7's time controls: corr:Xd/10 for X = 10, 20, 30, and X
  *               minutes for X = 5, 10, 20, 30 with or without a Fischer
- *               increment.
+ *               increment; the win claim against a player gone (11.2)
+ *               only when no game of theirs hears from them.
  *
  * A ruleset is plain data; the game, clock and premove code read it.
  */
@@ -99,6 +100,11 @@ struct ruleset {
 	bool abort_by_consent;          /* later aborts need the opponent's consent */
 	enum disconnect_policy disconnect;
 	int64_t disconnect_grace_ms;
+	/* Whether a player gone from one game is gone only when no game of
+	 * theirs hears from them (the win claim of DISCONNECT_CLAIM_WIN):
+	 * chessgamble 11.2, "a player is not active on the website anymore".
+	 * fide and yourpot judge each game's connection on its own. */
+	bool activity_per_player;
 	int discard_claims_per_day;     /* adjourned games: claims that the partner discards resuming */
 	int discards_to_lose;
 	/* A discard is the partner's refusal: a decline of the resume request,

@@ -73,6 +73,10 @@ bool ruleset_preset(struct ruleset *r, const char *name)
 		r->abort_alone_max_plies = 0;
 		r->abort_by_consent = false;
 		r->disconnect = DISCONNECT_CLAIM_WIN;
+		/* 11.2: "If chessgamble comes to the conclusion that a player
+		 * is not active on the website anymore, the game can be
+		 * declared as lost": the player's activity, in any game. */
+		r->activity_per_player = true;
 		r->premove_relax = 0;
 		/* Article 7: "correspondence chess: X days for 10 moves (where
 		 * X = 10, 20 or 30)" and "chess X minutes (where X = 5, 10, 20

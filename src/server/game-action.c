@@ -350,6 +350,17 @@ static void claim_run(struct game_action_call *c)
 			game_fail(out, PROTOCOL_ERR_ILLEGAL, "your opponent is present");
 			return;
 		}
+		/* Chessgamble 11.2: "not active on the website anymore" is the
+		 * player's activity, not one game's: gone here, playing on
+		 * in another game is no ground for a win. */
+		if (v->game.rules.activity_per_player &&
+		    game_presence_player_active(gs, v->seats[!color].player, lg, game_presence_grace_ms(gs, v),
+						now_wall_ms())) {
+			game_fail(out, PROTOCOL_ERR_ILLEGAL,
+				  "your opponent is active in another game: the %s rules give the win only against a "
+				  "player no longer active on the server", v->game.rules.name);
+			return;
+		}
 		game_action_ended_event(&e, !color, GAME_TERM_TECHNICAL_FAILURE, "abandoned");
 		game_action_commit(gs, lg, me, &e, NULL, out);
 		break;

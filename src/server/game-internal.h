@@ -375,6 +375,11 @@ int64_t game_presence_grace_ms(const struct game_service *gs, const struct game_
  * parks a poll (its last request plus the grace); INT64_MAX while a poll
  * is parked, for a seat recorded gone already or another kind of seat. */
 int64_t game_presence_gone_at(const struct game_service *gs, const struct live_game *lg, int color);
+/* Whether player made a request on, or has a poll parked in, any game of
+ * theirs (in memory or evicted, except skip) within grace_ms before now:
+ * active on the server. Scans the games: for rare commands (a win claim). */
+bool game_presence_player_active(const struct game_service *gs, int64_t player, const struct live_game *skip,
+				 int64_t grace_ms, int64_t now);
 /* Counts out among the seat's invalid commands (or resets the count). */
 void game_presence_account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out);
 

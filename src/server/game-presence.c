@@ -42,6 +42,25 @@ int64_t game_presence_gone_at(const struct game_service *gs, const struct live_g
 	return lg->last_seen[color] + game_presence_grace_ms(gs, v);
 }
 
+bool game_presence_player_active(const struct game_service *gs, int64_t player, const struct live_game *skip,
+				 int64_t grace_ms, int64_t now)
+{
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (const struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			int c = lg == skip ? -1 : fold_seat_of(&lg->view, player);
+			if (c >= 0 && (lg->parked[c] > 0 || lg->last_seen[c] + grace_ms > now))
+				return true;
+		}
+		for (const struct evicted_game *eg = gs->evicted[b]; eg; eg = eg->next) {
+			for (int c = WHITE; c <= BLACK; c++) {
+				if (eg->players[c] == player && eg->last_seen[c] + grace_ms > now)
+					return true;
+			}
+		}
+	}
+	return false;
+}
+
 /* Consecutive invalid commands: "a broken bot" forfeits after more than
  * the ruleset's limit. Stale plies (409 with seq) are ordinary races and
  * do not count; a success resets the count. */

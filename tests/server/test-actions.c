@@ -532,6 +532,50 @@ START_TEST(test_disconnect_claim_win)
 }
 END_TEST
 
+START_TEST(test_claim_win_per_player)
+{
+	/* Chessgamble 11.2: "If chessgamble comes to the conclusion that a
+	 * player is not active on the website anymore, the game can be
+	 * declared as lost." Activity is the player's, not one game's (issue
+	 * 18): alice, quiet in game B but with a poll parked in her game A,
+	 * is active; bob's claim of B is refused until she is gone from both. */
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\ndisconnect_grace_ms = 1000\ntest_clock = on\n",
+		   "\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"");
+	play(&t, t.alice, 0, "e4");
+	/* Game A: alice v carol, both with a poll parked there. */
+	struct table a = t;
+	create_game_with(&t.d, t.alice, "{\"tc\":\"5+3\",\"color\":\"white\"}", a.game);
+	join_game(&t.d, a.game, t.carol);
+	struct poll_req pa, pc, pb;
+	park(&a, &pa, t.alice);
+	park(&a, &pc, t.carol);
+	park(&t, &pb, t.bob);
+	tchessd_advance(&t.d, 2000);
+	cJSON *e = table_wait_event(&t, "presence");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "present")));
+	cJSON_Delete(e);
+	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}", 422, "active in another game");
+	/* Carol's draw offer answers alice's poll in A; alice asks nothing
+	 * more anywhere, and after the grace she is gone from both. */
+	ck_assert_uint_eq(table_ok(&a, "draw", t.carol, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	int64_t deadline = mono_ms() + 10000;
+	while (!poll_run(&pa, 100))
+		ck_assert_msg(mono_ms() < deadline, "alice's poll in A was not answered");
+	poll_fini(&pa);
+	tchessd_advance(&t.d, 2000);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}"), 1);
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "result"), "0-1");
+	ck_assert_str_eq(jstr(s, "reason"), "abandoned");
+	cJSON_Delete(s);
+	poll_fini(&pc);
+	poll_fini(&pb);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_invalid_commands)
 {
 	/* The issue: "A seat that sends more than the ruleset's number of
@@ -660,6 +704,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_adjourned_clock_stands);
 	tcase_add_test(tc, test_disconnect_fide);
 	tcase_add_test(tc, test_disconnect_claim_win);
+	tcase_add_test(tc, test_claim_win_per_player);
 	tcase_add_test(tc, test_invalid_commands);
 	tcase_add_test(tc, test_max_duration);
 	tcase_add_test(tc, test_notes_revealed);
