@@ -279,6 +279,13 @@ int64_t fold_clock_expiry(const struct game_view *v);
  * correspondence game or a tournament's (timed by its clocks alone). */
 #define FOLD_FIRST_MOVE_MS_MAX 86400000
 int64_t fold_first_move_deadline(const struct game_view *v, int64_t limit_ms, int *side);
+/* Yourpot's discards: the instant from which the partner's silence on
+ * color's standing resume request is a refusal color may claim
+ * (resume_since_ms plus the ruleset's resume_answer_ms while the partner
+ * is online, resume_absent_ms while they are gone); INT64_MAX when color
+ * has no request standing. A declined request is claimable at once
+ * (resume_declined), whatever this says. */
+int64_t fold_discard_due(const struct game_view *v, int color);
 /* "open" (a seat is free), "playing" (started, or full but not started),
  * "adjourned" or "over". */
 const char *fold_status(const struct game_view *v);

@@ -9,7 +9,8 @@
  *               offers only on one's own move and valid until withdrawn, abort
  *               alone before 2 plies and by consent after, disconnect adjourns
  *               (resume by consent; a discard is the partner's refusal, a
- *               decline or 60 s without an answer while online; one discard
+ *               decline, 60 s without an answer while online or a day
+ *               gone with the request standing; one discard
  *               claim a UTC day, three discards lose), tablebase claims up
  *               to 6 pieces judged as Nalimov's tables do (no fifty-move
  *               rule in the verdict) with a time penalty by speed class, the relaxed
@@ -110,6 +111,10 @@ struct ruleset {
 	/* A discard is the partner's refusal: a decline of the resume request,
 	 * or this long without an answer while the partner is online. */
 	int64_t resume_answer_ms;
+	/* ... or this long gone with the request standing: a partner who
+	 * never returns refuses by staying away (else the game would wait
+	 * for ever). */
+	int64_t resume_absent_ms;
 	int tablebase_max_pieces;       /* 0: no tablebase claims */
 	/* Whether a tablebase claim's verdict counts the fifty-move rule (a
 	 * win it stops is a draw) or is the tables' own (Yourpot: "a draw

@@ -18,6 +18,7 @@ static void common(struct ruleset *r, const char *name)
 	r->discard_claims_per_day = 1;
 	r->discards_to_lose = 3;
 	r->resume_answer_ms = 60000;
+	r->resume_absent_ms = 86400000;
 	r->premove_depth = 1;
 	r->invalid_command_limit = 10;
 	r->first_move_timeout_ms = 30000;
@@ -108,6 +109,8 @@ bool ruleset_validate(const struct ruleset *r, const char **why)
 		msg = "disconnect grace must be from 1 s to 1 h";
 	else if (r->resume_answer_ms < 1000 || r->resume_answer_ms > 86400000)
 		msg = "resume answer time must be from 1 s to 1 day";
+	else if (r->resume_absent_ms < 60000 || r->resume_absent_ms > 30 * 86400000LL)
+		msg = "resume absence time must be from 1 min to 30 days";
 	else if (r->premove_depth < 1 || r->premove_depth > PREMOVE_DEPTH_MAX)
 		msg = "premove depth must be from 1 to 8";
 	else if (r->premove_relax & ~(unsigned)PREMOVE_RELAX_ALL)

@@ -435,16 +435,19 @@ static const char *session_gone_claim(const struct session *s, const char **why)
 			return NULL;
 		}
 		/* A discard is the partner's refusal (fold.c, apply_discard):
-		 * a decline, or silence while online, whose time the server
-		 * judges. */
+		 * a decline, silence while online, whose time the server
+		 * judges, or a day gone with the request standing (timed here
+		 * by the last answer's server instant: polls come back within
+		 * one poll timeout). */
 		if (v->resume_declined[s->me])
 			return "discard";
 		if (v->resume_request_by != s->me) {
 			*why = "a discard is your opponent's refusal to resume: P asks to resume first";
 			return NULL;
 		}
-		if (v->absent[!s->me]) {
-			*why = "your opponent is not online: they have not refused";
+		if (v->absent[!s->me] && session_server_ms(s, s->reading_mono_ms) < fold_discard_due(v, s->me)) {
+			*why = "your opponent is not online: their absence counts as a refusal a day after your "
+			       "request";
 			return NULL;
 		}
 		return "discard";

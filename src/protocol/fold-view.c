@@ -70,6 +70,14 @@ int64_t fold_first_move_deadline(const struct game_view *v, int64_t limit_ms, in
 	return from + limit_ms;
 }
 
+int64_t fold_discard_due(const struct game_view *v, int color)
+{
+	if (!fold_adjourned(v) || v->resume_request_by != color || color < 0)
+		return INT64_MAX;
+	const struct ruleset *r = &v->game.rules;
+	return v->resume_since_ms + (v->absent[!color] ? r->resume_absent_ms : r->resume_answer_ms);
+}
+
 const char *fold_status(const struct game_view *v)
 {
 	if (v->created && game_is_over(&v->game))

@@ -425,10 +425,13 @@ static int apply_resumed(struct game_view *v, int64_t t_ms, const struct fold_ev
  * discard per day." A discard is the partner's refusal, nothing else: they
  * declined the claimant's resume request, or left it unanswered for the
  * ruleset's resume_answer_ms while online (counted from the request, or
- * from their return after it). A partner who is gone has not refused: the
- * rule resumes "when both are online". Days are UTC days (t_ms / 1 day).
- * A claim uses up the refusal it names: a decline once, a silence from the
- * claim on. */
+ * from their return after it). A partner who stays gone refuses too, by
+ * staying away: the rule resumes only "when both are online", and a
+ * partner who never returns would hold the game for ever, so their absence
+ * with the request standing counts after the longer resume_absent_ms (a
+ * day in every preset; fold_discard_due). Days are UTC days (t_ms / 1
+ * day). A claim uses up the refusal it names: a decline once, a silence or
+ * an absence from the claim on. */
 static int apply_discard(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
 {
 	if (!fold_adjourned(v))
@@ -442,10 +445,12 @@ static int apply_discard(struct game_view *v, int64_t t_ms, const struct fold_ev
 			return bad(err, "a discard is claimed after %s declined your resume request, or left it "
 					"unanswered while online: make one first",
 				   fold_color_str(!c));
-		if (v->absent[!c])
-			return bad(err, "%s is not online: a partner who is gone has not discarded resuming",
-				   fold_color_str(!c));
-		int64_t due = v->resume_since_ms + v->game.rules.resume_answer_ms;
+		int64_t due = fold_discard_due(v, c);
+		if (t_ms < due && v->absent[!c])
+			return bad(err, "%s is not online and has not refused: their absence counts as a refusal "
+					"after %lld h with your resume request standing, %lld min more",
+				   fold_color_str(!c), (long long)(v->game.rules.resume_absent_ms / 3600000),
+				   (long long)((due - t_ms + 59999) / 60000));
 		if (t_ms < due)
 			return bad(err, "%s has not refused: your resume request stands unanswered for %lld s more "
 					"(a discard is a decline, or %lld s without an answer while online)",

@@ -1273,10 +1273,12 @@ START_TEST(test_adjourn_and_absence)
 	take_http(&s, "POST", "/v1/games/" ID "/resume", "{\"ply\":0,\"action\":\"request\"}");
 	request_event(&b, WHITE, FOLD_REQ_RESUME, FOLD_REQ_MADE, 0);
 	evbuf_fold(&b, &s, 31000);
-	/* ... that a partner who is gone cannot have refused ... */
+	/* ... that a partner who is gone has not refused until a day has
+	 * passed ... */
 	press(&s, 'G');
 	ck_assert_int_eq(s.n_out, 0);
-	ck_assert_str_eq(s.message, "nothing to claim: your opponent is not online: they have not refused");
+	ck_assert_str_eq(s.message, "nothing to claim: your opponent is not online: their absence counts as a "
+				    "refusal a day after your request");
 	/* ... one online can (their silence the server times). */
 	fold_event_init(&e, FOLD_EV_PRESENCE);
 	e.color = BLACK;

@@ -336,8 +336,9 @@ START_TEST(test_disconnect_adjourn)
 	table_refused(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}", 409, "adjourned");
 	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422, "resume request");
 	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":1}"), 1);
-	/* Alice is gone: she has not discarded resuming, she cannot answer. */
-	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422, "white is not online");
+	/* Alice is gone: she has not discarded resuming (not for a day). */
+	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"discard\"}", 422,
+		      "white is not online and has not refused");
 	s = table_snapshot(&t, NULL);
 	ck_assert_int_eq(jint(cJSON_GetObjectItemCaseSensitive(s, "discards"), "white"), 0);
 	cJSON_Delete(s);
@@ -412,6 +413,46 @@ START_TEST(test_discard_is_a_refusal)
 	ck_assert_str_eq(jstr(s, "status"), "playing");
 	cJSON_Delete(s);
 	ck_assert_int_eq(discards_of(&t, "black"), 2);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_discard_partner_gone)
+{
+	/* Yourpot: "The game can be resumed upon both partners consent when
+	 * both are online. If one of the partners discards to proceed the
+	 * game, the player can claim the partner discard, but there can be no
+	 * more than one discard per day. If the player has discarded to
+	 * resume the game three times, he will be scored a defeat." A partner
+	 * who never returns refuses by staying away: a day gone with the
+	 * resume request standing is a discard, so the game does not wait
+	 * for ever (before, it waited for the operator's max_game_minutes,
+	 * by default never). */
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\ntest_clock = on\n", "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	play(&t, t.alice, 0, "e4");
+	play(&t, t.bob, 1, "e5");
+	struct poll_req p;
+	park(&t, &p, t.bob);
+	tchessd_advance(&t.d, 16000);
+	cJSON_Delete(table_wait_event(&t, "game-adjourned"));
+	poll_fini(&p);
+	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2}"), 1);
+	table_refused(&t, "claim", t.bob, "{\"ply\":2,\"claim\":\"discard\"}", 422,
+		      "white is not online and has not refused: their absence counts as a refusal after 24 h");
+	tchessd_advance(&t.d, 86400000 - 60000);
+	table_refused(&t, "claim", t.bob, "{\"ply\":2,\"claim\":\"discard\"}", 422, "1 min more");
+	for (int n = 1; n <= 3; n++) {
+		tchessd_advance(&t.d, n == 1 ? 60000 : 86400000);
+		ck_assert_uint_ge(table_ok(&t, "claim", t.bob, "{\"ply\":2,\"claim\":\"discard\"}"), 1);
+		if (n < 3)
+			ck_assert_int_eq(discards_of(&t, "white"), n);
+	}
+	cJSON *s = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(s, "result"), "0-1");
+	ck_assert_str_eq(jstr(s, "termination"), "technical-failure");
+	ck_assert_str_eq(jstr(s, "reason"), "discards");
+	cJSON_Delete(s);
 	table_close(&t);
 }
 END_TEST
@@ -701,6 +742,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_disconnect_adjourn);
 	tcase_add_test(tc, test_discard_is_a_refusal);
 	tcase_add_test(tc, test_resume_twice_at_one_ply);
+	tcase_add_test(tc, test_discard_partner_gone);
 	tcase_add_test(tc, test_adjourned_clock_stands);
 	tcase_add_test(tc, test_disconnect_fide);
 	tcase_add_test(tc, test_disconnect_claim_win);
