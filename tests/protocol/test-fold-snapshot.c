@@ -514,15 +514,16 @@ static char *replace(const char *s, const char *from, const char *to)
 	return out;
 }
 
-/* A started 5+3 fide game, ann v bob, created and started at 1000 (seq 1, 2). */
-static void started_view(struct game_view *v)
+/* A started 5+3 game under ruleset, ann v bob, created and started at 1000
+ * (seq 1, 2). */
+static void started_view_rules(struct game_view *v, const char *ruleset)
 {
 	struct fold_event e;
 	struct protocol_error err;
 	fold_view_init(v);
 	fold_event_init(&e, FOLD_EV_CREATED);
 	strcpy(e.tc, "5+3");
-	strcpy(e.ruleset, "fide");
+	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
 	strcpy(e.fen, FEN_START);
 	strcpy(e.opponent, "open");
 	for (int c = WHITE; c <= BLACK; c++) {
@@ -533,6 +534,12 @@ static void started_view(struct game_view *v)
 	ck_assert_int_eq(fold_apply_event(v, 1, 1000, &e, &err), 0);
 	fold_event_init(&e, FOLD_EV_STARTED);
 	ck_assert_int_eq(fold_apply_event(v, 2, 1000, &e, &err), 0);
+}
+
+/* The same under fide. */
+static void started_view(struct game_view *v)
+{
+	started_view_rules(v, "fide");
 }
 
 START_TEST(test_snapshot_bad)
@@ -648,6 +655,55 @@ START_TEST(test_fold_checks_charged)
 }
 END_TEST
 
+/* Yourpot's discards against a partner who stays gone (issue 18): the
+ * absence counts after the ruleset's day, from the request and then from
+ * each claim (the server ends the game at the third, with its own event);
+ * fold_discard_due says when, and a claim before it is refused, the view
+ * unchanged. */
+START_TEST(test_discard_absent_partner)
+{
+	const int64_t day = 86400000;
+	struct game_view v;
+	struct protocol_error err;
+	struct fold_event e;
+	int64_t seq = 2;
+	started_view_rules(&v, "yourpot");
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = WHITE;
+	e.present = false;
+	ck_assert_int_eq(fold_apply_event(&v, ++seq, 20000, &e, &err), 0);
+	fold_event_init(&e, FOLD_EV_ADJOURNED);
+	strcpy(e.reason, "disconnect");
+	ck_assert_int_eq(fold_apply_event(&v, ++seq, 20000, &e, &err), 0);
+	ck_assert_int_eq(fold_discard_due(&v, BLACK), INT64_MAX);
+	fold_event_init(&e, FOLD_EV_REQUEST);
+	e.color = BLACK;
+	e.what = FOLD_REQ_RESUME;
+	e.action = FOLD_REQ_MADE;
+	ck_assert_int_eq(fold_apply_event(&v, ++seq, 21000, &e, &err), 0);
+	ck_assert_int_eq(fold_discard_due(&v, BLACK), 21000 + day);
+	ck_assert_int_eq(fold_discard_due(&v, WHITE), INT64_MAX);
+	int64_t at = 21000 + day;
+	for (int n = 1; n <= 3; n++, at += day) {
+		fold_event_init(&e, FOLD_EV_DISCARD);
+		e.color = BLACK;
+		ck_assert_int_eq(fold_apply_event(&v, seq + 1, at - 1, &e, &err), -1);
+		ck_assert_msg(strstr(err.message, "white is not online and has not refused"), "%s", err.message);
+		ck_assert_int_eq(v.discards[WHITE], n - 1);
+		ck_assert_int_eq(fold_apply_event(&v, ++seq, at, &e, &err), 0);
+		ck_assert_int_eq(v.discards[WHITE], n);
+		ck_assert_int_eq(fold_discard_due(&v, BLACK), at + day);
+	}
+	/* Back online, white's silence is timed by the answer time again. */
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = WHITE;
+	e.present = true;
+	ck_assert_int_eq(fold_apply_event(&v, ++seq, at, &e, &err), 0);
+	ck_assert_int_eq(fold_discard_due(&v, BLACK), at + 60000);
+	fold_view_fini(&v);
+}
+END_TEST
+
 /* A game's own premove depth and first-move limit (game-created's
  * "premoves" and "first_move_ms") over its ruleset's, kept by the
  * snapshot; out of range refused. */
@@ -709,6 +765,7 @@ static Suite *snapshot_suite(void)
 	tcase_add_test(tc, test_snapshot_bad);
 	tcase_add_test(tc, test_fold_refuses_negative_think);
 	tcase_add_test(tc, test_fold_checks_charged);
+	tcase_add_test(tc, test_discard_absent_partner);
 	tcase_add_test(tc, test_game_options);
 	suite_add_tcase(s, tc);
 	return s;
