@@ -284,6 +284,15 @@ struct ruleset;
 enum tchess_err pgn_game_to_game(const struct pgn_game *pg, const struct ruleset *rules, struct game *g,
 				 size_t *failed_ply, struct tchess_error *err);
 
+/* Whether the rules (NULL for fide) end pg's main line before its last
+ * move although the file plays on (a fivefold, 75 moves, a dead position
+ * a site did not stop at); if so sets *ply to the plies played when they
+ * end it (0: the start position is already over) and *t (if not NULL)
+ * to the ending. False when the file stops where the rules do, or a move
+ * cannot be replayed for another reason (a null move). */
+bool pgn_game_rules_end(const struct pgn_game *pg, const struct ruleset *rules, size_t *ply,
+			enum game_termination *t);
+
 /* Fills pg (which it initialises) from g: start, moves, clock readings,
  * Result and, when the game has ended, Termination. The caller adds the
  * other tags. On error pg is left empty. */

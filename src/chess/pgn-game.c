@@ -40,6 +40,22 @@ enum tchess_err pgn_game_to_game(const struct pgn_game *pg, const struct ruleset
 	return TCHESS_OK;
 }
 
+bool pgn_game_rules_end(const struct pgn_game *pg, const struct ruleset *rules, size_t *ply,
+			enum game_termination *t)
+{
+	struct game g;
+	struct tchess_error err;
+	size_t failed = 0;
+	bool ended = pgn_game_to_game(pg, rules, &g, &failed, &err) == TCHESS_ERR_GAME_OVER && failed > 0;
+	if (ended) {
+		*ply = failed - 1;
+		if (t)
+			*t = g.termination;
+	}
+	game_fini(&g);
+	return ended;
+}
+
 enum tchess_err pgn_game_from_game(const struct game *g, struct pgn_game *pg, struct tchess_error *err)
 {
 	enum tchess_err rc;

@@ -8,6 +8,8 @@
  *   PLY SAN UCI FEN ...                  its moves, variations nested alike)
  *   )
  *   opening CODE NAME                   (the main line's last position in the ECO table)
+ *   ended PLY STATUS                    (after ply PLY, when the rules end the game there
+ *                                        and the file plays on: its moves follow)
  *   warning MESSAGE                     (a bad move in a variation the reader passed over)
  *   end RESULT STATUS [claimable=threefold] [claimable=fifty]
  *
@@ -23,6 +25,7 @@
  * marker when the tag is missing or empty, or "*".
  */
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,9 +204,13 @@ static int dump_analyse(struct dump_engine *de, const struct pgn_game *pg, size_
 }
 
 /* Prints the first n moves of pg's main line with their variations,
- * stopping before a null move (the rules cannot replay one), then the
- * problems the reader passed over. */
-static void dump_plies(const struct pgn_game *pg, size_t n, struct dump_engine *de)
+ * stopping before a null move (the rules cannot replay one), with the
+ * line "ended PLY STATUS" after ply ended when the rules end the game
+ * there and the file plays on (status names the ending; SIZE_MAX: they
+ * do not; 0: before the first move),
+ * then the problems the reader passed over. */
+static void dump_plies(const struct pgn_game *pg, size_t n, size_t ended, const char *status,
+		       struct dump_engine *de)
 {
 	struct position p = pg->start;
 	size_t k = 0;
@@ -211,7 +218,13 @@ static void dump_plies(const struct pgn_game *pg, size_t n, struct dump_engine *
 		k++;
 	if (de && dump_analyse(de, pg, k) < 0)
 		de = NULL;
-	dump_line(pg->moves, k, &p, 1, de);
+	if (ended <= k) {
+		dump_line(pg->moves, ended, &p, 1, de);
+		printf("ended %zu %s\n", ended, status);
+		dump_line(pg->moves + ended, k - ended, &p, ended + 1, de);
+	} else {
+		dump_line(pg->moves, k, &p, 1, de);
+	}
 	/* The opening: the last position of the main line in the ECO table. */
 	const struct eco_entry *opening = NULL;
 	p = pg->start;
@@ -250,7 +263,14 @@ static int dump_game(const struct pgn_game *pg, size_t index, struct dump_engine
 
 	printf("game %zu\n", index);
 	enum tchess_err e = pgn_game_to_game(pg, NULL, &g, &failed, &err);
-	dump_plies(pg, e == TCHESS_OK ? g.n_plies : failed - (failed > 0), de);
+	/* A file that plays on past where the rules end the game is shown
+	 * whole, the end marked; its end line has the rules' verdict. */
+	size_t ended = 0;
+	bool on = e == TCHESS_ERR_GAME_OVER && pgn_game_rules_end(pg, NULL, &ended, NULL);
+	if (on)
+		e = TCHESS_OK;
+	dump_plies(pg, on ? pg->n_moves : e == TCHESS_OK ? g.n_plies : failed - (failed > 0), on ? ended : SIZE_MAX,
+		   status_name(&g), de);
 	if (e != TCHESS_OK) {
 		printf("error %zu:%zu %s\n", pg->line, pg->col, err.message);
 		rc = 1;
@@ -305,7 +325,12 @@ int cmd_review_plain(const char *path, const char *engine, int depth)
 			msg = msg && !strncmp(perr.message, "game ", 5) ? msg + 2 : perr.message;
 			/* The moves read before the error are legal: show them. */
 			printf("game %zu\n", index);
-			dump_plies(&pg, pg.n_moves, NULL);
+			/* A move after mate (a file the rules ended): marked. */
+			struct game g;
+			struct tchess_error gerr;
+			bool over = pgn_game_to_game(&pg, NULL, &g, NULL, &gerr) == TCHESS_OK && game_is_over(&g);
+			dump_plies(&pg, pg.n_moves, over ? pg.n_moves : SIZE_MAX, over ? status_name(&g) : NULL, NULL);
+			game_fini(&g);
 			printf("error %zu:%zu %s\n", perr.line, perr.col, msg);
 			status = 1;
 		}

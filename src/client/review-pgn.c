@@ -215,5 +215,8 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 	out->opening = pgn_game_tag(g, "Opening");
 	out->time_control = pgn_game_tag(g, "TimeControl");
 	out->comment_start = g->comment_start;
+	enum game_termination why = GAME_TERM_NONE;
+	out->rules_ended = pgn_game_rules_end(g, NULL, &out->rules_end, &why);
+	out->rules_end_why = game_termination_str(why);
 	return 0;
 }

@@ -880,6 +880,23 @@ const char *review_comment(const struct review *r)
 	return r->ply ? r->line[r->ply - 1]->comment : r->game.comment_start;
 }
 
+void review_rules_end_text(const struct review *r, char *buf, size_t size)
+{
+	size_t end = r->game.rules_end;
+	buf[0] = '\0';
+	if (!r->has_game || !r->game.rules_ended || r->depth != 0 || r->ply < end)
+		return;
+	const struct position *p = &r->positions[end];
+	int num = p->side == WHITE ? p->fullmove - 1 : p->fullmove;
+	if (r->ply == end)
+		snprintf(buf, size, "our rules end the game here (%s); the file plays on", r->game.rules_end_why);
+	else if (end == 0)
+		snprintf(buf, size, "played on after our rules ended the game at the start (%s)", r->game.rules_end_why);
+	else
+		snprintf(buf, size, "played on after our rules ended the game at move %d (%s)", num,
+			 r->game.rules_end_why);
+}
+
 const char *review_line_comment(const struct review *r)
 {
 	if (!r->has_game || r->depth == 0 || r->ply != r->frames[r->depth].base + 1)

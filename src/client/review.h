@@ -61,6 +61,10 @@ struct review_game {
 	const char *eco, *opening;           /* ECO, Opening, or NULL */
 	const char *time_control;            /* TimeControl, or NULL */
 	const char *comment_start;
+	bool rules_ended;                    /* our rules end the game before the file's last move
+						(pgn_game_rules_end) */
+	size_t rules_end;                    /* then the plies played when they end it */
+	const char *rules_end_why;           /* and how they end it ("fivefold") */
 };
 
 /* One line of the game list. */
@@ -303,6 +307,9 @@ void review_opening_text(const struct review *r, char *buf, size_t size);
 /* The comment of the current move (the game's opening comment at ply 0),
  * or NULL. */
 const char *review_comment(const struct review *r);
+/* Fills buf with where our rules ended the game, on the main line from
+ * the ply they end it at on (the game played on past it), else "". */
+void review_rules_end_text(const struct review *r, char *buf, size_t size);
 
 /* The comment before the current move's side line when the current move
  * is its first (a side line's comment_start), or NULL. */

@@ -71,6 +71,21 @@ START_TEST(test_moves_after_the_end)
 	ck_assert_ptr_nonnull(strstr(err.message, "after the game ended by insufficient-material"));
 	ck_assert_uint_eq(g.n_plies, 1);
 	game_fini(&g);
+	/* Where the rules end it: after ply 1, by insufficient material. */
+	size_t ply = 99;
+	enum game_termination t = GAME_TERM_NONE;
+	ck_assert(pgn_game_rules_end(&pg, NULL, &ply, &t));
+	ck_assert_uint_eq(ply, 1);
+	ck_assert_int_eq(t, GAME_TERM_INSUFFICIENT_MATERIAL);
+	pgn_game_fini(&pg);
+	/* A game that stops where the rules do, or goes on: not ended early. */
+	read_one("1. f3 e5 2. g4 Qh4# 0-1\n", &pg);
+	ply = 99;
+	ck_assert(!pgn_game_rules_end(&pg, NULL, &ply, &t));
+	ck_assert_uint_eq(ply, 99);
+	pgn_game_fini(&pg);
+	read_one("1. e4 e5 *\n", &pg);
+	ck_assert(!pgn_game_rules_end(&pg, NULL, &ply, NULL));
 	pgn_game_fini(&pg);
 }
 END_TEST

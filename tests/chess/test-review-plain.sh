@@ -82,6 +82,44 @@ if [ "$game10" != "$want10" ]; then
 fi
 [ "$(grep -c '^game ' <<<"$out")" = 10 ] || { echo "want 10 games"; fail=1; }
 [ "$rc" = 1 ] || { echo "exit status $rc, want 1 (one game failed)"; fail=1; }
+# A file that plays on past where our rules end the game is shown whole:
+# the line "ended PLY STATUS" after the ply the rules end it at, the moves
+# after it, and the rules' verdict on the end line (a fivefold; a start
+# where the only move leaves two bare kings, dead before ply 1); a move
+# after mate cannot be read, but the mate is marked.
+played=$("$tchess" review --plain "$data/review/played-on.pgn")
+prc=$?
+g1=$(sed -n '/^game 1$/,/^game 2$/p' <<<"$played")
+want1="16 Ng8 f6g8 rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 16 9
+ended 16 fivefold
+17 e4 e2e4 rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 9 eco=B00
+18 e5 e7e5 rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 10 eco=C20
+opening C20 King's pawn game
+end 1-0 fivefold
+game 2"
+if [ "$(sed -n '17,$p' <<<"$g1")" != "$want1" ]; then
+	echo "played-on game 1: want every move, 'ended 16 fivefold' after ply 16"
+	diff <(echo "$want1") <(sed -n '17,$p' <<<"$g1")
+	fail=1
+fi
+g2=$(sed -n '/^game 2$/,/^game 3$/p' <<<"$played")
+if ! grep -qxF "ended 4 checkmate" <<<"$g2" || ! grep -q '^error .*a3' <<<"$g2"; then
+	echo "played-on game 2: want 'ended 4 checkmate' and the error at 3. a3"
+	fail=1
+fi
+g3=$(sed -n '/^game 3$/,$p' <<<"$played")
+want3="game 3
+ended 0 dead-position
+1 Kxc2 c1c2 8/8/8/8/8/8/k1K5/8 b - - 0 1
+2 Ka1 a2a1 8/8/8/8/8/8/2K5/k7 w - - 1 2
+3 Kb3 c2b3 8/8/8/8/8/1K6/8/k7 b - - 2 2
+end 1/2-1/2 dead-position"
+if [ "$g3" != "$want3" ]; then
+	echo "played-on game 3: want 'ended 0 dead-position', then every move"
+	diff <(echo "$want3") <(echo "$g3")
+	fail=1
+fi
+[ "$prc" = 1 ] || { echo "played-on: exit status $prc, want 1 (game 2 has a move after mate)"; fail=1; }
 if [ $fail -ne 0 ]; then
 	echo "--- output:"
 	echo "$out"

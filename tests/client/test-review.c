@@ -636,6 +636,42 @@ START_TEST(test_tablebase)
 }
 END_TEST
 
+/* A file that plays on past where our rules end the game (a fivefold at
+ * ply 16, then 9. e4 e5): every move is there, and from ply 16 on the
+ * main line says where the rules ended it. */
+START_TEST(test_played_on)
+{
+	char text[128];
+	open_file("review/played-on.pgn");
+	key(KEYS_ENTER);
+	ck_assert_uint_eq(r.n_line, 18);
+	struct review_cmd go = { REVIEW_CMD_GOTO, 15, 0 };
+	review_apply(&r, &go);
+	review_rules_end_text(&r, text, sizeof text);
+	ck_assert_str_eq(text, "");
+	key(KEYS_RIGHT);
+	review_rules_end_text(&r, text, sizeof text);
+	ck_assert_str_eq(text, "our rules end the game here (fivefold); the file plays on");
+	key(KEYS_END);
+	ck_assert_uint_eq(r.ply, 18);
+	review_rules_end_text(&r, text, sizeof text);
+	ck_assert_str_eq(text, "played on after our rules ended the game at move 8 (fivefold)");
+	/* Game 3's start is already over (its only move leaves bare kings). */
+	key(KEYS_ESC);
+	key(KEYS_DOWN);
+	key(KEYS_DOWN);
+	key(KEYS_ENTER);
+	ck_assert_uint_eq(r.game_index, 2);
+	ck_assert_uint_eq(r.n_line, 3);
+	review_rules_end_text(&r, text, sizeof text);
+	ck_assert_str_eq(text, "our rules end the game here (dead-position); the file plays on");
+	key(KEYS_RIGHT);
+	review_rules_end_text(&r, text, sizeof text);
+	ck_assert_str_eq(text, "played on after our rules ended the game at the start (dead-position)");
+	close_file();
+}
+END_TEST
+
 START_TEST(test_illegal_game_refused)
 {
 	struct review_move mv = { .m = move_make(SQ_E1, SQ_E8 - 8 * 3), .san = "Ke5", .clock_ms = -1 };
@@ -751,6 +787,7 @@ int main(void)
 	tcase_add_test(tc, test_evals_from_pgn);
 	tcase_add_test(tc, test_explore);
 	tcase_add_test(tc, test_tablebase);
+	tcase_add_test(tc, test_played_on);
 	tcase_add_test(tc, test_illegal_game_refused);
 	tcase_add_test(tc, test_bad_game_in_list);
 	tcase_add_test(tc, test_wrap);

@@ -315,4 +315,23 @@ else
 	echo "ok - engine checks skipped: no /usr/games/stockfish"
 fi
 
+# 16. A game played on past where our rules end it (a fivefold at ply 16,
+# then 9. e4 e5): every move is shown, and from ply 16 on the comment pane
+# says where the rules ended it.
+cp "$TCHESS_TEST_DATA/review/played-on.pgn" "$tmp/played-on.pgn"
+start -- "$tmp/played-on.pgn"
+check "played-on list: 18 plies, all of them" t "1-0     18"
+keys t Enter
+check "all its moves" t "ply 0/18"
+keys t : 1 5 Enter
+check "before the rules' end" t "ply 15/18"
+absent "nothing said before it" t "our rules end"
+keys t Right
+check "at the rules' end" t "our rules end the game here"
+keys t End
+check "the moves after it" t "ply 18/18"
+check "played on, said so" t "played on after our rules ended"
+keys t q
+check "quits" t "tchess-exit-0"
+
 e2e_finish "all checks passed"

@@ -212,6 +212,12 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	char nags[256] = "", advice[96];
 	if (mv)
 		review_nag_text(mv, r->ascii, nags, sizeof nags);
+	char ended[128];
+	review_rules_end_text(r, ended, sizeof ended);
+	if (ended[0] && y < height) {
+		wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | (int)A_BOLD);
+		y += ui_draw_put_wrapped(w, y, 0, ended, width, height - y, r->ascii);
+	}
 	review_engine_advice(r, advice, sizeof advice);
 	if (advice[0] && y < height) {
 		wattrset(w, ui_attr(s->ui, THEME_CLOCK_LOW, -1) | (int)A_BOLD);
