@@ -213,7 +213,14 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 	out->black_elo = pgn_game_tag(g, "BlackElo");
 	out->eco = pgn_game_tag(g, "ECO");
 	out->opening = pgn_game_tag(g, "Opening");
+	/* The time control as players read it ("5+3", not the tag's
+	 * "300+3"), by tchess's one formatter; a tag it cannot read as is. */
+	struct time_control tc;
 	out->time_control = pgn_game_tag(g, "TimeControl");
+	if (pgn_game_time_control(g, &tc, NULL) == TCHESS_OK) {
+		time_control_format(&tc, rp->time_control, sizeof rp->time_control);
+		out->time_control = rp->time_control;
+	}
 	out->comment_start = g->comment_start;
 	enum game_termination why = GAME_TERM_NONE;
 	out->rules_ended = pgn_game_rules_end(g, NULL, &out->rules_end, &why);

@@ -23,6 +23,7 @@ struct review_pgn {
 	struct review_move *moves;
 	void **allocs;                 /* the side lines' arrays, freed with the game */
 	size_t n_allocs, cap_allocs;
+	char time_control[TIME_CONTROL_TEXT_MAX];   /* the game's, as players write it */
 };
 
 /* Lists the games of buf (len bytes, copied). Returns 0 (even for a file

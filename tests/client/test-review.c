@@ -225,7 +225,8 @@ START_TEST(test_header)
 	ck_assert_str_eq(buf, "White Player (2105)");
 	review_player_text(&r, BLACK, buf, sizeof buf);
 	ck_assert_str_eq(buf, "Black Player (1987)");
-	ck_assert_str_eq(r.game.time_control, "300+3");
+	/* [TimeControl "300+3"] as players read it. */
+	ck_assert_str_eq(r.game.time_control, "5+3");
 	/* The game's own tags win over the table. */
 	review_opening_text(&r, buf, sizeof buf);
 	ck_assert_str_eq(buf, "C57 Two Knights: Fried Liver");
@@ -688,6 +689,33 @@ START_TEST(test_illegal_game_refused)
 }
 END_TEST
 
+/* The header's time control as players read it, by time_control_format():
+ * FIDE classical periods, a Lichess game, tchessd's own tag, and a value
+ * that cannot be read shown as the file has it. */
+START_TEST(test_time_control_text)
+{
+	const char *text = "[TimeControl \"40/5400+30:1800+30\"]\n\n1. e4 *\n\n"
+			   "[TimeControl \"60+0\"]\n\n1. e4 *\n\n"
+			   "[TimeControl \"300+3\"]\n[TchessTimeControl \"5+d3\"]\n\n1. e4 *\n\n"
+			   "[TimeControl \"*180\"]\n\n1. e4 *\n";
+	const char *want[] = { "40/90+30:30+30", "1+0", "5+d3", "*180" };
+	char err[256];
+	ck_assert_int_eq(review_pgn_init(&rp, text, strlen(text), err, sizeof err), 0);
+	ck_assert_uint_eq(rp.n_games, 4);
+	review_init(&r, "tc.pgn", rp.entries, rp.n_games, review_pgn_load, &rp);
+	for (size_t i = 0; i < 4; i++) {
+		struct review_cmd open = { REVIEW_CMD_NONE, 0, 0 };
+		r.list_sel = i;
+		open = review_key(&r, KEYS_ENTER);
+		review_apply(&r, &open);
+		ck_assert_uint_eq(r.game_index, i);
+		ck_assert_str_eq(r.game.time_control, want[i]);
+		key(KEYS_ESC);
+	}
+	close_file();
+}
+END_TEST
+
 START_TEST(test_bad_game_in_list)
 {
 	const char *text = "[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"B\"]\n\n1. d4 *\n";
@@ -789,6 +817,7 @@ int main(void)
 	tcase_add_test(tc, test_tablebase);
 	tcase_add_test(tc, test_played_on);
 	tcase_add_test(tc, test_illegal_game_refused);
+	tcase_add_test(tc, test_time_control_text);
 	tcase_add_test(tc, test_bad_game_in_list);
 	tcase_add_test(tc, test_wrap);
 	tcase_add_test(tc, test_event_line);
