@@ -34,7 +34,7 @@ int cmd_review(int argc, char **argv)
 {
 	const char *file = NULL, *theme_arg = NULL, *engine = NULL, *tb_spec = NULL;
 	long game_no = 0, depth = REVIEW_ENGINE_DEPTH;
-	bool analyse = false;
+	bool analyse = false, depth_given = false;
 	int ascii_arg = -1;
 	bool flip = false, plain = false;
 	char err[512];
@@ -55,6 +55,7 @@ int cmd_review(int argc, char **argv)
 			if (v) {
 				char *end;
 				errno = 0;
+				depth_given = true;
 				depth = strtol(v, &end, 10);
 				if (errno || *end || end == v || depth < 1 || depth > REVIEW_ENGINE_DEPTH_MAX) {
 					fprintf(stderr, "tchess review: a depth is 1 to %d, not '%s'\n",
@@ -115,6 +116,17 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "tchess review: --analyse goes with --plain (on the screen, press a)\n");
 		return 2;
 	}
+	struct config cfg;
+	config_init(&cfg);
+	if (config_load(&cfg, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess: config: %s\n", err);
+		return 2;
+	}
+	/* The engine and depth: the command line's, else the config's. */
+	if (!engine && cfg.engine[0])
+		engine = cfg.engine;
+	if (!depth_given && cfg.engine_depth > 0)
+		depth = cfg.engine_depth;
 	/* The engine pool logs on stderr: only what goes wrong, and never
 	 * over the screen's lines but as a message of its own. */
 	log_set_level(LOG_ERROR);
@@ -122,12 +134,6 @@ int cmd_review(int argc, char **argv)
 		return cmd_review_plain(file, engine, analyse ? (int)depth : 0);
 
 	setlocale(LC_ALL, "");
-	struct config cfg;
-	config_init(&cfg);
-	if (config_load(&cfg, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: config: %s\n", err);
-		return 2;
-	}
 	struct theme theme;
 	const char *theme_name = config_theme_name(theme_arg, &cfg, getenv("NO_COLOR"));
 	if (theme_load(&theme, theme_name, err, sizeof err) < 0) {

@@ -10,6 +10,7 @@
 
 #include "config.h"
 #include "keyvalue.h"
+#include "review-engine.h"
 
 #define CONFIG_FILE_MAX (64 * 1024)
 
@@ -34,8 +35,8 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 	while ((rc = keyvalue_next(&r, &key, &value, err, errsize)) > 0) {
 		int line = r.line;
 		bool b;
-		if (!strcmp(key, "theme") || !strcmp(key, "server")) {
-			char *dst = key[0] == 't' ? tmp.theme : tmp.server;
+		if (!strcmp(key, "theme") || !strcmp(key, "server") || !strcmp(key, "engine")) {
+			char *dst = key[0] == 't' ? tmp.theme : key[0] == 's' ? tmp.server : tmp.engine;
 			if (*value == '\0') {
 				snprintf(err, errsize, "line %d: %s has no value", line, key);
 				return -1;
@@ -65,6 +66,16 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				return -1;
 			}
 			tmp.low_time_ms = ms;
+		} else if (!strcmp(key, "engine_depth")) {
+			char *end;
+			errno = 0;
+			long d = strtol(value, &end, 10);
+			if (end == value || *end || errno || d < 1 || d > REVIEW_ENGINE_DEPTH_MAX) {
+				snprintf(err, errsize, "line %d: engine_depth is a depth from 1 to %d, not '%.60s'", line,
+					 REVIEW_ENGINE_DEPTH_MAX, value);
+				return -1;
+			}
+			tmp.engine_depth = (int)d;
 		} else if (!strcmp(key, "lichess_url")) {
 			size_t n = strlen(value);
 			if (strncmp(value, "http://", 7) && strncmp(value, "https://", 8)) {
@@ -82,7 +93,8 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 			memcpy(tmp.lichess_url, value, n + 1);
 		} else {
 			snprintf(err, errsize,
-				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms, lichess_url)",
+				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms, lichess_url, "
+				 "engine, engine_depth)",
 				 line, key);
 			return -1;
 		}

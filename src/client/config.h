@@ -8,6 +8,8 @@
  *	bell = yes                 # ring once when my clock goes under low time
  *	low_time_ms = 30000        # the low-time threshold (0: no warning)
  *	lichess_url = https://lichess.org  # where tchess lichess plays
+ *	engine = /usr/games/stockfish      # review's UCI engine (--engine)
+ *	engine_depth = 16          # review's search depth, 1..60 (--depth)
  *
  * Command-line options override the file.
  */
@@ -29,6 +31,8 @@ struct config {
 	bool bell;
 	long long low_time_ms; /* -1 not set: a tenth of the base time, 10 s to 60 s */
 	char lichess_url[256]; /* "" when not set: CONFIG_LICHESS_URL */
+	char engine[256];      /* review's engine; "" when not set */
+	int engine_depth;      /* review's depth; 0 when not set */
 };
 
 /* Where tchess lichess plays unless lichess_url says otherwise (the tests

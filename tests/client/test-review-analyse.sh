@@ -51,6 +51,25 @@ searches=$(grep -c '^go ' "$tmp/told")
 again=$(run)
 [ "$again" = "$out" ] || { echo "the cached run differs"; diff <(echo "$out") <(echo "$again"); fail=1; }
 [ "$(grep -c '^go ' "$tmp/told")" -eq "$searches" ] || { echo "the second run searched"; fail=1; }
+# The engine and depth from the config file, when the command line names
+# neither: the wrapper is started and told to search to depth 4; --depth
+# on the command line wins over the file.
+mkdir -p "$tmp/cfg/tchess"
+printf 'engine = %s\nengine_depth = 4\n' "$tmp/engine" >"$tmp/cfg/tchess/config"
+: >"$tmp/told"
+XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache2" "$tchess" review --plain --analyse "$data/review/blunder.pgn" \
+	>"$tmp/cfg-out" || { echo "config engine run failed"; fail=1; }
+grep -q ' engine=' "$tmp/cfg-out" || { echo "config engine: no engine= fields"; fail=1; }
+[ "$(grep -c '^go depth 4$' "$tmp/told")" -eq 14 ] ||
+	{ echo "config engine_depth 4: want 14 'go depth 4', told: $(grep '^go' "$tmp/told" | sort | uniq -c)"; fail=1; }
+: >"$tmp/told"
+XDG_CONFIG_HOME="$tmp/cfg" XDG_CACHE_HOME="$tmp/cache3" "$tchess" review --plain --analyse --depth 5 \
+	"$data/review/blunder.pgn" >/dev/null || { echo "--depth over the config failed"; fail=1; }
+[ "$(grep -c '^go depth 5$' "$tmp/told")" -eq 14 ] || { echo "--depth 5 did not win over the config"; fail=1; }
+printf 'engine_depth = 99\n' >"$tmp/cfg/tchess/config"
+XDG_CONFIG_HOME="$tmp/cfg" "$tchess" review --plain "$data/review/blunder.pgn" >/dev/null 2>"$tmp/cfg-err" &&
+	{ echo "a bad engine_depth accepted"; fail=1; }
+grep -q "engine_depth is a depth from 1 to 60" "$tmp/cfg-err" || { echo "bad engine_depth: $(cat "$tmp/cfg-err")"; fail=1; }
 # Bad depth and --analyse without --plain are refused.
 "$tchess" review --plain --analyse=0 "$data/review/blunder.pgn" >/dev/null 2>&1 && { echo "depth 0 accepted"; fail=1; }
 "$tchess" review --analyse "$data/review/blunder.pgn" >/dev/null 2>&1 && { echo "--analyse without --plain"; fail=1; }

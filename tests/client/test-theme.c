@@ -168,6 +168,13 @@ START_TEST(test_config_good)
 	const char *lu = "lichess_url = http://127.0.0.1:4567/\n";
 	ck_assert_int_eq(config_parse(&c, lu, strlen(lu), err, sizeof err), 0);
 	ck_assert_str_eq(config_lichess_url(&c), "http://127.0.0.1:4567");
+	/* Review's engine and depth. */
+	ck_assert_str_eq(c.engine, "");
+	ck_assert_int_eq(c.engine_depth, 0);
+	const char *en = "engine = /opt/my engine/uci # the path may hold blanks\nengine_depth = 18\n";
+	ck_assert_int_eq(config_parse(&c, en, strlen(en), err, sizeof err), 0);
+	ck_assert_str_eq(c.engine, "/opt/my engine/uci");
+	ck_assert_int_eq(c.engine_depth, 18);
 }
 END_TEST
 
@@ -185,6 +192,9 @@ START_TEST(test_config_bad)
 		{ "theme = x\nlichess_url = lichess.org\n",
 		  "line 2: lichess_url is an http:// or https:// URL, not 'lichess.org'" },
 		{ "theme = x\nlichess_url = http://a b\n", "line 2: lichess_url is one URL, without blanks" },
+		{ "theme = x\nengine_depth = 0\n", "line 2: engine_depth is a depth from 1 to 60, not '0'" },
+		{ "theme = x\nengine_depth = 61\n", "line 2: engine_depth is a depth from 1 to 60, not '61'" },
+		{ "theme = x\nengine =\n", "line 2: engine has no value" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;
