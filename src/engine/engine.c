@@ -54,6 +54,7 @@ struct engine_req {
 	int level;
 	bool chess960;
 	bool cancelled;     /* under pool->lock */
+	int64_t queued_ms;  /* monotonic, when it was queued */
 	struct position pos; /* the position the move is wanted for */
 	char *cmd;          /* "position fen ... moves ...\n" */
 	engine_done_fn *done;
@@ -741,6 +742,8 @@ static void *worker_main(void *arg)
 			pool->tail = NULL;
 		w->cur = req;
 		pthread_mutex_unlock(&pool->lock);
+		if (pool->opt.on_start && !req->analyse)
+			pool->opt.on_start(pool->opt.on_start_arg, req->id, now_mono_ms() - req->queued_ms);
 		run_request(w, req);
 	}
 	if (w->proc.pid) {
@@ -935,6 +938,7 @@ static int request_queue(struct engine_pool *pool, struct engine_req *req, const
 		goto out;
 	}
 	req->id = pool->next_id++;
+	req->queued_ms = now_mono_ms();
 	if (pool->next_id == INT32_MAX)
 		pool->next_id = 1;
 	if (pool->tail)

@@ -64,12 +64,21 @@ struct engine_level {
 /* The table above; NULL if level is outside 1..8. */
 const struct engine_level *engine_level(int level);
 
+/* A move request leaves the queue for an engine: waited_ms is how long it
+ * was queued. Runs on the worker thread with no pool lock held, before the
+ * search. The request may have been withdrawn by then, or be withdrawn
+ * while this runs, so it is given the id, not the request's arg (which
+ * engine_cancel() lets the caller free). */
+typedef void engine_start_fn(void *arg, int request_id, int64_t waited_ms);
+
 struct engine_options {
 	const char *path;      /* engine binary; NULL: engine_find_default() */
 	int max_engines;       /* processes (and worker threads), 1..16; default 2 */
 	int64_t margin_ms;     /* a search's deadline is movetime + margin; default 2000 */
 	int64_t stop_grace_ms; /* after "stop", wait this long for bestmove, then kill; default 500 */
 	int64_t start_ms;      /* deadline for uciok and each readyok; default 10000 */
+	engine_start_fn *on_start; /* NULL: none; told as each request starts */
+	void *on_start_arg;
 };
 
 /* Fills o with the defaults. */

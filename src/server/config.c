@@ -27,6 +27,11 @@ void config_init(struct server_config *cfg)
 	cfg->sync_full = true;
 	cfg->list_limit = 50;
 	cfg->engine_processes = 2;
+	/* A level-8 move takes a second of an engine: 32 games keep two
+	 * engines busy without a player waiting long for a move (and a
+	 * wait in the queue is not charged to the engine's clock). */
+	cfg->engine_games = 32;
+	cfg->engine_games_per_player = 4;
 	cfg->aborted_retention_ms = 60000;
 	/* Ten minutes: past a long-poll's timeout (so a watched game stays)
 	 * and past every quick game's pauses, while a correspondence game
@@ -146,6 +151,14 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 16, &v, errmsg))
 			return -1;
 		cfg->engine_processes = (int)v;
+	} else if (!strcmp(key, "engine_games")) {
+		if (parse_num(key, value, 1, 100000, &v, errmsg))
+			return -1;
+		cfg->engine_games = (int)v;
+	} else if (!strcmp(key, "engine_games_per_player")) {
+		if (parse_num(key, value, 1, 1000, &v, errmsg))
+			return -1;
+		cfg->engine_games_per_player = (int)v;
 	} else if (!strcmp(key, "notes_per_game")) {
 		if (parse_num(key, value, 1, 1000, &v, errmsg))
 			return -1;

@@ -6,6 +6,14 @@
  * on a pool thread, takes the lock and is played through the human move
  * path; an engine that fails ends the game as an unscored technical
  * failure.
+ *
+ * The pool is shared and has a queue (issue 12 item 3): a request that
+ * waits there is the server's delay, not the engine's thinking. While it
+ * waits its seat's flag cannot fall, and when it leaves the queue after
+ * ENGINE_WAIT_FREE_MS or more the wait is given back with a clock-resumed
+ * event (paused when asked, resumed when the search starts), so every fold
+ * charges the engine only from the start of its search. New engine games
+ * are refused past engine_games_per_player (429) and engine_games (503).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,7 +23,12 @@
 #include "game-internal.h"
 #include "server.h"
 #include "util/log.h"
+#include "util/now.h"
 #include "util/xalloc.h"
+
+/* A shorter wait in the queue is charged: no event for the ordinary hand-off
+ * to an idle engine. */
+#define ENGINE_WAIT_FREE_MS 50
 
 /* An engine request in flight. Freed by whoever ends it: the callback, or
  * game_engine_sync when engine_cancel() says the callback will never run. */
@@ -25,7 +38,21 @@ struct engine_ask {
 	int64_t ply; /* the position it was asked for */
 	int side;
 	int req;     /* the pool's request id */
+	int64_t asked_ms; /* wall clock when it was asked for */
+	bool started;     /* it has left the pool's queue */
+	struct engine_ask *next; /* on gs->asks */
 };
+
+/* gs->asks holds exactly the asks some lg->ask points at. */
+static void ask_unlink(struct game_service *gs, struct engine_ask *a)
+{
+	for (struct engine_ask **pp = &gs->asks; *pp; pp = &(*pp)->next) {
+		if (*pp == a) {
+			*pp = a->next;
+			return;
+		}
+	}
+}
 
 /* Ends the game as an unscored technical failure because its engine seat
  * could not move; the event's reason says why, for the human and the log. */
@@ -58,6 +85,7 @@ static void engine_done(void *arg, const char *uci, const char *error)
 		log_debug("game %s: engine answer for ply %lld is stale: dropped", a->id, (long long)a->ply);
 		goto out;
 	}
+	ask_unlink(gs, a);
 	lg->ask = NULL;
 	if (!fold_running(&lg->view) || (int64_t)lg->view.game.n_plies != a->ply ||
 	    (int)game_side_to_move(&lg->view.game) != a->side) {
@@ -99,6 +127,7 @@ void game_engine_sync(struct game_service *gs, struct live_game *lg)
 	if (a && (!wanted || a->ply != (int64_t)v->game.n_plies || a->side != side)) {
 		/* If the callback has started, it is waiting for the lock we
 		 * hold; it finds lg->ask changed, drops its answer and frees a. */
+		ask_unlink(gs, a);
 		if (engine_cancel(gs->srv->engines, a->req))
 			free(a);
 		lg->ask = NULL;
@@ -128,6 +157,7 @@ void game_engine_sync(struct game_service *gs, struct live_game *lg)
 	snprintf(a->id, sizeof a->id, "%s", lg->id);
 	a->ply = (int64_t)n;
 	a->side = side;
+	a->asked_ms = game_txn_instant(v);
 	char *err = NULL;
 	/* The callback needs the lock we hold, so it cannot run before
 	 * a->req and lg->ask are set. */
@@ -145,7 +175,101 @@ void game_engine_sync(struct game_service *gs, struct live_game *lg)
 		return;
 	}
 	lg->ask = a;
+	a->next = gs->asks;
+	gs->asks = a;
 	log_debug("game %s: engine request %d for ply %zu (level %d)", lg->id, a->req, n, v->seats[side].level);
+}
+
+bool game_engine_queued(const struct live_game *lg)
+{
+	return lg->ask && !lg->ask->started;
+}
+
+void game_service_engine_started(void *arg, int request_id, int64_t waited_ms)
+{
+	struct server *srv = arg;
+	pthread_mutex_lock(&srv->lock);
+	struct game_service *gs = srv->games;
+	struct engine_ask *a = NULL;
+	for (a = gs && !gs->engines_stopped ? gs->asks : NULL; a && a->req != request_id; a = a->next)
+		;
+	struct live_game *lg = a ? game_registry_find(gs, a->id) : NULL;
+	if (!lg || lg->ask != a)
+		goto out; /* withdrawn: the game moved on */
+	a->started = true;
+	const struct game_view *v = &lg->view;
+	if (waited_ms < ENGINE_WAIT_FREE_MS || !fold_running(v) || fold_adjourned(v) || v->clock.running != a->side)
+		goto poke;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_CLOCK_RESUMED);
+	e.paused_ms = a->asked_ms > v->last_t_ms ? a->asked_ms : v->last_t_ms;
+	int64_t t = game_txn_instant(v);
+	if (e.paused_ms > t)
+		e.paused_ms = t;
+	struct game_outcome o = { 0 };
+	struct game_txn txn;
+	if (game_txn_begin(&txn, gs, lg, &o) || game_txn_add(&txn, &e, 0, t, &o) || game_txn_commit(&txn, 0, &o))
+		log_error("game %s: cannot give back the engine's %lld ms in the queue: %s", lg->id,
+			  (long long)waited_ms, o.err.message);
+	else
+		log_info("game %s: the engine's request waited %lld ms in the queue; its clock is given it back",
+			 lg->id, (long long)waited_ms);
+	game_outcome_fini(&o);
+poke:
+	/* Its flag may fall from now on: the timer looks again. */
+	game_timer_poke(gs, lg);
+out:
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/* Unfinished engine games, all and player's, in memory and evicted. */
+static void count_engine_games(struct game_service *gs, int64_t player, int *all, int *mine)
+{
+	*all = *mine = 0;
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			const struct game_view *v = &lg->view;
+			if (game_is_over(&v->game) ||
+			    (v->seats[WHITE].kind != FOLD_SEAT_ENGINE && v->seats[BLACK].kind != FOLD_SEAT_ENGINE))
+				continue;
+			(*all)++;
+			for (int c = WHITE; c <= BLACK; c++) {
+				if (v->seats[c].kind == FOLD_SEAT_HUMAN && v->seats[c].player == player) {
+					(*mine)++;
+					break;
+				}
+			}
+		}
+		for (struct evicted_game *e = gs->evicted[b]; e; e = e->next) {
+			if (!e->unfinished || !e->engine)
+				continue;
+			(*all)++;
+			if (e->players[WHITE] == player || e->players[BLACK] == player)
+				(*mine)++;
+		}
+	}
+}
+
+bool game_engine_admit(struct game_service *gs, int64_t player, struct game_outcome *out)
+{
+	const struct server_config *cfg = &gs->srv->cfg;
+	int all, mine;
+	count_engine_games(gs, player, &all, &mine);
+	if (mine >= cfg->engine_games_per_player) {
+		game_fail(out, PROTOCOL_ERR_RATE_LIMITED,
+			  "opponent: you have %d unfinished engine games, the most this server allows "
+			  "(engine_games_per_player); finish one first",
+			  mine);
+		return false;
+	}
+	if (all >= cfg->engine_games) {
+		game_fail(out, PROTOCOL_ERR_UNAVAILABLE,
+			  "opponent: the server's engines are busy (%d unfinished engine games, its limit "
+			  "engine_games); try again later",
+			  all);
+		return false;
+	}
+	return true;
 }
 
 void game_service_stop_engines(struct game_service *gs)

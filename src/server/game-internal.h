@@ -91,6 +91,7 @@ struct live_game {
 struct evicted_game {
 	char id[STORE_GAME_ID_MAX + 1];
 	bool unfinished;
+	bool engine;        /* a seat is an engine's */
 	int64_t players[2]; /* the human seats' players, 0 for another seat */
 	int64_t last_seen[2];
 	int invalid[2];
@@ -125,6 +126,7 @@ struct game_service {
 	bool timer_stop;
 	pthread_cond_t timer_cond; /* waited on with srv->lock; signalled after every commit */
 	bool engines_stopped;      /* game_service_stop_engines ran: ask for nothing more */
+	struct engine_ask *asks;   /* every game's current request (each a live game's lg->ask) */
 	struct tablebase *tb;      /* NULL: no tablebase claims */
 	char tombstones[GS_TOMBSTONES][STORE_GAME_ID_MAX + 1];
 	unsigned n_tombstones;
@@ -419,5 +421,11 @@ void game_timer_stop(struct game_service *gs);
 /* After every commit: withdraws a stale engine request, asks for a move
  * when an engine seat is to move. */
 void game_engine_sync(struct game_service *gs, struct live_game *lg);
+/* Whether the game's engine request waits in the pool's queue: its seat's
+ * clock is then not charged, so its flag cannot fall (game-timer.c). */
+bool game_engine_queued(const struct live_game *lg);
+/* Whether player may start one more engine game (engine_games_per_player,
+ * engine_games); if not, false with out failed (429 or 503) saying which. */
+bool game_engine_admit(struct game_service *gs, int64_t player, struct game_outcome *out);
 
 #endif

@@ -344,6 +344,7 @@ void game_registry_evict(struct game_service *gs, struct live_game *lg)
 	struct evicted_game *e = xcalloc(1, sizeof *e);
 	snprintf(e->id, sizeof e->id, "%s", lg->id);
 	e->unfinished = !game_is_over(&v->game);
+	e->engine = v->seats[WHITE].kind == FOLD_SEAT_ENGINE || v->seats[BLACK].kind == FOLD_SEAT_ENGINE;
 	for (int c = WHITE; c <= BLACK; c++) {
 		e->players[c] = v->seats[c].kind == FOLD_SEAT_HUMAN ? v->seats[c].player : 0;
 		e->last_seen[c] = lg->last_seen[c];

@@ -134,6 +134,8 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		     "opponent: this server has no engine (see tchessd --engine and engine_processes)");
 		return;
 	}
+	if (engine && !game_engine_admit(gs, me, out))
+		return;
 	int color;
 	if (!req->color[0] || !strcmp(req->color, "random")) {
 		uint8_t byte;

@@ -20,7 +20,9 @@
  * request. An engine that fails (after the pool's own restart and retry)
  * ends the game as an unscored technical failure whose game-ended event
  * says why; no move is ever made up. The engine's clock runs while it
- * thinks, as a human's does.
+ * thinks, as a human's does, but not while its request waits in the pool's
+ * queue (game_service_engine_started gives that wait back). Engine games
+ * are capped in all and per player (engine_games, engine_games_per_player).
  */
 #ifndef TCHESS_SERVER_GAME_SERVICE_H
 #define TCHESS_SERVER_GAME_SERVICE_H
@@ -63,6 +65,11 @@ void game_service_free(struct game_service *gs);
  * already under way find the service stopping and are dropped). Takes the
  * lock itself; NULL is a no-op. */
 void game_service_stop_engines(struct game_service *gs);
+
+/* The engine pool's engine_start_fn (arg: the struct server): a request of
+ * a game's engine seat leaves the queue; a long wait there is given back to
+ * the seat's clock (game-engine.c). */
+void game_service_engine_started(void *arg, int request_id, int64_t waited_ms);
 
 /* The commands, for player me (0: no token) on game id. */
 void game_service_create(struct game_service *gs, int64_t me, const char *me_name,

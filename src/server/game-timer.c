@@ -104,7 +104,9 @@ int64_t game_timer_deadline(struct game_service *gs, const struct live_game *lg)
 	/* A held clock's resumption first, at once (then with the backoff). */
 	if (lg->clock_held)
 		return 0;
-	int64_t next = fold_running(&lg->view) ? fold_clock_expiry(&lg->view) : INT64_MAX;
+	/* An engine waiting in the pool's queue is not charged for it
+	 * (game-engine.c): no flag until its search starts. */
+	int64_t next = fold_running(&lg->view) && !game_engine_queued(lg) ? fold_clock_expiry(&lg->view) : INT64_MAX;
 	struct chores_due d;
 	chores_due(gs, lg, &d);
 	earliest(&next, d.erase);
@@ -200,7 +202,7 @@ static size_t live_due(struct game_service *gs, int64_t now)
 		game_outcome_fini(&ro);
 		if (held)
 			goto backoff; /* nothing runs before it */
-		if (fold_running(&lg->view)) {
+		if (fold_running(&lg->view) && !game_engine_queued(lg)) {
 			int64_t t = game_txn_instant(&lg->view);
 			if (fold_clock_expiry(&lg->view) <= t) {
 				struct game_outcome o = { 0 };

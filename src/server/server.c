@@ -32,6 +32,8 @@ static int server_engines(struct server *srv, char **errmsg)
 	engine_options_init(&o);
 	o.path = srv->cfg.engine;
 	o.max_engines = srv->cfg.engine_processes;
+	o.on_start = game_service_engine_started;
+	o.on_start_arg = srv;
 	char *err = NULL;
 	srv->engines = engine_pool_new(&o, &err);
 	if (srv->engines)

@@ -6,7 +6,10 @@
  * its request; a killed engine process is replaced and the game goes on; a
  * restarted tchessd asks again for the move it owed; a broken engine ends
  * the game as an unscored technical failure with the reason, never with a
- * made-up move. Every wait is a long-poll for an event with a deadline.
+ * made-up move; engine games are capped per player and in all; an engine
+ * waiting in the pool's queue is not charged for the wait (a scripted UCI
+ * engine holds the one engine process). Every wait is a long-poll for an
+ * event with a deadline.
  *
  * The stockfish cases skip with a message when /usr/games/stockfish (or
  * stockfish on PATH) is missing; the broken engine is a shell script.
@@ -426,6 +429,136 @@ START_TEST(test_broken_engine)
 }
 END_TEST
 
+/* A scripted UCI engine in dir: plays e2e4 (e7e5 after 1.e4), at once, except at Skill Level
+ * 20 (level 8), where it holds its answer until the pool says "stop" (the
+ * pool's deadline: movetime + margin), so the pool's one engine stays busy
+ * for a known while. Fills script. */
+static void scripted_engine(char *dir, char *script, size_t size)
+{
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	snprintf(script, size, "%s/scripted-uci", dir);
+	FILE *f = fopen(script, "w");
+	ck_assert_ptr_nonnull(f);
+	fputs("#!/bin/sh\n"
+	      "hold=0\n"
+	      "while read -r line; do\n"
+	      "  case \"$line\" in\n"
+	      "    uci) echo 'id name scripted'; echo uciok ;;\n"
+	      "    isready) echo readyok ;;\n"
+	      "    'setoption name Skill Level value 20') hold=1 ;;\n"
+	      "    'setoption name Skill Level value'*) hold=0 ;;\n"
+	      "    'position '*' moves e2e4') mv=e7e5 ;;\n"
+	      "    position*) mv=e2e4 ;;\n"
+	      "    go*) if [ $hold = 1 ]; then read -r line; fi; echo \"bestmove $mv\" ;;\n"
+	      "    quit) exit 0 ;;\n"
+	      "  esac\n"
+	      "done\n",
+	      f);
+	fclose(f);
+	ck_assert_int_eq(chmod(script, 0755), 0);
+}
+
+static void scripted_engine_remove(char *dir, const char *script)
+{
+	unlink(script);
+	rmdir(dir);
+}
+
+/* POST /v1/games against the engine: the status, and the error's name in
+ * code (or the game's id in game for a 201). */
+static long create_engine_game(struct eg *g, const char *color, int level, char *code, size_t size)
+{
+	char req[160], *out;
+	snprintf(req, sizeof req, "{\"tc\":\"5+0\",\"color\":\"%s\",\"opponent\":\"engine\",\"level\":%d}", color, level);
+	long status = http_call(&g->d, "POST", "/v1/games", g->token, req, strlen(req), &out);
+	const char *key = status == 201 ? "\"id\":\"" : "\"error\":\"";
+	const char *p = strstr(out, key);
+	ck_assert_msg(p, "no %s in %s", key, out);
+	p += strlen(key);
+	snprintf(code, size, "%.*s", (int)strcspn(p, "\""), p);
+	if (status != 201)
+		fprintf(stderr, "create: %ld %s\n", status, out);
+	free(out);
+	return status;
+}
+
+START_TEST(test_engine_game_caps)
+{
+	/* Issue 12 item 3: engine games are capped per player (429) and in
+	 * all (503), each answer saying which limit; a finished game frees
+	 * its place. */
+	char dir[] = "/tmp/tchess-scripted-engine-XXXXXX", script[96], conf[256], code[64];
+	scripted_engine(dir, script, sizeof script);
+	snprintf(conf, sizeof conf,
+		 "poll_timeout_ms = %d\nengine_processes = 1\nengine = %s\nengine_games = 3\n"
+		 "engine_games_per_player = 2\n",
+		 POLL_MS, script);
+	struct eg ann, bob;
+	tchessd_start(&ann.d, conf);
+	register_player(&ann.d, "ann", ann.token);
+	bob.d = ann.d;
+	register_player(&bob.d, "bob", bob.token);
+	char first[PROTOCOL_GAME_ID_MAX + 1];
+	ck_assert_int_eq(create_engine_game(&ann, "white", 1, first, sizeof first), 201);
+	ck_assert_int_eq(create_engine_game(&ann, "white", 1, code, sizeof code), 201);
+	ck_assert_int_eq(create_engine_game(&ann, "white", 1, code, sizeof code), 429);
+	ck_assert_str_eq(code, "rate_limited");
+	ck_assert_int_eq(create_engine_game(&bob, "white", 1, code, sizeof code), 201);
+	ck_assert_int_eq(create_engine_game(&bob, "white", 1, code, sizeof code), 503);
+	ck_assert_str_eq(code, "unavailable");
+	/* The refusals created nothing: ann's first game ends, and one more
+	 * fits again. */
+	char path[160], *out;
+	snprintf(path, sizeof path, "/v1/games/%s/resign", first);
+	ck_assert_int_eq(http_call(&ann.d, "POST", path, ann.token, "{}", 2, &out), 200);
+	free(out);
+	ck_assert_int_eq(create_engine_game(&bob, "white", 1, code, sizeof code), 201);
+	ck_assert_int_eq(create_engine_game(&ann, "white", 1, code, sizeof code), 503);
+	eg_close(&ann);
+	scripted_engine_remove(dir, script);
+}
+END_TEST
+
+START_TEST(test_engine_queue_not_charged)
+{
+	/* Issue 12 item 3: "another player's engine waited 10.5 s for its
+	 * first move, charged to the engine's clock". One engine process; a
+	 * level-8 game holds it for its whole deadline (3 s); a 1-second
+	 * game's engine waits in the queue meanwhile. Its flag must not fall
+	 * while it waits, and its move must be charged only the search. */
+	char dir[] = "/tmp/tchess-scripted-engine-XXXXXX", script[96], conf[256];
+	scripted_engine(dir, script, sizeof script);
+	snprintf(conf, sizeof conf, "poll_timeout_ms = %d\nengine_processes = 1\nengine = %s\n", POLL_MS, script);
+	struct eg a, b;
+	tchessd_start(&a.d, conf);
+	register_player(&a.d, "ann", a.token);
+	b.d = a.d;
+	register_player(&b.d, "bob", b.token);
+	a.seen = b.seen = 0;
+	create_game_with(&a.d, a.token, "{\"tc\":\"5+0\",\"color\":\"black\",\"opponent\":\"engine\",\"level\":8}", a.game);
+	int64_t asked = mono_ms();
+	create_game_with(&b.d, b.token, "{\"tc\":\"1s+0\",\"color\":\"white\",\"opponent\":\"engine\",\"level\":1}", b.game);
+	/* Black's clock runs from White's first move: b's engine is asked,
+	 * and waits behind a's (the queue is FIFO). */
+	ck_assert_int_eq(move_cmd(&b, 0, "e2e4"), 200);
+	struct fold_event fe;
+	wait_event(&a, "move", 0, &fe);
+	ck_assert_msg(mono_ms() - asked >= 2000, "the level-8 search was not held: %lld ms",
+		      (long long)(mono_ms() - asked));
+	wait_event(&b, "move", 1, &fe);
+	ck_assert_str_eq(fe.uci, "e7e5");
+	struct game_view v;
+	current(&b, &v);
+	ck_assert_str_ne(fold_status(&v), "over");
+	/* Black (the engine) was charged its search, not the ~3 s queue. */
+	ck_assert_msg(v.clock.remaining_ms[BLACK] > 500, "engine charged %lld ms of its 1000",
+		      (long long)(1000 - v.clock.remaining_ms[BLACK]));
+	fold_view_fini(&v);
+	eg_close(&a);
+	scripted_engine_remove(dir, script);
+}
+END_TEST
+
 static Suite *engine_games_suite(void)
 {
 	Suite *s = suite_create("tchessd engine games");
@@ -438,6 +571,8 @@ static Suite *engine_games_suite(void)
 	tcase_add_test(tc, test_engine_killed);
 	tcase_add_test(tc, test_restart_engine_to_move);
 	tcase_add_test(tc, test_broken_engine);
+	tcase_add_test(tc, test_engine_game_caps);
+	tcase_add_test(tc, test_engine_queue_not_charged);
 	suite_add_tcase(s, tc);
 	return s;
 }
