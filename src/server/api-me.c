@@ -12,6 +12,7 @@
 
 #include "api.h"
 #include "game-service.h"
+#include "ratelimit.h"
 #include "store-tournaments.h"
 #include "tchess/calendar.h"
 #include "tchess/protocol-tournament.h"
@@ -101,6 +102,21 @@ static void vacation_out(const struct store_vacation *sv, int64_t now, struct pr
 	out->end_ms = sv->v.end_ms;
 	out->active = vacation_active(&sv->v, 1, now);
 	out->cancellable = vacation_can_cancel(&sv->v, now);
+}
+
+/* Each booking or cancellation writes a vacation event into every one of
+ * the player's correspondence games: vacation_changes_per_day bounds how
+ * often. false after replying 429. */
+static bool churn_ok(struct server *srv, int64_t me, struct http_reply *reply)
+{
+	int64_t wait = ratelimit_take(srv->rate_vacation, &me, sizeof me, now_mono_ms());
+	if (!wait)
+		return true;
+	http_reply_error(reply, PROTOCOL_ERR_RATE_LIMITED,
+			 "too many vacation bookings and cancellations (vacation_changes_per_day = %lld); retry in %lld s",
+			 (long long)srv->cfg.vacation_changes_per_day, (long long)((wait + 999) / 1000));
+	reply->retry_after_s = (int)((wait + 999) / 1000);
+	return false;
 }
 
 /* The player's bookings as the vacation rules take them: those that reach
@@ -199,6 +215,10 @@ void api_me_vacations_book(struct server *srv, struct http_request *req, struct 
 				 "%s", terr.message);
 		return;
 	}
+	if (!churn_ok(srv, me.id, reply)) {
+		game_service_batch_abort(srv->games);
+		return;
+	}
 	struct game_outcome o = { 0 };
 	if (store_vacation_add(srv->store, me.id, &booked.v, &booked.id) ||
 	    game_service_vacation(srv->games, me.id, &booked.v, false, &o) || game_service_batch_commit(srv->games)) {
@@ -245,6 +265,10 @@ void api_me_vacations_cancel(struct server *srv, struct http_request *req, struc
 	if (!vacation_can_cancel(&sv.v, now_wall_ms())) {
 		game_service_batch_abort(srv->games);
 		http_reply_error(reply, PROTOCOL_ERR_CONFLICT, "this vacation has started: it cannot be cancelled");
+		return;
+	}
+	if (!churn_ok(srv, me.id, reply)) {
+		game_service_batch_abort(srv->games);
 		return;
 	}
 	struct game_outcome o = { 0 };

@@ -54,6 +54,9 @@ void config_init(struct server_config *cfg)
 	/* A household or an office behind one address registers a few
 	 * players; a script does not register thousands. */
 	cfg->register_per_hour = 20;
+	/* Each booking or cancellation reaches every correspondence game of
+	 * the player in one transaction: a few a day is what a person needs. */
+	cfg->vacation_changes_per_day = 10;
 	/* Loopback is the reverse proxy (whose own limits apply per client)
 	 * or a local benchmark. */
 	cfg->rate_exempt = xstrdup("127.0.0.1 ::1");
@@ -151,6 +154,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 16, &v, errmsg))
 			return -1;
 		cfg->engine_processes = (int)v;
+	} else if (!strcmp(key, "vacation_changes_per_day")) {
+		if (parse_num(key, value, 0, 1000, &v, errmsg))
+			return -1;
+		cfg->vacation_changes_per_day = v;
 	} else if (!strcmp(key, "engine_games")) {
 		if (parse_num(key, value, 1, 100000, &v, errmsg))
 			return -1;

@@ -52,6 +52,7 @@ struct server_config {
 	int64_t rate_token_per_s;   /* per-token bucket for commands; 0: no limit */
 	int64_t rate_token_burst;
 	int64_t register_per_hour;  /* registrations per address group an hour; 0: no limit */
+	int64_t vacation_changes_per_day; /* bookings and cancellations of one player; 0: no limit */
 };
 
 /* Fills cfg with the defaults (strings NULL). */

@@ -60,6 +60,7 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 	srv->rate_ip = ratelimit_new(srv->cfg.rate_ip_per_s, srv->cfg.rate_ip_burst, 65536);
 	srv->rate_token = ratelimit_new(srv->cfg.rate_token_per_s, srv->cfg.rate_token_burst, 65536);
 	srv->rate_register = ratelimit_new_per(srv->cfg.register_per_hour, 3600 * 1000, srv->cfg.register_per_hour, 65536);
+	srv->rate_vacation = ratelimit_new_per(srv->cfg.vacation_changes_per_day, 86400000, srv->cfg.vacation_changes_per_day, 4096);
 	struct store_options opts = {
 		.sync_full = srv->cfg.sync_full, .read_only = srv->cfg.read_only, .node = srv->cfg.node};
 	srv->store = store_open(srv->cfg.db, &opts, errmsg);
@@ -114,7 +115,8 @@ void server_fini(struct server *srv)
 	ratelimit_free(srv->rate_ip);
 	ratelimit_free(srv->rate_token);
 	ratelimit_free(srv->rate_register);
-	srv->rate_ip = srv->rate_token = srv->rate_register = NULL;
+	ratelimit_free(srv->rate_vacation);
+	srv->rate_ip = srv->rate_token = srv->rate_register = srv->rate_vacation = NULL;
 	commit_fini(&srv->commit);
 	pthread_mutex_destroy(&srv->lock);
 	config_fini(&srv->cfg);

@@ -49,6 +49,7 @@ struct server {
 	struct ratelimit *rate_ip;    /* per client address (http.c charges them) */
 	struct ratelimit *rate_token; /* per bearer token, commands only */
 	struct ratelimit *rate_register; /* registrations per address group (http.c) */
+	struct ratelimit *rate_vacation; /* per player, vacation bookings and cancellations (api-me.c) */
 	pthread_mutex_t lock;
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;

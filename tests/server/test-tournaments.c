@@ -607,6 +607,42 @@ static char *date_body(int64_t day_ms, int days)
 	return body;
 }
 
+/* Issue 12 item 2: each booking or cancellation writes a vacation event
+ * into every correspondence game of the player, so their churn is limited
+ * (vacation_changes_per_day): past it, 429 saying so, and nothing changes. */
+START_TEST(test_vacation_churn_limited)
+{
+	struct tchessd d;
+	tchessd_start(&d, "vacation_changes_per_day = 2");
+	struct player a = { .name = "jon" }, b = { .name = "kim" };
+	a.id = register_player(&d, a.name, a.token);
+	b.id = register_player(&d, b.name, b.token);
+	char game[PROTOCOL_GAME_ID_MAX + 1], path[160];
+	create_game_with(&d, a.token, "{\"tc\":\"corr:10d/10\",\"color\":\"white\"}", game);
+	snprintf(path, sizeof path, "/v1/games/%s/join", game);
+	cJSON_Delete(call_json(&d, "POST", path, b.token, "{}", 200));
+	int64_t tomorrow = (calendar_day_of(server_now(&d)) + 1) * DAY_MS;
+	/* A refused booking is not a change and costs nothing. */
+	cJSON_Delete(call_json(&d, "POST", "/v1/me/vacations", a.token, "{\"start\":\"2026-13-01\",\"days\":1}", 400));
+	cJSON *v = call_json(&d, "POST", "/v1/me/vacations", a.token, date_body(tomorrow, 1), 201);
+	char cpath[96];
+	snprintf(cpath, sizeof cpath, "/v1/me/vacations/%lld", (long long)jint(v, "id"));
+	cJSON_Delete(v);
+	cJSON_Delete(call_json(&d, "DELETE", cpath, a.token, NULL, 200));
+	v = call_json(&d, "POST", "/v1/me/vacations", a.token, date_body(tomorrow, 1), 429);
+	ck_assert_str_eq(jstr(v, "error"), "rate_limited");
+	ck_assert_msg(strstr(jstr(v, "message"), "vacation_changes_per_day"), "%s", jstr(v, "message"));
+	cJSON_Delete(v);
+	cJSON *list = get_json(&d, "/v1/me/vacations", a.token);
+	ck_assert_int_eq(cJSON_GetArraySize(member(list, "vacations")), 0);
+	cJSON_Delete(list);
+	/* Another player's bookings are not charged to jon's. */
+	cJSON_Delete(call_json(&d, "POST", "/v1/me/vacations", b.token, date_body(tomorrow, 1), 201));
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 /* "X days for 10 moves": the deadline is the flag instant; "Holidays are
  * the latest to enter the day before the scheduled start of holiday";
  * "While a player is on vacation, is not its reflection in all his
@@ -746,6 +782,7 @@ static Suite *tournaments_suite(void)
 	tcase_add_test(tc, test_tournament_games_stay);
 	tcase_add_test(tc, test_chessgamble_time_controls);
 	tcase_add_test(tc, test_correspondence_vacation);
+	tcase_add_test(tc, test_vacation_churn_limited);
 	suite_add_tcase(s, tc);
 	return s;
 }
