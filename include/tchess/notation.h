@@ -43,6 +43,14 @@ enum tchess_err san_parse(const struct position *p, const char *text, size_t len
 enum tchess_err notation_parse_move(const struct position *p, const char *text, size_t len, move *out,
 				    struct tchess_error *err);
 
+/* Reads a move typed at a prompt: as notation_parse_move(), and failing
+ * that, leniently, where exactly one legal move answers: any case for the
+ * squares (E1G1, E4), a lowercase piece letter (nf3, qxd8), o for O in
+ * castling (o-o). "bc4" that is both a pawn's and a bishop's move is
+ * ambiguous, and the error names both. */
+enum tchess_err notation_parse_typed(const struct position *p, const char *text, size_t len, move *out,
+				     struct tchess_error *err);
+
 /* Explains in words why moving the piece on 'from' to 'to' is not legal in
  * p ("the knight on g1 cannot reach g3"), writing at most size bytes into
  * buf. Returns buf. If the move is legal, says so. */

@@ -375,6 +375,85 @@ enum tchess_err notation_parse_move(const struct position *p, const char *text, 
 	return san_parse(p, text, len, out, err);
 }
 
+static char notation_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+enum tchess_err notation_parse_typed(const struct position *p, const char *text, size_t len, move *out,
+				     struct tchess_error *err)
+{
+	/* The readings: as typed; the squares in lowercase (E1G1, EXD5,
+	 * NF3; a leading B stays the bishop, a promotion piece stays); a
+	 * lowercase piece letter as the piece (nf3, and bc4 both ways);
+	 * castling with o for O; "bc3" as the b-pawn's capture too, since a
+	 * bishop's reading of it must not hide one. Each that is legal counts
+	 * once. */
+	enum { READINGS = 5, TYPED_MAX = 16 };
+	char r[READINGS][TYPED_MAX];
+	move found[READINGS];
+	char san[READINGS][SAN_MAX];
+	int n = 0;
+	while (len && (text[0] == ' ' || text[0] == '\t')) {
+		text++;
+		len--;
+	}
+	while (len && (text[len - 1] == ' ' || text[len - 1] == '\t'))
+		len--;
+	if (len == 0 || len + 1 >= TYPED_MAX)
+		return notation_parse_move(p, text, len, out, err);
+	for (size_t i = 0; i < len; i++) {
+		char c = text[i];
+		r[0][i] = c;
+		r[1][i] = (i == 0 && strchr("KQRBN", c)) || (i > 0 && text[i - 1] == '=') ? c : notation_lower(c);
+		r[2][i] = i == 0 && c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : notation_lower(c);
+		r[3][i] = c == 'o' ? 'O' : c;
+	}
+	for (int k = 0; k < 4; k++)
+		r[k][len] = '\0';
+	r[4][0] = '\0';
+	if (text[0] == 'b' && len >= 3 && text[1] >= 'a' && text[1] <= 'h')
+		snprintf(r[4], sizeof r[4], "bx%.*s", (int)(len - 1), text + 1);
+	if (len >= 4) {
+		char low[TYPED_MAX];
+		for (size_t i = 0; i <= len; i++)
+			low[i] = notation_lower(r[0][i]);
+		if (looks_like_uci(low, len))
+			memcpy(r[1], low, len + 1);
+	}
+	/* A lowercase first letter names a piece only where it is one. */
+	if (!strchr("kqrbn", text[0]))
+		r[2][0] = '\0';
+	enum tchess_err first = TCHESS_OK;
+	for (int k = 0; k < READINGS; k++) {
+		move m;
+		struct tchess_error e;
+		enum tchess_err rc = r[k][0] ? notation_parse_move(p, r[k], strlen(r[k]), &m, k ? &e : err)
+					     : TCHESS_ERR_SAN_SYNTAX;
+		if (k == 0)
+			first = rc;
+		if (rc != TCHESS_OK)
+			continue;
+		bool seen = false;
+		for (int i = 0; i < n; i++)
+			seen = seen || found[i] == m;
+		if (!seen) {
+			san_write(p, m, san[n]);
+			found[n++] = m;
+		}
+	}
+	if (n == 1) {
+		*out = found[0];
+		return TCHESS_OK;
+	}
+	if (n > 1) {
+		char q[28];
+		return tchess_error_set(err, TCHESS_ERR_AMBIGUOUS, 0, "%s is ambiguous: %s or %s%s",
+					quote(text, len, q), san[0], san[1], n > 2 ? " or more" : "");
+	}
+	return first;
+}
+
 const char *notation_explain_illegal(const struct position *p, int from, int to, char *buf, size_t size)
 {
 	static const char *const side_names[2] = { "White", "Black" };

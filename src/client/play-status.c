@@ -3,7 +3,7 @@
  * the terminal is narrow: the round-trip time, then "q quit" (the help
  * lists it), then the game's id, then "online" (a connection in trouble
  * always stays), then the key hints from the right; the turn or the
- * standing offer and "? help" always stay.
+ * standing offer and "? help" always stay, "m menu" goes last.
  */
 #include <stdio.h>
 
@@ -48,12 +48,14 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 			 * once the game is not followed. */
 			keys[k++] = "f flip";
 		} else {
-			keys[k++] = "/ move";
+			/* Every letter a move can start with is the move's:
+			 * the rest is in the menu (resign, leave...). */
+			keys[k++] = "m menu";
 			keys[k++] = "= draw";
-			keys[k++] = "R resign";
 		}
 		keys[k++] = "? help";
-		keys[k++] = "q quit";
+		if (!session_typing_moves(s))
+			keys[k++] = "q quit";
 	}
 	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, id, 30 };
 	it[n++] = (struct status_line_item){ STATUS_LINE_FIELD, asked ? req : turn, 0 };
@@ -64,9 +66,9 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 		it[n++] = (struct status_line_item){ STATUS_LINE_DETAIL, rtt, 50 };
 	}
 	for (int k = 0; k < PLAY_STATUS_KEYS_MAX && keys[k]; k++) {
-		bool help = keys[k][0] == '?', quit = keys[k][0] == 'q';
+		bool help = keys[k][0] == '?', menu = keys[k][0] == 'm', quit = keys[k][0] == 'q';
 		it[n++] = (struct status_line_item){ STATUS_LINE_KEY, keys[k],
-						     help ? 0 : quit ? 40 : 10 - k };
+						     help ? 0 : menu ? 1 : quit ? 40 : 10 - k };
 	}
 	return status_line_fit(it, n, width, buf, size);
 }

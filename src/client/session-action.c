@@ -412,7 +412,7 @@ unsigned session_adjourn(struct session *s)
 		return SESSION_DIRTY_STATUS;
 	}
 	if (by == !s->me) {
-		session_say(s, true, "%s asks to %s: A accepts, D declines", session_side(by), what);
+		session_say(s, true, "%s asks to %s: + accepts, - declines", session_side(by), what);
 		return SESSION_DIRTY_STATUS;
 	}
 	session_push_action(s, adjourned ? SESSION_REQ_RESUME : SESSION_REQ_ADJOURN, "request");
@@ -621,7 +621,7 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 		if (v->rematch_by == s->me)
 			snprintf(buf, size, "you offered a rematch %s W withdraw", dash);
 		else if (s->me >= 0)
-			snprintf(buf, size, "%s offers a rematch %s r accept, D decline", session_side(v->rematch_by),
+			snprintf(buf, size, "%s offers a rematch %s r accept, - decline", session_side(v->rematch_by),
 				 dash);
 		else
 			snprintf(buf, size, "%s offers a rematch", session_side(v->rematch_by));
@@ -633,7 +633,7 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 	if (what >= 0 && (who != s->me || s->me < 0)) {
 		snprintf(buf, size, "%s %s", session_side(who), made[what]);
 		if (s->me >= 0)
-			snprintf(buf + strlen(buf), size - strlen(buf), " %s A accept, D decline", dash);
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s + accept, - decline", dash);
 		return true;
 	}
 	if (what >= 0) {
@@ -644,7 +644,7 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 		if (what == FOLD_REQ_DRAW && v->game.rules.offer_lifetime == OFFER_UNTIL_WITHDRAWN)
 			snprintf(buf + strlen(buf), size - strlen(buf), " %s W withdraw", dash);
 		else if (what == FOLD_REQ_RESUME && session_gone_claim(s, &why))
-			snprintf(buf + strlen(buf), size - strlen(buf), " %s G claim %s discards", dash,
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s V claim %s discards", dash,
 				 session_side(!s->me));
 		return true;
 	}
@@ -654,7 +654,7 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 		const char *why;
 		snprintf(buf, size, "%s is gone", session_side(c));
 		if (s->me >= 0 && session_gone_claim(s, &why) && !strcmp(session_gone_claim(s, &why), "win"))
-			snprintf(buf + strlen(buf), size - strlen(buf), " %s G claim the win", dash);
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s V claim the win", dash);
 		return true;
 	}
 	if (fold_adjourned(v)) {

@@ -80,8 +80,19 @@ static unsigned session_run_cancel(struct session *s, const struct session_cmd *
 		s->promo = false;
 		s->selected = SQ_NONE;
 		dirty |= SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS;
+	} else {
+		/* Nothing to put back: Esc opens the action menu. */
+		s->menu = true;
+		dirty |= SESSION_DIRTY_ALL;
 	}
 	return dirty;
+}
+
+static unsigned session_run_menu(struct session *s, const struct session_cmd *c)
+{
+	(void)c;
+	s->menu = !s->menu;
+	return SESSION_DIRTY_ALL;
 }
 
 static unsigned session_run_flip(struct session *s, const struct session_cmd *c)
@@ -445,7 +456,9 @@ static unsigned session_run_rematch(struct session *s, const struct session_cmd 
 /* The command table: one row per command, indexed by its kind. keys are
  * the board keys that give the command with no argument (the cursor, the
  * scroll keys, a typed move's first letter and d for done are read in
- * session_board_key); SEAT: only a seated player may give it (a spectator
+ * session_board_key; while moves can be typed, a key that starts a move
+ * goes to the prompt first, so the letters here are reached only when no
+ * move can start: after the game, or watching); SEAT: only a seated player may give it (a spectator
  * is told so); GONE_OK: it still works once the game is gone (looking and
  * leaving; the rest would ask the server about a game it no longer serves
  * to us); KEEPS_MESSAGE: the message line stays (a message stays until the
@@ -468,11 +481,12 @@ struct session_cmd_row {
 static const struct session_cmd_row session_cmds[SESSION_CMD_NB] = {
 	[SESSION_CMD_NONE] = { { 0 }, SESSION_CMD_GONE_OK | SESSION_CMD_KEEPS_MESSAGE, session_run_none },
 	[SESSION_CMD_QUIT] = { { 'q' }, SESSION_CMD_GONE_OK, session_run_quit },
+	[SESSION_CMD_MENU] = { { 'm' }, SESSION_CMD_GONE_OK | SESSION_CMD_KEEPS_MESSAGE, session_run_menu },
 	[SESSION_CMD_CURSOR] = { { 0 }, SESSION_CMD_GONE_OK | SESSION_CMD_KEEPS_MESSAGE, session_run_cursor },
 	[SESSION_CMD_PICK] = { { KEYS_ENTER, '\r', ' ' }, SESSION_CMD_SEAT, session_run_pick },
 	[SESSION_CMD_CLICK] = { { 0 }, 0, session_run_click },
 	[SESSION_CMD_CANCEL] = { { KEYS_ESC }, SESSION_CMD_GONE_OK, session_run_cancel },
-	[SESSION_CMD_FLIP] = { { 'f' }, SESSION_CMD_GONE_OK, session_run_flip },
+	[SESSION_CMD_FLIP] = { { 't', 'f' }, SESSION_CMD_GONE_OK, session_run_flip },
 	[SESSION_CMD_HELP] = { { '?' }, SESSION_CMD_GONE_OK, session_run_help },
 	[SESSION_CMD_PROMPT_OPEN] = { { '/', ':' }, SESSION_CMD_SEAT, session_run_prompt_open },
 	[SESSION_CMD_PROMPT_INPUT] = { { 0 }, SESSION_CMD_SEAT, session_run_prompt_input },
@@ -485,14 +499,14 @@ static const struct session_cmd_row session_cmds[SESSION_CMD_NB] = {
 	[SESSION_CMD_RESIGN] = { { 'R' }, SESSION_CMD_SEAT, session_run_resign },
 	[SESSION_CMD_DRAW_OFFER] = { { '=' }, SESSION_CMD_SEAT, session_run_draw_offer },
 	[SESSION_CMD_DRAW_WITHDRAW] = { { 'W' }, SESSION_CMD_SEAT, session_run_draw_withdraw },
-	[SESSION_CMD_ACCEPT] = { { 'A' }, SESSION_CMD_SEAT, session_run_accept },
-	[SESSION_CMD_DECLINE] = { { 'D' }, SESSION_CMD_SEAT, session_run_accept },
+	[SESSION_CMD_ACCEPT] = { { '+', 'A' }, SESSION_CMD_SEAT, session_run_accept },
+	[SESSION_CMD_DECLINE] = { { '-', 'D' }, SESSION_CMD_SEAT, session_run_accept },
 	[SESSION_CMD_CLAIM_DRAW] = { { 'C' }, SESSION_CMD_SEAT, session_run_claim_draw },
 	[SESSION_CMD_CLAIM_TABLEBASE] = { { 'T' }, SESSION_CMD_SEAT, session_run_claim_tablebase },
 	[SESSION_CMD_ABORT] = { { 'X' }, SESSION_CMD_SEAT, session_run_abort },
 	[SESSION_CMD_ADJOURN] = { { 'P' }, SESSION_CMD_SEAT, session_run_adjourn },
-	[SESSION_CMD_GONE_CLAIM] = { { 'G' }, SESSION_CMD_SEAT, session_run_gone_claim },
-	[SESSION_CMD_NOTES_OPEN] = { { 'n' }, SESSION_CMD_GONE_OK, session_run_notes_open },
+	[SESSION_CMD_GONE_CLAIM] = { { 'V', 'G' }, SESSION_CMD_SEAT, session_run_gone_claim },
+	[SESSION_CMD_NOTES_OPEN] = { { 'j', 'n' }, SESSION_CMD_GONE_OK, session_run_notes_open },
 	[SESSION_CMD_NOTES_INPUT] = { { 0 }, 0, session_run_notes_input },
 	[SESSION_CMD_NOTES_ERASE] = { { 0 }, 0, session_run_notes_erase },
 	[SESSION_CMD_NOTES_SUBMIT] = { { 0 }, 0, session_run_notes_submit },
@@ -509,6 +523,45 @@ static const struct session_cmd_row session_cmds[SESSION_CMD_NB] = {
 	[SESSION_CMD_REMATCH] = { { 'r' }, SESSION_CMD_SEAT, session_run_rematch },
 };
 
+bool session_typing_moves(const struct session *s)
+{
+	return s->me >= 0 && s->view.created && s->view.started && !session_over(s) && !s->gone;
+}
+
+/* Whether key can be the first character of a move as a player types it
+ * (SAN, UCI, either in any case, a lowercase piece letter, castling). */
+static bool session_starts_move(int key)
+{
+	return (key >= 'a' && key <= 'h') || (key >= 'A' && key <= 'H') || (key && key < 128 && strchr("KQRNkqrnOo0", key));
+}
+
+/* The action menu: the keys that work while it is open (the board's
+ * action keys work there too). */
+static const struct session_menu_item session_menu[] = {
+	{ 'r', SESSION_CMD_RESIGN, "resign (asks first)" },
+	{ '=', SESSION_CMD_DRAW_OFFER, "offer a draw" },
+	{ 'W', SESSION_CMD_DRAW_WITHDRAW, "withdraw your draw or rematch offer" },
+	{ '+', SESSION_CMD_ACCEPT, "accept the opponent's offer or request" },
+	{ '-', SESSION_CMD_DECLINE, "decline it" },
+	{ 'c', SESSION_CMD_CLAIM_DRAW, "claim a draw (threefold, fifty moves)" },
+	{ 'T', SESSION_CMD_CLAIM_TABLEBASE, "claim a draw by the tablebases" },
+	{ 'X', SESSION_CMD_ABORT, "abort (asks first; later: asks the opponent)" },
+	{ 'P', SESSION_CMD_ADJOURN, "ask to adjourn / to resume" },
+	{ 'V', SESSION_CMD_GONE_CLAIM, "opponent gone: claim the win / their discard" },
+	{ 'u', SESSION_CMD_TAKEBACK, "undo games: take your move back" },
+	{ 'j', SESSION_CMD_NOTES_OPEN, "notes: write (private until the end), read" },
+	{ 't', SESSION_CMD_FLIP, "turn the board" },
+	{ 's', SESSION_CMD_SAVE_PGN, "save the PGN (after the game)" },
+	{ '?', SESSION_CMD_HELP, "help: every key" },
+	{ 'q', SESSION_CMD_QUIT, "leave the game (asks first while it runs)" },
+};
+
+const struct session_menu_item *session_menu_items(size_t *n)
+{
+	*n = sizeof session_menu / sizeof session_menu[0];
+	return session_menu;
+}
+
 /* The board keys: what a key asks for, seated or not. */
 static struct session_cmd session_board_key(const struct session *s, int key)
 {
@@ -516,18 +569,17 @@ static struct session_cmd session_board_key(const struct session *s, int key)
 	 * provisional move stands: no move can be typed then. */
 	if (key == 'd' && s->me >= 0 && session_provisional_mine(s))
 		return session_cmd(SESSION_CMD_DONE, 0, 0);
+	/* Letters are not stolen: what can start a move is the move. */
+	if (session_typing_moves(s) && session_starts_move(key))
+		return session_cmd(SESSION_CMD_PROMPT_INPUT, key, 0);
 	switch (key) {
 	case KEYS_LEFT:
-	case 'h':
 		return session_cmd(SESSION_CMD_CURSOR, -1, 0);
 	case KEYS_RIGHT:
-	case 'l':
 		return session_cmd(SESSION_CMD_CURSOR, 1, 0);
 	case KEYS_UP:
-	case 'k':
 		return session_cmd(SESSION_CMD_CURSOR, 0, -1);
 	case KEYS_DOWN:
-	case 'j':
 		return session_cmd(SESSION_CMD_CURSOR, 0, 1);
 	case KEYS_PGUP:
 		return session_cmd(SESSION_CMD_SCROLL, -(s->layout.moves_h > 1 ? s->layout.moves_h - 1 : 1), 0);
@@ -540,10 +592,27 @@ static struct session_cmd session_board_key(const struct session *s, int key)
 		for (int i = 0; i < SESSION_CMD_KEYS_MAX && session_cmds[k].keys[i]; i++)
 			if (session_cmds[k].keys[i] == key)
 				return session_cmd((enum session_cmd_kind)k, 0, 0);
-	/* A move typed straight away opens the prompt with it. */
-	if ((key >= 'a' && key <= 'h') || (key && strchr("NBRQKO", key)))
+	/* No move can be typed now: say why at the prompt. */
+	if (session_starts_move(key))
 		return session_cmd(SESSION_CMD_PROMPT_INPUT, key, 0);
 	return session_cmd(SESSION_CMD_NONE, 0, 0);
+}
+
+/* A key while the action menu is open: its row's command, or the board's
+ * action key; anything else closes the menu. */
+static struct session_cmd session_menu_key(const struct session *s, int key)
+{
+	if (key == KEYS_ESC)
+		return session_cmd(SESSION_CMD_MENU, 0, 0);
+	for (size_t i = 0; i < sizeof session_menu / sizeof session_menu[0]; i++)
+		if (session_menu[i].key == key)
+			return session_cmd(session_menu[i].cmd, 0, 0);
+	for (int k = 0; k < SESSION_CMD_NB; k++)
+		for (int i = 0; i < SESSION_CMD_KEYS_MAX && session_cmds[k].keys[i]; i++)
+			if (session_cmds[k].keys[i] == key && k != SESSION_CMD_PICK)
+				return session_cmd((enum session_cmd_kind)k, 0, 0);
+	(void)s;
+	return session_cmd(key == KEYS_RESIZE || key == KEYS_MOUSE ? SESSION_CMD_NONE : SESSION_CMD_MENU, 0, 0);
 }
 
 struct session_cmd session_key(const struct session *s, int key)
@@ -577,8 +646,8 @@ struct session_cmd session_key(const struct session *s, int key)
 		case KEYS_ENTER:
 		case '\r':
 			return session_cmd(SESSION_CMD_PROMPT_SUBMIT, 0, 0);
-		case 'C':
-			/* No SAN or UCI move has a C: claim with the typed move. */
+		case '*':
+			/* No move has a *: claim with the typed move. */
 			return session_cmd(SESSION_CMD_CLAIM_DRAW, 0, 0);
 		case KEYS_ESC:
 			return session_cmd(SESSION_CMD_PROMPT_CANCEL, 0, 0);
@@ -595,6 +664,13 @@ struct session_cmd session_key(const struct session *s, int key)
 	}
 	if (s->help)
 		return session_cmd(key == KEYS_RESIZE || key == KEYS_MOUSE ? SESSION_CMD_NONE : SESSION_CMD_HELP, 0, 0);
+	struct session_cmd c;
+	if (s->menu) {
+		c = session_menu_key(s, key);
+		if (s->me < 0 && (session_cmds[c.kind].flags & SESSION_CMD_SEAT))
+			c = session_cmd(SESSION_CMD_SPECTATING, 0, 0);
+		return c;
+	}
 	if (s->promo) {
 		switch (key) {
 		case 'q': case 'Q': return session_cmd(SESSION_CMD_PROMOTE, QUEEN, 0);
@@ -604,7 +680,7 @@ struct session_cmd session_key(const struct session *s, int key)
 		default: return session_cmd(SESSION_CMD_CANCEL, 0, 0);
 		}
 	}
-	struct session_cmd c = session_board_key(s, key);
+	c = session_board_key(s, key);
 	/* A spectator is told so for anything that needs a seat. */
 	if (s->me < 0 && (session_cmds[c.kind].flags & SESSION_CMD_SEAT))
 		c = session_cmd(SESSION_CMD_SPECTATING, 0, 0);
@@ -617,6 +693,12 @@ unsigned session_apply(struct session *s, const struct session_cmd *c)
 	if (c->kind < 0 || c->kind >= SESSION_CMD_NB)
 		return 0;
 	const struct session_cmd_row *row = &session_cmds[c->kind];
+	/* A command chosen in the menu closes it. */
+	if (s->menu && c->kind != SESSION_CMD_MENU && c->kind != SESSION_CMD_NONE && c->kind != SESSION_CMD_RESIZE &&
+	    c->kind != SESSION_CMD_REDRAW) {
+		s->menu = false;
+		dirty |= SESSION_DIRTY_ALL;
+	}
 	if (s->message[0] && !(row->flags & SESSION_CMD_KEEPS_MESSAGE)) {
 		s->message[0] = '\0';
 		dirty |= SESSION_DIRTY_STATUS;

@@ -294,7 +294,7 @@ static bool session_on_rematch_event(struct session *s, const struct fold_event 
 			session_say(s, false, "rematch offered: waiting for %s   W withdraws", session_side(!s->me));
 		else
 			session_say(s, false, "%s offers a rematch%s", session_side(fe->color),
-				    s->me >= 0 ? ": r accepts, D declines" : "");
+				    s->me >= 0 ? ": r accepts, - declines" : "");
 		break;
 	case FOLD_REQ_DECLINED:
 		session_say(s, !mine, "%s declined the rematch", session_who(s, fe->color));

@@ -5,6 +5,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <strings.h>
 
 #include "session-internal.h"
 #include "tchess/movegen.h"
@@ -22,9 +23,12 @@ bitboard session_destinations(const struct session *s, int from)
 			if (move_from(m) != from)
 				continue;
 			int to = move_to(m);
+			/* The king castles onto its destination, or onto
+			 * its own rook. */
 			if (move_kind(m) == MOVE_CASTLING && !p.chess960)
-				to = position_castle_king_to(from, to);
-			bb |= sq_bb(to);
+				bb |= sq_bb(to) | sq_bb(position_castle_king_to(from, to));
+			else
+				bb |= sq_bb(to);
 		}
 		return bb;
 	}
@@ -217,14 +221,19 @@ unsigned session_submit_text(struct session *s, const char *text)
 		move m;
 		if (!fold_running(&s->view) || fold_adjourned(&s->view) || session_provisional_mine(s))
 			return session_try(s, 0, 0, 0);
-		if (notation_parse_move(&p, text, len, &m, &err) != TCHESS_OK) {
+		if (notation_parse_typed(&p, text, len, &m, &err) != TCHESS_OK) {
 			session_say(s, true, "illegal: %s", err.message);
 			return SESSION_DIRTY_STATUS;
 		}
 		return session_send_move(s, m);
 	}
 	struct premove pm;
-	if (premove_parse_uci(text, len, &pm, NULL) == TCHESS_OK)
+	char low[SESSION_PROMPT_MAX];
+	snprintf(low, sizeof low, "%s", text);
+	for (char *c = low; *c; c++)
+		if (*c >= 'A' && *c <= 'Z')
+			*c = (char)(*c - 'A' + 'a');
+	if (premove_parse_uci(text, len, &pm, NULL) == TCHESS_OK || premove_parse_uci(low, strlen(low), &pm, NULL) == TCHESS_OK)
 		return session_try(s, pm.from, pm.to, pm.promo);
 	/* SAN names a move of the side to move: read it on the board as if it
 	 * were mine, then queue it as a premove. */
@@ -237,7 +246,7 @@ unsigned session_submit_text(struct session *s, const char *text)
 		session_say(s, true, "premove refused: type it in UCI form (e2e4)");
 		return SESSION_DIRTY_STATUS;
 	}
-	if (san_parse(&q, text, len, &m, &err) != TCHESS_OK) {
+	if (notation_parse_typed(&q, text, len, &m, &err) != TCHESS_OK) {
 		session_say(s, true, "premove refused: %s", err.message);
 		return SESSION_DIRTY_STATUS;
 	}
@@ -263,9 +272,10 @@ int session_complete(struct session *s, char *buf, size_t size)
 		char san[SAN_MAX], uci[UCI_MAX];
 		san_write(&p, ml.moves[i], san);
 		uci_write(&p, ml.moves[i], uci);
-		if (!strncmp(san, s->prompt_text, plen))
+		/* Any case: "nf" completes to Nf3, "E1" to e1g1. */
+		if (!strncasecmp(san, s->prompt_text, plen))
 			snprintf(cands[n++], SAN_MAX, "%s", san);
-		else if (plen && !strncmp(uci, s->prompt_text, plen))
+		else if (plen && !strncasecmp(uci, s->prompt_text, plen))
 			snprintf(cands[n++], SAN_MAX, "%s", uci);
 	}
 	if (n == 0)
@@ -280,7 +290,7 @@ int session_complete(struct session *s, char *buf, size_t size)
 	}
 	if (common >= sizeof s->prompt_text)
 		common = sizeof s->prompt_text - 1;
-	if (common > plen) {
+	if (common >= plen && common > 0) {
 		memcpy(s->prompt_text, cands[0], common);
 		s->prompt_text[common] = '\0';
 	}

@@ -137,6 +137,7 @@ enum session_cmd_kind {
 	SESSION_CMD_TAKEBACK,       /* undo games: take the provisional move back */
 	SESSION_CMD_DONE,           /* undo games: commit the provisional move */
 	SESSION_CMD_REMATCH,        /* after the game: offer, or accept the offer */
+	SESSION_CMD_MENU,           /* the action menu (toggles) */
 	SESSION_CMD_NB
 };
 
@@ -255,6 +256,7 @@ struct session {
 	char prompt_text[SESSION_PROMPT_MAX];
 	enum session_confirm confirm;
 	bool help;
+	bool menu;                 /* the action menu is open */
 	char message[SESSION_MESSAGE_MAX];
 	bool message_error;
 	int ml_top;
@@ -361,6 +363,22 @@ unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms
 
 /* The command for a key in the current state of s. Changes nothing. */
 struct session_cmd session_key(const struct session *s, int key);
+/* Whether a letter typed at the board starts a move: a seated player's
+ * game that has started and is not over. Then every key that can start a move (a-h, A-H,
+ * K Q R B N, k q r b n, O o 0) opens the move prompt with it, and the
+ * actions are on keys no move starts with and in the action menu. */
+bool session_typing_moves(const struct session *s);
+
+/* The action menu's rows: the key that gives the command while the menu
+ * is open, and what it does. */
+struct session_menu_item {
+	int key;
+	enum session_cmd_kind cmd;
+	const char *label;
+};
+/* The rows (*n of them), in the order shown. */
+const struct session_menu_item *session_menu_items(size_t *n);
+
 /* Applies c; returns dirty bits. */
 unsigned session_apply(struct session *s, const struct session_cmd *c);
 

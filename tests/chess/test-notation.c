@@ -300,6 +300,51 @@ START_TEST(test_move_from_squares)
 }
 END_TEST
 
+/* Issue 14 item 4: a move typed as people type it is read when exactly one
+ * legal move answers, and "bc3" that a pawn and a bishop both make is
+ * refused naming both. */
+START_TEST(test_parse_typed)
+{
+	static const struct {
+		const char *fen, *text, *uci; /* uci NULL: refused */
+		const char *why;
+	} cases[] = {
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "nf3", "g1f3", NULL },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "NF3", "g1f3", NULL },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "E2E4", "e2e4", NULL },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "E4", "e2e4", NULL },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "f4", "f2f4", NULL },
+		{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "E1G1", "e1g1", NULL },
+		{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "o-o-o", "e1c1", NULL },
+		{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "ke2", "e1e2", NULL },
+		{ "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1", "rb1", "a1b1", NULL },
+		/* a pawn's and a bishop's: both named */
+		{ "4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bc3", NULL, "bc3 is ambiguous: bxc3 or Bxc3" },
+		{ "4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "bxc3", NULL, "bxc3 is ambiguous: bxc3 or Bxc3" },
+		{ "4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "Bxc3", "d2c3", NULL },
+		{ "4k3/8/8/8/8/2p5/1P1B4/4K3 w - - 0 1", "b3", "b2b3", NULL },
+		{ "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", "qd3", NULL, "" },
+	};
+	for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+		struct position p;
+		struct tchess_error err = { 0 };
+		move m;
+		char uci[UCI_MAX];
+		ck_assert_int_eq(fen_parse(&p, cases[i].fen, NULL), TCHESS_OK);
+		enum tchess_err rc = notation_parse_typed(&p, cases[i].text, strlen(cases[i].text), &m, &err);
+		if (cases[i].uci) {
+			ck_assert_msg(rc == TCHESS_OK, "%s: %s", cases[i].text, err.message);
+			uci_write(&p, m, uci);
+			ck_assert_str_eq(uci, cases[i].uci);
+		} else {
+			ck_assert_msg(rc != TCHESS_OK, "%s read", cases[i].text);
+			if (cases[i].why[0])
+				ck_assert_str_eq(err.message, cases[i].why);
+		}
+	}
+}
+END_TEST
+
 static Suite *notation_suite(void)
 {
 	Suite *s = suite_create("notation");
@@ -313,6 +358,7 @@ static Suite *notation_suite(void)
 	tcase_add_test(tc, test_san_write_forms);
 	tcase_add_test(tc, test_uci);
 	tcase_add_test(tc, test_move_from_squares);
+	tcase_add_test(tc, test_parse_typed);
 	suite_add_tcase(s, tc);
 	return s;
 }

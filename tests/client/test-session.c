@@ -127,6 +127,12 @@ static void apply(struct session *s, enum session_cmd_kind k, long arg)
 	session_apply(s, &c);
 }
 
+static void press(struct session *s, int key)
+{
+	struct session_cmd c = session_key(s, key);
+	session_apply(s, &c);
+}
+
 static void type(struct session *s, const char *text)
 {
 	apply(s, SESSION_CMD_PROMPT_OPEN, 0);
@@ -632,22 +638,22 @@ START_TEST(test_keys)
 	struct session s;
 	struct evbuf b;
 	started(&s, &b, WHITE);
-	ck_assert_int_eq(session_key(&s, 'h').kind, SESSION_CMD_CURSOR);
-	ck_assert_int_eq(session_key(&s, 'h').arg, -1);
+	ck_assert_int_eq(session_key(&s, KEYS_LEFT).kind, SESSION_CMD_CURSOR);
+	ck_assert_int_eq(session_key(&s, KEYS_LEFT).arg, -1);
 	ck_assert_int_eq(session_key(&s, KEYS_DOWN).arg2, 1);
 	ck_assert_int_eq(session_key(&s, ' ').kind, SESSION_CMD_PICK);
 	ck_assert_int_eq(session_key(&s, KEYS_ENTER).kind, SESSION_CMD_PICK);
 	ck_assert_int_eq(session_key(&s, '/').kind, SESSION_CMD_PROMPT_OPEN);
 	ck_assert_int_eq(session_key(&s, 'N').kind, SESSION_CMD_PROMPT_INPUT);
-	ck_assert_int_eq(session_key(&s, 'f').kind, SESSION_CMD_FLIP);
+	ck_assert_int_eq(session_key(&s, 't').kind, SESSION_CMD_FLIP);
 	ck_assert_int_eq(session_key(&s, 'x').kind, SESSION_CMD_PREMOVES_CLEAR);
-	ck_assert_int_eq(session_key(&s, 'R').kind, SESSION_CMD_RESIGN);
+	ck_assert_int_eq(session_key(&s, 'm').kind, SESSION_CMD_MENU);
 	/* Keys change nothing by themselves. */
 	ck_assert_int_eq(s.cursor, SQ_NONE);
 	/* The cursor starts on the king's square and moves on screen. */
 	apply(&s, SESSION_CMD_CURSOR, 1);
 	ck_assert_int_eq(s.cursor, SQ_E1);
-	struct session_cmd up = session_key(&s, 'k');
+	struct session_cmd up = session_key(&s, KEYS_UP);
 	session_apply(&s, &up);
 	ck_assert_int_eq(s.cursor, make_sq(4, 1));
 	struct session_cmd pick = session_key(&s, ' ');
@@ -665,9 +671,13 @@ START_TEST(test_keys)
 	session_apply(&s, &yes);
 	ck_assert_int_eq(s.n_out, 1);
 	ck_assert_int_eq(s.outbox[0].kind, SESSION_REQ_RESIGN);
-	/* Quit asks while the game runs. */
+	/* Quit, in the menu, asks while the game runs. */
+	press(&s, 'm');
+	ck_assert(s.menu);
 	struct session_cmd q = session_key(&s, 'q');
+	ck_assert_int_eq(q.kind, SESSION_CMD_QUIT);
 	session_apply(&s, &q);
+	ck_assert(!s.menu);
 	ck_assert(!s.quit);
 	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_QUIT);
 	yes = session_key(&s, 'y');
@@ -778,19 +788,19 @@ START_TEST(test_status_line_fits)
 	started(&s, &b, WHITE);
 	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
 	play_status_line(&s, 200, line, sizeof line);
-	ck_assert_str_eq(line, "game 01234567 | your move | online, rtt 3 ms | / move  = draw  R resign  ? help  q quit");
+	ck_assert_str_eq(line, "game 01234567 | your move | online, rtt 3 ms | m menu  = draw  ? help");
 	play_status_line(&s, 80, line, sizeof line);
-	ck_assert_str_eq(line, "game 01234567 | your move | online | / move  = draw  R resign  ? help  q quit");
+	ck_assert_str_eq(line, "game 01234567 | your move | online, rtt 3 ms | m menu  = draw  ? help");
 	play_status_line(&s, 60, line, sizeof line);
-	ck_assert_str_eq(line, "your move | online | / move  = draw  R resign  ? help");
+	ck_assert_str_eq(line, "game 01234567 | your move | online | m menu  = draw  ? help");
 	play_status_line(&s, 40, line, sizeof line);
-	ck_assert_str_eq(line, "your move | = draw  R resign  ? help");
+	ck_assert_str_eq(line, "your move | m menu  = draw  ? help");
 	play_status_line(&s, 20, line, sizeof line);
 	ck_assert_str_eq(line, "your move | ? help");
 	/* A connection in trouble is never left out. */
 	session_set_conn(&s, SESSION_CONN_RECONNECTING, -1);
 	play_status_line(&s, 50, line, sizeof line);
-	ck_assert_str_eq(line, "your move | reconnecting... | R resign  ? help");
+	ck_assert_str_eq(line, "your move | reconnecting... | m menu  ? help");
 	/* After the game, at 80 columns: the keys whole. */
 	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
 	struct fold_event e;
@@ -868,12 +878,6 @@ static void play_moves(struct session *s, struct evbuf *b, const char *const *mo
 	}
 }
 
-static void press(struct session *s, int key)
-{
-	struct session_cmd c = session_key(s, key);
-	session_apply(s, &c);
-}
-
 /* The request at the head of the outbox as method, path and body. */
 static void take_http(struct session *s, const char *method, const char *path, const char *body)
 {
@@ -895,21 +899,20 @@ START_TEST(test_draw_offer_and_answer)
 	started(&w, &b, WHITE);
 	/* The keys name the commands; the keys themselves change nothing. */
 	ck_assert_int_eq(session_key(&w, '=').kind, SESSION_CMD_DRAW_OFFER);
-	ck_assert_int_eq(session_key(&w, 'A').kind, SESSION_CMD_ACCEPT);
-	ck_assert_int_eq(session_key(&w, 'D').kind, SESSION_CMD_DECLINE);
+	ck_assert_int_eq(session_key(&w, '+').kind, SESSION_CMD_ACCEPT);
+	ck_assert_int_eq(session_key(&w, '-').kind, SESSION_CMD_DECLINE);
 	ck_assert_int_eq(session_key(&w, 'W').kind, SESSION_CMD_DRAW_WITHDRAW);
-	ck_assert_int_eq(session_key(&w, 'C').kind, SESSION_CMD_CLAIM_DRAW);
 	ck_assert_int_eq(session_key(&w, 'T').kind, SESSION_CMD_CLAIM_TABLEBASE);
 	ck_assert_int_eq(session_key(&w, 'X').kind, SESSION_CMD_ABORT);
 	ck_assert_int_eq(session_key(&w, 'P').kind, SESSION_CMD_ADJOURN);
-	ck_assert_int_eq(session_key(&w, 'G').kind, SESSION_CMD_GONE_CLAIM);
-	ck_assert_int_eq(session_key(&w, 'n').kind, SESSION_CMD_NOTES_OPEN);
+	ck_assert_int_eq(session_key(&w, 'V').kind, SESSION_CMD_GONE_CLAIM);
+	ck_assert_int_eq(session_key(&w, 'j').kind, SESSION_CMD_NOTES_OPEN);
 	ck_assert_int_eq(w.n_out, 0);
 	press(&w, '=');
 	ck_assert_int_eq(w.n_out, 1);
 	take_http(&w, "POST", "/v1/games/" ID "/draw", "{\"ply\":0,\"action\":\"offer\"}");
 	/* Nothing to answer yet: refused here, no request. */
-	press(&w, 'A');
+	press(&w, '+');
 	ck_assert_int_eq(w.n_out, 0);
 	ck_assert_str_eq(w.message, "nothing to accept: no offer or request from Black");
 
@@ -919,13 +922,13 @@ START_TEST(test_draw_offer_and_answer)
 	evbuf_fold(&b2, &bl, 6000);
 	char text[160];
 	ck_assert(session_request_text(&bl, text, sizeof text));
-	ck_assert_str_eq(text, "White offers a draw \u2014 A accept, D decline");
+	ck_assert_str_eq(text, "White offers a draw \u2014 + accept, - decline");
 	bl.ascii = true;
 	session_request_text(&bl, text, sizeof text);
-	ck_assert_str_eq(text, "White offers a draw - A accept, D decline");
-	press(&bl, 'A');
+	ck_assert_str_eq(text, "White offers a draw - + accept, - decline");
+	press(&bl, '+');
 	take_http(&bl, "POST", "/v1/games/" ID "/draw", "{\"ply\":0,\"action\":\"accept\"}");
-	press(&bl, 'D');
+	press(&bl, '-');
 	take_http(&bl, "POST", "/v1/games/" ID "/draw", "{\"ply\":0,\"action\":\"decline\"}");
 	/* fide offers lapse, they cannot be withdrawn: refused locally. */
 	request_event(&b, WHITE, FOLD_REQ_DRAW, FOLD_REQ_MADE, 0);
@@ -1019,19 +1022,22 @@ START_TEST(test_claims)
 	struct evbuf b;
 	started(&s, &b, BLACK);
 	/* Not my move: refused here. */
-	press(&s, 'C');
+	press(&s, 'm');
+	press(&s, 'c');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "claim refused: only the player to move may claim");
 	static const char *const shuffle[] = { "g1f3", "g8f6", "f3g1", "f6g8", "g1f3", "g8f6", "f3g1" };
 	play_moves(&s, &b, shuffle, 1);
 	/* Black to move, no repetition. */
-	press(&s, 'C');
+	press(&s, 'm');
+	press(&s, 'c');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "claim refused: no threefold repetition: this position has occurred 1 time; "
 				    "no fifty-move draw: 1 plies without a capture or pawn move, 100 needed");
 	play_moves(&s, &b, shuffle + 1, 6);
 	/* After 7 plies the position has occurred twice: still no claim... */
-	press(&s, 'C');
+	press(&s, 'm');
+	press(&s, 'c');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_ptr_nonnull(strstr(s.message, "this position has occurred 2 times"));
 	/* ...but Ng8, typed at the prompt, makes the start position's third
@@ -1039,8 +1045,8 @@ START_TEST(test_claims)
 	press(&s, 'N');
 	press(&s, 'g');
 	press(&s, '8');
-	ck_assert_int_eq(session_key(&s, 'C').kind, SESSION_CMD_CLAIM_DRAW);
-	press(&s, 'C');
+	ck_assert_int_eq(session_key(&s, '*').kind, SESSION_CMD_CLAIM_DRAW);
+	press(&s, '*');
 	ck_assert(!s.prompt);
 	ck_assert(!s.pending);
 	take_http(&s, "POST", "/v1/games/" ID "/claim", "{\"ply\":7,\"claim\":\"threefold\",\"move\":\"f6g8\"}");
@@ -1048,7 +1054,7 @@ START_TEST(test_claims)
 	press(&s, 'N');
 	press(&s, 'e');
 	press(&s, '4');
-	press(&s, 'C');
+	press(&s, '*');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_ptr_nonnull(strstr(s.message, "claim refused: "));
 	/* A server refusal is shown with its message. */
@@ -1102,8 +1108,8 @@ START_TEST(test_abort)
 	request_event(&b, BLACK, FOLD_REQ_ABORT, FOLD_REQ_MADE, 2);
 	evbuf_fold(&b, &s, 8200);
 	session_request_text(&s, text, sizeof text);
-	ck_assert_str_eq(text, "Black asks to abort \u2014 A accept, D decline");
-	press(&s, 'A');
+	ck_assert_str_eq(text, "Black asks to abort \u2014 + accept, - decline");
+	press(&s, '+');
 	take_http(&s, "POST", "/v1/games/" ID "/abort", "{\"ply\":2,\"action\":\"accept\"}");
 	session_fini(&s);
 }
@@ -1266,7 +1272,7 @@ START_TEST(test_adjourn_and_absence)
 	/* Yourpot: "If one of the partners discards to proceed the game,
 	 * the player can claim the partner discard": a discard is the
 	 * partner's refusal, so first a resume request ... */
-	press(&s, 'G');
+	press(&s, 'V');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_ptr_nonnull(strstr(s.message, "nothing to claim: a discard is your opponent's refusal to resume"));
 	press(&s, 'P');
@@ -1275,7 +1281,7 @@ START_TEST(test_adjourn_and_absence)
 	evbuf_fold(&b, &s, 31000);
 	/* ... that a partner who is gone has not refused until a day has
 	 * passed ... */
-	press(&s, 'G');
+	press(&s, 'V');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "nothing to claim: your opponent is not online: their absence counts as a "
 				    "refusal a day after your request");
@@ -1286,8 +1292,8 @@ START_TEST(test_adjourn_and_absence)
 	evbuf_add(&b, T0 + 32000, &e);
 	evbuf_fold(&b, &s, 32000);
 	session_request_text(&s, text, sizeof text);
-	ck_assert_str_eq(text, "you asked to resume \u2014 G claim Black discards");
-	press(&s, 'G');
+	ck_assert_str_eq(text, "you asked to resume \u2014 V claim Black discards");
+	press(&s, 'V');
 	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_DISCARD);
 	press(&s, 'y');
 	take_http(&s, "POST", "/v1/games/" ID "/claim", "{\"ply\":0,\"claim\":\"discard\"}");
@@ -1295,7 +1301,7 @@ START_TEST(test_adjourn_and_absence)
 
 	/* chessgamble: "the present player may claim the win" (ruleset.h). */
 	started_rules(&s, &b, WHITE, "chessgamble");
-	press(&s, 'G');
+	press(&s, 'V');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "nothing to claim: your opponent is present");
 	fold_event_init(&e, FOLD_EV_PRESENCE);
@@ -1305,8 +1311,8 @@ START_TEST(test_adjourn_and_absence)
 	evbuf_fold(&b, &s, 30000);
 	ck_assert_str_eq(s.message, "Black is gone");
 	session_request_text(&s, text, sizeof text);
-	ck_assert_str_eq(text, "Black is gone \u2014 G claim the win");
-	press(&s, 'G');
+	ck_assert_str_eq(text, "Black is gone \u2014 V claim the win");
+	press(&s, 'V');
 	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_CLAIM_WIN);
 	press(&s, 'y');
 	take_http(&s, "POST", "/v1/games/" ID "/claim", "{\"ply\":0,\"claim\":\"win\"}");
@@ -1314,7 +1320,7 @@ START_TEST(test_adjourn_and_absence)
 
 	/* fide: a disconnect ends the game, nothing to claim. */
 	started(&s, &b, WHITE);
-	press(&s, 'G');
+	press(&s, 'V');
 	ck_assert_str_eq(s.message, "nothing to claim: these rules give no win for a disconnect");
 	ck_assert_int_eq(s.n_out, 0);
 	session_fini(&s);
@@ -1340,7 +1346,7 @@ START_TEST(test_notes)
 	struct session s;
 	struct evbuf b;
 	started(&s, &b, WHITE);
-	press(&s, 'n');
+	press(&s, 'j');
 	ck_assert(s.notes_open);
 	/* In the editor, letters are text, not moves or actions. */
 	ck_assert_int_eq(session_key(&s, 'e').kind, SESSION_CMD_NOTES_INPUT);
@@ -1735,8 +1741,9 @@ START_TEST(test_rematch_series)
 	started(&sp, &b3, -1);
 	protocol_events_fini(&b2.evs);
 	protocol_events_fini(&b3.evs);
-	ck_assert_int_eq(session_key(&w, 'r').kind, SESSION_CMD_REMATCH);
-	press(&w, 'r');
+	/* r is a rook's move while the game runs; the rematch key after it. */
+	ck_assert_int_eq(session_key(&w, 'r').kind, SESSION_CMD_PROMPT_INPUT);
+	apply(&w, SESSION_CMD_REMATCH, 0);
 	ck_assert_str_eq(w.message, "no rematch: a rematch is offered after the game");
 	ck_assert_int_eq(w.n_out, 0);
 	ck_assert(!session_series_text(&w, text, sizeof text));
@@ -1752,7 +1759,7 @@ START_TEST(test_rematch_series)
 	ck_assert(session_request_text(&w, text, sizeof text));
 	ck_assert_str_eq(text, "you offered a rematch \u2014 W withdraw");
 	ck_assert(session_request_text(&bl, text, sizeof text));
-	ck_assert_str_eq(text, "White offers a rematch \u2014 r accept, D decline");
+	ck_assert_str_eq(text, "White offers a rematch \u2014 r accept, - decline");
 	/* Offering twice is refused here. */
 	press(&w, 'r');
 	ck_assert_str_eq(w.message, "your rematch offer stands: waiting for Black (W withdraws)");
@@ -1911,6 +1918,51 @@ START_TEST(test_low_time)
 }
 END_TEST
 
+/* Issue 14 item 4: "letters are stolen". While a move can be typed, every
+ * key a move can start with goes to the prompt; the actions are on other
+ * keys and in the menu; nf3 is read as Nf3. */
+START_TEST(test_letters_are_moves)
+{
+	struct session s;
+	struct evbuf b;
+	started(&s, &b, WHITE);
+	for (const char *k = "abcdefghABCDEFGHKQRBNkqrbnOo0"; *k; k++)
+		ck_assert_msg(session_key(&s, *k).kind == SESSION_CMD_PROMPT_INPUT, "%c is not the move's", *k);
+	ck_assert_int_eq(session_key(&s, '+').kind, SESSION_CMD_ACCEPT);
+	ck_assert_int_eq(session_key(&s, '-').kind, SESSION_CMD_DECLINE);
+	ck_assert_int_eq(session_key(&s, 'V').kind, SESSION_CMD_GONE_CLAIM);
+	/* The menu: its own letters, Esc closes it. */
+	press(&s, 'm');
+	ck_assert(s.menu);
+	ck_assert_int_eq(session_key(&s, 'r').kind, SESSION_CMD_RESIGN);
+	ck_assert_int_eq(session_key(&s, 'c').kind, SESSION_CMD_CLAIM_DRAW);
+	ck_assert_int_eq(session_key(&s, 'q').kind, SESSION_CMD_QUIT);
+	press(&s, KEYS_ESC);
+	ck_assert(!s.menu);
+	/* Esc with nothing to put back opens it too. */
+	press(&s, KEYS_ESC);
+	ck_assert(s.menu);
+	press(&s, 'm');
+	ck_assert(!s.menu);
+	/* nf3 typed straight at the board is the knight's move. */
+	press(&s, 'n');
+	press(&s, 'f');
+	press(&s, '3');
+	press(&s, KEYS_ENTER);
+	ck_assert_int_eq(s.n_out, 1);
+	ck_assert_str_eq(s.outbox[0].moves[0], "g1f3");
+	session_fini(&s);
+	/* After the game no move can start: q quits, f flips, r rematches. */
+	started(&s, &b, WHITE);
+	ended_event(&b, BLACK, "1-0", "resignation");
+	evbuf_fold(&b, &s, 6000);
+	ck_assert_int_eq(session_key(&s, 'q').kind, SESSION_CMD_QUIT);
+	ck_assert_int_eq(session_key(&s, 'f').kind, SESSION_CMD_FLIP);
+	ck_assert_int_eq(session_key(&s, 'r').kind, SESSION_CMD_REMATCH);
+	session_fini(&s);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -1927,6 +1979,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_clock_us_delay);
 	tcase_add_test(tc, test_command_table);
 	tcase_add_test(tc, test_keys);
+	tcase_add_test(tc, test_letters_are_moves);
 	tcase_add_test(tc, test_spectator);
 	tcase_add_test(tc, test_completion);
 	tcase_add_test(tc, test_game_over);

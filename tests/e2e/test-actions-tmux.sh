@@ -37,8 +37,8 @@ for who in white black; do register_player "$who" "${who}_p"; done
 new_game 1
 keys w1 =
 check "white is told the offer stands" w1 "you offered a draw" 10
-check "black sees the offer in the status line" b1 "White offers a draw — A accept, D decline" 10
-keys b1 A
+check "black sees the offer in the status line" b1 "White offers a draw — + accept, - decline" 10
+keys b1 +
 check "white's screen ends in agreement" w1 "1/2-1/2 agreement" 10
 check "black's screen ends in agreement" b1 "1/2-1/2 agreement" 10
 check "the reason is given, White's offer is 'your' offer" w1 "Black accepted your draw offer"
@@ -51,7 +51,7 @@ check "white quits after the game" w1 "tchess-exit-0"
 # 2. Threefold: refused locally, then claimed after a knight shuffle.
 new_game 2
 claims=$(posted claim)
-keys w2 C
+keys w2 m c
 check "threefold refused at once, with the reason" w2 \
 	"claim refused: no threefold repetition: this position has occurred 1 time"
 if [ "$(posted claim)" -eq "$claims" ]; then
@@ -69,7 +69,7 @@ for mv in Nf3 Nf6 Ng1 Ng8 Nf3 Nf6 Ng1 Ng8; do
 	[ $n -lt 8 ] && check "ply $n: move arrived" "$o" "your move" 10
 done
 check "white's move after the shuffle" w2 "your move" 10
-keys w2 C
+keys w2 m c
 check "white's threefold claim ends the game" w2 "1/2-1/2 threefold" 10
 check "black sees the threefold" b2 "1/2-1/2 threefold" 10
 check "the claimant is named" b2 "claimed by White"
@@ -112,10 +112,13 @@ else
 	failures=$((failures + 1))
 fi
 echo "# move requests that reached the server: $(( $(posted moves) - moves ))"
-keys b4 R
+# Resign is in the action menu (R is a rook's move).
+keys b4 m
+check "the action menu opens" b4 "actions: press a key"
+keys b4 r
 check "resign asks first" b4 "resign this game? (y/n)"
 keys b4 n
-keys b4 R
+keys b4 m r
 keys b4 y
 check "black's screen: resigned" b4 "1-0 resignation" 10
 check "white's screen: resigned" w4 "1-0 resignation" 10

@@ -84,7 +84,7 @@ for s in w b; do
 	fi
 done
 for s in w b; do
-	keys "$s" q
+	keys "$s" m q
 	check "leaving a running game asks first ($s)" "$s" "leave the game?"
 	keys "$s" y
 	check "tchess exits ($s)" "$s" "tchess-exit-0"

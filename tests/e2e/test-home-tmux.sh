@@ -37,7 +37,7 @@ if [ -n "$engine" ]; then
 	keys h / $knight Enter
 	check "$san played" h "$san"
 	check "the engine answers" h "your move" 20
-	keys h q
+	keys h m q
 	check "leaving asks" h "leave the game?"
 	keys h y
 	check "back on the home screen" h "Your games" 10
@@ -49,7 +49,7 @@ if [ -n "$engine" ]; then
 	keys h j j j j j j Enter
 	check "Enter takes the game back" h "game $id |" 20
 	check "with its moves" h "$san"
-	keys h q
+	keys h m q
 	check "leaving again asks" h "leave the game?"
 	keys h y
 	check "home again" h "Play the engine" 10
@@ -76,7 +76,7 @@ keys b -l "$line"
 keys b Enter
 check "black joined from the home screen" b "the game has started: you play" 20
 check "white's game starts" w "the game has started: you play" 20
-keys b q
+keys b m q
 check "black leaving asks" b "leave the game?"
 keys b y
 check "black is back home, the game listed" b "vs white_p" 10

@@ -69,7 +69,7 @@ if [ "$(servers)" = "$pids" ]; then ok "tchess games used the running server"; e
 
 # 3. Leave the game: the client says how to come back and, the last user
 # gone, stops the server.
-keys p q
+keys p m q
 check "leave asks first" p "leave the game?"
 keys p y
 check "the client says how to come back" p "to come back"
@@ -96,7 +96,7 @@ check "tchess join takes the local game back" r "your move" 20
 check "the rejoined board has the moves" r "1. e4"
 keys r / d 4 Enter
 check "a move in the rejoined game" r "2. d4"
-keys r q
+keys r m q
 check "leave the rejoined game" r "leave the game?"
 keys r y
 check "tchess join exits 0" r "tchess-exit-0"

@@ -59,14 +59,14 @@ case "$snap" in
 esac
 
 # 2. Black resigns; a rematch with colours swapped and the series score.
-keys b1 R
+keys b1 m r
 check "resign asks first" b1 "resign this game? (y/n)"
 keys b1 y
 check "white's screen: resigned" w1 "1-0 resignation" 10
 check "a rematch is offered on the game-over screen" w1 "r rematch"
 keys w1 r
 check "white's offer stands" w1 "you offered a rematch — W withdraw" 10
-check "black sees the offer" b1 "White offers a rematch — r accept, D decline" 10
+check "black sees the offer" b1 "White offers a rematch — r accept, - decline" 10
 keys b1 r
 check "white's screen follows the next game" w1 "game 2 of the series has started: you play Black" 20
 check "black's screen follows the next game" b1 "game 2 of the series has started: you play White" 20

@@ -105,7 +105,7 @@ check "deadline in the play screen" t "in 9d 23h" 15
 check "deadline date in UTC" t "UTC"
 keys t / e 4 Enter
 check "the move is played" t "1. e4" 10
-keys t q
+keys t m q
 check "quitting a running game asks first" t "y/n" 10
 keys t y
 check "back on the tournament screen" t "Your games" 10

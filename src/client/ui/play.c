@@ -290,8 +290,12 @@ static void ui_play_draw_message(struct ui_play *p, WINDOW *w)
 	werase(w);
 	if (s->prompt) {
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
-		snprintf(line, sizeof line, "move: %s_   (SAN or UCI; Tab completes, Enter plays, Esc cancels)",
-			 s->prompt_text);
+		/* What Tab listed (or why not) replaces the hint. */
+		if (s->message[0])
+			snprintf(line, sizeof line, "move: %s_   %s", s->prompt_text, s->message);
+		else
+			snprintf(line, sizeof line, "move: %s_   (Tab lists, Enter plays, * claims a draw with it, Esc cancels)",
+				 s->prompt_text);
 	} else {
 		wattrset(w, ui_draw_message_attr(p->ui, s->message_error));
 		snprintf(line, sizeof line, "%s", s->message[0] || s->view.started ? s->message : s->note);
@@ -314,28 +318,44 @@ static void ui_play_draw_status(struct ui_play *p, WINDOW *w)
 
 static const char *const ui_play_help_text[] = {
 	"tchess play: keys (on the opponent's move, moves are premoves)",
-	"  arrows  h j k l     move the cursor",
-	"  Enter  Space        pick up / put down a piece (or click, drag)",
-	"  /  :  or a letter   type a move (SAN or UCI), Tab completes",
+	"  a-h K Q R B N O     a letter a move starts with types the move",
+	"  / :                 the move prompt: SAN or UCI, any case (nf3, E1G1)",
+	"  Tab  *              at the prompt: list the moves / claim a draw with it",
+	"  arrows              move the cursor",
+	"  Enter  Space        pick up / put down (the king on its rook castles)",
+	"  m  Esc              the action menu: r resign, c claim a draw, q leave",
 	"  q r b n  Esc        promotion piece / put the piece back",
 	"  x                   clear your premoves",
 	"  =  W                offer a draw / withdraw your offer",
-	"  A  D                accept / decline the opponent's offer or request",
-	"  C                   claim a draw (threefold, fifty moves); at the",
-	"                      move prompt: claim with the typed move",
-	"  T                   claim a draw by the tablebases",
-	"  R                   resign (asks first)",
-	"  X                   abort (asks first; later: asks the opponent)",
+	"  +  -                accept / decline the opponent's offer or request",
+	"  T  X                claim a tablebase draw / abort (asks first)",
 	"  P                   ask to adjourn / to resume",
-	"  G                   opponent gone: claim the win / their discard",
+	"  V                   opponent gone: claim the win / their discard",
 	"  u  d                undo games: take back / done (commit the move)",
-	"  r                   after the game: offer / accept a rematch",
-	"  n                   notes: write (private until the end), read",
-	"  s                   save the PGN (after the game)",
-	"  f  PgUp  PgDn       flip the board / scroll the move list",
-	"  Ctrl-L  q           redraw / quit (asks first during a game)",
+	"  j  t                notes (private until the end) / turn the board",
+	"  PgUp PgDn  Ctrl-L   scroll the move list / redraw",
+	"  after the game      r rematch  s save PGN  n notes  f flip  q quit",
 	NULL,
 };
+
+/* The action menu: its rows, over the board. */
+static void ui_play_draw_menu(struct ui_play *p)
+{
+	const struct session *s = p->s;
+	size_t n;
+	const struct session_menu_item *items = session_menu_items(&n);
+	enum { MENU_ROWS = 24 };
+	char rows[MENU_ROWS][80];
+	const char *text[MENU_ROWS + 2];
+	size_t k = 0;
+	text[k++] = "actions: press a key (Esc closes)";
+	for (size_t i = 0; i < n && k < MENU_ROWS; i++, k++) {
+		snprintf(rows[i], sizeof rows[i], "  %c   %s", items[i].key, items[i].label);
+		text[k] = rows[i];
+	}
+	text[k] = NULL;
+	ui_draw_help(p->ui, text, NULL, 50, s->layout.w, s->layout.h, s->ascii);
+}
 
 /* The notes pane: the notes so far (mine while the game runs, everyone's
  * once revealed), newest at the bottom, and the editor line. */
@@ -442,6 +462,8 @@ void ui_play_draw(struct ui_play *p, unsigned dirty)
 	}
 	if (s->notes_open && dirty)
 		ui_play_draw_notes(p);
+	if (s->menu && dirty)
+		ui_play_draw_menu(p);
 }
 
 /* A mouse event: a press picks or drops; a release on another square
