@@ -54,6 +54,15 @@ int account_cache_dir(char *buf, size_t size)
 	return account_xdg_dir("XDG_CACHE_HOME", ".cache", buf, size);
 }
 
+int account_games_dir(char *buf, size_t size)
+{
+	char data[PATH_MAX];
+	if (account_xdg_dir("XDG_DATA_HOME", ".local/share", data, sizeof data) < 0)
+		return -1;
+	int n = snprintf(buf, size, "%s/games", data);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
 int account_mkdirs(const char *dir, char *err, size_t errsize)
 {
 	char path[PATH_MAX];

@@ -45,6 +45,9 @@ struct account {
  * (or ~/.local/state/tchess) into buf. Return 0, or -1 without HOME. */
 int account_config_dir(char *buf, size_t size);
 int account_state_dir(char *buf, size_t size);
+/* Where finished games' PGN files are saved: $XDG_DATA_HOME/tchess/games
+ * (or ~/.local/share/tchess/games). Returns 0, or -1 without HOME. */
+int account_games_dir(char *buf, size_t size);
 /* Creates dir and its parents (mode 0700). Returns 0 or -1 with a message. */
 /* $XDG_CACHE_HOME/tchess (else ~/.cache/tchess) into buf; -1 when neither
  * is set or it does not fit. */

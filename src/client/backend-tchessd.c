@@ -63,6 +63,16 @@ static unsigned tchessd_on_reply(struct game_backend *b, struct loop *l, struct 
 	memcpy(&req, r->data, sizeof req);
 	if (req.kind == SESSION_REQ_PGN && r->status == 200)
 		return session_on_pgn(s, r->body, r->len);
+	if (req.kind == SESSION_REQ_NEW_GAME && r->status == 201) {
+		struct protocol_seat_response seat;
+		int color = -1;
+		if (protocol_seat_response_decode(r->body, r->len, &seat, &err) < 0 ||
+		    !fold_color_parse(seat.color, &color) || color < 0)
+			return session_on_answer(s, &req, 502, &err);
+		dirty = session_on_new_game(s, seat.id, color);
+		loop_poll(l, b->owner, s->game_id, s->after);
+		return dirty;
+	}
 	if (r->status >= 300)
 		protocol_error_decode(r->body, r->len, &err, NULL);
 	return session_on_answer(s, &req, r->status, r->status >= 300 ? &err : NULL);

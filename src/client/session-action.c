@@ -106,8 +106,11 @@ bool session_rematch_possible(const struct session *s, const char **why)
 		*why = "a rematch is offered after the game";
 	else if (v->game.termination == GAME_TERM_ABORTED)
 		*why = "no rematch after an aborted game";
-	else if (v->seats[WHITE].kind != FOLD_SEAT_HUMAN || v->seats[BLACK].kind != FOLD_SEAT_HUMAN)
-		*why = "a rematch is between two human players";
+	else if (v->seats[s->me].kind != FOLD_SEAT_HUMAN ||
+		 (v->seats[!s->me].kind != FOLD_SEAT_HUMAN && v->seats[!s->me].kind != FOLD_SEAT_ENGINE))
+		*why = "a rematch is between two players, or against the engine";
+	else if (v->seats[!s->me].kind == FOLD_SEAT_ENGINE)
+		*why = NULL; /* a new game against the engine, whatever it is doing */
 	else if (v->next_game[0])
 		*why = "the rematch was accepted already";
 	else if (v->absent[!s->me] && v->rematch_by != !s->me)
@@ -121,6 +124,17 @@ unsigned session_rematch(struct session *s)
 	const char *why;
 	if (!session_rematch_possible(s, &why)) {
 		session_say(s, true, "no rematch: %s", why);
+		return SESSION_DIRTY_STATUS;
+	}
+	if (s->view.seats[!s->me].kind == FOLD_SEAT_ENGINE) {
+		/* The engine does not answer offers: a new game against it,
+		 * the same level, time control and rules, colours swapped. */
+		struct session_req r = { .kind = SESSION_REQ_NEW_GAME, .n = (int)s->view.seats[!s->me].level };
+		snprintf(r.action, sizeof r.action, "%s", s->me == WHITE ? "black" : "white");
+		snprintf(r.claim, sizeof r.claim, "%.*s", (int)sizeof r.claim - 1, s->view.game.rules.name);
+		snprintf(r.text, sizeof r.text, "%s", s->view.tc);
+		session_push(s, &r);
+		session_say(s, false, "starting a new game against the engine...");
 		return SESSION_DIRTY_STATUS;
 	}
 	if (s->view.rematch_by == s->me) {
@@ -536,6 +550,23 @@ void session_note_erase(struct session *s)
 	if (len)
 		len--;
 	s->note_text[len] = '\0';
+}
+
+void session_outcome_text(const struct session *s, char *buf, size_t size)
+{
+	const struct game *g = &s->view.game;
+	buf[0] = '\0';
+	if (!session_over(s))
+		return;
+	int winner = g->result == GAME_RESULT_WHITE_WINS ? WHITE : g->result == GAME_RESULT_BLACK_WINS ? BLACK : -1;
+	if (g->termination == GAME_TERM_ABORTED || g->result == GAME_RESULT_NONE)
+		snprintf(buf, size, "%s", g->termination == GAME_TERM_ABORTED ? "Aborted, unscored" : "Unscored");
+	else if (winner < 0)
+		snprintf(buf, size, "Draw");
+	else if (s->me < 0)
+		snprintf(buf, size, "%s won", session_side(winner));
+	else
+		snprintf(buf, size, "%s", winner == s->me ? "You won" : "You lost");
 }
 
 void session_end_text(const struct session *s, char *buf, size_t size)

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account.h"
 #include "session-internal.h"
 #include "util/xalloc.h"
 
@@ -557,6 +558,9 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 	case SESSION_REQ_REMATCH:
 		session_say(s, true, "rematch %s refused: %s", req->action, why);
 		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_NEW_GAME:
+		session_say(s, true, "no new game: %s", why);
+		return SESSION_DIRTY_STATUS;
 	}
 	return 0;
 }
@@ -629,10 +633,30 @@ bool session_gone_text(const struct session *s, char *head, size_t hsize, char *
 	return false;
 }
 
+unsigned session_on_new_game(struct session *s, const char *id, int color)
+{
+	session_switch(s, id);
+	s->me = color;
+	s->flipped = color == BLACK;
+	session_say(s, false, "a new game against the engine: you play %s", session_side(color));
+	return SESSION_DIRTY_ALL;
+}
+
 unsigned session_on_pgn(struct session *s, const char *text, size_t len)
 {
-	char path[512];
-	snprintf(path, sizeof path, "%s%stchess-%.12s.pgn", s->save_dir, s->save_dir[0] ? "/" : "", s->game_id);
+	char path[512], dir[400], err[300];
+	/* The games folder (tchess(1), FILES), made on the first save. */
+	if (s->save_dir[0])
+		snprintf(dir, sizeof dir, "%s", s->save_dir);
+	else if (account_games_dir(dir, sizeof dir) < 0) {
+		session_say(s, true, "cannot save the PGN: neither XDG_DATA_HOME nor HOME is set");
+		return SESSION_DIRTY_STATUS;
+	}
+	if (account_mkdirs(dir, err, sizeof err) < 0) {
+		session_say(s, true, "%s", err);
+		return SESSION_DIRTY_STATUS;
+	}
+	snprintf(path, sizeof path, "%s/tchess-%.12s.pgn", dir, s->game_id);
 	FILE *f = fopen(path, "w");
 	if (!f || fwrite(text, 1, len, f) != len) {
 		session_say(s, true, "cannot write %s: %s", path, strerror(errno));

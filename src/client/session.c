@@ -166,6 +166,22 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 		*body = protocol_action_request_encode(&a);
 		break;
 	}
+	case SESSION_REQ_NEW_GAME: {
+		/* The engine's level in n, the colour in action, the ruleset
+		 * in claim and the time control in text. */
+		struct protocol_game_create_request c;
+		memset(&c, 0, sizeof c);
+		snprintf(c.tc, sizeof c.tc, "%.*s", (int)sizeof c.tc - 1, req->text);
+		snprintf(c.ruleset, sizeof c.ruleset, "%s", req->claim);
+		snprintf(c.color, sizeof c.color, "%s", req->action);
+		snprintf(c.opponent, sizeof c.opponent, "engine");
+		c.level = req->n;
+		c.premoves = s->view.game.rules.premove_depth;
+		c.undo = s->view.undo;
+		*method = route_request(path, size, ROUTE_GAMES_CREATE, NULL, NULL);
+		*body = protocol_game_create_request_encode(&c);
+		break;
+	}
 	case SESSION_REQ_NOTE: {
 		struct protocol_note_request nr;
 		snprintf(nr.text, sizeof nr.text, "%s", req->text);

@@ -69,7 +69,8 @@ enum session_req_kind {
 	SESSION_REQ_NOTE,          /* POST notes {text} */
 	SESSION_REQ_TAKEBACK,      /* POST takeback {ply} (undo games) */
 	SESSION_REQ_DONE,          /* POST done {ply} (undo games) */
-	SESSION_REQ_REMATCH        /* POST rematch {ply, action} (after the game) */
+	SESSION_REQ_REMATCH,       /* POST rematch {ply, action} (after the game) */
+	SESSION_REQ_NEW_GAME       /* POST games: the engine again, colours swapped (after an engine game) */
 };
 
 /* A note's text as the editor takes it (the server takes up to
@@ -83,7 +84,7 @@ struct session_req {
 	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX]; /* move, a claim's move: [0] */
 	char action[PROTOCOL_WORD_MAX];                     /* draw, abort, adjourn, resume, rematch */
 	char claim[PROTOCOL_WORD_MAX];                      /* claim */
-	char text[SESSION_NOTE_MAX];                        /* note */
+	char text[SESSION_NOTE_MAX];                        /* note; a new game's time control */
 };
 
 #define SESSION_OUTBOX_MAX 16
@@ -268,7 +269,7 @@ struct session {
 	bool notes_open;           /* the notes pane and its editor */
 	char note_text[SESSION_NOTE_MAX];
 	bool saved;
-	char save_dir[256];        /* where s saves the PGN ("" = current) */
+	char save_dir[256];        /* where s saves the PGN ("": account_games_dir) */
 	char note[160];            /* shown while waiting ("tchess join ...") */
 
 	/* Low time: the config's threshold (-1: the default, 0: never), the
@@ -341,6 +342,10 @@ void session_reset(struct session *s);
  * error, which the caller retries), err the decoded error body or NULL. */
 unsigned session_on_answer(struct session *s, const struct session_req *req, int status,
 			   const struct protocol_error *err);
+/* The engine game asked for after an engine game (SESSION_REQ_NEW_GAME)
+ * was created as id, with me playing color: the screen follows it from
+ * seq 0, the board turned to the new colour. */
+unsigned session_on_new_game(struct session *s, const char *id, int color);
 /* The PGN text arrived for a save; writes it to a file. */
 unsigned session_on_pgn(struct session *s, const char *text, size_t len);
 
@@ -439,6 +444,9 @@ bool session_premoves_text(const struct session *s, char *buf, size_t size);
 /* Whether r may offer (or accept) a rematch now; *why when not. */
 bool session_rematch_possible(const struct session *s, const char **why);
 
+/* The end for the viewer, said plainly: "You won", "You lost", "Draw",
+ * "Aborted, unscored", "Unscored"; a spectator's "White won". "" while it runs. */
+void session_outcome_text(const struct session *s, char *buf, size_t size);
 /* Whether the game is over; the "1-0 checkmate" line into buf. */
 bool session_over(const struct session *s);
 void session_result_text(const struct session *s, char *buf, size_t size);

@@ -1834,7 +1834,8 @@ START_TEST(test_rematch_series)
 	session_fini(&bl);
 	session_fini(&sp);
 
-	/* No rematch after an abort, nor against the engine. */
+	/* No rematch after an abort (against the engine r is a new game:
+	 * client-aftergame-tmux). */
 	started(&w, &b, WHITE);
 	ended_event(&b, WHITE, "*", "aborted");
 	evbuf_fold(&b, &w, 6000);

@@ -240,11 +240,14 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "connecting to the game...");
 	} else if (session_over(s)) {
 		/* The game-over panel: result, why, and what can be done now. */
-		char why[160];
+		char why[160], outcome[64], head[140];
 		session_result_text(s, res, sizeof res);
 		session_end_text(s, why, sizeof why);
+		/* Said plainly first: "You won: 1-0 checkmate". */
+		session_outcome_text(s, outcome, sizeof outcome);
+		snprintf(head, sizeof head, "%s: %s", outcome, res);
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
-		ui_draw_put(w, 0, 0, res, width);
+		ui_draw_put(w, 0, 0, head, width);
 		wattrset(w, ui_attr(p->ui, THEME_TEXT, -1));
 		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
