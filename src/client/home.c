@@ -4,9 +4,11 @@
  * their answers. The lists come from GET /v1/me/games and GET /v1/games;
  * a typed id is looked up with ?prefix= as "tchess join" does.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "route.h"
 #include "config.h"
@@ -21,6 +23,7 @@ static const char *const home_action_text[HOME_ACTION_NB][2] = {
 	[HOME_INVITE] = { "Invite a friend", "a 5+3 game and a code to read aloud" },
 	[HOME_JOIN] = { "Join a game", "by its invite line, code or id" },
 	[HOME_TOURNAMENTS] = { "Tournaments", "register, withdraw, open their games" },
+	[HOME_REVIEW] = { "Review a PGN file", "step through a file's games, offline" },
 	[HOME_QUIT] = { "Quit", "" },
 };
 
@@ -49,10 +52,21 @@ static void home_refresh(struct home *h)
 	home_queue_kind(h, HOME_REQ_LIVE);
 }
 
+static const char *const home_tcs[] = { "1+0", "3+2", "5+3", "10+5", "15+10", "30+20", "unlimited" };
+
+const char *const *home_time_controls(size_t *n)
+{
+	*n = sizeof home_tcs / sizeof home_tcs[0];
+	return home_tcs;
+}
+
 void home_init(struct home *h, bool have_account)
 {
 	memset(h, 0, sizeof *h);
 	h->have_account = have_account;
+	h->engine_level = 3;
+	h->engine_color = -1;
+	h->engine_tc = 2; /* 5+3 */
 	home_refresh(h);
 }
 
@@ -135,6 +149,16 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 	size_t i;
 	switch (home_row(h, row, &i)) {
 	case HOME_ROW_ACTION:
+		if (i == HOME_ENGINE) {
+			/* Its settings, as they will be asked for. */
+			snprintf(buf, size, "  1  %-18s level %d, %s, %s%s", home_action_text[i][0], h->engine_level,
+				 home_tcs[h->engine_tc],
+				 h->engine_color == WHITE   ? "you play White"
+				 : h->engine_color == BLACK ? "you play Black"
+							    : "your colour drawn",
+				 h->sel == HOME_ENGINE ? "   (+ - c t)" : "");
+			break;
+		}
 		snprintf(buf, size, "  %c  %-18s %s", i == HOME_QUIT ? 'q' : (char)('1' + i), home_action_text[i][0],
 			 home_action_text[i][1]);
 		break;
@@ -177,10 +201,14 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 
 void home_status_text(const struct home *h, char *buf, size_t size)
 {
-	if (h->typing)
+	if (h->typing && h->typing_file)
+		snprintf(buf, size, "file: %s_   Enter opens, Esc cancels", h->input);
+	else if (h->typing)
 		snprintf(buf, size, "join: %s_   Enter joins, Esc cancels", h->input);
+	else if (h->sel == HOME_ENGINE)
+		snprintf(buf, size, "tchess | +/- level  c colour  t time control  Enter play  q quit");
 	else
-		snprintf(buf, size, "tchess | Up/Down select  Enter open  1-5 start  r refresh  q quit");
+		snprintf(buf, size, "tchess | Up/Down select  Enter open  1-6 start  r refresh  q quit");
 }
 
 struct home_cmd home_key(const struct home *h, int key)
@@ -211,6 +239,13 @@ struct home_cmd home_key(const struct home *h, int key)
 	case 'q':
 		return (struct home_cmd){ HOME_CMD_QUIT, 0, 0 };
 	default:
+		/* The engine game's settings, on its row. */
+		if (h->sel == HOME_ENGINE && (key == '+' || key == '=' || key == '-'))
+			return (struct home_cmd){ HOME_CMD_ENGINE_LEVEL, key == '-' ? -1 : 1, 0 };
+		if (h->sel == HOME_ENGINE && key == 'c')
+			return (struct home_cmd){ HOME_CMD_ENGINE_COLOR, 0, 0 };
+		if (h->sel == HOME_ENGINE && key == 't')
+			return (struct home_cmd){ HOME_CMD_ENGINE_TC, 0, 0 };
 		if (key >= '1' && key < '1' + HOME_QUIT)
 			return (struct home_cmd){ HOME_CMD_SELECT, key - '1', 0 };
 		return c;
@@ -224,7 +259,9 @@ static void home_create(struct home *h, enum home_action a)
 		home_say(h, true, "no account on this server: tchess register NAME first");
 		return;
 	}
-	struct home_req r = { .kind = HOME_REQ_CREATE, .action = a, .color = -1 };
+	struct home_req r = { .kind = HOME_REQ_CREATE, .action = a, .color = -1, .level = h->engine_level,
+			      .want_color = h->engine_color };
+	snprintf(r.tc, sizeof r.tc, "%s", a == HOME_ENGINE ? home_tcs[h->engine_tc] : "5+3");
 	home_queue(h, &r);
 	home_say(h, false, a == HOME_ENGINE ? "starting a game against the engine..." : "opening a game...");
 }
@@ -307,8 +344,15 @@ static unsigned home_activate(struct home *h, int row)
 			break;
 		case HOME_JOIN:
 			h->typing = true;
+			h->typing_file = false;
 			h->input[0] = '\0';
 			home_say(h, false, "type the invite line, the code or the id, then Enter");
+			break;
+		case HOME_REVIEW:
+			h->typing = true;
+			h->typing_file = true;
+			h->input[0] = '\0';
+			home_say(h, false, "type the PGN file's path (~/ for your home folder), then Enter");
 			break;
 		case HOME_TOURNAMENTS:
 			home_queue_kind(h, HOME_REQ_TOURNAMENTS);
@@ -369,7 +413,8 @@ unsigned home_apply(struct home *h, const struct home_cmd *c)
 		if (row >= 0 && row < n)
 			h->sel = row;
 		home_scroll(h);
-		return HOME_DIRTY_BODY;
+		/* The status line names the selected row's keys. */
+		return HOME_DIRTY_BODY | HOME_DIRTY_STATUS;
 	}
 	case HOME_CMD_SELECT:
 		h->sel = c->arg;
@@ -396,15 +441,52 @@ unsigned home_apply(struct home *h, const struct home_cmd *c)
 		return HOME_DIRTY_STATUS;
 	}
 	case HOME_CMD_SUBMIT:
+		if (h->typing_file) {
+			struct home_req r = { .kind = HOME_REQ_REVIEW, .color = -1 };
+			const char *home = getenv("HOME");
+			if (!strncmp(h->input, "~/", 2) && home)
+				snprintf(r.note, sizeof r.note, "%s/%s", home, h->input + 2);
+			else
+				snprintf(r.note, sizeof r.note, "%s", h->input);
+			h->typing = h->typing_file = false;
+			h->input[0] = '\0';
+			if (!r.note[0]) {
+				home_say(h, true, "no file named");
+				return HOME_DIRTY_ALL;
+			}
+			/* Said here, on this screen, before anything opens. */
+			if (access(r.note, R_OK) < 0) {
+				char why[HOME_MESSAGE_MAX];
+				snprintf(why, sizeof why, "cannot read %.160s: %s", r.note, strerror(errno));
+				home_say(h, true, why);
+				return HOME_DIRTY_ALL;
+			}
+			home_say(h, false, "");
+			home_queue(h, &r);
+			return HOME_DIRTY_ALL;
+		}
 		home_submit(h);
 		return HOME_DIRTY_ALL;
 	case HOME_CMD_CANCEL:
-		h->typing = false;
+		h->typing = h->typing_file = false;
 		home_say(h, false, "");
 		return HOME_DIRTY_ALL;
 	case HOME_CMD_QUIT:
 		h->quit = true;
 		return 0;
+	case HOME_CMD_ENGINE_LEVEL:
+		h->engine_level += c->arg;
+		if (h->engine_level < 1)
+			h->engine_level = 1;
+		if (h->engine_level > FOLD_ENGINE_LEVEL_MAX)
+			h->engine_level = FOLD_ENGINE_LEVEL_MAX;
+		return HOME_DIRTY_BODY;
+	case HOME_CMD_ENGINE_COLOR:
+		h->engine_color = h->engine_color == -1 ? WHITE : h->engine_color == WHITE ? BLACK : -1;
+		return HOME_DIRTY_BODY;
+	case HOME_CMD_ENGINE_TC:
+		h->engine_tc = (h->engine_tc + 1) % (int)(sizeof home_tcs / sizeof home_tcs[0]);
+		return HOME_DIRTY_BODY;
 	default:
 		return 0;
 	}
@@ -447,11 +529,14 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 	case HOME_REQ_CREATE: {
 		struct protocol_game_create_request req;
 		memset(&req, 0, sizeof req);
-		snprintf(req.tc, sizeof req.tc, "5+3");
+		snprintf(req.tc, sizeof req.tc, "%s", r->tc[0] ? r->tc : "5+3");
 		snprintf(req.opponent, sizeof req.opponent, "%s",
 			 r->action == HOME_ENGINE ? "engine" : r->action == HOME_INVITE ? "invite" : "open");
-		if (r->action == HOME_ENGINE)
-			req.level = 3;
+		if (r->action == HOME_ENGINE) {
+			req.level = r->level ? r->level : 3;
+			if (r->want_color == WHITE || r->want_color == BLACK)
+				snprintf(req.color, sizeof req.color, "%s", r->want_color == WHITE ? "white" : "black");
+		}
 		req.premoves = CONFIG_PREMOVES_DEFAULT;
 		*method = route_request(path, size, ROUTE_GAMES_CREATE, NULL, NULL);
 		*body = protocol_game_create_request_encode(&req);

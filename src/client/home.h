@@ -26,13 +26,14 @@
 #define HOME_MIN_WIDTH 40
 #define HOME_MIN_HEIGHT 12
 
-/* The actions at the top of the screen, in their order (keys 1..6). */
+/* The actions at the top of the screen, in their order (keys 1..6, q). */
 enum home_action {
 	HOME_ENGINE = 0, /* a game against the engine */
 	HOME_SEEK,       /* an open game anyone may join */
 	HOME_INVITE,     /* a game for whoever is given its code */
 	HOME_JOIN,       /* join by code or id: a prompt */
 	HOME_TOURNAMENTS,
+	HOME_REVIEW,     /* a PGN file's games, offline: a prompt for the file */
 	HOME_QUIT,
 	HOME_ACTION_NB
 };
@@ -45,6 +46,7 @@ enum home_req_kind {
 	HOME_REQ_JOIN,         /* POST /v1/games/ID/join */
 	HOME_REQ_OPEN_GAME,    /* not HTTP: the loop opens the play screen */
 	HOME_REQ_TOURNAMENTS,  /* not HTTP: the loop opens the tournaments */
+	HOME_REQ_REVIEW,       /* not HTTP: the loop opens the review of the file in note */
 };
 
 struct home_req {
@@ -53,7 +55,10 @@ struct home_req {
 	char id[PROTOCOL_GAME_ID_MAX + 1];  /* find (the prefix), join, open */
 	char invite[PROTOCOL_INVITE_MAX + 1];
 	int color;                          /* open: the seat, -1 watching */
-	char note[160];                     /* open: a line for the play screen */
+	char note[160];                     /* open: a line for the play screen; review: the file */
+	int level;                          /* create, engine: its level */
+	int want_color;                     /* create, engine: -1 drawn, WHITE, BLACK */
+	char tc[16];                        /* create, engine: the time control */
 };
 
 enum home_dirty {
@@ -75,6 +80,9 @@ enum home_cmd_kind {
 	HOME_CMD_SUBMIT,
 	HOME_CMD_CANCEL,
 	HOME_CMD_QUIT,
+	HOME_CMD_ENGINE_LEVEL, /* arg: +1 or -1 */
+	HOME_CMD_ENGINE_COLOR, /* drawn, White, Black, drawn... */
+	HOME_CMD_ENGINE_TC,    /* the next time control */
 };
 
 struct home_cmd {
@@ -95,10 +103,15 @@ struct home {
 	bool have_mine, have_live;
 	bool have_account; /* the player has a token: games can be made */
 	bool typing;       /* the join prompt is open */
+	bool typing_file;  /* ... or the review's file prompt */
 	char input[HOME_INPUT_MAX + 1];
 	char message[HOME_MESSAGE_MAX];
 	bool message_error;
 	bool quit;
+	/* The engine game's settings, changed on its row (+ - c t). */
+	int engine_level;  /* 1..FOLD_ENGINE_LEVEL_MAX */
+	int engine_color;  /* -1 drawn, WHITE or BLACK */
+	int engine_tc;     /* index into home_time_controls() */
 	struct home_req out[8];
 	size_t n_out;
 };
@@ -113,6 +126,8 @@ int home_rows(const struct home *h);
 enum home_row_kind home_row(const struct home *h, int row, size_t *index);
 /* The text of row (at most width columns of it matter). */
 void home_row_text(const struct home *h, int row, char *buf, size_t size);
+/* The time controls the engine game's row cycles through (*n of them). */
+const char *const *home_time_controls(size_t *n);
 /* The status line's text. */
 void home_status_text(const struct home *h, char *buf, size_t size);
 

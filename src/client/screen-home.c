@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "home.h"
+#include "review-pgn.h"
+#include "review.h"
 #include "keys.h"
 #include "net.h"
 #include "screens.h"
@@ -29,6 +31,9 @@ struct screen_home {
 	/* A screen opened from here is on top; why a game failed. */
 	bool away;
 	struct tourney_view *tv;
+	struct review *rv;        /* a review opened from here, and its file */
+	struct review_pgn *rp;
+	char review_file[160];    /* its path: the review borrows the name */
 	char why[512];
 };
 
@@ -40,6 +45,20 @@ struct screen_home *screen_home_new(struct ui *ui, struct home *h, const struct 
 	p->draw = ui_home_new(ui, h);
 	p->opts = *opts;
 	return p;
+}
+
+static void screen_home_review_free(struct screen_home *p)
+{
+	if (p->rv) {
+		review_fini(p->rv);
+		free(p->rv);
+		p->rv = NULL;
+	}
+	if (p->rp) {
+		review_pgn_fini(p->rp);
+		free(p->rp);
+		p->rp = NULL;
+	}
 }
 
 static unsigned screen_home_resize(struct screen_home *p)
@@ -65,6 +84,7 @@ static unsigned screen_home_show(void *self, struct loop *l, bool resumed)
 			free(p->tv);
 			p->tv = NULL;
 		}
+		screen_home_review_free(p);
 		dirty |= home_back(p->h, p->why);
 		p->why[0] = '\0';
 	}
@@ -132,6 +152,33 @@ static void screen_home_open_tournaments(struct screen_home *p, struct loop *l)
 	loop_push(l, &screen_tourney_ops, screen_tourney_new(p->ui, p->tv, p->opts.ascii));
 }
 
+/* A PGN file's review on top, as tchess review FILE shows it (the engine
+ * analysis with stockfish, no tablebases). */
+static void screen_home_open_review(struct screen_home *p, struct loop *l, const struct home_req *r)
+{
+	char err[300] = "";
+	snprintf(p->review_file, sizeof p->review_file, "%s", r->note);
+	p->rp = xcalloc(1, sizeof *p->rp);
+	if (review_pgn_open(p->rp, p->review_file, err, sizeof err) < 0 || p->rp->n_games == 0) {
+		if (p->rp->n_games == 0 && !err[0])
+			snprintf(err, sizeof err, "%.100s: no games in the file", p->review_file);
+		screen_home_review_free(p);
+		home_back(p->h, err);
+		return;
+	}
+	const char *base = strrchr(p->review_file, '/') ? strrchr(p->review_file, '/') + 1 : p->review_file;
+	p->rv = xcalloc(1, sizeof *p->rv);
+	review_init(p->rv, base, p->rp->entries, p->rp->n_games, review_pgn_load, p->rp);
+	p->rv->ascii = p->opts.ascii;
+	if (p->rp->n_games == 1) {
+		struct review_cmd open = { REVIEW_CMD_LIST_OPEN, 0, 0 };
+		review_apply(p->rv, &open);
+	}
+	p->away = true;
+	p->why[0] = '\0';
+	loop_push(l, &screen_review_ops, screen_review_new(p->ui, p->rv, NULL, 0, NULL));
+}
+
 static void screen_home_send(void *self, struct loop *l)
 {
 	struct screen_home *p = self;
@@ -143,6 +190,10 @@ static void screen_home_send(void *self, struct loop *l)
 		}
 		if (r.kind == HOME_REQ_TOURNAMENTS) {
 			screen_home_open_tournaments(p, l);
+			continue;
+		}
+		if (r.kind == HOME_REQ_REVIEW) {
+			screen_home_open_review(p, l, &r);
 			continue;
 		}
 		const char *method;
@@ -166,6 +217,7 @@ static void screen_home_close(void *self)
 		tourney_view_fini(p->tv);
 		free(p->tv);
 	}
+	screen_home_review_free(p);
 	ui_home_free(p->draw);
 	free(p);
 }

@@ -149,12 +149,59 @@ START_TEST(test_join_prompt)
 }
 END_TEST
 
+/* Issue 14 item 5: the engine game's level, colour and time control are
+ * chosen on its row and asked for; 6 opens the file prompt of a review. */
+START_TEST(test_engine_choices)
+{
+	struct home h;
+	struct home_req r;
+	char line[HOME_LINE_MAX];
+	home_init(&h, true);
+	drain(&h);
+	ck_assert_int_eq(h.sel, HOME_ENGINE);
+	press(&h, '+');
+	press(&h, '+');
+	press(&h, 'c');
+	press(&h, 'c');
+	press(&h, 't');
+	home_row_text(&h, HOME_ENGINE, line, sizeof line);
+	ck_assert_str_eq(line, "  1  Play the engine    level 5, 10+5, you play Black   (+ - c t)");
+	for (int k = 0; k < 20; k++)
+		press(&h, '+');
+	ck_assert_int_eq(h.engine_level, 8);
+	press(&h, KEYS_ENTER);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_CREATE);
+	const char *method;
+	char path[256], *body;
+	home_req_http(&r, &method, path, sizeof path, &body);
+	ck_assert_msg(strstr(body, "\"level\":8") && strstr(body, "\"tc\":\"10+5\"") &&
+			      strstr(body, "\"color\":\"black\""),
+		      "%s", body);
+	free(body);
+	/* Elsewhere + and c are nothing. */
+	press(&h, KEYS_DOWN);
+	press(&h, '+');
+	ck_assert_int_eq(h.engine_level, 8);
+	/* 6: the review's file prompt; a file that cannot be read is said. */
+	press(&h, '6');
+	ck_assert(h.typing && h.typing_file);
+	type(&h, "/nonexistent/x.pgn");
+	press(&h, KEYS_ENTER);
+	ck_assert(!h.typing);
+	ck_assert(!home_take_request(&h, &r));
+	ck_assert_str_eq(h.message, "cannot read /nonexistent/x.pgn: No such file or directory");
+	home_fini(&h);
+}
+END_TEST
+
 static Suite *home_suite(void)
 {
 	Suite *s = suite_create("home");
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_rows_and_keys);
 	tcase_add_test(tc, test_join_prompt);
+	tcase_add_test(tc, test_engine_choices);
 	suite_add_tcase(s, tc);
 	return s;
 }
