@@ -243,12 +243,12 @@ bool session_lichess_request_text(const struct session *s, int64_t mono_ms, char
 		else
 			snprintf(buf, size, "%s %s %s%s%s%s", session_side(by), takeback >= 0 ? "proposes" : "offers",
 				 what, s->me >= 0 ? " " : "", s->me >= 0 ? dash : "",
-				 s->me >= 0 ? " A accept, D decline" : "");
+				 s->me >= 0 ? " + accept, - decline" : "");
 		return true;
 	}
 	if (s->lichess_gone && s->me >= 0) {
 		if (s->lichess_claim_at_ms != INT64_MAX && mono_ms >= s->lichess_claim_at_ms)
-			snprintf(buf, size, "%s left the game %s G claim the win", session_side(!s->me), dash);
+			snprintf(buf, size, "%s left the game %s V claim the win", session_side(!s->me), dash);
 		else if (s->lichess_claim_at_ms != INT64_MAX)
 			snprintf(buf, size, "%s left the game: the win may be claimed in %lld s", session_side(!s->me),
 				 (long long)((s->lichess_claim_at_ms - mono_ms + 999) / 1000));

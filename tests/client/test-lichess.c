@@ -622,22 +622,23 @@ START_TEST(test_session_commands)
 	struct lichess_game g;
 	char buf[160];
 	lichess_start(&s, &g, "e2e4 e7e5");
-	/* The opponent's take-back proposal: shown, then accepted with A. */
+	/* The opponent's take-back proposal: shown, then accepted with +. */
 	lichess_state(&s, &g, "e2e4 e7e5", ",\"btakeback\":true", 1100);
 	ck_assert(session_request_text(&s, buf, sizeof buf));
-	ck_assert_str_eq(buf, "Black proposes a take-back \u2014 A accept, D decline");
-	lichess_press(&s, 'A', "/api/board/game/abcd1234/takeback/yes");
-	lichess_press(&s, 'D', "/api/board/game/abcd1234/takeback/no");
+	ck_assert_str_eq(buf, "Black proposes a take-back \u2014 + accept, - decline");
+	lichess_press(&s, '+', "/api/board/game/abcd1234/takeback/yes");
+	lichess_press(&s, '-', "/api/board/game/abcd1234/takeback/no");
 	/* A draw offer answered; then mine. */
 	lichess_state(&s, &g, "e2e4 e7e5", ",\"bdraw\":true", 1200);
 	ck_assert(session_request_text(&s, buf, sizeof buf));
-	ck_assert_str_eq(buf, "Black offers a draw \u2014 A accept, D decline");
-	lichess_press(&s, 'D', "/api/board/game/abcd1234/draw/no");
+	ck_assert_str_eq(buf, "Black offers a draw \u2014 + accept, - decline");
+	lichess_press(&s, '-', "/api/board/game/abcd1234/draw/no");
 	lichess_state(&s, &g, "e2e4 e7e5", "", 1300);
 	lichess_press(&s, '=', "/api/board/game/abcd1234/draw/yes");
-	/* u proposes a take-back of mine; R resigns after y. */
+	/* u proposes a take-back of mine; m r resigns after y. */
 	lichess_press(&s, 'u', "/api/board/game/abcd1234/takeback/yes");
-	lichess_press(&s, 'R', NULL);
+	lichess_press(&s, 'm', NULL);
+	lichess_press(&s, 'r', NULL);
 	lichess_press(&s, 'y', "/api/board/game/abcd1234/resign");
 	/* Lichess has no adjournment: said, nothing sent. */
 	struct session_req r;
@@ -649,10 +650,10 @@ START_TEST(test_session_commands)
 	session_tick(&s, 3000);
 	ck_assert(session_request_text(&s, buf, sizeof buf));
 	ck_assert_str_eq(buf, "Black left the game: the win may be claimed in 4 s");
-	lichess_press(&s, 'G', NULL);
+	lichess_press(&s, 'V', NULL);
 	ck_assert(!session_take_request(&s, &r));
 	ck_assert_uint_ne(session_tick(&s, 7000) & SESSION_DIRTY_STATUS, 0);
-	lichess_press(&s, 'G', NULL);
+	lichess_press(&s, 'V', NULL);
 	lichess_press(&s, 'y', "/api/board/game/abcd1234/claim-victory");
 	/* A chat line (a note here) goes as the player room's form. */
 	struct session_req note = { .kind = SESSION_REQ_NOTE };

@@ -93,7 +93,7 @@ step prem0001 '[{"state": {"move": "f8b4"}}]'
 check "premove: Bb4 pins d2, d4 is dropped with the reason" p "premove d2d4 discarded: the pawn on d2 is pinned"
 [ "$(moves_posted prem0001)" = "e2e4 g1f3" ] && ok "premove: the dropped one is not sent" ||
 	fail "premove: posted '$(moves_posted prem0001)'"
-keys p q
+keys p m q
 check "premove: leaving asks first" p "(y/n)"
 keys p y
 check "premove: left, with how to come back" p "tchess lichess play prem0001 to come back"
@@ -103,8 +103,8 @@ start_session t alice lichess play back0001
 check "takeback: the game arrives" t "2. Nf3      Nc6" 20
 step back0001 '[{"state": {"btakeback": true}}]'
 check "takeback: Black's proposal is shown" t "Black proposes a take-back"
-check "takeback: with the keys" t "A accept, D decline"
-keys t A
+check "takeback: with the keys" t "+ accept, - decline"
+keys t +
 check "takeback: Nc6 is taken back" t "1 move taken back"
 absent "takeback: the move list lost Nc6" t "Nc6"
 lichess_log_wait '"POST"' '/api/board/game/back0001/takeback/yes' && ok "takeback: accepted with POST takeback/yes" ||
@@ -120,7 +120,7 @@ start_session d alice lichess play draw0001
 check "draw: the game arrives" d "1. d4       d5" 20
 # The chat first: the line written in the notes pane comes back from the
 # player room (Lichess echoes it), and the opponent's is shown.
-keys d n
+keys d j
 check "chat: the pane is Lichess's chat" d "chat (Lichess's player room"
 keys d "good luck" Enter
 lichess_log_wait '"POST"' '/api/board/game/draw0001/chat' 'room=player&text=good%20luck' &&
@@ -140,9 +140,9 @@ start_session g alice lichess play gone0001
 check "gone: the game arrives, Black to play" g "you play Black" 20
 step gone0001 '[{"gone": {"gone": true, "claimWinInSeconds": 2}}]'
 check "gone: the countdown" g "White left the game: the win may be claimed in"
-check "gone: then the claim" g "White left the game — G claim the win" 15
-keys g G
-check "gone: G asks first" g "claim the win? (y/n)"
+check "gone: then the claim" g "White left the game — V claim the win" 15
+keys g V
+check "gone: V asks first" g "claim the win? (y/n)"
 keys g y
 lichess_log_wait '"POST"' '/api/board/game/gone0001/claim-victory' && ok "gone: POST claim-victory" ||
 	fail "gone: no POST claim-victory"
