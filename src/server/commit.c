@@ -62,10 +62,11 @@ static void *commit_syncer_main(void *arg)
 	struct commit *c = arg;
 	pthread_mutex_lock(c->lock);
 	for (;;) {
-		while (!c->stop && store_commits(c->store) == c->durable)
+		while (!c->stop && store_commits(c->store) == c->durable && !c->wanted)
 			pthread_cond_wait(&c->cond, c->lock);
-		if (store_commits(c->store) == c->durable)
+		if (store_commits(c->store) == c->durable && (c->stop || !c->wanted))
 			break;
+		c->wanted = false;
 		uint64_t target = store_commits(c->store);
 		begin_all(c);
 		pthread_mutex_unlock(c->lock);
@@ -142,8 +143,10 @@ int commit_sync_now(struct commit *c)
 
 void commit_committed(struct commit *c)
 {
-	if (c->started)
+	if (c->started) {
+		c->wanted = true;
 		pthread_cond_signal(&c->cond);
+	}
 	else if (!store_syncs(c->store))
 		c->durable = store_commits(c->store);
 }

@@ -55,6 +55,10 @@ struct commit {
 	pthread_t syncer;
 	bool started;
 	bool stop;
+	/* A round is due though this node committed nothing new: events
+	 * another node appended, folded here, await a flush that covers them
+	 * (commit_committed after a catch-up). */
+	bool wanted;
 	pthread_cond_t cond; /* a commit awaits the syncer */
 	struct commit_listener listeners[COMMIT_LISTENERS_MAX];
 	int n_listeners;
@@ -73,7 +77,10 @@ int commit_start(struct commit *c);
  * removes the one with ctx. */
 void commit_listen(struct commit *c, const struct commit_listener *l);
 void commit_unlisten(struct commit *c, void *ctx);
-/* With the lock held, after a store_commit: tells the syncer. */
+/* With the lock held, after a store_commit, or after folding events
+ * another node committed (game_registry_catch_up): tells the syncer,
+ * which then runs a round even if this node's commit count is the one it
+ * flushed last. */
 void commit_committed(struct commit *c);
 /* With the lock held: the commit number a reply sent now must wait for
  * (the store's latest commit), or 0 when every commit is durable. */

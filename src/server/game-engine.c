@@ -19,6 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "engine/engine.h"
 #include "game-internal.h"
 #include "server.h"
@@ -121,8 +122,10 @@ void game_engine_sync(struct game_service *gs, struct live_game *lg)
 {
 	const struct game_view *v = &lg->view;
 	int side = fold_running(v) ? (int)game_side_to_move(&v->game) : -1;
-	/* Not while the clock is held: the engine's thinking would run it. */
-	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped && !lg->clock_held;
+	/* Not while the clock is held: the engine's thinking would run it;
+	 * and only on the node that owns the game (cluster.h). */
+	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped && !lg->clock_held &&
+		      cluster_owns(gs->srv->cluster, lg->id);
 	struct engine_ask *a = lg->ask;
 	if (a && (!wanted || a->ply != (int64_t)v->game.n_plies || a->side != side)) {
 		/* If the callback has started, it is waiting for the lock we

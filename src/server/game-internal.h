@@ -59,6 +59,7 @@ struct live_game {
 	 * last request of each seat and its long-polls parked right now. */
 	int64_t last_seen[2];
 	int parked[2];
+	int64_t told_seen[2]; /* when the other nodes last heard the seat was seen (cluster.h) */
 	int invalid[2];  /* consecutive invalid commands of each seat */
 	int64_t used_ms; /* wall clock of the last access or commit: idleness runs from it */
 	/* Publishing (game-txn.c): events up to durable_seq may be shown. */
@@ -188,6 +189,11 @@ void game_registry_live_free(struct live_game *lg);
 /* The game from memory, or rebuilt from the store by replaying its events
  * (back from eviction too); NULL after filling out (404, 410 or 500). */
 struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out);
+/* game_registry_lookup, and on a shared store (another node may have
+ * appended) the game caught up with its log first: one read of its last
+ * seq (game-remote.c). What commands and snapshots start with, so a
+ * client answered by one node is served by the next as it was. */
+struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char *id, struct game_outcome *out);
 /* The game if it is in memory, else NULL; never reads the store. */
 struct live_game *game_registry_find(struct game_service *gs, const char *id);
 /* For a read (snapshot, events, PGN): the game from memory, else a replay
@@ -201,6 +207,9 @@ struct live_game *game_registry_read(struct game_service *gs, const char *id, st
 bool game_registry_known(struct game_service *gs, const char *id, int64_t player);
 /* Erases an aborted game: its row, its events, its memory (lg is freed). */
 void game_registry_erase(struct game_service *gs, struct live_game *lg);
+/* The memory part of that, for a game another node erased: a tombstone,
+ * lg out of the lists and freed, its polls woken. */
+void game_registry_forget_erased(struct game_service *gs, struct live_game *lg);
 /* Whether lg may leave memory now, idle time aside. */
 bool game_registry_evictable(struct game_service *gs, const struct live_game *lg);
 /* Drops lg from memory, leaving its record (lg is freed). */
@@ -211,6 +220,9 @@ int64_t game_registry_evict_due(struct game_service *gs, struct live_game *lg, i
  * (read from the store), and publishes them; 0, or -1 if they cannot be
  * read or folded. */
 int game_registry_catch_up(struct game_service *gs, struct live_game *lg);
+/* The same without publishing: the caller says how far they may be shown
+ * (game-remote.c: as far as the node that wrote them made them durable). */
+int game_registry_fold_missed(struct game_service *gs, struct live_game *lg);
 /* Brings back the evicted games whose deadline has come by now. */
 void game_registry_revive_due(struct game_service *gs, int64_t now);
 /* Brings back player's evicted unfinished games. */

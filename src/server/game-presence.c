@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "game-internal.h"
 #include "server.h"
 #include "util/log.h"
@@ -17,6 +18,12 @@
 void game_presence_seen(struct game_service *gs, struct live_game *lg, int color)
 {
 	lg->last_seen[color] = now_wall_ms();
+	/* The other nodes hear of it (at most every half CLUSTER_PRESENCE_MS),
+	 * so none counts the seat gone while it plays here. */
+	if (gs->srv->cluster && now_mono_ms() - lg->told_seen[color] >= CLUSTER_PRESENCE_MS / 2) {
+		lg->told_seen[color] = now_mono_ms();
+		cluster_tell_seen(gs->srv->cluster, lg->id, color);
+	}
 	/* After the end too (a player back in time for a rematch), but not in
 	 * an aborted game, which is about to be erased. */
 	if (lg->view.absent[color] && lg->view.created &&

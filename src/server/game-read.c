@@ -15,7 +15,9 @@
 
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_read(gs, id, out);
+	/* A shared store's snapshot is fresh: another node may have appended. */
+	struct live_game *lg = store_shared(gs->srv->store) ? game_registry_lookup_fresh(gs, id, out)
+							    : game_registry_read(gs, id, out);
 	if (!lg)
 		return;
 	out->body = fold_snapshot_encode_seq(&lg->view, lg->id, now_wall_ms(), viewer,
@@ -110,6 +112,19 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	if (!lg)
 		return 0;
 	out->status = 200;
+	/* after beyond what this node shows on a shared store: the client
+	 * saw events another node made durable and this one has not folded
+	 * yet (their message is on its way): it catches up now; if the
+	 * client knew them all, they are durable (it saw them), else this
+	 * node's next flush shows them. */
+	if (after > game_txn_seen(lg, &lg->seen_durable, viewer) && store_shared(gs->srv->store)) {
+		if (after > game_txn_seen(lg, &lg->seen, viewer) && game_registry_catch_up(gs, lg))
+			log_warn("game %s: cannot catch up with its log", lg->id);
+		if (after >= lg->view.seq && lg->view.seq > lg->durable_seq) {
+			lg->durable_seq = lg->view.seq;
+			lg->seen_durable = lg->seen;
+		}
+	}
 	/* The last durable event viewer may see: another's private event
 	 * (an opponent's premove) neither answers the poll nor moves its seq. */
 	int64_t upto = game_txn_seen(lg, &lg->seen_durable, viewer);

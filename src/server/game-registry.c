@@ -23,6 +23,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "game-internal.h"
 #include "server.h"
 #include "util/log.h"
@@ -138,12 +139,28 @@ static int replay_event(void *arg, const struct store_event *ev)
 
 int game_registry_catch_up(struct game_service *gs, struct live_game *lg)
 {
-	struct replay r = {.lg = lg};
 	int64_t was = lg->view.seq;
-	if (store_events_after(gs->srv->store, lg->id, was, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc)
+	if (game_registry_fold_missed(gs, lg))
 		return -1;
 	if (lg->view.seq != was)
 		game_txn_publish(gs, lg);
+	return 0;
+}
+
+int game_registry_fold_missed(struct game_service *gs, struct live_game *lg)
+{
+	struct replay r = {.lg = lg};
+	int64_t was = lg->view.seq;
+	int64_t seated[2] = { lg->view.seats[WHITE].player, lg->view.seats[BLACK].player };
+	bool started = lg->view.started;
+	if (store_events_after(gs->srv->store, lg->id, was, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc)
+		return -1;
+	/* A seat filled, or the game started, elsewhere (another node): as
+	 * game_seat_start_if_full counts it, the seats were there just now. */
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (lg->view.seats[c].player != seated[c] || lg->view.started != started)
+			lg->last_seen[c] = now_wall_ms();
+	}
 	return 0;
 }
 
@@ -239,6 +256,11 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 
 struct live_game *game_registry_read(struct game_service *gs, const char *id, struct game_outcome *out)
 {
+	/* On a shared store a replay kept aside would fall behind what other
+	 * nodes append, and no message would reach it: the game comes into
+	 * memory, where their messages keep it current (cluster.h). */
+	if (store_shared(gs->srv->store))
+		return game_registry_lookup(gs, id, out);
 	if (!protocol_game_id_valid(id)) {
 		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
 		return NULL;
@@ -303,12 +325,24 @@ bool game_service_erased(const struct game_service *gs, const char *id)
 void game_registry_erase(struct game_service *gs, struct live_game *lg)
 {
 	struct store *st = gs->srv->store;
-	if (store_begin(st) || store_game_delete(st, lg->id) || store_commit(st)) {
+	/* Not found: another node erased it first. */
+	enum store_result r = store_begin(st);
+	if (r == STORE_OK && (r = store_game_delete(st, lg->id)) == STORE_OK)
+		r = store_commit(st);
+	if (r != STORE_OK && r != STORE_NOT_FOUND) {
 		store_rollback(st);
 		log_error("game %s: cannot erase the aborted game", lg->id);
 		return;
 	}
+	if (r == STORE_NOT_FOUND)
+		store_rollback(st);
 	log_info("game %s: aborted, erased", lg->id);
+	cluster_tell_erased(gs->srv->cluster, lg->id);
+	game_registry_forget_erased(gs, lg);
+}
+
+void game_registry_forget_erased(struct game_service *gs, struct live_game *lg)
+{
 	snprintf(gs->tombstones[gs->n_tombstones++ % GS_TOMBSTONES], STORE_GAME_ID_MAX + 1, "%s", lg->id);
 	game_registry_unlink(gs, lg);
 	char id[STORE_GAME_ID_MAX + 1];

@@ -26,7 +26,7 @@ int game_seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome
 struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const char *id, int *color,
 				  struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	struct live_game *lg = game_registry_lookup_fresh(gs, id, out);
 	if (!lg || (*color = game_seat_or_forbidden(lg, me, out)) < 0)
 		return NULL;
 	/* Before anything reads the clock (a flag fallen?) or runs it. */
@@ -224,7 +224,7 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 void game_service_join(struct game_service *gs, int64_t me, const char *me_name, const char *id,
 		       const struct protocol_join_request *req, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_lookup(gs, id, out);
+	struct live_game *lg = game_registry_lookup_fresh(gs, id, out);
 	if (!lg)
 		return;
 	struct game_view *v = &lg->view;

@@ -134,6 +134,18 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 		return NULL;
 	}
 	size_t rebuilt = 0, synced = 0;
+	/* A node joining others that serve the database: their games' clocks
+	 * ran on while this one was away, and nothing is resumed (only a
+	 * cluster that was down as a whole charges no one for it). */
+	int others = 0;
+	if (store_shared(srv->store) && store_nodes_alive(srv->store, &others)) {
+		free(l.ids);
+		*errmsg = xstrdup("cannot count the other nodes on the database");
+		game_service_free(gs);
+		return NULL;
+	}
+	if (others)
+		log_info("game service: %d other nodes serve this database: running clocks are not paused", others);
 	/* The lock keeps engine answers (pool threads) out until every game
 	 * is in place. */
 	pthread_mutex_lock(&srv->lock);
@@ -149,7 +161,9 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 			log_error("game %s: not rebuilt: %s", l.ids[i], o.err.message);
 			continue;
 		}
-		lg->clock_held = fold_running(&lg->view) && !fold_adjourned(&lg->view) &&
+		/* Not held when other nodes serve the database: their clocks
+		 * ran on (tchessd(8), CLUSTER). */
+		lg->clock_held = !others && fold_running(&lg->view) && !fold_adjourned(&lg->view) &&
 				 lg->view.clock.running != CLOCK_NOBODY;
 		struct game_outcome ro = { 0 };
 		game_clock_ready(gs, lg, &ro);

@@ -197,4 +197,27 @@ void game_service_counts(struct game_service *gs, size_t *live, size_t *evicted)
 /* The wall clock jumped (the test clock): the flag timer looks again. */
 void game_service_clock_changed(struct game_service *gs);
 
+
+/* ---- several nodes on one database (cluster.h): what the node channel
+ * hears, with the lock held ---- */
+
+/* Another node made game id's events up to seq durable: a game in memory
+ * behind that folds what it missed from the store, shows it and wakes its
+ * polls (and its timer and engine seat hear of it). */
+void game_service_remote_events(struct game_service *gs, const char *id, int64_t seq);
+/* Another node saw seat color of game id (a request or a parked poll). */
+void game_service_remote_seen(struct game_service *gs, const char *id, int color);
+/* Another node erased aborted game id: it leaves memory, a tombstone
+ * stays. */
+void game_service_remote_erased(struct game_service *gs, const char *id);
+/* Messages may have been missed: every game in memory catches up with
+ * its log. */
+void game_service_remote_resync(struct game_service *gs);
+/* The nodes alive changed (cluster_owns answers otherwise now): the
+ * unfinished games this node now owns are loaded from the store, and
+ * every game in memory has its timer and engine seat looked at again. */
+void game_service_owners_changed(struct game_service *gs);
+/* Calls fn for each seat of a game in memory with a poll parked here. */
+void game_service_parked_seats(struct game_service *gs, void (*fn)(void *arg, const char *id, int color), void *arg);
+
 #endif

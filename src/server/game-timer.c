@@ -15,6 +15,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cluster.h"
 #include "game-internal.h"
 #include "server.h"
 #include "util/log.h"
@@ -197,21 +198,28 @@ static size_t live_due(struct game_service *gs, int64_t now)
 	struct dheap_node *top;
 	while ((top = dheap_top(&gs->timer_live)) && top->key <= now) {
 		struct live_game *lg = LIVE_OF(top);
+		/* Another node times it (cluster.h): nothing is done here but
+		 * eviction, and it is looked at again after the owner's turn. */
+		bool mine = cluster_owns(gs->srv->cluster, lg->id);
 		struct game_outcome ro = { 0 };
-		bool held = !game_clock_ready(gs, lg, &ro);
+		bool held = mine && !game_clock_ready(gs, lg, &ro);
 		game_outcome_fini(&ro);
 		if (held)
 			goto backoff; /* nothing runs before it */
-		if (fold_running(&lg->view) && !game_engine_queued(lg)) {
+		if (mine && fold_running(&lg->view) && !game_engine_queued(lg)) {
 			int64_t t = game_txn_instant(&lg->view);
 			if (fold_clock_expiry(&lg->view) <= t) {
 				struct game_outcome o = { 0 };
-				if (game_move_flag(gs, lg, t, &o))
+				/* Stale: another node (their timers run too) ended it
+				 * or moved first; caught up, the game says what is due. */
+				if (game_move_flag(gs, lg, t, &o) && o.stale)
+					log_info("game %s: changed by another writer before its flag; caught up", lg->id);
+				else if (o.failed)
 					log_error("game %s: cannot end on time: %s", lg->id, o.err.message);
 				game_outcome_fini(&o);
 			}
 		}
-		if (game_timer_chores(gs, lg, now))
+		if (mine && game_timer_chores(gs, lg, now))
 			continue; /* erased */
 		if (game_registry_evict_due(gs, lg, now) <= now) {
 			game_registry_evict(gs, lg);
@@ -224,7 +232,9 @@ static size_t live_due(struct game_service *gs, int64_t now)
 		 * for as long as the store stays read-only. */
 	backoff:;
 		int64_t key = timer_key(gs, lg, now);
-		if (key > now) {
+		if (!mine && key <= now) {
+			key = now + CLUSTER_PRESENCE_MS;
+		} else if (key > now) {
 			lg->timer_backoff_ms = 0;
 		} else {
 			lg->timer_backoff_ms = lg->timer_backoff_ms ? lg->timer_backoff_ms * 2 : GAME_TIMER_RETRY_MS;

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "game-internal.h"
 #include "server.h"
 #include "util/log.h"
@@ -109,6 +110,7 @@ void game_txn_publish(struct game_service *gs, struct live_game *lg)
 		lg->durable_seq = lg->view.seq;
 		lg->seen_durable = lg->seen;
 		game_txn_wake(gs, lg->id);
+		cluster_tell_events(srv->cluster, lg->id, lg->durable_seq);
 		return;
 	}
 	if (!lg->dirty) {
@@ -161,6 +163,9 @@ static void sync_durable(void *ctx, uint64_t target)
 			lg->durable_seq = lg->flight_seq;
 			lg->seen_durable = lg->seen_flight;
 			game_txn_wake(gs, lg->id);
+			/* After the flush, in the node's one batch of the round
+			 * (cluster.h): never a NOTIFY per command. */
+			cluster_tell_events(gs->srv->cluster, lg->id, lg->durable_seq);
 		}
 	}
 	gs->n_flight = 0;

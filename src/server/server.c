@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cluster.h"
 #include "engine/engine.h"
 #include "game-service.h"
 #include "ratelimit.h"
@@ -85,6 +86,15 @@ int server_init(struct server *srv, struct server_config *cfg, char **errmsg)
 		*errmsg = xstrdup("cannot start the syncer thread");
 		return -1;
 	}
+	/* After the rebuild, which counted the other nodes before this one
+	 * joined them; what they did meanwhile is caught up at its start. */
+	srv->cluster = cluster_new(srv, errmsg);
+	if (*errmsg)
+		return -1;
+	if (cluster_start(srv->cluster)) {
+		*errmsg = xstrdup("cannot start the node channel's thread");
+		return -1;
+	}
 	return 0;
 }
 
@@ -108,6 +118,9 @@ void server_fini(struct server *srv)
 	/* A last sync of what is committed, with the game service still
 	 * there to hear of it. */
 	commit_stop(&srv->commit);
+	/* Then what that sync made durable is told, and nothing more heard. */
+	cluster_free(srv->cluster);
+	srv->cluster = NULL;
 	game_service_free(srv->games);
 	srv->games = NULL;
 	store_close(srv->store);

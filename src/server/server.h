@@ -38,6 +38,7 @@ struct http;
 struct game_service;
 struct engine_pool;
 struct ratelimit;
+struct cluster;
 
 struct server {
 	struct server_config cfg;
@@ -54,6 +55,7 @@ struct server {
 	bool draining; /* set under lock when SIGTERM/SIGINT arrives */
 	int64_t started_ms;
 	struct commit commit; /* group commit (commit.h), under lock */
+	struct cluster *cluster; /* the other nodes on the database (cluster.h); NULL: none can be */
 };
 
 /* Opens the store, starts the engine pool (a missing default engine is

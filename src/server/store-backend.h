@@ -1,11 +1,11 @@
 /*
  * The two implementations of store.h, for store.c, which picks one at
  * store_open and forwards every call to it: sqlite_store_* (store-sqlite.c,
- * store-tournaments.c, store-backup.c) and pg_store_* (store-pg.c, built
- * when libpq is found). Each function does what store.h and
- * store-tournaments.h say of the one without the prefix; and the few
- * pieces both implementations share. No database header here: only the
- * store-*.c files include theirs.
+ * store-tournaments.c, store-backup.c) and pg_store_* (store-pg.c and
+ * store-pg-channel.c, built when libpq is found). Each function does what
+ * store.h and store-tournaments.h say of the one without the prefix; and
+ * the few pieces both implementations share. No database header here:
+ * only the store-*.c files include theirs.
  */
 #ifndef TCHESS_SERVER_STORE_BACKEND_H
 #define TCHESS_SERVER_STORE_BACKEND_H
@@ -126,6 +126,21 @@ int pg_store_sync(struct pg_store *st);
 #define STORE_DECLARE_PG(ret, name, params, args) ret pg_store_##name(struct pg_store *st, STORE_UNPAREN params);
 STORE_CALLS(STORE_DECLARE_PG)
 #undef STORE_DECLARE_PG
+/* PostgreSQL only: several nodes on one database (store.h). */
+bool pg_store_shared(const struct pg_store *st);
+const char *pg_store_node(const struct pg_store *st);
+enum store_result pg_store_nodes_alive(struct pg_store *st, int *n_out);
+/* The class of the shared advisory lock each node's channel holds
+ * ("tchs"). */
+#define PG_NODE_LOCK_CLASS "1952672883"
+/* The node channel (store-pg-channel.c), on a connection of its own to
+ * the store's database. */
+const char *pg_store_target(const struct pg_store *st);
+struct store_channel *pg_store_channel_open(struct pg_store *st, char **errmsg);
+void pg_store_channel_close(struct store_channel *ch);
+int pg_store_channel_send(struct store_channel *ch, const char *text);
+int pg_store_channel_members(struct store_channel *ch, int64_t ttl_ms, char (*names)[STORE_NODE_MAX + 1], int max);
+int pg_store_channel_wait(struct store_channel *ch, int wake_fd, int timeout_ms, store_message_fn fn, void *arg);
 #endif
 
 #endif

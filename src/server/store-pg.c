@@ -1,6 +1,7 @@
 /*
- * The store on PostgreSQL (store.h, store-tournaments.h), through libpq:
- * the only file that includes libpq-fe.h. tchessd --db postgresql://...
+ * The store on PostgreSQL (store.h, store-tournaments.h), through libpq
+ * (with store-pg-channel.c, the channel between nodes, the only files
+ * that include libpq-fe.h). tchessd --db postgresql://...
  * (any libpq connection URI) picks it; the database must exist, and the
  * schema is created and migrated here, versioned in tchess_schema.
  *
@@ -124,6 +125,9 @@ static const char *const migrations[] = {
 	"  started_ms bigint NOT NULL,"
 	"  heartbeat_ms bigint NOT NULL,"
 	"  syncs bigint NOT NULL DEFAULT 0);",
+	/* 2: the backend of each node's channel (store-pg-channel.c), by
+	 * which the nodes tell who is alive. */
+	"ALTER TABLE tchess_nodes ADD COLUMN channel_pid integer;",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -131,8 +135,6 @@ static const char *const migrations[] = {
 /* The key of the advisory lock that serialises migrations when several
  * nodes start at once ("tchess" in ASCII, big-endian). */
 #define MIGRATION_LOCK "127970302063475"
-/* The session lock of the tchessd serving the database ("tchessd"). */
-#define SERVE_LOCK "32760397328249700"
 
 #define GAME_COLUMNS "id, created, status, white, black, finished, params, last_seq"
 
@@ -195,6 +197,7 @@ struct pg_store {
 	PGconn *conn;      /* commands */
 	PGconn *sync_conn; /* store_sync's synchronous write; NULL without sync_full */
 	char node[128];    /* this process's row in tchess_nodes */
+	char *target;      /* the connection string, for the node channel */
 	bool read_only;
 	bool in_tx;
 	bool transient;           /* the last failure may pass (store_failure_transient) */
@@ -403,25 +406,6 @@ static int session_setup(struct pg_store *st, char **errmsg)
 	if (exec_simple(st->conn, "SET synchronous_commit = off", errmsg) ||
 	    (st->read_only && exec_simple(st->conn, "SET default_transaction_read_only = on", errmsg)))
 		return -1;
-	/* One tchessd per database: each keeps its games' state in memory,
-	 * so a second would act on a stale copy. The lock lives as long as
-	 * the session (a read-only tchessd writes nothing and takes none).
-	 * The wait is for the backend of a tchessd just killed, which
-	 * PostgreSQL may not have ended yet. */
-	if (!st->read_only) {
-		if (exec_simple(st->conn, "SET lock_timeout = '3s'", errmsg))
-			return -1;
-		PGresult *r = PQexec(st->conn, "SELECT pg_advisory_lock(" SERVE_LOCK ")");
-		bool ok = PQresultStatus(r) == PGRES_TUPLES_OK;
-		const char *state = PQresultErrorField(r, PG_DIAG_SQLSTATE);
-		if (!ok)
-			*errmsg = state && !strcmp(state, "55P03")
-					  ? xstrdup("another tchessd is serving this database (one tchessd per database)")
-					  : xasprintf("taking the database: %s", PQerrorMessage(st->conn));
-		PQclear(r);
-		if (!ok || exec_simple(st->conn, "RESET lock_timeout", errmsg))
-			return -1;
-	}
 	for (int i = 0; i < S_COUNT; i++) {
 		char name[16];
 		snprintf(name, sizeof name, "s%d", i);
@@ -522,19 +506,20 @@ fail:
 	return -1;
 }
 
-/* This node's row, which store_sync updates. */
+/* This node's row, which store_sync and the node channel's heartbeat
+ * update. */
 static int node_register(struct pg_store *st, char **errmsg)
 {
 	struct params p = {0};
 	p_text(&p, st->node);
 	p_int(&p, now_wall_ms());
-	PGresult *r = PQexecParams(st->sync_conn,
+	PGresult *r = PQexecParams(st->conn,
 				   "INSERT INTO tchess_nodes(node, started_ms, heartbeat_ms) VALUES ($1, $2, $2) "
 				   "ON CONFLICT (node) DO UPDATE SET started_ms = $2, heartbeat_ms = $2",
 				   p.n, NULL, p.v, p.len, p.fmt, 0);
 	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
 	if (!ok)
-		*errmsg = xasprintf("registering node %s: %s", st->node, PQerrorMessage(st->sync_conn));
+		*errmsg = xasprintf("registering node %s: %s", st->node, PQerrorMessage(st->conn));
 	PQclear(r);
 	return ok ? 0 : -1;
 }
@@ -550,12 +535,14 @@ struct pg_store *pg_store_open(const char *target, const struct store_options *o
 		snprintf(st->node, sizeof st->node, "%s", opts->node);
 	else
 		snprintf(st->node, sizeof st->node, "%s:%ld", host, (long)getpid());
+	st->target = xstrdup(target);
 	st->conn = connect_db(target, errmsg);
-	if (!st->conn || migrate(st, errmsg) || session_setup(st, errmsg))
+	if (!st->conn || migrate(st, errmsg) || session_setup(st, errmsg) ||
+	    (!st->read_only && node_register(st, errmsg)))
 		goto fail;
 	if (opts && opts->sync_full && !st->read_only) {
 		st->sync_conn = connect_db(target, errmsg);
-		if (!st->sync_conn || sync_session(st, errmsg) || node_register(st, errmsg))
+		if (!st->sync_conn || sync_session(st, errmsg))
 			goto fail;
 	}
 	log_info("store: PostgreSQL database %s, node %s", PQdb(st->conn), st->node);
@@ -573,7 +560,43 @@ void pg_store_close(struct pg_store *st)
 		return;
 	PQfinish(st->conn);
 	PQfinish(st->sync_conn);
+	free(st->target);
 	free(st);
+}
+
+/* ---- several nodes ---- */
+
+bool pg_store_shared(const struct pg_store *st)
+{
+	return !st->read_only;
+}
+
+const char *pg_store_node(const struct pg_store *st)
+{
+	return st->node;
+}
+
+const char *pg_store_target(const struct pg_store *st)
+{
+	return st->target;
+}
+
+/* A node is alive while its channel's connection is (store-pg-channel.c
+ * holds this shared lock on it): PostgreSQL ends the backend of a killed
+ * process at once, and the lock with it. */
+enum store_result pg_store_nodes_alive(struct pg_store *st, int *n_out)
+{
+	*n_out = 0;
+	PGresult *r;
+	enum store_result rc = stmt(st, S_COUNT,
+				    "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND "
+				    "classid = " PG_NODE_LOCK_CLASS " AND objid = 0 AND objsubid = 2 AND database = "
+				    "(SELECT oid FROM pg_database WHERE datname = current_database())",
+				    NULL, READ_ROW, "nodes alive", &r);
+	if (rc == STORE_OK)
+		*n_out = (int)col_int(r, 0, 0);
+	PQclear(r);
+	return rc;
 }
 
 int pg_store_schema_version(void)

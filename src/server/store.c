@@ -146,3 +146,93 @@ int store_sync(struct store *st)
 	}
 STORE_CALLS(FORWARD)
 #undef FORWARD
+
+/* ---- several nodes (PostgreSQL only) ---- */
+
+bool store_shared(const struct store *st)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_shared(st->pg);
+#endif
+	(void)st;
+	return false;
+}
+
+const char *store_node(const struct store *st)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_node(st->pg);
+#endif
+	(void)st;
+	return "";
+}
+
+enum store_result store_nodes_alive(struct store *st, int *n_out)
+{
+	*n_out = 0;
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_nodes_alive(st->pg, n_out);
+#endif
+	return STORE_OK;
+}
+
+struct store_channel *store_channel_open(struct store *st, char **errmsg)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_channel_open(st->pg, errmsg);
+#endif
+	(void)st;
+	*errmsg = xstrdup("a SQLite store is served by one tchessd: it has no channel between nodes");
+	return NULL;
+}
+
+void store_channel_close(struct store_channel *ch)
+{
+#ifdef TCHESS_POSTGRESQL
+	pg_store_channel_close(ch);
+#else
+	(void)ch;
+#endif
+}
+
+int store_channel_send(struct store_channel *ch, const char *text)
+{
+#ifdef TCHESS_POSTGRESQL
+	return pg_store_channel_send(ch, text);
+#else
+	(void)ch;
+	(void)text;
+	return -1;
+#endif
+}
+
+int store_channel_members(struct store_channel *ch, int64_t ttl_ms, char (*names)[STORE_NODE_MAX + 1], int max)
+{
+#ifdef TCHESS_POSTGRESQL
+	return pg_store_channel_members(ch, ttl_ms, names, max);
+#else
+	(void)ch;
+	(void)ttl_ms;
+	(void)names;
+	(void)max;
+	return -1;
+#endif
+}
+
+int store_channel_wait(struct store_channel *ch, int wake_fd, int timeout_ms, store_message_fn fn, void *arg)
+{
+#ifdef TCHESS_POSTGRESQL
+	return pg_store_channel_wait(ch, wake_fd, timeout_ms, fn, arg);
+#else
+	(void)ch;
+	(void)wake_fd;
+	(void)timeout_ms;
+	(void)fn;
+	(void)arg;
+	return -1;
+#endif
+}

@@ -1,9 +1,9 @@
 /*
  * The store: everything tchessd keeps across restarts, behind one interface
  * with two implementations: SQLite (store-sqlite.c, the embedded default,
- * the only file that includes sqlite3.h) and PostgreSQL (store-pg.c, the
- * only one that includes libpq-fe.h), picked by store_open from its target
- * (store.c).
+ * the only file that includes sqlite3.h) and PostgreSQL (store-pg.c and
+ * its node channel store-pg-channel.c, the only ones that include
+ * libpq-fe.h), picked by store_open from its target (store.c).
  *
  * A game is a row plus its append-only event log, numbered 1, 2, 3... per
  * game. Every command runs in one transaction (store_begin, then the
@@ -188,5 +188,48 @@ enum store_result store_games_recent(struct store *st, int limit, store_game_fn 
 /* Calls fn for the games whose id starts with prefix (id characters
  * only), in id order, at most limit. */
 enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg);
+
+/* ---- several tchessd nodes on one database (PostgreSQL; tchessd(8),
+ * CLUSTER) ---- */
+
+/* Whether other tchessd nodes may write the same database (PostgreSQL,
+ * not read-only): a game in memory may then be behind its log. */
+bool store_shared(const struct store *st);
+/* This node's name (store_options.node, or host:pid); "" for SQLite. */
+const char *store_node(const struct store *st);
+/* How many nodes have their channel open (store_channel_open) right now,
+ * this one's included once it has: 0 for SQLite. A node killed leaves
+ * the count at once. STORE_OK or STORE_ERROR. */
+enum store_result store_nodes_alive(struct store *st, int *n_out);
+
+/* A channel between the nodes: a connection of its own (never in a
+ * transaction, never pooled) on which every node's messages arrive,
+ * PostgreSQL's LISTEN/NOTIFY. One thread uses it; it is independent of
+ * the store's lock. SQLite has none (store_channel_open returns NULL with
+ * *errmsg). */
+struct store_channel;
+typedef void (*store_message_fn)(void *arg, const char *text);
+struct store_channel *store_channel_open(struct store *st, char **errmsg);
+void store_channel_close(struct store_channel *ch);
+/* The longest message text. */
+#define STORE_CHANNEL_MAX 7900
+/* Sends text (at most STORE_CHANNEL_MAX bytes) to every node's channel,
+ * this one's too, committed without waiting for a WAL flush. 0, or -1 (the channel is reopened by the next
+ * wait). */
+int store_channel_send(struct store_channel *ch, const char *text);
+/* The longest node name (store_options.node; config.c allows 63). */
+#define STORE_NODE_MAX 127
+/* Writes this node's heartbeat and lists the nodes alive now, in name
+ * order, this one among them: those whose channel connection PostgreSQL
+ * still holds and whose heartbeat is younger than ttl_ms (a node killed
+ * leaves at once, a frozen one after ttl_ms). Returns how many (at most
+ * max), or -1 (the channel is reopened by the next wait). */
+int store_channel_members(struct store_channel *ch, int64_t ttl_ms, char (*names)[STORE_NODE_MAX + 1], int max);
+/* Waits up to timeout_ms for messages (fn is called for each, in the
+ * order sent) or for wake_fd (-1: none) to become readable. Returns 0; 1
+ * when the channel was opened again, so messages may have been missed
+ * meanwhile (the caller re-reads what it watches); -1 when it is broken
+ * and could not be reopened (tried again on the next call). */
+int store_channel_wait(struct store_channel *ch, int wake_fd, int timeout_ms, store_message_fn fn, void *arg);
 
 #endif

@@ -10,11 +10,12 @@
 #    the migration text (built only from the constant migrations[] and an
 #    integer, never from input);
 #  - store-sqlite.c builds a string with a %s that is not that migration;
-#  - any file but store-pg.c includes libpq-fe.h or calls libpq (PQ...);
-#  - store-pg.c hands libpq SQL that is not a literal, its prepared-statement
-#    table (stmt_sql[i]), a migration, or the parameter of its own two
-#    helpers (exec_simple, run_sql), whose every call passes a literal or a
-#    migration.
+#  - any file but store-pg.c and store-pg-channel.c includes libpq-fe.h or
+#    calls libpq (PQ...);
+#  - those hand libpq SQL that is not a literal, store-pg.c's
+#    prepared-statement table (stmt_sql[i]), a migration, or the parameter
+#    of their own helpers (exec_simple, run_sql, simple), whose every call
+#    passes a literal or a migration.
 # Usage: check-sql.sh SRC_DIR
 set -eu
 src=${1:-src}
@@ -60,17 +61,17 @@ n=$(grep -cE '^	\[S_[A-Z_]+\] = "' "$f")
 echo "store-sqlite.c: $n prepared statements, no SQL built from input"
 
 others=$(grep -rlE '#include <libpq-fe\.h>|[^a-zA-Z_]PQ[a-z]+[a-zA-Z]*\(' "$src" --include='*.c' --include='*.h' |
-	grep -vE '/server/store-pg\.c$' || true)
+	grep -vE '/server/store-pg(-channel)?\.c$' || true)
 if [ -n "$others" ]; then
-	echo "libpq used outside store-pg.c: $others"
+	echo "libpq used outside store-pg.c and store-pg-channel.c: $others"
 	status=1
 fi
-g="$src/server/store-pg.c"
-if [ -f "$g" ]; then
+for g in "$src/server/store-pg.c" "$src/server/store-pg-channel.c"; do
+	[ -f "$g" ] || continue
 	# Calls span lines: look at the whole file, the SQL argument of each.
 	bad=$(perl -0777 -ne '
 		my %helper;
-		while (/\b(PQexec|PQexecParams|PQprepare|PQsendQuery|PQsendQueryParams|exec_simple|run_sql|run_sql_done)\(\s*([^,]+),\s*((?:[^,"]|"(?:[^"\\]|\\.)*")+?)\s*[,)]/g) {
+		while (/\b(PQexec|PQexecParams|PQprepare|PQsendQuery|PQsendQueryParams|exec_simple|run_sql|run_sql_done|simple)\(\s*([^,]+),\s*((?:[^,"]|"(?:[^"\\]|\\.)*")+?)\s*[,)]/g) {
 			my ($fn, $arg) = ($1, $3);
 			next if $arg =~ /^"/ || $arg =~ /^const char \*sql$/;
 			next if $fn eq "PQprepare" && $arg eq "name";
@@ -87,7 +88,7 @@ if [ -f "$g" ]; then
 		echo "$bad"
 		status=1
 	fi
-	n=$(grep -cE '^	\[S_[A-Z_]+\] =' "$g")
-	echo "store-pg.c: $n prepared statements, no SQL built from input"
-fi
+	n=$(grep -cE '^	\[S_[A-Z_]+\] =' "$g" || true)
+	echo "$(basename "$g"): $n prepared statements, no SQL built from input"
+done
 exit $status

@@ -78,7 +78,9 @@ static void make_db(struct tchessd *d)
 		ck_assert_msg(pgtest_create(d->db, sizeof d->db, err, sizeof err) == 0, "%s", err);
 }
 
-static void start(struct tchessd *d, const char *config, const char *level, bool log_file)
+/* The folder and config file of a tchessd about to start; db is made
+ * (NULL) or another's (a node joining its database). */
+static void start_on(struct tchessd *d, const char *config, const char *level, bool log_file, const char *db)
 {
 	memset(d, 0, sizeof *d);
 	snprintf(d->level, sizeof d->level, "%s", level ? level : "");
@@ -96,8 +98,21 @@ static void start(struct tchessd *d, const char *config, const char *level, bool
 	 * a second, more on a loaded machine. */
 	fprintf(f, "sync = normal\nengine_processes = 0\n%s\n", config ? config : "");
 	fclose(f);
-	make_db(d);
+	if (db)
+		snprintf(d->db, sizeof d->db, "%s", db);
+	else
+		make_db(d);
 	spawn_limited(d, 0);
+}
+
+static void start(struct tchessd *d, const char *config, const char *level, bool log_file)
+{
+	start_on(d, config, level, log_file, NULL);
+}
+
+void tchessd_start_node(struct tchessd *d, const struct tchessd *first, const char *config)
+{
+	start_on(d, config, NULL, false, first->db);
 }
 
 void tchessd_start(struct tchessd *d, const char *config)

@@ -38,6 +38,10 @@ void tchessd_start(struct tchessd *d, const char *config);
 /* The same at log level (e.g. "debug"), with tchessd's standard error
  * appended to DIR/tchessd.log for the test to read. */
 void tchessd_start_logged(struct tchessd *d, const char *config, const char *level);
+/* Another tchessd on first's database (PostgreSQL: a node beside it),
+ * with a folder and config of its own; tchessd_cleanup of it must not drop
+ * the database while first runs (clear its db). */
+void tchessd_start_node(struct tchessd *d, const struct tchessd *first, const char *config);
 /* Starts tchessd again on the same folder (db and config). */
 void tchessd_restart(struct tchessd *d);
 /* The same on a full disk: no file of tchessd's may grow past its first

@@ -1,18 +1,16 @@
 /*
  * tchessd on PostgreSQL, what only PostgreSQL can show: another writer
  * appending to a game's log behind this tchessd's back (as another node
- * will), and one tchessd per database. Run beside a throwaway cluster by
+ * will). Several nodes: test-cluster.c. Run beside a throwaway cluster by
  * with-postgresql; skipped (77) without one.
  */
 #include <check.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 
 #include "harness.h"
 #include "pgtest.h"
-#include "spawn.h"
 #include "tchess/protocol.h"
 
 /* Appends a public note to the game's log directly in the database, at
@@ -126,24 +124,6 @@ START_TEST(test_node_name)
 }
 END_TEST
 
-START_TEST(test_one_tchessd_per_database)
-{
-	/* A second tchessd on the same database is refused with a reason. */
-	struct tchessd d;
-	tchessd_start(&d, NULL);
-	pid_t pid;
-	int port;
-	char err[600];
-	char conf[300];
-	snprintf(conf, sizeof conf, "%s/tchessd.conf", d.dir);
-	ck_assert_int_eq(
-		spawn_tchessd(getenv("TCHESSD"), d.db, conf, "warn", NULL, 10000, &pid, &port, err, sizeof err), -1);
-	ck_assert_int_eq(http_call(&d, "GET", "/v1/health", NULL, NULL, 0, NULL), 200);
-	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&d)), 0);
-	tchessd_cleanup(&d);
-}
-END_TEST
-
 int main(void)
 {
 	if (!pgtest_enabled()) {
@@ -156,7 +136,6 @@ int main(void)
 	tcase_add_test(tc, test_stale_game_catches_up);
 	tcase_add_test(tc, test_connection_reset);
 	tcase_add_test(tc, test_node_name);
-	tcase_add_test(tc, test_one_tchessd_per_database);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -1,0 +1,323 @@
+/*
+ * The node channel's thread: batches of what this node tells, and what
+ * it hears handed to the game service (cluster.h).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cluster.h"
+#include "game-service.h"
+#include "server.h"
+#include "store.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+struct cluster {
+	struct server *srv;
+	struct store_channel *ch; /* used by the thread only */
+	char node[STORE_NAME_MAX * 2 + 1];
+	pthread_t thread;
+	bool started;
+	/* Under the server lock: */
+	bool stop;
+	char *out; /* entries queued since the last send, each followed by ' ' */
+	size_t out_len, out_cap;
+	int wake[2]; /* the thread's wake-up: written when out stops being empty */
+	/* The nodes alive, in name order (under the server lock); none
+	 * known yet: n_members 0. */
+	char (*members)[STORE_NODE_MAX + 1];
+	int n_members;
+	/* Messages heard and entries applied, for the log at the end. */
+	uint64_t sent, heard, applied;
+};
+
+struct cluster *cluster_new(struct server *srv, char **errmsg)
+{
+	*errmsg = NULL;
+	if (!store_shared(srv->store))
+		return NULL;
+	struct cluster *c = xcalloc(1, sizeof *c);
+	c->srv = srv;
+	snprintf(c->node, sizeof c->node, "%s", store_node(srv->store));
+	if (pipe(c->wake)) {
+		*errmsg = xasprintf("cluster: pipe: %s", strerror(errno));
+		free(c);
+		return NULL;
+	}
+	for (int i = 0; i < 2; i++)
+		fcntl(c->wake[i], F_SETFL, fcntl(c->wake[i], F_GETFL) | O_NONBLOCK);
+	c->ch = store_channel_open(srv->store, errmsg);
+	if (!c->ch) {
+		close(c->wake[0]);
+		close(c->wake[1]);
+		free(c);
+		return NULL;
+	}
+	return c;
+}
+
+static void queue(struct cluster *c, const char *entry)
+{
+	if (!c || c->stop)
+		return;
+	size_t len = strlen(entry);
+	if (c->out_len + len + 2 > c->out_cap) {
+		c->out_cap = c->out_cap ? 2 * c->out_cap + len : 4096;
+		c->out = xrealloc(c->out, c->out_cap);
+	}
+	bool was_empty = c->out_len == 0;
+	memcpy(c->out + c->out_len, entry, len);
+	c->out_len += len;
+	c->out[c->out_len++] = ' ';
+	c->out[c->out_len] = '\0';
+	if (was_empty) {
+		char b = 1;
+		if (write(c->wake[1], &b, 1) < 0 && errno != EAGAIN)
+			log_error("cluster: waking the channel's thread: %s", strerror(errno));
+	}
+}
+
+void cluster_tell_events(struct cluster *c, const char *id, int64_t seq)
+{
+	char e[STORE_GAME_ID_MAX + 24];
+	snprintf(e, sizeof e, "%s:%lld", id, (long long)seq);
+	queue(c, e);
+}
+
+void cluster_tell_seen(struct cluster *c, const char *id, int color)
+{
+	char e[STORE_GAME_ID_MAX + 4];
+	snprintf(e, sizeof e, "%s+%c", id, color ? 'b' : 'w');
+	queue(c, e);
+}
+
+void cluster_tell_erased(struct cluster *c, const char *id)
+{
+	char e[STORE_GAME_ID_MAX + 2];
+	snprintf(e, sizeof e, "%s!", id);
+	queue(c, e);
+}
+
+/* Sends entries (each followed by ' ') in messages of at most
+ * STORE_CHANNEL_MAX bytes, cut between entries. */
+static void send_entries(struct cluster *c, const char *entries, size_t len)
+{
+	char msg[STORE_CHANNEL_MAX + 1];
+	size_t head = (size_t)snprintf(msg, sizeof msg, "%s|", c->node);
+	size_t n = head;
+	for (size_t at = 0; at < len;) {
+		const char *sp = memchr(entries + at, ' ', len - at);
+		size_t elen = sp ? (size_t)(sp - (entries + at)) : len - at;
+		if (n > head && n + 1 + elen > STORE_CHANNEL_MAX) {
+			msg[n] = '\0';
+			if (store_channel_send(c->ch, msg) == 0)
+				c->sent++;
+			n = head;
+		}
+		if (n + 1 + elen <= STORE_CHANNEL_MAX) {
+			if (n > head)
+				msg[n++] = ' ';
+			memcpy(msg + n, entries + at, elen);
+			n += elen;
+		}
+		at += elen + 1;
+	}
+	if (n > head) {
+		msg[n] = '\0';
+		if (store_channel_send(c->ch, msg) == 0)
+			c->sent++;
+	}
+}
+
+/* One entry heard from another node, with the lock held. */
+static void apply(struct cluster *c, const char *e, size_t len)
+{
+	char id[STORE_GAME_ID_MAX + 1];
+	size_t idlen = 0;
+	while (idlen < len && idlen < STORE_GAME_ID_MAX &&
+	       ((e[idlen] >= '0' && e[idlen] <= '9') || (e[idlen] >= 'a' && e[idlen] <= 'z')))
+		idlen++;
+	if (idlen == 0 || idlen == len)
+		return;
+	memcpy(id, e, idlen);
+	id[idlen] = '\0';
+	struct game_service *gs = c->srv->games;
+	const char *rest = e + idlen;
+	size_t rlen = len - idlen;
+	if (rest[0] == ':' && rlen > 1) {
+		int64_t seq = strtoll(rest + 1, NULL, 10);
+		if (seq > 0)
+			game_service_remote_events(gs, id, seq);
+	} else if (rest[0] == '+' && rlen == 2 && (rest[1] == 'w' || rest[1] == 'b')) {
+		game_service_remote_seen(gs, id, rest[1] == 'b');
+	} else if (rest[0] == '!' && rlen == 1) {
+		game_service_remote_erased(gs, id);
+	} else {
+		return;
+	}
+	c->applied++;
+}
+
+static void on_message(void *arg, const char *text)
+{
+	struct cluster *c = arg;
+	const char *bar = strchr(text, '|');
+	if (!bar || ((size_t)(bar - text) == strlen(c->node) && !strncmp(text, c->node, (size_t)(bar - text))))
+		return;
+	c->heard++;
+	pthread_mutex_lock(&c->srv->lock);
+	for (const char *p = bar + 1; *p;) {
+		size_t len = strcspn(p, " ");
+		if (len)
+			apply(c, p, len);
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	pthread_mutex_unlock(&c->srv->lock);
+}
+
+static void tell_parked(void *arg, const char *id, int color)
+{
+	cluster_tell_seen(arg, id, color);
+}
+
+/* FNV-1a over the node's name and the id: the rendezvous score. */
+static uint64_t score(const char *node, const char *id)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = node; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ '|') * 1099511628211ULL;
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	/* A final mix, so ids that differ in their last character do not
+	 * order the nodes alike. */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
+bool cluster_owns(const struct cluster *c, const char *id)
+{
+	if (!c || c->n_members == 0)
+		return true;
+	int best = 0;
+	uint64_t top = score(c->members[0], id);
+	for (int i = 1; i < c->n_members; i++) {
+		uint64_t v = score(c->members[i], id);
+		if (v > top) {
+			top = v;
+			best = i;
+		}
+	}
+	return !strcmp(c->members[best], c->node);
+}
+
+/* Reads who is alive; when that changed, the games' owners move (with
+ * the lock: game_service_owners_changed). */
+static void check_members(struct cluster *c)
+{
+	char (*m)[STORE_NODE_MAX + 1] = xcalloc(CLUSTER_NODES_MAX, sizeof *m);
+	int n = store_channel_members(c->ch, CLUSTER_NODE_TTL_MS, m, CLUSTER_NODES_MAX);
+	if (n < 0) {
+		free(m);
+		return;
+	}
+	pthread_mutex_lock(&c->srv->lock);
+	bool same = n == c->n_members;
+	for (int i = 0; same && i < n; i++)
+		same = !strcmp(m[i], c->members[i]);
+	if (!same) {
+		free(c->members);
+		c->members = m;
+		m = NULL;
+		c->n_members = n;
+		log_info("cluster: %d nodes alive", n);
+		game_service_owners_changed(c->srv->games);
+	}
+	pthread_mutex_unlock(&c->srv->lock);
+	free(m);
+}
+
+static void *cluster_main(void *arg)
+{
+	struct cluster *c = arg;
+	/* The first pass reads who is alive at once. */
+	int64_t next_presence = now_mono_ms();
+	bool resync = true;
+	for (;;) {
+		pthread_mutex_lock(&c->srv->lock);
+		if (resync)
+			game_service_remote_resync(c->srv->games);
+		resync = false;
+		bool tick = now_mono_ms() >= next_presence;
+		if (tick) {
+			game_service_parked_seats(c->srv->games, tell_parked, c);
+			next_presence = now_mono_ms() + CLUSTER_PRESENCE_MS;
+		}
+		bool stop = c->stop;
+		char *out = c->out;
+		size_t len = c->out_len;
+		c->out = NULL;
+		c->out_len = c->out_cap = 0;
+		pthread_mutex_unlock(&c->srv->lock);
+		if (len)
+			send_entries(c, out, len);
+		free(out);
+		if (stop)
+			break;
+		if (tick)
+			check_members(c);
+		int64_t wait = next_presence - now_mono_ms();
+		int rc = store_channel_wait(c->ch, c->wake[0], wait < 0 ? 0 : (int)wait, on_message, c);
+		char drain[64];
+		while (read(c->wake[0], drain, sizeof drain) > 0)
+			;
+		if (rc == 1)
+			resync = true;
+	}
+	return NULL;
+}
+
+int cluster_start(struct cluster *c)
+{
+	if (!c)
+		return 0;
+	if (pthread_create(&c->thread, NULL, cluster_main, c))
+		return -1;
+	c->started = true;
+	log_info("cluster: node %s listening to the other nodes", c->node);
+	return 0;
+}
+
+void cluster_free(struct cluster *c)
+{
+	if (!c)
+		return;
+	if (c->started) {
+		pthread_mutex_lock(&c->srv->lock);
+		c->stop = true;
+		char b = 1;
+		if (write(c->wake[1], &b, 1) < 0 && errno != EAGAIN)
+			log_error("cluster: waking the channel's thread: %s", strerror(errno));
+		pthread_mutex_unlock(&c->srv->lock);
+		pthread_join(c->thread, NULL);
+	}
+	log_info("cluster: %llu messages sent, %llu heard, %llu entries applied", (unsigned long long)c->sent,
+		 (unsigned long long)c->heard, (unsigned long long)c->applied);
+	store_channel_close(c->ch);
+	close(c->wake[0]);
+	close(c->wake[1]);
+	free(c->out);
+	free(c->members);
+	free(c);
+}

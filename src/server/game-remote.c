@@ -1,0 +1,198 @@
+/*
+ * What the other nodes on the database tell this one (cluster.h), applied
+ * to the games in memory: events they made durable are folded from the
+ * store and shown, seats they saw count as present here, games they
+ * erased leave memory. A game not in memory needs nothing, unless this
+ * node owns it (cluster_owns: it times it): the owner reads it in.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cluster.h"
+#include "game-internal.h"
+#include "server.h"
+#include "util/log.h"
+#include "util/now.h"
+#include "util/xalloc.h"
+
+/* The other node made events up to seq durable before it told: when
+ * that covers all this node has folded, they are shown at once, without
+ * a flush here (what each audience sees is known only for the last seq
+ * folded, game-txn.c). */
+static void shown_up_to(struct game_service *gs, struct live_game *lg, int64_t seq)
+{
+	if (seq >= lg->view.seq && lg->view.seq > lg->durable_seq) {
+		lg->durable_seq = lg->view.seq;
+		lg->seen_durable = lg->seen;
+		game_txn_wake(gs, lg->id);
+	}
+}
+
+struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char *id, struct game_outcome *out)
+{
+	bool shared = store_shared(gs->srv->store);
+	bool was_live = shared && game_registry_find(gs, id);
+	struct live_game *lg = game_registry_lookup(gs, id, out);
+	if (!lg || !was_live)
+		return lg;
+	int64_t seq = 0;
+	enum store_result r = store_game_last_seq(gs->srv->store, id, &seq);
+	if (r == STORE_NOT_FOUND) {
+		/* Erased by another node (its message not yet here). */
+		game_registry_forget_erased(gs, lg);
+		game_fail(out, PROTOCOL_ERR_GONE, "the game was aborted and erased");
+		return NULL;
+	}
+	if (r != STORE_OK) {
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return NULL;
+	}
+	if (seq > lg->view.seq) {
+		if (game_registry_catch_up(gs, lg)) {
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+			return NULL;
+		}
+		game_timer_poke(gs, lg);
+		game_engine_sync(gs, lg);
+	}
+	return lg;
+}
+
+void game_service_remote_events(struct game_service *gs, const char *id, int64_t seq)
+{
+	struct live_game *lg = game_registry_find(gs, id);
+	if (!lg && cluster_owns(gs->srv->cluster, id)) {
+		/* The owner keeps its games in memory, to time them (a game made
+		 * on another node, or evicted here). */
+		struct game_outcome o = { 0 };
+		lg = game_registry_lookup(gs, id, &o);
+		game_outcome_fini(&o);
+		if (lg) {
+			game_timer_poke(gs, lg);
+			game_engine_sync(gs, lg);
+		}
+	}
+	if (!lg || seq <= lg->durable_seq)
+		return;
+	int64_t was = lg->view.seq;
+	if (was < seq && game_registry_fold_missed(gs, lg)) {
+		log_warn("game %s: cannot fold what another node appended (seq %lld)", id, (long long)seq);
+		return;
+	}
+	shown_up_to(gs, lg, seq);
+	/* Folded past what the message covers (appended since, not yet
+	 * flushed): shown after this node's next flush, which covers them. */
+	if (lg->view.seq > lg->durable_seq)
+		game_txn_publish(gs, lg);
+	if (lg->view.seq != was) {
+		/* Its clock, its end, its side to move may have changed. */
+		game_timer_poke(gs, lg);
+		game_engine_sync(gs, lg);
+	}
+}
+
+void game_service_remote_seen(struct game_service *gs, const char *id, int color)
+{
+	struct live_game *lg = game_registry_find(gs, id);
+	if (!lg || color < WHITE || color > BLACK)
+		return;
+	lg->last_seen[color] = now_wall_ms();
+	/* Told by this node too, in effect: the seat's news is fresh. */
+	lg->told_seen[color] = now_mono_ms();
+	game_timer_poke(gs, lg);
+}
+
+void game_service_remote_erased(struct game_service *gs, const char *id)
+{
+	struct live_game *lg = game_registry_find(gs, id);
+	if (lg) {
+		log_info("game %s: erased by another node", id);
+		game_registry_forget_erased(gs, lg);
+	} else if (!game_service_erased(gs, id)) {
+		snprintf(gs->tombstones[gs->n_tombstones++ % GS_TOMBSTONES], STORE_GAME_ID_MAX + 1, "%s", id);
+	}
+}
+
+void game_service_remote_resync(struct game_service *gs)
+{
+	size_t behind = 0;
+	for (size_t b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b], *next; lg; lg = next) {
+			next = lg->next;
+			int64_t seq = 0;
+			enum store_result r = store_game_last_seq(gs->srv->store, lg->id, &seq);
+			if (r == STORE_NOT_FOUND) {
+				/* Erased meanwhile (only aborted games are). */
+				game_registry_forget_erased(gs, lg);
+				continue;
+			}
+			if (r != STORE_OK || seq <= lg->view.seq)
+				continue;
+			if (game_registry_catch_up(gs, lg) == 0) {
+				behind++;
+				game_timer_poke(gs, lg);
+				game_engine_sync(gs, lg);
+			}
+		}
+	}
+	if (behind)
+		log_info("cluster: %zu games caught up with their logs", behind);
+}
+
+void game_service_parked_seats(struct game_service *gs, void (*fn)(void *arg, const char *id, int color), void *arg)
+{
+	int64_t now = now_mono_ms();
+	for (size_t b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			for (int c = WHITE; c <= BLACK; c++) {
+				if (lg->parked[c] > 0) {
+					lg->told_seen[c] = now;
+					fn(arg, lg->id, c);
+				}
+			}
+		}
+	}
+}
+
+static int collect_unfinished(void *arg, const struct store_game *g)
+{
+	struct id_list *l = arg;
+	l->ids = xrealloc(l->ids, (l->n + 1) * sizeof *l->ids);
+	snprintf(l->ids[l->n++], sizeof l->ids[0], "%s", g->id);
+	return 0;
+}
+
+void game_service_owners_changed(struct game_service *gs)
+{
+	struct cluster *c = gs->srv->cluster;
+	struct id_list l = { 0 };
+	size_t loaded = 0;
+	/* A node that died may not have told its last events: what is in
+	 * memory catches up with its log first, so the new owner times
+	 * what the log says. */
+	game_service_remote_resync(gs);
+	/* A dead node's games: whoever owns them now brings them into memory
+	 * (flagged at their instants by its timer if their time has run). */
+	if (store_games_unfinished(gs->srv->store, collect_unfinished, &l)) {
+		log_error("cluster: cannot read the unfinished games to take over");
+	} else {
+		for (size_t i = 0; i < l.n; i++) {
+			if (game_registry_find(gs, l.ids[i]) || !cluster_owns(c, l.ids[i]))
+				continue;
+			struct game_outcome o = { 0 };
+			if (game_registry_lookup(gs, l.ids[i], &o))
+				loaded++;
+			game_outcome_fini(&o);
+		}
+	}
+	free(l.ids);
+	for (size_t b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			game_timer_poke(gs, lg);
+			game_engine_sync(gs, lg);
+		}
+	}
+	if (loaded)
+		log_info("cluster: %zu unfinished games taken over", loaded);
+}

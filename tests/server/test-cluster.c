@@ -1,0 +1,463 @@
+/*
+ * Several tchessd nodes on one PostgreSQL database (tchessd(8), CLUSTER):
+ * three real tchessd on loopback ports sharing one database of the
+ * throwaway cluster that with-postgresql runs; skipped (77) without one.
+ * Every wait is on an event (an answer, a parked poll) with a deadline.
+ */
+#include <check.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "harness.h"
+#include "pgtest.h"
+#include "tchess/protocol.h"
+#include "util/buf.h"
+
+#define NODES 3
+
+/* A node of a cluster: the first makes the database (as any tchessd of
+ * the tests), the others join it. */
+static void node_start(struct tchessd *n, const struct tchessd *first, const char *name, const char *config)
+{
+	char conf[1024];
+	snprintf(conf, sizeof conf, "node = %s\nrate_token_per_s = 0\nrate_ip_per_s = 0\n%s", name,
+		 config ? config : "");
+	if (first)
+		tchessd_start_node(n, first, conf);
+	else
+		tchessd_start(n, conf);
+}
+
+static void cluster_open(struct tchessd n[NODES], const char *config)
+{
+	static const char *names[NODES] = { "a", "b", "c" };
+	for (int i = 0; i < NODES; i++)
+		node_start(&n[i], i ? &n[0] : NULL, names[i], config);
+}
+
+/* Stops every node still running (exit status 0 expected), then removes
+ * their folders and the database. */
+static void cluster_close(struct tchessd n[NODES])
+{
+	for (int i = 0; i < NODES; i++) {
+		if (n[i].pid)
+			ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&n[i])), 0);
+	}
+	/* The database is the first node's to drop. */
+	for (int i = NODES - 1; i >= 0; i--) {
+		if (i)
+			n[i].db[0] = '\0';
+		tchessd_cleanup(&n[i]);
+	}
+}
+
+/* alice (registered on a) creates a game of tc as White, bob (registered
+ * on node reg_b) joins it on node join_b. */
+static void cluster_game(struct tchessd n[NODES], int reg_b, int join_b, const char *tc, char *alice, char *bob,
+			 char *game)
+{
+	char req[128];
+	snprintf(req, sizeof req, "{\"tc\":\"%s\",\"color\":\"white\"}", tc);
+	register_player(&n[0], "alice", alice);
+	register_player(&n[reg_b], "bob", bob);
+	create_game_with(&n[0], alice, req, game);
+	join_game(&n[join_b], game, bob);
+}
+
+static int64_t game_seq(struct tchessd *d, const char *game)
+{
+	char path[128], *body;
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &body), 200);
+	cJSON *j = cJSON_Parse(body);
+	free(body);
+	ck_assert_ptr_nonnull(j);
+	int64_t seq = jint(j, "seq");
+	cJSON_Delete(j);
+	return seq;
+}
+
+static long move_on(struct tchessd *d, const char *game, const char *token, int ply, const char *san, char **out)
+{
+	char path[128], body[128];
+	snprintf(path, sizeof path, "/v1/games/%s/moves", game);
+	snprintf(body, sizeof body, "{\"ply\":%d,\"move\":\"%s\"}", ply, san);
+	return http_call(d, "POST", path, token, body, strlen(body), out);
+}
+
+/* The whole log as a node serves it (public events), decoded, once it
+ * shows seq (0: at once). A poll from 0 answers what the node has folded
+ * and made durable, which may lack the last events another node made
+ * until their message arrives; the snapshot read first catches the node
+ * up with the log. */
+static struct protocol_events log_on(struct tchessd *d, const char *game, int64_t seq)
+{
+	game_seq(d, game);
+	/* With sync = full the events it caught up are shown after its own
+	 * next flush: a poll from just before seq returns once they are. */
+	if (seq > 0) {
+		struct poll_req p;
+		poll_start(&p, d, game, seq - 1, NULL);
+		ck_assert_msg(poll_run(&p, 10000), "seq %lld not shown within 10 s", (long long)seq);
+		poll_fini(&p);
+	}
+	char path[128], *body;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", game);
+	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &body), 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_msg(protocol_events_decode(body, strlen(body), &evs, &err) == 0, "%s", err.message);
+	free(body);
+	return evs;
+}
+
+/* The moves of a log, in order, as "e4 e5 ..." */
+static void moves_of(const struct protocol_events *evs, char *out, size_t size)
+{
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < evs->n; i++) {
+		if (strcmp(evs->events[i].type, "move"))
+			continue;
+		cJSON *d = cJSON_Parse(evs->events[i].data);
+		ck_assert_ptr_nonnull(d);
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? " " : "", jstr(d, "san"));
+		cJSON_Delete(d);
+	}
+}
+
+static void check_contiguous(const struct protocol_events *evs)
+{
+	for (size_t i = 0; i < evs->n; i++)
+		ck_assert_int_eq(evs->events[i].seq, (int64_t)i + 1);
+	ck_assert_int_eq(evs->seq, (int64_t)evs->n);
+}
+
+/* A spectator's poll parked on d answers with an event of type within
+ * 10 s; returns its data (with "seq" added; caller deletes). */
+static cJSON *poll_answer(struct poll_req *p, const char *type)
+{
+	ck_assert_msg(poll_run(p, 10000), "the parked poll was not answered within 10 s");
+	ck_assert_int_eq(p->status, 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_msg(protocol_events_decode(p->body.data, p->body.len, &evs, &err) == 0, "%s", err.message);
+	cJSON *found = NULL;
+	for (size_t i = 0; i < evs.n && !found; i++) {
+		if (strcmp(evs.events[i].type, type))
+			continue;
+		found = cJSON_Parse(evs.events[i].data);
+		cJSON_AddNumberToObject(found, "seq", (double)evs.events[i].seq);
+		cJSON_AddNumberToObject(found, "t_ms", (double)evs.events[i].t_ms);
+	}
+	ck_assert_msg(found != NULL, "no %s event in the answer: %.*s", type, (int)p->body.len, p->body.data);
+	protocol_events_fini(&evs);
+	return found;
+}
+
+static void alternate(const char *config)
+{
+	/* One game's moves sent alternately to nodes a and b (each player
+	 * on both), a spectator parked on c before each move: c's poll is
+	 * answered with exactly that move, though c never wrote to the
+	 * game; every node then serves the same contiguous log. */
+	struct tchessd n[NODES];
+	cluster_open(n, config);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 1, 1, "5+3", alice, bob, game);
+	static const char *moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7" };
+	int64_t seq = game_seq(&n[2], game);
+	for (int ply = 0; ply < 10; ply++) {
+		struct tchessd *to = ply % 4 == 0 || ply % 4 == 3 ? &n[0] : &n[1];
+		struct poll_req p;
+		poll_start(&p, &n[2], game, seq, NULL);
+		poll_wait_parked(&p, &n[2], 1);
+		char *body;
+		long st = move_on(to, game, ply % 2 ? bob : alice, ply, moves[ply], &body);
+		ck_assert_msg(st == 200, "ply %d on node %c: %ld %s", ply, to == &n[0] ? 'a' : 'b', st, body);
+		free(body);
+		cJSON *mv = poll_answer(&p, "move");
+		ck_assert_str_eq(jstr(mv, "san"), moves[ply]);
+		seq = jint(mv, "seq");
+		cJSON_Delete(mv);
+		poll_fini(&p);
+	}
+	char want[256], got[256];
+	snprintf(want, sizeof want, "e4 e5 Nf3 Nc6 Bb5 a6 Ba4 Nf6 O-O Be7");
+	for (int i = 0; i < NODES; i++) {
+		struct protocol_events evs = log_on(&n[i], game, seq);
+		check_contiguous(&evs);
+		moves_of(&evs, got, sizeof got);
+		ck_assert_str_eq(got, want);
+		ck_assert_int_eq(evs.seq, seq);
+		protocol_events_fini(&evs);
+	}
+	cluster_close(n);
+}
+
+START_TEST(test_moves_on_two_nodes_spectator_on_third)
+{
+	alternate(NULL);
+	/* With group commit the message follows each node's flush. */
+	alternate("sync = full");
+}
+END_TEST
+
+static size_t keep(char *data, size_t size, size_t n, void *arg)
+{
+	buf_append(arg, data, size * n);
+	return size * n;
+}
+
+/* Two POSTs of a move sent at once, to two nodes; their statuses. */
+static void two_at_once(struct tchessd *d1, struct tchessd *d2, const char *game, const char *token, int ply,
+			const char *san1, const char *san2, long status[2])
+{
+	CURLM *m = curl_multi_init();
+	CURL *e[2];
+	struct buf out[2];
+	char url[2][256], body[2][128], auth[256];
+	snprintf(auth, sizeof auth, "Authorization: Bearer %s", token);
+	struct curl_slist *h = curl_slist_append(NULL, auth);
+	h = curl_slist_append(h, "Content-Type: application/json");
+	for (int i = 0; i < 2; i++) {
+		buf_init(&out[i]);
+		snprintf(url[i], sizeof url[i], "%s/v1/games/%s/moves", (i ? d2 : d1)->base, game);
+		snprintf(body[i], sizeof body[i], "{\"ply\":%d,\"move\":\"%s\"}", ply, i ? san2 : san1);
+		e[i] = curl_easy_init();
+		curl_easy_setopt(e[i], CURLOPT_URL, url[i]);
+		curl_easy_setopt(e[i], CURLOPT_POSTFIELDS, body[i]);
+		curl_easy_setopt(e[i], CURLOPT_HTTPHEADER, h);
+		curl_easy_setopt(e[i], CURLOPT_TIMEOUT_MS, 15000L);
+		curl_easy_setopt(e[i], CURLOPT_WRITEFUNCTION, keep);
+		curl_easy_setopt(e[i], CURLOPT_WRITEDATA, &out[i]);
+		curl_multi_add_handle(m, e[i]);
+	}
+	int running = 2;
+	int64_t deadline = mono_ms() + 15000;
+	while (running && mono_ms() < deadline) {
+		curl_multi_perform(m, &running);
+		if (running)
+			curl_multi_poll(m, NULL, 0, 100, NULL);
+	}
+	ck_assert_int_eq(running, 0);
+	for (int i = 0; i < 2; i++) {
+		curl_easy_getinfo(e[i], CURLINFO_RESPONSE_CODE, &status[i]);
+		curl_multi_remove_handle(m, e[i]);
+		curl_easy_cleanup(e[i]);
+		buf_fini(&out[i]);
+	}
+	curl_slist_free_all(h);
+	curl_multi_cleanup(m);
+}
+
+START_TEST(test_same_ply_on_two_nodes)
+{
+	/* The same ply sent to two nodes at once: different moves, one is
+	 * played (200) and the other refused as stale (409); the same move
+	 * twice (a client's retry on another node), both answer 200 and it
+	 * is played once. Three rounds of each; every node ends with the
+	 * same log, each ply once. */
+	struct tchessd n[NODES];
+	cluster_open(n, NULL);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 0, 0, "5+3", alice, bob, game);
+	/* White's first moves race a knight move against a pawn move; Black
+	 * answers each with the same move on both nodes. */
+	static const char *white[][2] = { { "e4", "d4" }, { "Nf3", "Nc3" }, { "g3", "b3" } };
+	static const char *black[] = { "e5", "Nc6", "Nf6" };
+	char played[256] = "";
+	size_t len = 0;
+	for (int r = 0; r < 3; r++) {
+		long st[2];
+		two_at_once(&n[r % 2], &n[1 - r % 2], game, alice, 2 * r, white[r][0], white[r][1], st);
+		ck_assert_msg((st[0] == 200 && st[1] == 409) || (st[0] == 409 && st[1] == 200),
+			      "round %d: statuses %ld and %ld", r, st[0], st[1]);
+		len += (size_t)snprintf(played + len, sizeof played - len, "%s ", white[r][st[0] == 200 ? 0 : 1]);
+		two_at_once(&n[0], &n[1], game, bob, 2 * r + 1, black[r], black[r], st);
+		ck_assert_int_eq(st[0], 200);
+		ck_assert_int_eq(st[1], 200);
+		len += (size_t)snprintf(played + len, sizeof played - len, "%s ", black[r]);
+	}
+	played[len - 1] = '\0';
+	for (int i = 0; i < NODES; i++) {
+		struct protocol_events evs = log_on(&n[i], game, 0);
+		check_contiguous(&evs);
+		char got[256];
+		moves_of(&evs, got, sizeof got);
+		ck_assert_str_eq(got, played);
+		protocol_events_fini(&evs);
+	}
+	cluster_close(n);
+}
+END_TEST
+
+/* The t_ms of the first event of type in a command's answer. */
+static int64_t answer_t(const char *body, const char *type)
+{
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_msg(protocol_events_decode(body, strlen(body), &evs, &err) == 0, "%s", err.message);
+	int64_t t = -1;
+	for (size_t i = 0; i < evs.n && t < 0; i++) {
+		if (!strcmp(evs.events[i].type, type))
+			t = evs.events[i].t_ms;
+	}
+	protocol_events_fini(&evs);
+	ck_assert_int_ge(t, 0);
+	return t;
+}
+
+START_TEST(test_flag_after_kill)
+{
+	/* A 1+0 game played on node a alone (nobody looks at it elsewhere)
+	 * and a killed (-9) while White's clock runs. The survivors see a
+	 * leave at once, the game's owner among them reads it in, and when
+	 * White's minute has passed on their test clocks it ends the game on
+	 * time, at or after the instant it was due; spectators arriving on
+	 * both survivors see the same timeout, and the log holds one end.
+	 * Before the owners the game waited for someone to ask for it (the
+	 * wait on the database below failed). */
+	struct tchessd n[NODES];
+	cluster_open(n, "test_clock = on\npoll_timeout_ms = 30000\n");
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 0, 0, "1+0", alice, bob, game);
+	char *body;
+	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
+	free(body);
+	ck_assert_int_eq(move_on(&n[0], game, bob, 1, "e5", &body), 200);
+	/* White's clock runs from Black's move: 60 s of it. */
+	int64_t deadline_ms = answer_t(body, "move") + 60000;
+	free(body);
+	int64_t seq = game_seq(&n[0], game);
+	ck_assert_int_eq(kill(n[0].pid, SIGKILL), 0);
+	int status;
+	ck_assert_int_eq(waitpid(n[0].pid, &status, 0), n[0].pid);
+	n[0].pid = 0;
+	tchessd_advance(&n[1], 61000);
+	tchessd_advance(&n[2], 61000);
+	/* Nobody asks a survivor about the game until the database says it
+	 * is over (a read would bring it into that node's memory). */
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 / finished::int FROM games WHERE id = '%s'", game);
+	int64_t until = mono_ms() + 10000;
+	while (pgtest_sql(n[1].db, sql) != 0) {
+		ck_assert_msg(mono_ms() < until, "nobody ended the game within 10 s of a's death");
+		struct timespec ts = { 0, 100 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	struct poll_req p[2];
+	for (int i = 0; i < 2; i++)
+		poll_start(&p[i], &n[1 + i], game, seq, NULL);
+	for (int i = 0; i < 2; i++) {
+		cJSON *end = poll_answer(&p[i], "game-ended");
+		ck_assert_str_eq(jstr(end, "termination"), "timeout");
+		ck_assert_str_eq(jstr(end, "result"), "0-1");
+		ck_assert_int_ge(jint(end, "t_ms"), deadline_ms);
+		cJSON_Delete(end);
+		poll_fini(&p[i]);
+	}
+	for (int i = 1; i < NODES; i++) {
+		struct protocol_events evs = log_on(&n[i], game, 0);
+		check_contiguous(&evs);
+		size_t ends = 0;
+		for (size_t k = 0; k < evs.n; k++)
+			ends += !strcmp(evs.events[k].type, "game-ended");
+		ck_assert_uint_eq(ends, 1);
+		protocol_events_fini(&evs);
+	}
+	cluster_close(n);
+}
+END_TEST
+
+/* The URI of the cluster's maintenance database: the ALTER DATABASE of
+ * a test's own database runs from there. */
+static void maintenance_uri(const char *db, char *out, size_t size)
+{
+	const char *q = strchr(db, '?');
+	snprintf(out, size, "postgresql://postgres@/postgres%s", q ? q : "");
+}
+
+static void database_name(const char *db, char *out, size_t size)
+{
+	const char *at = strstr(db, "@/");
+	ck_assert_ptr_nonnull(at);
+	snprintf(out, size, "%.*s", (int)strcspn(at + 2, "?"), at + 2);
+}
+
+START_TEST(test_channel_terminated)
+{
+	/* Every node's channel is ended (pg_terminate_backend) while the
+	 * database takes no new connections, and a move is made meanwhile:
+	 * its message reaches nobody. Once connections are allowed again,
+	 * each node opens its channel and catches up its games with their
+	 * logs, so the spectator parked on c all along gets the move. */
+	struct tchessd n[NODES];
+	cluster_open(n, NULL);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 0, 0, "5+3", alice, bob, game);
+	int64_t seq = game_seq(&n[2], game);
+	struct poll_req p;
+	poll_start(&p, &n[2], game, seq, NULL);
+	poll_wait_parked(&p, &n[2], 1);
+
+	char admin[512], name[128], sql[512];
+	maintenance_uri(n[0].db, admin, sizeof admin);
+	database_name(n[0].db, name, sizeof name);
+	snprintf(sql, sizeof sql, "ALTER DATABASE %s ALLOW_CONNECTIONS false", name);
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	snprintf(sql, sizeof sql,
+		 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s' AND "
+		 "application_name = 'tchessd-channel'",
+		 name);
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	char *body;
+	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
+	free(body);
+	/* Nothing told c: its poll stays parked. */
+	ck_assert(!poll_run(&p, 300));
+	snprintf(sql, sizeof sql, "ALTER DATABASE %s ALLOW_CONNECTIONS true", name);
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	cJSON *mv = poll_answer(&p, "move");
+	ck_assert_str_eq(jstr(mv, "san"), "e4");
+	cJSON_Delete(mv);
+	poll_fini(&p);
+	/* And the channel works again: the next move reaches c at once. */
+	seq = game_seq(&n[2], game);
+	poll_start(&p, &n[2], game, seq, NULL);
+	poll_wait_parked(&p, &n[2], 1);
+	ck_assert_int_eq(move_on(&n[1], game, bob, 1, "e5", &body), 200);
+	free(body);
+	mv = poll_answer(&p, "move");
+	ck_assert_str_eq(jstr(mv, "san"), "e5");
+	cJSON_Delete(mv);
+	poll_fini(&p);
+	cluster_close(n);
+}
+END_TEST
+
+int main(void)
+{
+	if (!pgtest_enabled()) {
+		fprintf(stderr, "SKIP: no test PostgreSQL cluster (run under tests/server/with-postgresql)\n");
+		return 77;
+	}
+	Suite *s = suite_create("cluster");
+	TCase *tc = tcase_create("cluster");
+	tcase_set_timeout(tc, 90);
+	tcase_add_test(tc, test_moves_on_two_nodes_spectator_on_third);
+	tcase_add_test(tc, test_same_ply_on_two_nodes);
+	tcase_add_test(tc, test_flag_after_kill);
+	tcase_add_test(tc, test_channel_terminated);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
