@@ -1,7 +1,8 @@
 /*
  * tchess-load: a load generator for tchessd on loopback (issue 4,
  * "Benchmarks"). It starts a real tchessd on 127.0.0.1 port 0 with a
- * temporary SQLite file (or uses --server URL), registers two players per
+ * temporary SQLite file (or --nodes N of them on one PostgreSQL --db, or
+ * uses the running --server URL..., one per node), registers two players per
  * game slot and plays G games at once with random legal moves picked by
  * libtchess, each game watched by S spectators parked on its events
  * long-poll. A finished game is followed by a new one in the same slot
@@ -17,6 +18,10 @@
  * the socket interface only touches the transfers whose sockets moved. Each
  * player and spectator owns one easy handle that is reused, so connections
  * are kept alive.
+ *
+ * Over several nodes (issue 17) game slot i's White plays on node i % N,
+ * its Black on node (i + 1) % N and its spectators on the nodes after,
+ * so every move's spectators wait on nodes other than the mover's.
  *
  * Time stamps are taken when a finished transfer is read off the multi
  * handle, one clock reading per transfer. A spectator can read a move before
@@ -69,11 +74,16 @@
 #define LOAD_SETUP_TIMEOUT_US (120 * 1000000LL)
 /* Easy handles per curl multi handle (see struct shard). */
 #define LOAD_SHARD_HANDLES 256
+/* Servers (nodes) of one run. */
+#define LOAD_NODES_MAX 8
 
 struct load_opts {
-	const char *server;     /* base URL of a running server, or NULL */
-	const char *tchessd;    /* binary to start when server is NULL */
-	long server_pid;        /* for RSS/CPU of an external server; 0 unknown */
+	const char *servers[LOAD_NODES_MAX]; /* base URLs of running servers (nodes) */
+	int n_servers;
+	long server_pids[LOAD_NODES_MAX]; /* for RSS/CPU of external servers */
+	int n_server_pids;
+	const char *tchessd;    /* binary to start when no server is given */
+	int nodes;              /* tchessd nodes started here on --db (1 unless PostgreSQL) */
 	int games;
 	int spectators;
 	int seconds;
@@ -136,6 +146,7 @@ struct xfer {
 	char body[160];
 	enum req_kind kind;
 	bool busy;
+	int node;               /* which server (ld->base[node]) it talks to */
 	struct slot *slot;
 	struct spectator *spec;
 	int side;               /* players: 0 white, 1 black */
@@ -200,8 +211,10 @@ struct err_kind {
 
 struct load {
 	struct load_opts o;
-	char base[96];
-	pid_t pid;               /* server to measure, 0 unknown */
+	char base[LOAD_NODES_MAX][96];
+	int n_base;
+	pid_t pid[LOAD_NODES_MAX]; /* servers to measure (0: unknown) */
+	int n_pid;
 	bool own_server;
 	char dir[256];
 	struct shard *shards;
@@ -315,12 +328,12 @@ static void load_raise_nofile(size_t need)
 			(unsigned long long)rl.rlim_cur, need);
 }
 
-static int load_write_config(struct load *ld, const char *path, unsigned max_conn)
+static int load_write_config(struct load *ld, const char *path, unsigned max_conn, int node)
 {
 	FILE *f = fopen(path, "w");
 	if (!f)
 		return -1;
-	fprintf(f, "# written by tchess-load\nsync = %s\n", ld->o.sync);
+	fprintf(f, "# written by tchess-load\nsync = %s\nnode = load-%d\n", ld->o.sync, node);
 	if (ld->o.tune) {
 		/* Every seat of the run plays with one token as fast as it can:
 		 * the per-token command limit (tchessd(8)) would measure itself. */
@@ -333,6 +346,8 @@ static int load_write_config(struct load *ld, const char *path, unsigned max_con
 	return fclose(f);
 }
 
+/* Starts o.nodes tchessd on one store (node load-1, load-2, ...: more
+ * than one needs a PostgreSQL --db). */
 static int load_start_server(struct load *ld, unsigned max_conn)
 {
 	const char *tmp = getenv("TMPDIR");
@@ -341,46 +356,54 @@ static int load_start_server(struct load *ld, unsigned max_conn)
 		fprintf(stderr, "tchess-load: mkdtemp %s: %s\n", ld->dir, strerror(errno));
 		return -1;
 	}
+	ld->own_server = true;
 	char conf[300], db[600], logf[300];
-	snprintf(conf, sizeof conf, "%s/tchessd.conf", ld->dir);
 	snprintf(db, sizeof db, "%s", ld->o.db ? ld->o.db : "");
 	if (!ld->o.db)
 		snprintf(db, sizeof db, "%s/load.db", ld->dir);
-	snprintf(logf, sizeof logf, "%s/tchessd.log", ld->dir);
-	if (load_write_config(ld, conf, max_conn)) {
-		fprintf(stderr, "tchess-load: cannot write %s\n", conf);
-		return -1;
+	for (int i = 0; i < ld->o.nodes; i++) {
+		snprintf(conf, sizeof conf, "%s/tchessd-%d.conf", ld->dir, i + 1);
+		snprintf(logf, sizeof logf, "%s/tchessd-%d.log", ld->dir, i + 1);
+		if (load_write_config(ld, conf, max_conn, i + 1)) {
+			fprintf(stderr, "tchess-load: cannot write %s\n", conf);
+			return -1;
+		}
+		char err[600];
+		int port;
+		if (spawn_tchessd(ld->o.tchessd, db, conf, "warn", logf, 10000, &ld->pid[i], &port, err, sizeof err)) {
+			fprintf(stderr, "tchess-load: %s (see %s)\n", err, logf);
+			return -1;
+		}
+		ld->n_pid = ld->n_base = i + 1;
+		snprintf(ld->base[i], sizeof ld->base[i], "http://127.0.0.1:%d", port);
 	}
-	char err[600];
-	int port;
-	if (spawn_tchessd(ld->o.tchessd, db, conf, "warn", logf, 10000, &ld->pid, &port, err, sizeof err)) {
-		fprintf(stderr, "tchess-load: %s (see %s)\n", err, logf);
-		return -1;
-	}
-	ld->own_server = true;
-	snprintf(ld->base, sizeof ld->base, "http://127.0.0.1:%d", port);
 	return 0;
 }
 
 /* SIGTERM, then up to 10 s for the drain, then SIGKILL. */
 static void load_stop_server(struct load *ld)
 {
-	if (!ld->own_server || ld->pid <= 0)
+	if (!ld->own_server)
 		return;
-	kill(ld->pid, SIGTERM);
-	int64_t deadline = load_now_us() + 10000000;
-	int status;
-	while (waitpid(ld->pid, &status, WNOHANG) == 0) {
-		if (load_now_us() > deadline) {
-			fprintf(stderr, "tchess-load: tchessd did not exit within 10 s of SIGTERM; killing it\n");
-			kill(ld->pid, SIGKILL);
-			waitpid(ld->pid, &status, 0);
-			break;
-		}
-		struct timespec ts = { 0, 10 * 1000000 };
-		nanosleep(&ts, NULL);
+	for (int i = 0; i < ld->n_pid; i++) {
+		if (ld->pid[i] > 0)
+			kill(ld->pid[i], SIGTERM);
 	}
-	ld->pid = 0;
+	int64_t deadline = load_now_us() + 10000000;
+	for (int i = 0; i < ld->n_pid; i++) {
+		int status;
+		while (ld->pid[i] > 0 && waitpid(ld->pid[i], &status, WNOHANG) == 0) {
+			if (load_now_us() > deadline) {
+				fprintf(stderr, "tchess-load: tchessd did not exit within 10 s of SIGTERM; killing it\n");
+				kill(ld->pid[i], SIGKILL);
+				waitpid(ld->pid[i], &status, 0);
+				break;
+			}
+			struct timespec ts = { 0, 10 * 1000000 };
+			nanosleep(&ts, NULL);
+		}
+		ld->pid[i] = 0;
+	}
 }
 
 /* Prints the server's own complaints (MHD's connection-limit messages
@@ -389,30 +412,38 @@ static void load_show_server_log(struct load *ld)
 {
 	if (!ld->own_server)
 		return;
-	char path[300], line[512];
-	snprintf(path, sizeof path, "%s/tchessd.log", ld->dir);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return;
-	long n = 0;
-	while (fgets(line, sizeof line, f)) {
-		if (n < 5)
-			printf("  tchessd log: %s", line);
-		n++;
+	for (int i = 0; i < ld->o.nodes; i++) {
+		char path[300], line[512];
+		snprintf(path, sizeof path, "%s/tchessd-%d.log", ld->dir, i + 1);
+		FILE *f = fopen(path, "r");
+		if (!f)
+			continue;
+		long n = 0;
+		while (fgets(line, sizeof line, f)) {
+			if (n < 5)
+				printf("  tchessd %d log: %s", i + 1, line);
+			n++;
+		}
+		fclose(f);
+		if (n > 5)
+			printf("  tchessd %d log: ... %ld lines in all\n", i + 1, n);
 	}
-	fclose(f);
-	if (n > 5)
-		printf("  tchessd log: ... %ld lines in all\n", n);
 }
 
 static void load_cleanup_dir(struct load *ld)
 {
 	if (!ld->own_server || ld->o.keep_db || !ld->dir[0])
 		return;
-	const char *names[] = { "load.db", "load.db-wal", "load.db-shm", "tchessd.conf", "tchessd.log" };
+	const char *names[] = { "load.db", "load.db-wal", "load.db-shm" };
 	char path[300];
 	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++) {
 		snprintf(path, sizeof path, "%s/%s", ld->dir, names[i]);
+		unlink(path);
+	}
+	for (int i = 0; i < ld->o.nodes; i++) {
+		snprintf(path, sizeof path, "%s/tchessd-%d.conf", ld->dir, i + 1);
+		unlink(path);
+		snprintf(path, sizeof path, "%s/tchessd-%d.log", ld->dir, i + 1);
 		unlink(path);
 	}
 	rmdir(ld->dir);
@@ -528,7 +559,7 @@ static void xfer_set_token(struct xfer *x, const char *token)
 static void xfer_start(struct load *ld, struct xfer *x, enum req_kind kind, const char *method, const char *path,
 		       const char *body)
 {
-	snprintf(x->url, sizeof x->url, "%s%s", ld->base, path);
+	snprintf(x->url, sizeof x->url, "%s%s", ld->base[x->node], path);
 	curl_easy_setopt(x->easy, CURLOPT_URL, x->url);
 	if (body) {
 		snprintf(x->body, sizeof x->body, "%s", body);
@@ -1090,6 +1121,28 @@ static void load_health_done(struct load *ld, CURLcode cc, long status)
 		ld->parked_peak = parked;
 }
 
+/* The servers' CPU seconds, and the sum of a /proc status figure. */
+static double servers_cpu_s(struct load *ld)
+{
+	double t = 0;
+	for (int i = 0; i < ld->n_pid; i++) {
+		if (ld->pid[i] > 0)
+			t += proc_cpu_s(ld->pid[i]);
+	}
+	return t;
+}
+
+static long servers_kb(struct load *ld, const char *key)
+{
+	long kb = 0;
+	for (int i = 0; i < ld->n_pid; i++) {
+		long v = ld->pid[i] > 0 ? proc_status_kb(ld->pid[i], key) : -1;
+		if (v > 0)
+			kb += v;
+	}
+	return kb;
+}
+
 static void load_tick(struct load *ld, int64_t now)
 {
 	if (now < ld->next_health_us)
@@ -1111,8 +1164,8 @@ static void load_tick(struct load *ld, int64_t now)
 			}
 		}
 	}
-	if (ld->pid > 0) {
-		long rss = proc_status_kb(ld->pid, "VmRSS");
+	if (ld->n_pid > 0) {
+		long rss = servers_kb(ld, "VmRSS");
 		if (rss > ld->rss_peak_kb)
 			ld->rss_peak_kb = rss;
 	}
@@ -1191,8 +1244,7 @@ static void load_loop(struct load *ld)
 			ld->measuring = true;
 			ld->t0_us = now;
 			ld->deadline_us = now + (int64_t)ld->o.seconds * 1000000;
-			if (ld->pid > 0)
-				ld->srv_cpu0 = proc_cpu_s(ld->pid);
+			ld->srv_cpu0 = servers_cpu_s(ld);
 			ld->cli_cpu0 = load_self_cpu();
 			load_box_cpu(&ld->box_busy0, &ld->box_all0);
 			next_slot = 0;
@@ -1205,8 +1257,7 @@ static void load_loop(struct load *ld)
 		if (ld->measuring &&
 		    (now >= ld->deadline_us || (ld->o.max_moves && ld->moves_acked >= ld->o.max_moves))) {
 			ld->t_end_us = now;
-			if (ld->pid > 0)
-				ld->srv_cpu = proc_cpu_s(ld->pid) - ld->srv_cpu0;
+			ld->srv_cpu = servers_cpu_s(ld) - ld->srv_cpu0;
 			ld->cli_cpu = load_self_cpu() - ld->cli_cpu0;
 			load_box_cpu(&ld->box_busy, &ld->box_all);
 			ld->box_busy -= ld->box_busy0;
@@ -1276,15 +1327,16 @@ static void load_report(struct load *ld)
 	if (secs <= 0)
 		secs = 1e-9;
 	qsort(ld->samples, ld->n_samples, sizeof *ld->samples, cmp_u32);
-	long hwm = ld->pid > 0 ? proc_status_kb(ld->pid, "VmHWM") : -1;
-	long rss_now = ld->pid > 0 ? proc_status_kb(ld->pid, "VmRSS") : -1;
+	long hwm = ld->n_pid > 0 ? servers_kb(ld, "VmHWM") : -1;
+	long rss_now = ld->n_pid > 0 ? servers_kb(ld, "VmRSS") : -1;
 	if (rss_now > ld->rss_peak_kb)
 		ld->rss_peak_kb = rss_now;
 
 	printf("\ntchess-load: %d games x %d spectators, %.1f s measured, tc \"%s\", sync %s%s, think %d ms, seed %llu\n",
 	       ld->o.games, ld->o.spectators, secs, ld->o.tc, ld->o.sync, ld->o.premoves ? ", premoves" : "",
 	       ld->o.think_ms, (unsigned long long)ld->o.seed);
-	printf("server: %s%s\n", ld->base, ld->own_server ? " (started here)" : "");
+	for (int i = 0; i < ld->n_base; i++)
+		printf("server: %s%s\n", ld->base[i], ld->own_server ? " (started here)" : "");
 	printf("%-46s %s\n", "figure", "value");
 	printf("%-46s %ld\n", "moves acknowledged (2xx, after commit)", ld->moves_acked);
 	printf("%-46s %.0f\n", "durable moves/s acknowledged", (double)ld->moves_acked / secs);
@@ -1296,12 +1348,13 @@ static void load_report(struct load *ld)
 	       pct_ms(ld->samples, ld->n_samples, 0.50), pct_ms(ld->samples, ld->n_samples, 0.99),
 	       pct_ms(ld->samples, ld->n_samples, 1.0));
 	printf("%-46s %ld\n", "deliveries read before the mover's ack (as 0)", ld->before_ack);
-	printf("%-46s %lld (%ld health answers)\n", "parked long-polls, peak (GET /v1/health)",
+	printf("%-46s %lld (%ld health answers)\n",
+	       ld->n_base > 1 ? "parked long-polls, peak (node 1's health)" : "parked long-polls, peak (GET /v1/health)",
 	       (long long)ld->parked_peak, ld->health_answers);
 	printf("%-46s %lld\n", "parked long-polls, last reading", (long long)ld->parked_last);
 	printf("%-46s %ld (of %d spectators)\n", "spectator polls outstanding, peak (here)", ld->polls_out_peak,
 	       ld->o.games * ld->o.spectators);
-	if (ld->pid > 0) {
+	if (ld->n_pid > 0) {
 		printf("%-46s %.1f MiB (VmHWM %.1f MiB)\n", "server RSS, peak of samples", ld->rss_peak_kb / 1024.0,
 		       hwm / 1024.0);
 		printf("%-46s %.0f%%\n", "server CPU (of one core)", 100.0 * ld->srv_cpu / secs);
@@ -1347,7 +1400,8 @@ static void load_report(struct load *ld)
 static void usage(FILE *f)
 {
 	fprintf(f,
-		"usage: tchess-load [--tchessd PATH | --server URL [--server-pid PID]] [--games G]\n"
+		"usage: tchess-load [--tchessd PATH [--nodes N] | --server URL... [--server-pid PID...]]\n"
+		"                   [--games G]\n"
 		"                   [--spectators S] [--seconds N] [--moves N] [--think-ms MS] [--premoves]\n"
 		"                   [--tc TC] [--sync full|normal] [--no-tune] [--set KEY=VALUE]...\n"
 		"                   [--seed N] [--keep-db] [--db PATH|postgresql://...]\n"
@@ -1355,7 +1409,9 @@ static void usage(FILE *f)
 		"spectators, and prints moves/s, ack-to-spectator latency, parked polls and RSS.\n"
 		"Defaults: --games 100 --spectators 10 --seconds 20 --tc - --sync full.\n"
 		"--db gives the tchessd started here its store (a PostgreSQL database, say;\n"
-		"default: a temporary SQLite file).\n"
+		"default: a temporary SQLite file); --nodes N starts N of them on it (PostgreSQL).\n"
+		"--server (repeated: one per node) uses running servers; game i's White plays on\n"
+		"node i %% N, its Black on the next, its spectators on the ones after.\n"
 		"--no-tune leaves the server's max_connections and per-token rate limit at their\n"
 		"defaults; --set passes a\n"
 		"tchessd config key (see tchessd(8)).\n");
@@ -1383,7 +1439,7 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 		{ "sync", required_argument, NULL, 'y' },       { "no-tune", no_argument, NULL, 'n' },
 		{ "set", required_argument, NULL, 'S' },        { "seed", required_argument, NULL, 'r' },
 		{ "keep-db", no_argument, NULL, 'K' },          { "help", no_argument, NULL, 'h' },
-		{ "db", required_argument, NULL, 'D' },
+		{ "db", required_argument, NULL, 'D' },          { "nodes", required_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof *o);
@@ -1394,6 +1450,7 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 	o->sync = "full";
 	o->tune = true;
 	o->seed = 1;
+	o->nodes = 1;
 	int opt;
 	long v;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -1402,11 +1459,20 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 			o->tchessd = optarg;
 			break;
 		case 'U':
-			o->server = optarg;
+			if (o->n_servers == LOAD_NODES_MAX)
+				goto bad;
+			o->servers[o->n_servers++] = optarg;
 			break;
 		case 'P':
-			if (!parse_long(optarg, 1, 1L << 30, &o->server_pid))
+			if (o->n_server_pids == LOAD_NODES_MAX ||
+			    !parse_long(optarg, 1, 1L << 30, &o->server_pids[o->n_server_pids]))
 				goto bad;
+			o->n_server_pids++;
+			break;
+		case 'N':
+			if (!parse_long(optarg, 1, LOAD_NODES_MAX, &v))
+				goto bad;
+			o->nodes = (int)v;
 			break;
 		case 'g':
 			if (!parse_long(optarg, 1, 100000, &v))
@@ -1472,8 +1538,12 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 			return -1;
 		}
 	}
-	if (optind < argc || (!o->server && !o->tchessd)) {
+	if (optind < argc || (!o->n_servers && !o->tchessd)) {
 		usage(stderr);
+		return -1;
+	}
+	if (o->nodes > 1 && (o->n_servers || !o->db || strncmp(o->db, "postgres", 8))) {
+		fprintf(stderr, "tchess-load: --nodes needs the tchessd started here and a PostgreSQL --db\n");
 		return -1;
 	}
 	return 0;
@@ -1495,24 +1565,31 @@ int main(int argc, char **argv)
 	 * inherits the raised limit. */
 	load_raise_nofile(handles + 256);
 	unsigned max_conn = (unsigned)(handles + handles / 10 + 64);
-	if (ld->o.server) {
-		snprintf(ld->base, sizeof ld->base, "%s", ld->o.server);
-		size_t bl = strlen(ld->base);
-		if (bl && ld->base[bl - 1] == '/')
-			ld->base[bl - 1] = '\0';
-		ld->pid = (pid_t)ld->o.server_pid;
+	if (ld->o.n_servers) {
+		for (int i = 0; i < ld->o.n_servers; i++) {
+			snprintf(ld->base[i], sizeof ld->base[i], "%s", ld->o.servers[i]);
+			size_t bl = strlen(ld->base[i]);
+			if (bl && ld->base[i][bl - 1] == '/')
+				ld->base[i][bl - 1] = '\0';
+		}
+		ld->n_base = ld->o.n_servers;
+		for (int i = 0; i < ld->o.n_server_pids; i++)
+			ld->pid[i] = (pid_t)ld->o.server_pids[i];
+		ld->n_pid = ld->o.n_server_pids;
 	} else if (load_start_server(ld, max_conn)) {
 		load_stop_server(ld);
 		load_show_server_log(ld);
 		load_cleanup_dir(ld);
 		return 2;
 	}
-	if (ld->own_server && ld->o.tune)
-		printf("tchessd pid %d on %s; config: sync = %s, max_connections = %u\n", (int)ld->pid, ld->base,
-		       ld->o.sync, max_conn);
-	else if (ld->own_server)
-		printf("tchessd pid %d on %s; config: sync = %s, max_connections left at its default\n",
-		       (int)ld->pid, ld->base, ld->o.sync);
+	for (int i = 0; ld->own_server && i < ld->n_pid; i++) {
+		if (ld->o.tune)
+			printf("tchessd pid %d on %s; config: sync = %s, max_connections = %u\n", (int)ld->pid[i],
+			       ld->base[i], ld->o.sync, max_conn);
+		else
+			printf("tchessd pid %d on %s; config: sync = %s, max_connections left at its default\n",
+			       (int)ld->pid[i], ld->base[i], ld->o.sync);
+	}
 	fflush(stdout);
 
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -1548,6 +1625,7 @@ int main(int argc, char **argv)
 			char body[96];
 			snprintf(p->name, sizeof p->name, "ld%08x%c%d", tag, side ? 'b' : 'w', i);
 			xfer_init(ld, &p->x, (unsigned)(2 * i + side));
+			p->x.node = (i + side) % ld->n_base;
 			p->x.slot = s;
 			p->x.side = side;
 			snprintf(body, sizeof body, "{\"name\":\"%s\"}", p->name);
@@ -1556,6 +1634,7 @@ int main(int argc, char **argv)
 		for (int k = 0; k < ld->o.spectators; k++) {
 			s->specs[k].slot = s;
 			xfer_init(ld, &s->specs[k].x, (unsigned)(2 * ld->o.games + i * ld->o.spectators + k));
+			s->specs[k].x.node = (i + 2 + k) % ld->n_base;
 			s->specs[k].x.spec = &s->specs[k];
 		}
 	}
