@@ -129,8 +129,11 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	 * (an opponent's premove) neither answers the poll nor moves its seq. */
 	int64_t upto = game_txn_seen(lg, &lg->seen_durable, viewer);
 	/* after > upto: the client knows a future this server never had (a
-	 * restored database); answering at once with seq lets it resync. */
-	if (after == upto && !must_answer)
+	 * restored database); answering at once with seq lets it resync --
+	 * unless, on a shared store, this node has folded that far and only
+	 * waits for its flush to show it: the poll parks until then. */
+	if (!must_answer && (after == upto || (after > upto && store_shared(gs->srv->store) &&
+						after <= game_txn_seen(lg, &lg->seen, viewer))))
 		return 1;
 	int64_t now = now_wall_ms();
 	if (after >= upto) {
