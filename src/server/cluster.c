@@ -222,6 +222,11 @@ bool cluster_owns(const struct cluster *c, const char *id)
 	return !strcmp(c->members[best], c->node);
 }
 
+bool cluster_alone(const struct cluster *c)
+{
+	return !c || (c->n_members == 1 && !strcmp(c->members[0], c->node));
+}
+
 /* Reads who is alive; when that changed, the games' owners move (with
  * the lock: game_service_owners_changed). */
 static void check_members(struct cluster *c)
@@ -292,6 +297,9 @@ int cluster_start(struct cluster *c)
 {
 	if (!c)
 		return 0;
+	/* Who is alive is known before the first request is served (the
+	 * reads of a node alone keep their cache: game-registry.c). */
+	check_members(c);
 	if (pthread_create(&c->thread, NULL, cluster_main, c))
 		return -1;
 	c->started = true;

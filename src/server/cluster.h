@@ -69,6 +69,10 @@ void cluster_free(struct cluster *c);
  * times what it holds; the seq guard keeps each effect single). With the
  * server lock held. */
 bool cluster_owns(const struct cluster *c, const char *id);
+/* Whether this node knows it is the only one alive (or c is NULL): what
+ * it reads of the store then cannot change behind its back. With the
+ * server lock held. */
+bool cluster_alone(const struct cluster *c);
 
 /* With the server lock held; c may be NULL (one node: nothing to tell). */
 void cluster_tell_events(struct cluster *c, const char *id, int64_t seq);

@@ -194,6 +194,9 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
  * seq (game-remote.c). What commands and snapshots start with, so a
  * client answered by one node is served by the next as it was. */
 struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char *id, struct game_outcome *out);
+/* Empties the cache of cold reads (the nodes alive changed: what it
+ * holds may be behind the store). */
+void game_registry_cold_clear(struct game_service *gs);
 /* The game if it is in memory, else NULL; never reads the store. */
 struct live_game *game_registry_find(struct game_service *gs, const char *id);
 /* For a read (snapshot, events, PGN): the game from memory, else a replay

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cluster.h"
 #include "game-internal.h"
 #include "server.h"
 #include "util/log.h"
@@ -16,8 +17,9 @@
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out)
 {
 	/* A shared store's snapshot is fresh: another node may have appended. */
-	struct live_game *lg = store_shared(gs->srv->store) ? game_registry_lookup_fresh(gs, id, out)
-							    : game_registry_read(gs, id, out);
+	struct live_game *lg = store_shared(gs->srv->store) && !cluster_alone(gs->srv->cluster)
+				       ? game_registry_lookup_fresh(gs, id, out)
+				       : game_registry_read(gs, id, out);
 	if (!lg)
 		return;
 	out->body = fold_snapshot_encode_seq(&lg->view, lg->id, now_wall_ms(), viewer,

@@ -256,10 +256,11 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 
 struct live_game *game_registry_read(struct game_service *gs, const char *id, struct game_outcome *out)
 {
-	/* On a shared store a replay kept aside would fall behind what other
-	 * nodes append, and no message would reach it: the game comes into
-	 * memory, where their messages keep it current (cluster.h). */
-	if (store_shared(gs->srv->store))
+	/* With other nodes on the store a replay kept aside would fall
+	 * behind what they append, and no message would reach it: the game
+	 * comes into memory, where their messages keep it current
+	 * (cluster.h; the cache is emptied when the nodes alive change). */
+	if (store_shared(gs->srv->store) && !cluster_alone(gs->srv->cluster))
 		return game_registry_lookup(gs, id, out);
 	if (!protocol_game_id_valid(id)) {
 		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
@@ -291,6 +292,13 @@ struct live_game *game_registry_read(struct game_service *gs, const char *id, st
 	}
 	gs->cold[gs->n_cold++] = lg;
 	return lg;
+}
+
+void game_registry_cold_clear(struct game_service *gs)
+{
+	for (size_t i = 0; i < gs->n_cold; i++)
+		game_registry_live_free(gs->cold[i]);
+	gs->n_cold = 0;
 }
 
 bool game_registry_known(struct game_service *gs, const char *id, int64_t player)

@@ -170,7 +170,8 @@ void game_service_owners_changed(struct game_service *gs)
 	size_t loaded = 0;
 	/* A node that died may not have told its last events: what is in
 	 * memory catches up with its log first, so the new owner times
-	 * what the log says. */
+	 * what the log says; the cold reads kept aside are dropped. */
+	game_registry_cold_clear(gs);
 	game_service_remote_resync(gs);
 	/* A dead node's games: whoever owns them now brings them into memory
 	 * (flagged at their instants by its timer if their time has run). */
