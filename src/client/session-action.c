@@ -599,6 +599,8 @@ void session_end_text(const struct session *s, char *buf, size_t size)
 	case GAME_TERM_ABORTED:
 		if (!strcmp(reason, "first-move-timeout"))
 			snprintf(buf, size, "%s did not make a first move in time", by);
+		else if (!strcmp(reason, "seek-expired"))
+			snprintf(buf, size, "the seek lapsed: nobody joined while it waited");
 		else if (has_color)
 			snprintf(buf, size, "aborted by %s", by);
 		else

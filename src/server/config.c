@@ -33,6 +33,13 @@ void config_init(struct server_config *cfg)
 	cfg->engine_games = 32;
 	cfg->engine_games_per_player = 4;
 	cfg->aborted_retention_ms = 60000;
+	/* An open seek whose creator's client has left (no request, no
+	 * parked poll) is withdrawn after two minutes, any seek after a
+	 * day; a player has at most ten open (waiting) games (issue 12
+	 * item 4). */
+	cfg->seek_grace_ms = 120000;
+	cfg->seek_max_age_ms = 86400000;
+	cfg->open_games_per_player = 10;
 	/* Ten minutes: past a long-poll's timeout (so a watched game stays)
 	 * and past every quick game's pauses, while a correspondence game
 	 * waiting days for its move costs a small record, not its fold. */
@@ -209,6 +216,18 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 86400000, &v, errmsg))
 			return -1;
 		cfg->aborted_retention_ms = v;
+	} else if (!strcmp(key, "seek_grace_ms")) {
+		if (parse_num(key, value, 0, 86400000, &v, errmsg))
+			return -1;
+		cfg->seek_grace_ms = v;
+	} else if (!strcmp(key, "seek_max_age_ms")) {
+		if (parse_num(key, value, 0, 31536000000LL, &v, errmsg))
+			return -1;
+		cfg->seek_max_age_ms = v;
+	} else if (!strcmp(key, "open_games_per_player")) {
+		if (parse_num(key, value, 0, 100000, &v, errmsg))
+			return -1;
+		cfg->open_games_per_player = (int)v;
 	} else if (!strcmp(key, "disconnect_grace_ms")) {
 		if (parse_num(key, value, 0, 3600000, &v, errmsg))
 			return -1;

@@ -41,6 +41,9 @@ struct server_config {
 	/* Game actions (tchessd(8)): */
 	int64_t max_game_ms;          /* max_game_minutes: wall-clock limit of a game; 0 none */
 	int64_t aborted_retention_ms; /* how long an aborted game stays before it is erased */
+	int64_t seek_grace_ms;        /* an open seek goes this long after its creator was last seen; 0 never */
+	int64_t seek_max_age_ms;      /* an open seek goes at this age; 0 never */
+	int open_games_per_player;    /* a player's games waiting for an opponent; 0 no limit */
 	int64_t grace_ms;             /* disconnect_grace_ms: overrides the ruleset's; 0 keeps it */
 	int64_t first_move_ms;        /* first_move_timeout_ms: overrides the ruleset's; 0 keeps it */
 	int64_t evict_idle_ms;        /* evict_idle_s: a game idle this long leaves memory; 0 never */

@@ -60,12 +60,38 @@ struct chores_due {
 	 * connected, neither while the game runs nor for a rematch offer,
 	 * which then stands until it is answered or withdrawn. */
 	int64_t gone[2];
+	/* An open seek withdrawn (issue 12 item 4): its creator gone for
+	 * seek_grace_ms or the seek seek_max_age_ms old. */
+	int64_t seek;
+	int seeker;
 };
+
+/* A game waiting for its opponent (a seek or an invite; a tournament's
+ * start seated) lapses when the one seated has not been seen for
+ * seek_grace_ms -- no request and no parked poll -- or at seek_max_age_ms,
+ * so the public list shows no abandoned seeks. */
+static void seek_due(const struct game_service *gs, const struct live_game *lg, struct chores_due *d)
+{
+	const struct game_view *v = &lg->view;
+	const struct server_config *cfg = &gs->srv->cfg;
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (v->seats[c].kind != FOLD_SEAT_HUMAN)
+			continue;
+		d->seeker = c;
+		if (cfg->seek_max_age_ms > 0)
+			earliest(&d->seek, lg->created_ms + cfg->seek_max_age_ms);
+		/* Seen when it made the seek, at the latest. */
+		int64_t seen = lg->last_seen[c] > lg->created_ms ? lg->last_seen[c] : lg->created_ms;
+		if (cfg->seek_grace_ms > 0 && lg->parked[c] <= 0)
+			earliest(&d->seek, seen + cfg->seek_grace_ms);
+	}
+}
 
 static void chores_due(const struct game_service *gs, const struct live_game *lg, struct chores_due *d)
 {
 	const struct game_view *v = &lg->view;
-	d->erase = d->max_game = d->first_move = d->gone[WHITE] = d->gone[BLACK] = INT64_MAX;
+	d->erase = d->max_game = d->first_move = d->gone[WHITE] = d->gone[BLACK] = d->seek = INT64_MAX;
+	d->seeker = -1;
 	if (!v->created)
 		return;
 	bool over = game_is_over(&v->game);
@@ -79,8 +105,10 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
 	}
 	if (over && v->game.termination == GAME_TERM_ABORTED)
 		return;
-	if (!over && !v->started)
+	if (!over && !v->started) {
+		seek_due(gs, lg, d);
 		return;
+	}
 	bool corr = v->clock.tc.kind == TC_CORRESPONDENCE;
 	if (!over) {
 		if (gs->srv->cfg.max_game_ms > 0)
@@ -115,6 +143,7 @@ int64_t game_timer_deadline(struct game_service *gs, const struct live_game *lg)
 	earliest(&next, d.first_move);
 	earliest(&next, d.gone[WHITE]);
 	earliest(&next, d.gone[BLACK]);
+	earliest(&next, d.seek);
 	return next;
 }
 
@@ -163,6 +192,13 @@ bool game_timer_chores(struct game_service *gs, struct live_game *lg, int64_t no
 	if (d.first_move <= now) {
 		struct fold_event e;
 		game_action_ended_event(&e, game_side_to_move(&v->game), GAME_TERM_ABORTED, "first-move-timeout");
+		game_txn_server_event(gs, lg, &e, NULL);
+		return false;
+	}
+	if (d.seek <= now) {
+		struct fold_event e;
+		log_info("game %s: the open seek lapses", lg->id);
+		game_action_ended_event(&e, d.seeker, GAME_TERM_ABORTED, "seek-expired");
 		game_txn_server_event(gs, lg, &e, NULL);
 		return false;
 	}

@@ -51,6 +51,7 @@ struct pg_store;
 	X(enum store_result, games_recent, (int limit, store_game_fn fn, void *arg), (limit, fn, arg))                \
 	X(enum store_result, games_prefix, (const char *prefix, int limit, store_game_fn fn, void *arg),              \
 	  (prefix, limit, fn, arg))                                                                                   \
+	X(enum store_result, games_open_of, (int64_t player, int64_t *n_out), (player, n_out))                        \
 	X(enum store_result, tournament_create, (const struct store_tournament *t), (t))                              \
 	X(enum store_result, tournament_get, (const char *id, struct store_tournament *out), (id, out))               \
 	X(enum store_result, tournament_update, (const struct store_tournament *t), (t))                              \

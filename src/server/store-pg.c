@@ -154,6 +154,7 @@ enum stmt {
 	S_GAMES_UNFINISHED,
 	S_GAMES_RECENT,
 	S_GAMES_PREFIX,
+	S_GAMES_OPEN_OF,
 	S_COUNT
 };
 
@@ -191,6 +192,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	/* A range of the primary key: '~' sorts after every id character. */
 	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= $1::text AND id < $1::text || '~' "
 			   "ORDER BY id LIMIT $2",
+	/* As in store-sqlite.c. */
+	[S_GAMES_OPEN_OF] = "SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' "
+			    "AND (white = $1 OR black = $1)",
 };
 
 struct pg_store {
@@ -1191,6 +1195,18 @@ enum store_result pg_store_tournament_game_set_outcome(struct pg_store *st, cons
 }
 
 /* ---- credits ---- */
+
+enum store_result pg_store_games_open_of(struct pg_store *st, int64_t player, int64_t *n_out)
+{
+	struct params p = {0};
+	p_int(&p, player);
+	PGresult *r;
+	enum store_result rc = stmt(st, S_GAMES_OPEN_OF, NULL, &p, READ_ROW, "open games", &r);
+	if (rc == STORE_OK)
+		*n_out = col_int(r, 0, 0);
+	PQclear(r);
+	return rc;
+}
 
 enum store_result pg_store_credits_get(struct pg_store *st, int64_t player, int64_t *out)
 {

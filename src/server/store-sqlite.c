@@ -86,6 +86,7 @@ enum stmt {
 	S_GAMES_UNFINISHED,
 	S_GAMES_RECENT,
 	S_GAMES_PREFIX,
+	S_GAMES_OPEN_OF,
 	S_COUNT
 };
 
@@ -118,6 +119,8 @@ static const char *const stmt_sql[S_COUNT] = {
 			   "ORDER BY created DESC, id LIMIT ?1",
 	/* A range of the primary key: '~' sorts after every id character. */
 	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= ?1 AND id < ?1 || '~' ORDER BY id LIMIT ?2",
+	/* A player's games waiting for an opponent (issue 12 item 4). */
+	[S_GAMES_OPEN_OF] = "SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND (white = ?1 OR black = ?1)",
 };
 
 /* Players by token hash, direct-mapped: every authenticated request looks
@@ -659,6 +662,20 @@ enum store_result sqlite_store_games_prefix(struct sqlite_store *st, const char 
 	sqlite3_bind_text(q, 1, prefix, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(q, 2, limit);
 	return walk_games(st, q, fn, arg, "games by id prefix");
+}
+
+enum store_result sqlite_store_games_open_of(struct sqlite_store *st, int64_t player, int64_t *n_out)
+{
+	sqlite3_stmt *q = stmt(st, S_GAMES_OPEN_OF);
+	sqlite3_bind_int64(q, 1, player);
+	int rc = sqlite3_step(q);
+	enum store_result r = STORE_OK;
+	if (rc == SQLITE_ROW)
+		*n_out = sqlite3_column_int64(q, 0);
+	else
+		r = fail(st, "open games", rc);
+	sqlite3_reset(q);
+	return r;
 }
 
 sqlite3 *store_sqlite_db(struct sqlite_store *st)

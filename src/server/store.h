@@ -188,6 +188,8 @@ enum store_result store_games_recent(struct store *st, int limit, store_game_fn 
 /* Calls fn for the games whose id starts with prefix (id characters
  * only), in id order, at most limit. */
 enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg);
+/* How many of player's games wait for an opponent (status "open", not finished). */
+enum store_result store_games_open_of(struct store *st, int64_t player, int64_t *n_out);
 
 /* ---- several tchessd nodes on one database (PostgreSQL; tchessd(8),
  * CLUSTER) ---- */

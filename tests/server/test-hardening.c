@@ -793,6 +793,110 @@ START_TEST(test_registrations_limited)
 }
 END_TEST
 
+/* ---- item 4: open seeks lapse ---- */
+
+/* Whether GET /v1/games lists id as open (a seek the home screen offers). */
+static bool listed(struct tchessd *d, const char *id)
+{
+	char *out;
+	ck_assert_int_eq(http_call(d, "GET", "/v1/games", NULL, NULL, 0, &out), 200);
+	cJSON *l = cJSON_Parse(out);
+	free(out);
+	bool open = false;
+	const cJSON *g;
+	cJSON_ArrayForEach(g, cJSON_GetObjectItemCaseSensitive(l, "games"))
+		open |= !strcmp(jstr(g, "id"), id) && !strcmp(jstr(g, "status"), "open");
+	cJSON_Delete(l);
+	return open;
+}
+
+/* Waits (10 s at most) for game id to end; returns its reason. */
+static void wait_ended(struct tchessd *d, const char *id, const char *reason)
+{
+	char path[96], *out;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", id);
+	int64_t deadline = mono_ms() + 10000;
+	for (;;) {
+		ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &out), 200);
+		bool ended = strstr(out, "\"game-ended\"") != NULL;
+		if (ended)
+			ck_assert_msg(strstr(out, reason), "ended otherwise: %s", out);
+		free(out);
+		if (ended)
+			return;
+		ck_assert_msg(mono_ms() < deadline, "game %s never ended", id);
+		struct timespec ts = { 0, 20 * 1000000 };
+		nanosleep(&ts, NULL);
+	}
+}
+
+START_TEST(test_seeks_lapse)
+{
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS "test_clock = on\nseek_grace_ms = 60000\nseek_max_age_ms = 600000\n");
+	char tok[PROTOCOL_TOKEN_MAX + 1], left[PROTOCOL_GAME_ID_MAX + 1], stays[PROTOCOL_GAME_ID_MAX + 1];
+	register_player(&d, "alice", tok);
+	create_game(&d, tok, left);
+	create_game(&d, tok, stays);
+	char path[96];
+	snprintf(path, sizeof path, "/v1/games/%s", stays);
+	/* Within the grace both stand. */
+	tchessd_advance(&d, 30000);
+	ck_assert_int_eq(http_call(&d, "GET", path, tok, NULL, 0, NULL), 200);
+	ck_assert(listed(&d, left) && listed(&d, stays));
+	/* Its creator not seen past the grace: the first seek lapses (before:
+	 * listed for ever), the one she keeps asking about stays. */
+	tchessd_advance(&d, 40000);
+	wait_ended(&d, left, "seek-expired");
+	ck_assert(!listed(&d, left));
+	ck_assert(listed(&d, stays));
+	/* Seen all along, it still lapses at its maximum age. */
+	for (int i = 0; i < 11; i++) {
+		ck_assert_int_eq(http_call(&d, "GET", path, tok, NULL, 0, NULL), 200);
+		tchessd_advance(&d, 50000);
+	}
+	wait_ended(&d, stays, "seek-expired");
+	ck_assert(!listed(&d, stays));
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
+START_TEST(test_open_games_bounded)
+{
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS "open_games_per_player = 3\n");
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], id[PROTOCOL_GAME_ID_MAX + 1];
+	char first[PROTOCOL_GAME_ID_MAX + 1];
+	register_player(&d, "alice", alice);
+	register_player(&d, "bob", bob);
+	create_game(&d, alice, first);
+	create_game(&d, alice, id);
+	create_game_with(&d, alice, "{\"tc\":\"5+3\",\"opponent\":\"invite\"}", id);
+	/* A fourth waiting game is refused with the reason (before: 10,000
+	 * open games from 1,000 accounts), and nothing is created. */
+	char *out;
+	const char *seek = "{\"tc\":\"5+3\"}";
+	ck_assert_int_eq(http_call(&d, "POST", "/v1/games", alice, seek, strlen(seek), &out), 409);
+	cJSON *e = cJSON_Parse(out);
+	ck_assert_str_eq(jstr(e, "error"), "conflict");
+	ck_assert_ptr_nonnull(strstr(jstr(e, "message"), "open_games_per_player"));
+	cJSON_Delete(e);
+	free(out);
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/me/games", alice, NULL, 0, &out), 200);
+	cJSON *l = cJSON_Parse(out);
+	free(out);
+	ck_assert_int_eq(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(l, "games")), 3);
+	cJSON_Delete(l);
+	/* Another player is not charged; a seek taken frees a place. */
+	create_game(&d, bob, id);
+	join_game(&d, first, bob);
+	create_game(&d, alice, id);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -813,6 +917,8 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_notes_bounded);
 	tcase_add_test(tc, test_cold_reads_unpinned);
 	tcase_add_test(tc, test_registrations_limited);
+	tcase_add_test(tc, test_seeks_lapse);
+	tcase_add_test(tc, test_open_games_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }
