@@ -130,6 +130,10 @@ void api_reply_outcome(struct http_reply *reply, struct game_outcome *o)
 {
 	if (o->failed) {
 		http_reply_from_error(reply, &o->err);
+		/* A game's churn limit (events_per_ply) lifts at the next move:
+		 * a client's retry comes back after a few seconds. */
+		if (o->err.code == PROTOCOL_ERR_RATE_LIMITED)
+			reply->retry_after_s = 5;
 	} else if (o->body) {
 		http_reply_json(reply, o->status ? o->status : 200, o->body);
 		o->body = NULL;

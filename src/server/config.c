@@ -40,6 +40,8 @@ void config_init(struct server_config *cfg)
 	cfg->seek_grace_ms = 120000;
 	cfg->seek_max_age_ms = 86400000;
 	cfg->open_games_per_player = 10;
+	/* Far past what a person does in one ply, a bound on the log. */
+	cfg->events_per_ply = 20;
 	/* Ten minutes: past a long-poll's timeout (so a watched game stays)
 	 * and past every quick game's pauses, while a correspondence game
 	 * waiting days for its move costs a small record, not its fold. */
@@ -224,6 +226,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 31536000000LL, &v, errmsg))
 			return -1;
 		cfg->seek_max_age_ms = v;
+	} else if (!strcmp(key, "events_per_ply")) {
+		if (parse_num(key, value, 0, 100000, &v, errmsg))
+			return -1;
+		cfg->events_per_ply = (int)v;
 	} else if (!strcmp(key, "open_games_per_player")) {
 		if (parse_num(key, value, 0, 100000, &v, errmsg))
 			return -1;

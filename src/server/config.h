@@ -44,6 +44,7 @@ struct server_config {
 	int64_t seek_grace_ms;        /* an open seek goes this long after its creator was last seen; 0 never */
 	int64_t seek_max_age_ms;      /* an open seek goes at this age; 0 never */
 	int open_games_per_player;    /* a player's games waiting for an opponent; 0 no limit */
+	int events_per_ply;           /* a seat's events in one ply that do not end the game; 0 no limit */
 	int64_t grace_ms;             /* disconnect_grace_ms: overrides the ruleset's; 0 keeps it */
 	int64_t first_move_ms;        /* first_move_timeout_ms: overrides the ruleset's; 0 keeps it */
 	int64_t evict_idle_ms;        /* evict_idle_s: a game idle this long leaves memory; 0 never */

@@ -92,6 +92,11 @@ void game_action_commit(struct game_service *gs, struct live_game *lg, int64_t m
 			out->err.code = PROTOCOL_ERR_ILLEGAL;
 		return;
 	}
+	/* What ends the game is never held back; the rest is churn. */
+	if (!game_is_over(&t.work.game) && !game_presence_churn(gs, lg, fold_seat_of(&lg->view, me), out)) {
+		game_txn_abort(&t);
+		return;
+	}
 	game_txn_commit(&t, me, out);
 }
 

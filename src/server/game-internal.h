@@ -61,6 +61,10 @@ struct live_game {
 	int parked[2];
 	int64_t told_seen[2]; /* when the other nodes last heard the seat was seen (cluster.h) */
 	int invalid[2];  /* consecutive invalid commands of each seat */
+	/* Events each seat wrote at churn_ply that did not end the game
+	 * (game_presence_churn; memory only). */
+	int churn[2];
+	int64_t churn_ply[2];
 	int64_t used_ms; /* wall clock of the last access or commit: idleness runs from it */
 	/* Publishing (game-txn.c): events up to durable_seq may be shown. */
 	struct event_ring ring;
@@ -399,6 +403,9 @@ bool game_presence_player_active(const struct game_service *gs, int64_t player, 
 				 int64_t grace_ms, int64_t now);
 /* Counts out among the seat's invalid commands (or resets the count). */
 void game_presence_account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out);
+/* Counts one event the seat is about to write at the current ply; false
+ * (429 in out) past the server's events_per_ply. */
+bool game_presence_churn(struct game_service *gs, struct live_game *lg, int color, struct game_outcome *out);
 
 /* ---- notes (game-note.c) ---- */
 

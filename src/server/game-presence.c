@@ -68,6 +68,33 @@ bool game_presence_player_active(const struct game_service *gs, int64_t player, 
 	return false;
 }
 
+/* Per-game event churn (issue 12 item 4): offers and their withdrawals,
+ * declines, premove replacements, take-back requests and claims each write
+ * an event, so a seat could grow its game's log without end in one ply.
+ * Each seat may write events_per_ply such events while the ply stands;
+ * a move (either side's) starts the count again, and what ends the game is
+ * never counted. */
+bool game_presence_churn(struct game_service *gs, struct live_game *lg, int color, struct game_outcome *out)
+{
+	int cap = gs->srv->cfg.events_per_ply;
+	int64_t ply = (int64_t)lg->view.game.n_plies;
+	if (color < 0 || cap <= 0)
+		return true;
+	if (lg->churn_ply[color] != ply) {
+		lg->churn_ply[color] = ply;
+		lg->churn[color] = 0;
+	}
+	if (lg->churn[color] >= cap) {
+		game_fail(out, PROTOCOL_ERR_RATE_LIMITED,
+			  "%d offers, replies and premoves in this ply already, the most this server allows "
+			  "(events_per_ply): move, or wait for the opponent's",
+			  cap);
+		return false;
+	}
+	lg->churn[color]++;
+	return true;
+}
+
 /* Consecutive invalid commands: "a broken bot" forfeits after more than
  * the ruleset's limit. Stale plies (409 with seq) are ordinary races and
  * do not count; a success resets the count. */

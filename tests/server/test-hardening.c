@@ -897,6 +897,53 @@ START_TEST(test_open_games_bounded)
 }
 END_TEST
 
+/* ---- item 4: per-game event churn ---- */
+
+/* Alice sets her premove four times on Bob's move at ply, then once more:
+ * refused (before: every replacement one more event, without end), as is
+ * a draw offer. */
+static void churn4(struct table *t, int ply, const char *a, const char *b)
+{
+	char body[96];
+	for (int i = 0; i < 4; i++) {
+		snprintf(body, sizeof body, "{\"ply\":%d,\"moves\":[\"%s\"]}", ply, i % 2 ? b : a);
+		ck_assert_int_eq(table_command(t, "PUT", "premoves", t->alice, body, NULL), 200);
+	}
+	cJSON *snap = table_snapshot(t, t->alice);
+	int64_t seq = jint(snap, "seq");
+	cJSON_Delete(snap);
+	char *out;
+	ck_assert_int_eq(table_command(t, "PUT", "premoves", t->alice, body, &out), 429);
+	ck_assert_ptr_nonnull(strstr(out, "events_per_ply"));
+	free(out);
+	snprintf(body, sizeof body, "{\"ply\":%d,\"action\":\"offer\"}", ply);
+	table_refused(t, "draw", t->alice, body, 429, "events_per_ply");
+	/* Nothing refused was written. */
+	snap = table_snapshot(t, t->alice);
+	ck_assert_int_eq(jint(snap, "seq"), seq);
+	cJSON_Delete(snap);
+}
+
+START_TEST(test_event_churn_bounded)
+{
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS "events_per_ply = 4\n", "\"tc\":\"5+3\"");
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	churn4(&t, 1, "d2d4", "g1f3");
+	/* A move is never held back (her premove g1f3 is played after it),
+	 * and starts the count again. */
+	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}");
+	churn4(&t, 3, "d2d4", "f1c4");
+	/* The other seat is not charged, and what ends the game never is. */
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"offer\"}"), 1);
+	table_ok(&t, "draw", t.alice, "{\"ply\":3,\"action\":\"accept\"}");
+	cJSON *snap = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(snap, "result"), "1/2-1/2");
+	cJSON_Delete(snap);
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -919,6 +966,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_registrations_limited);
 	tcase_add_test(tc, test_seeks_lapse);
 	tcase_add_test(tc, test_open_games_bounded);
+	tcase_add_test(tc, test_event_churn_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }
