@@ -487,6 +487,7 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 	}
 	if (evs->seq > s->after)
 		s->after = evs->seq;
+	dirty |= session_premoves_resend(s);
 	if (s->view.created) {
 		fold_clock_read(&s->view, evs->now_ms, &s->reading);
 		s->reading_mono_ms = mono_ms;
@@ -519,6 +520,20 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		session_say(s, true, "move %s refused: %s", req->moves[0], why);
 		return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 	case SESSION_REQ_PREMOVES:
+		if (status == 409 && err && err->code == PROTOCOL_ERR_CONFLICT && err->seq > 0) {
+			/* Stale: the server played a premove (or the opponent
+			 * moved) before this request arrived. The queue kept
+			 * here has followed the played ones; it is sent again
+			 * at the new ply once the events up to err->seq are
+			 * folded in, instead of falling back to the server's
+			 * shorter queue (a premove typed last was lost). */
+			if (s->premoves_stale_seq == 0)
+				s->premoves_out++;
+			if (err->seq > s->premoves_stale_seq)
+				s->premoves_stale_seq = err->seq;
+			return session_premoves_resend(s);
+		}
+		/* fall through */
 	case SESSION_REQ_PREMOVES_CLEAR:
 		session_take_server_premoves(s);
 		session_say(s, true, "premove refused: %s", why);

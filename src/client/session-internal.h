@@ -71,6 +71,12 @@ unsigned session_over_check(struct session *s);
 /* session-move.c: moves and premoves. */
 /* Sends m (legal, my turn) and shows it at once as my move on its way. */
 unsigned session_send_move(struct session *s, move m);
+/* Sends the queue kept here, whole, at the ply the rules judge it in. */
+unsigned session_send_premoves(struct session *s);
+/* A premoves request refused for a stale ply (session.h, premoves_stale_seq)
+ * is sent again with the queue kept here once the mirror has reached the
+ * seq the refusal named. */
+unsigned session_premoves_resend(struct session *s);
 /* The squares the piece on from may go to now (a move or a premove). */
 bitboard session_destinations(const struct session *s, int from);
 /* Moves (or premoves) from→to, promoting to promo (0: ask). */

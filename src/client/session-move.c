@@ -83,7 +83,7 @@ unsigned session_send_move(struct session *s, move m)
 	return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 }
 
-static unsigned session_send_premoves(struct session *s)
+unsigned session_send_premoves(struct session *s)
 {
 	struct session_req r = { .kind = SESSION_REQ_PREMOVES };
 	r.ply = (int64_t)session_plies(s) + (session_pending_commits(s) ? 1 : 0);
@@ -92,6 +92,24 @@ static unsigned session_send_premoves(struct session *s)
 		premove_write(&s->premoves.items[i], s->view.game.start.chess960, r.moves[i]);
 	session_push(s, &r);
 	return SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS;
+}
+
+unsigned session_premoves_resend(struct session *s)
+{
+	if (s->premoves_stale_seq <= 0 || s->view.seq < s->premoves_stale_seq)
+		return 0;
+	s->premoves_stale_seq = 0;
+	if (s->premoves_out > 0)
+		s->premoves_out--;
+	/* Played out, the game over or my move now: nothing is left to
+	 * queue, and the server's (empty) queue is the one shown. */
+	if (s->premoves.n == 0 || session_over(s) || session_my_turn(s)) {
+		if (s->premoves.n > 0 && !session_over(s))
+			session_say(s, true, "premove too late: the move came first; your move");
+		session_take_server_premoves(s);
+		return SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS;
+	}
+	return session_send_premoves(s);
 }
 
 static unsigned session_add_premove(struct session *s, struct premove pm)

@@ -242,6 +242,12 @@ struct session {
 	 * one's request was on its way would vanish and the next request
 	 * would tell the server to forget it too. */
 	int premoves_out;
+	/* > 0: a premoves request was refused for a stale ply (the server
+	 * had played a premove of its queue meanwhile) at this seq of the
+	 * game; it still counts in premoves_out, and the queue kept here
+	 * (shifted as its premoves were played) is sent again at the new
+	 * ply once the mirror reaches this seq. */
+	int64_t premoves_stale_seq;
 
 	enum session_conn conn;
 	int64_t rtt_ms;            /* -1 unknown */

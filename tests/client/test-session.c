@@ -421,6 +421,93 @@ START_TEST(test_premove_typed_in_flight)
 }
 END_TEST
 
+/* Three premoves typed at once; the server plays the first when White
+ * moves before the third request arrives, and refuses that request for a
+ * stale ply. The queue kept here (Nf6, Nc6) is sent again at the new ply
+ * once the mirror has the events the refusal named, whichever comes first;
+ * it used to fall back to the server's queue, losing Nc6 (seen once as
+ * "premove refused: stale ply 0" in client-firstmove-tmux under load). */
+static void premove_race_game(struct session *s, struct evbuf *b, struct session_req sent[3])
+{
+	struct fold_event e;
+	session_init(s, ID, BLACK);
+	evbuf_init(b, 0);
+	created_event(&e, START_FEN);
+	e.premove_depth = 3;
+	e.seats[BLACK] = e.seats[WHITE];
+	e.seats[BLACK].player = 2;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
+	evbuf_add(b, T0, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 300000, 300000, WHITE);
+	evbuf_add(b, T0, &e);
+	evbuf_fold(b, s, 5000);
+	type(s, "e7e5");
+	type(s, "g8f6");
+	type(s, "b8c6");
+	ck_assert_int_eq(s->premoves.n, 3);
+	for (int i = 0; i < 3; i++)
+		ck_assert(session_take_request(s, &sent[i]));
+	ck_assert_int_eq(sent[2].ply, 0);
+	session_on_answer(s, &sent[0], 200, NULL);
+	session_on_answer(s, &sent[1], 200, NULL);
+	/* The server's log: the queue e5 Nf6, then d4 and the premove e5. */
+	fold_event_init(&e, FOLD_EV_PREMOVES);
+	e.ply = 0;
+	e.color = BLACK;
+	e.n_moves = 2;
+	snprintf(e.moves[0], sizeof e.moves[0], "e7e5");
+	snprintf(e.moves[1], sizeof e.moves[1], "g8f6");
+	evbuf_add(b, T0 + 100, &e);
+	struct position p;
+	ck_assert_int_eq(fen_parse(&p, START_FEN, NULL), TCHESS_OK);
+	move_event(b, s, &p, 0, "d2d4", T0 + 200, false);
+	ck_assert_int_eq(fen_parse(&p, "rnbqkbnr/pppppppp/8/8/3P4/8/PPP1PPPP/RNBQKBNR b KQkq - 0 1", NULL), TCHESS_OK);
+	move_event(b, s, &p, 1, "e7e5", T0 + 200, true);
+}
+
+static void assert_premoves_resent(struct session *s)
+{
+	struct session_req r;
+	ck_assert_int_eq(s->n_out, 1);
+	ck_assert(session_take_request(s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_PREMOVES);
+	ck_assert_int_eq(r.ply, 2);
+	ck_assert_int_eq(r.n, 2);
+	ck_assert_str_eq(r.moves[0], "g8f6");
+	ck_assert_str_eq(r.moves[1], "b8c6");
+	ck_assert_int_eq(s->premoves.n, 2);
+	ck_assert_ptr_null(strstr(s->message, "refused"));
+	session_on_answer(s, &r, 200, NULL);
+	ck_assert_int_eq(s->premoves_out, 0);
+}
+
+START_TEST(test_premove_stale_resent)
+{
+	struct session s;
+	struct evbuf b;
+	struct session_req sent[3];
+	struct protocol_error err = { PROTOCOL_ERR_CONFLICT, "stale ply 0: the game is at ply 2", 0 };
+	/* The events first, then the refusal. */
+	premove_race_game(&s, &b, sent);
+	err.seq = b.seq;
+	evbuf_fold(&b, &s, 5200);
+	ck_assert_int_eq(s.premoves.n, 2);
+	session_on_answer(&s, &sent[2], 409, &err);
+	assert_premoves_resent(&s);
+	session_fini(&s);
+	/* The refusal first: nothing is sent until the mirror has its seq. */
+	premove_race_game(&s, &b, sent);
+	err.seq = b.seq;
+	session_on_answer(&s, &sent[2], 409, &err);
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_int_eq(s.premoves.n, 3);
+	evbuf_fold(&b, &s, 5200);
+	assert_premoves_resent(&s);
+	session_fini(&s);
+}
+END_TEST
+
 /* A started fide game from fen, White to move, s playing me. */
 static void started_fen(struct session *s, struct evbuf *b, int me, const char *fen)
 {
@@ -1972,6 +2059,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_illegal_refused_locally);
 	tcase_add_test(tc, test_promotion_chooser);
 	tcase_add_test(tc, test_premoves);
+	tcase_add_test(tc, test_premove_stale_resent);
 	tcase_add_test(tc, test_premove_typed_in_flight);
 	tcase_add_test(tc, test_premove_text);
 	tcase_add_test(tc, test_clocks);
