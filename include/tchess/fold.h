@@ -147,7 +147,8 @@ struct fold_event {
 					     * ended: a claim's intended move ("" none) */
 	char san[SAN_MAX];                  /* move, provisional */
 	move legal;                         /* move: the legal move fold_move_event made it from, which the
-					     * fold applies without parsing and checking it again; MOVE_NONE
+					     * fold applies without parsing and checking it again; ended: a
+					     * claim's intended move as the server parsed it; MOVE_NONE
 					     * (never on the wire): uci is parsed and checked in full */
 	int64_t think_ms;                   /* move: the time the move used */
 	int64_t charged_ms;                 /* move: what it cost the clock (clock_move_cost); -1 absent */

@@ -509,10 +509,12 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 			break;
 		case GAME_TERM_THREEFOLD:
 		case GAME_TERM_FIFTY_MOVES: {
-			move m = MOVE_NONE;
+			/* The intended move: as the server parsed it (legal),
+			 * else parsed from the wire here. */
+			move m = e->legal;
 			if (e->color < 0)
 				return bad(err, "%s: who claimed?", "game-ended");
-			if (e->uci[0] && uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
+			if (m == MOVE_NONE && e->uci[0] && uci_parse(&v->game.pos, e->uci, strlen(e->uci), &m, &terr) != TCHESS_OK)
 				return bad(err, "%s", terr.message);
 			rc = game_claim(&v->game, (enum color)e->color,
 					term == GAME_TERM_THREEFOLD ? GAME_CLAIM_THREEFOLD : GAME_CLAIM_FIFTY_MOVES, m, &terr);

@@ -326,7 +326,9 @@ static void claim_run(struct game_action_call *c)
 				game_fail(out, PROTOCOL_ERR_ILLEGAL, "%s", terr.message);
 				return;
 			}
+			/* Parsed once: the fold takes the legal move as it is. */
 			uci_write(&v->game.pos, m, e.uci);
+			e.legal = m;
 		}
 		game_action_commit(gs, lg, me, &e, NULL, out);
 		break;

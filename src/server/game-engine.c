@@ -88,8 +88,7 @@ static void engine_done(void *arg, const char *uci, const char *error)
 	}
 	ask_unlink(gs, a);
 	lg->ask = NULL;
-	if (!fold_running(&lg->view) || (int64_t)lg->view.game.n_plies != a->ply ||
-	    (int)game_side_to_move(&lg->view.game) != a->side) {
+	if (fold_may_move(&lg->view, a->side, NULL) != FOLD_MAY_MOVE || (int64_t)lg->view.game.n_plies != a->ply) {
 		/* Cannot happen while every commit syncs; asking again is the
 		 * safe answer if it ever does. */
 		log_error("game %s: engine answer for ply %lld does not fit the game", a->id, (long long)a->ply);
@@ -121,7 +120,10 @@ out:
 void game_engine_sync(struct game_service *gs, struct live_game *lg)
 {
 	const struct game_view *v = &lg->view;
-	int side = fold_running(v) ? (int)game_side_to_move(&v->game) : -1;
+	/* The side that may move now (fold_may_move), or -1. */
+	int side = (int)game_side_to_move(&v->game);
+	if (fold_may_move(v, side, NULL) != FOLD_MAY_MOVE)
+		side = -1;
 	/* Not while the clock is held: the engine's thinking would run it;
 	 * and only on the node that owns the game (cluster.h). */
 	bool wanted = side >= 0 && v->seats[side].kind == FOLD_SEAT_ENGINE && !gs->engines_stopped && !lg->clock_held &&

@@ -235,15 +235,18 @@ static void premoves(struct game_service *gs, struct live_game *lg, int color, i
 			return;
 		}
 	} else {
-		if (!fold_running(v)) {
-			game_fail(out, PROTOCOL_ERR_CONFLICT, "the game is not running");
+		/* The one rule (fold_may_move): a side premoves while the game
+		 * runs, not adjourned, and it is the other side's move. */
+		enum fold_may may = fold_may_move(v, color, NULL);
+		if (may != FOLD_MAY_MOVE && may != FOLD_MAY_NOT_TURN) {
+			game_may_move_or_fail(v, may, out);
 			return;
 		}
 		if (req->ply != (int64_t)v->game.n_plies) {
 			game_fail_stale(out, v, req->ply);
 			return;
 		}
-		if (color == (int)game_side_to_move(&v->game)) {
+		if (may == FOLD_MAY_MOVE) {
 			game_fail(out, PROTOCOL_ERR_CONFLICT, "it is your move: play it instead");
 			return;
 		}

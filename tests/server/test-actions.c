@@ -358,6 +358,15 @@ START_TEST(test_disconnect_adjourn)
 	s = table_snapshot(&t, NULL);
 	ck_assert_str_eq(jstr(s, "status"), "adjourned");
 	cJSON_Delete(s);
+	/* Nor a premove while adjourned (fold_may_move, the rule of a move);
+	 * it was queued before. */
+	char *out = NULL;
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.bob, "{\"ply\":2,\"moves\":[\"g8f6\"]}", &out), 409);
+	ck_assert_ptr_nonnull(strstr(out, "adjourned"));
+	free(out);
+	s = table_snapshot(&t, t.bob);
+	ck_assert_ptr_null(cJSON_GetObjectItemCaseSensitive(s, "premoves"));
+	cJSON_Delete(s);
 	table_close(&t);
 }
 END_TEST
