@@ -123,12 +123,8 @@ static int lg_moves(struct game_view *v, const char *list, int64_t t, char *err,
 				 n >= UCI_MAX ? "not a UCI move" : terr.message);
 			return -1;
 		}
-		fold_event_init(&e, FOLD_EV_MOVE);
-		e.color = (int)game_side_to_move(&v->game);
-		e.ply = (int64_t)v->game.n_plies;
-		memcpy(e.uci, p, n);
-		e.uci[n] = '\0';
-		san_write(&v->game.pos, m, e.san);
+		/* Parsed and legal: the fold takes it as it is. */
+		fold_move_event(&e, v, m, 0, false);
 		if (fold_apply_event(v, v->seq + 1, t, &e, &perr) < 0) {
 			snprintf(err, errsize, "move %zu (%s): %s", v->game.n_plies + 1, text, perr.message);
 			return -1;
