@@ -319,8 +319,9 @@ const char *protocol_claim_str(enum protocol_claim c);
 /* POST /v1/games/{id}/draw, /abort, /adjourn, /resume and /claim request:
  * {"ply": N, "action"?: WORD, "claim"?: WORD, "move"?: TEXT}; absent
  * members are "". ply is the ply the command is meant for (its retry
- * key). The encoder writes action and claim as they are; the decoder
- * also decodes them into action_word and claim_word. Which members and
+ * key). The encoder writes action_word's and claim_word's words (action
+ * and claim as they are where the word is _NONE); the decoder also decodes
+ * action and claim into action_word and claim_word. Which members and
  * words an endpoint takes is the game service's check. */
 struct protocol_action_request {
 	int64_t ply;

@@ -35,10 +35,9 @@ static bool session_rules_allow(const struct session *s,
 	return e == TCHESS_OK;
 }
 
-void session_push_action(struct session *s, enum session_req_kind kind, const char *action)
+void session_push_action(struct session *s, enum session_req_kind kind, enum protocol_action action)
 {
-	struct session_req r = { .kind = kind, .ply = session_action_ply(s) };
-	snprintf(r.action, sizeof r.action, "%s", action);
+	struct session_req r = { .kind = kind, .ply = session_action_ply(s), .action = action };
 	session_push(s, &r);
 }
 
@@ -87,10 +86,9 @@ static const enum session_req_kind session_req_of_what[FOLD_REQ_COUNT] = {
 };
 
 /* A rematch request, for the finished game's last ply. */
-static void session_push_rematch(struct session *s, const char *action)
+static void session_push_rematch(struct session *s, enum protocol_action action)
 {
-	struct session_req r = { .kind = SESSION_REQ_REMATCH, .ply = (int64_t)session_plies(s) };
-	snprintf(r.action, sizeof r.action, "%s", action);
+	struct session_req r = { .kind = SESSION_REQ_REMATCH, .ply = (int64_t)session_plies(s), .action = action };
 	session_push(s, &r);
 }
 
@@ -130,8 +128,8 @@ unsigned session_rematch(struct session *s)
 		/* The engine does not answer offers: a new game against it,
 		 * the same level, time control and rules, colours swapped. */
 		struct session_req r = { .kind = SESSION_REQ_NEW_GAME, .n = (int)s->view.seats[!s->me].level };
-		snprintf(r.action, sizeof r.action, "%s", s->me == WHITE ? "black" : "white");
-		snprintf(r.claim, sizeof r.claim, "%.*s", (int)sizeof r.claim - 1, s->view.game.rules.name);
+		r.color = s->me == WHITE ? BLACK : WHITE;
+		snprintf(r.ruleset, sizeof r.ruleset, "%.*s", (int)sizeof r.ruleset - 1, s->view.game.rules.name);
 		snprintf(r.text, sizeof r.text, "%s", s->view.tc);
 		session_push(s, &r);
 		session_say(s, false, "starting a new game against the engine...");
@@ -142,7 +140,7 @@ unsigned session_rematch(struct session *s)
 		return SESSION_DIRTY_STATUS;
 	}
 	bool accept = s->view.rematch_by == !s->me;
-	session_push_rematch(s, accept ? "accept" : "offer");
+	session_push_rematch(s, accept ? PROTOCOL_ACTION_ACCEPT : PROTOCOL_ACTION_OFFER);
 	session_say(s, false, accept ? "accepting the rematch..." : "offering a rematch...");
 	return SESSION_DIRTY_STATUS;
 }
@@ -273,7 +271,7 @@ unsigned session_draw_offer(struct session *s)
 		session_say(s, true, "no draw offer: %s", err.message);
 		return SESSION_DIRTY_STATUS;
 	}
-	session_push_action(s, SESSION_REQ_DRAW, "offer");
+	session_push_action(s, SESSION_REQ_DRAW, PROTOCOL_ACTION_OFFER);
 	session_say(s, false, "offering a draw...");
 	return SESSION_DIRTY_STATUS;
 }
@@ -282,7 +280,7 @@ unsigned session_draw_withdraw(struct session *s)
 {
 	struct tchess_error err = { 0 };
 	if (session_over(s) && s->view.rematch_by == s->me) {
-		session_push_rematch(s, "withdraw");
+		session_push_rematch(s, PROTOCOL_ACTION_WITHDRAW);
 		session_say(s, false, "withdrawing the rematch offer...");
 		return SESSION_DIRTY_STATUS;
 	}
@@ -292,7 +290,7 @@ unsigned session_draw_withdraw(struct session *s)
 		session_say(s, true, "nothing withdrawn: %s", err.message);
 		return SESSION_DIRTY_STATUS;
 	}
-	session_push_action(s, SESSION_REQ_DRAW, "withdraw");
+	session_push_action(s, SESSION_REQ_DRAW, PROTOCOL_ACTION_WITHDRAW);
 	session_say(s, false, "withdrawing the draw offer...");
 	return SESSION_DIRTY_STATUS;
 }
@@ -304,7 +302,7 @@ unsigned session_answer(struct session *s, bool accept)
 		return session_lichess_answer(s, accept);
 	int who, what;
 	if (session_over(s) && s->view.rematch_by == !s->me) {
-		session_push_rematch(s, accept ? "accept" : "decline");
+		session_push_rematch(s, accept ? PROTOCOL_ACTION_ACCEPT : PROTOCOL_ACTION_DECLINE);
 		session_say(s, false, "%s the rematch...", accept ? "accepting" : "declining");
 		return SESSION_DIRTY_STATUS;
 	}
@@ -325,7 +323,7 @@ unsigned session_answer(struct session *s, bool accept)
 			return SESSION_DIRTY_STATUS;
 		}
 	}
-	session_push_action(s, session_req_of_what[what], accept ? "accept" : "decline");
+	session_push_action(s, session_req_of_what[what], accept ? PROTOCOL_ACTION_ACCEPT : PROTOCOL_ACTION_DECLINE);
 	session_say(s, false, "%s the %s...", accept ? "accepting" : "declining",
 		    what == FOLD_REQ_DRAW ? "draw offer" : fold_request_what_str((enum fold_request_what)what));
 	return SESSION_DIRTY_STATUS;
@@ -347,21 +345,20 @@ unsigned session_claim_draw(struct session *s, const char *text)
 		session_say(s, true, "claim refused: %s", e3.message);
 		return SESSION_DIRTY_STATUS;
 	}
-	const char *claim = NULL;
+	enum protocol_claim claim = PROTOCOL_CLAIM_NONE;
 	if (game_check_claim(&s->view.game, GAME_CLAIM_THREEFOLD, m, &e3) == TCHESS_OK)
-		claim = "threefold";
+		claim = PROTOCOL_CLAIM_THREEFOLD;
 	else if (game_check_claim(&s->view.game, GAME_CLAIM_FIFTY_MOVES, m, &e50) == TCHESS_OK)
-		claim = "fifty-moves";
-	if (!claim) {
+		claim = PROTOCOL_CLAIM_FIFTY_MOVES;
+	if (claim == PROTOCOL_CLAIM_NONE) {
 		session_say(s, true, "claim refused: %s; %s", e3.message, e50.message);
 		return SESSION_DIRTY_STATUS;
 	}
-	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s) };
-	snprintf(r.claim, sizeof r.claim, "%s", claim);
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s), .claim = claim };
 	if (m != MOVE_NONE)
 		uci_write(&s->view.game.pos, m, r.moves[0]);
 	session_push(s, &r);
-	session_say(s, false, "claiming a draw (%s%s%s)...", claim, m != MOVE_NONE ? " with " : "", text);
+	session_say(s, false, "claiming a draw (%s%s%s)...", protocol_claim_str(claim), m != MOVE_NONE ? " with " : "", text);
 	return SESSION_DIRTY_STATUS;
 }
 
@@ -374,8 +371,8 @@ unsigned session_claim_tablebase(struct session *s)
 		session_say(s, true, "tablebase claim refused: %s", err.message);
 		return SESSION_DIRTY_STATUS;
 	}
-	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s) };
-	snprintf(r.claim, sizeof r.claim, "tablebase");
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s),
+				 .claim = PROTOCOL_CLAIM_TABLEBASE };
 	session_push(s, &r);
 	session_say(s, false, "claiming a tablebase draw...");
 	return SESSION_DIRTY_STATUS;
@@ -404,7 +401,7 @@ unsigned session_abort(struct session *s)
 		session_say(s, true, "no abort: %s", err.message);
 		return SESSION_DIRTY_STATUS;
 	}
-	session_push_action(s, SESSION_REQ_ABORT, "request");
+	session_push_action(s, SESSION_REQ_ABORT, PROTOCOL_ACTION_REQUEST);
 	session_say(s, false, "asking %s to agree to abort...", session_side(!s->me));
 	return SESSION_DIRTY_STATUS;
 }
@@ -429,24 +426,24 @@ unsigned session_adjourn(struct session *s)
 		session_say(s, true, "%s asks to %s: + accepts, - declines", session_side(by), what);
 		return SESSION_DIRTY_STATUS;
 	}
-	session_push_action(s, adjourned ? SESSION_REQ_RESUME : SESSION_REQ_ADJOURN, "request");
+	session_push_action(s, adjourned ? SESSION_REQ_RESUME : SESSION_REQ_ADJOURN, PROTOCOL_ACTION_REQUEST);
 	session_say(s, false, "asking %s to %s...", session_side(!s->me), what);
 	return SESSION_DIRTY_STATUS;
 }
 
-/* What G claims now: "win", "discard" or NULL (why in *why). */
-static const char *session_gone_claim(const struct session *s, const char **why)
+/* What G claims now: PROTOCOL_CLAIM_WIN, _DISCARD or _NONE (why in *why). */
+static enum protocol_claim session_gone_claim(const struct session *s, const char **why)
 {
 	const struct game_view *v = &s->view;
 	*why = "your opponent is present";
 	if (!v->created || !v->started || session_over(s)) {
 		*why = "the game is not running";
-		return NULL;
+		return PROTOCOL_CLAIM_NONE;
 	}
 	if (fold_adjourned(v)) {
 		if (v->game.rules.discard_claims_per_day <= 0) {
 			*why = "these rules have no discard claims";
-			return NULL;
+			return PROTOCOL_CLAIM_NONE;
 		}
 		/* A discard is the partner's refusal (fold.c, apply_discard):
 		 * a decline, silence while online, whose time the server
@@ -454,23 +451,23 @@ static const char *session_gone_claim(const struct session *s, const char **why)
 		 * by the last answer's server instant: polls come back within
 		 * one poll timeout). */
 		if (v->resume_declined[s->me])
-			return "discard";
+			return PROTOCOL_CLAIM_DISCARD;
 		if (v->resume_request_by != s->me) {
 			*why = "a discard is your opponent's refusal to resume: P asks to resume first";
-			return NULL;
+			return PROTOCOL_CLAIM_NONE;
 		}
 		if (v->absent[!s->me] && session_server_ms(s, s->reading_mono_ms) < fold_discard_due(v, s->me)) {
 			*why = "your opponent is not online: their absence counts as a refusal a day after your "
 			       "request";
-			return NULL;
+			return PROTOCOL_CLAIM_NONE;
 		}
-		return "discard";
+		return PROTOCOL_CLAIM_DISCARD;
 	}
 	if (v->game.rules.disconnect != DISCONNECT_CLAIM_WIN) {
 		*why = "these rules give no win for a disconnect";
-		return NULL;
+		return PROTOCOL_CLAIM_NONE;
 	}
-	return v->absent[!s->me] ? "win" : NULL;
+	return v->absent[!s->me] ? PROTOCOL_CLAIM_WIN : PROTOCOL_CLAIM_NONE;
 }
 
 unsigned session_gone(struct session *s)
@@ -478,12 +475,12 @@ unsigned session_gone(struct session *s)
 	if (s->lichess)
 		return session_lichess_gone(s, s->mono_ms);
 	const char *why;
-	const char *claim = session_gone_claim(s, &why);
-	if (!claim) {
+	enum protocol_claim claim = session_gone_claim(s, &why);
+	if (claim == PROTOCOL_CLAIM_NONE) {
 		session_say(s, true, "nothing to claim: %s", why);
 		return SESSION_DIRTY_STATUS;
 	}
-	if (!strcmp(claim, "win")) {
+	if (claim == PROTOCOL_CLAIM_WIN) {
 		s->confirm = SESSION_CONFIRM_CLAIM_WIN;
 		session_say(s, false, "%s is gone: claim the win? (y/n)", session_side(!s->me));
 	} else {
@@ -493,10 +490,9 @@ unsigned session_gone(struct session *s)
 	return SESSION_DIRTY_STATUS;
 }
 
-void session_push_claim(struct session *s, const char *claim)
+void session_push_claim(struct session *s, enum protocol_claim claim)
 {
-	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s) };
-	snprintf(r.claim, sizeof r.claim, "%s", claim);
+	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s), .claim = claim };
 	session_push(s, &r);
 }
 
@@ -686,7 +682,7 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 			continue;
 		const char *why;
 		snprintf(buf, size, "%s is gone", session_side(c));
-		if (s->me >= 0 && session_gone_claim(s, &why) && !strcmp(session_gone_claim(s, &why), "win"))
+		if (s->me >= 0 && session_gone_claim(s, &why) == PROTOCOL_CLAIM_WIN)
 			snprintf(buf + strlen(buf), size - strlen(buf), " %s V claim the win", dash);
 		return true;
 	}

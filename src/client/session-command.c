@@ -242,10 +242,10 @@ static unsigned session_run_confirm_yes(struct session *s, const struct session_
 	} else if (what == SESSION_CONFIRM_QUIT) {
 		s->quit = true;
 	} else if (what == SESSION_CONFIRM_ABORT) {
-		session_push_action(s, SESSION_REQ_ABORT, "request");
+		session_push_action(s, SESSION_REQ_ABORT, PROTOCOL_ACTION_REQUEST);
 		session_say(s, false, "aborting...");
 	} else if (what == SESSION_CONFIRM_CLAIM_WIN || what == SESSION_CONFIRM_DISCARD) {
-		session_push_claim(s, what == SESSION_CONFIRM_CLAIM_WIN ? "win" : "discard");
+		session_push_claim(s, what == SESSION_CONFIRM_CLAIM_WIN ? PROTOCOL_CLAIM_WIN : PROTOCOL_CLAIM_DISCARD);
 		session_say(s, false, "claiming...");
 	}
 	return dirty;

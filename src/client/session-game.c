@@ -545,18 +545,18 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		session_say(s, true, "cannot fetch the PGN: %s", why);
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_DRAW:
-		session_say(s, true, "draw %s refused: %s", req->action, why);
+		session_say(s, true, "draw %s refused: %s", protocol_action_str(req->action), why);
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_ABORT:
 	case SESSION_REQ_ADJOURN:
 	case SESSION_REQ_RESUME: {
 		static const char *const what[] = { [SESSION_REQ_ABORT] = "abort", [SESSION_REQ_ADJOURN] = "adjourn",
 						    [SESSION_REQ_RESUME] = "resume" };
-		session_say(s, true, "%s %s refused: %s", what[req->kind], req->action, why);
+		session_say(s, true, "%s %s refused: %s", what[req->kind], protocol_action_str(req->action), why);
 		return SESSION_DIRTY_STATUS;
 	}
 	case SESSION_REQ_CLAIM:
-		session_say(s, true, "%s claim refused: %s", req->claim, why);
+		session_say(s, true, "%s claim refused: %s", protocol_claim_str(req->claim), why);
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_NOTE:
 		session_say(s, true, "note refused: %s", why);
@@ -571,7 +571,7 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 		session_say(s, true, "%s refused: %s", req->kind == SESSION_REQ_DONE ? "done" : "take-back", why);
 		return SESSION_DIRTY_ALL & ~(SESSION_DIRTY_CLEAR | SESSION_DIRTY_HELP);
 	case SESSION_REQ_REMATCH:
-		session_say(s, true, "rematch %s refused: %s", req->action, why);
+		session_say(s, true, "rematch %s refused: %s", protocol_action_str(req->action), why);
 		return SESSION_DIRTY_STATUS;
 	case SESSION_REQ_NEW_GAME:
 		session_say(s, true, "no new game: %s", why);

@@ -87,8 +87,8 @@ unsigned session_pick(struct session *s, int sq);
 unsigned session_submit_text(struct session *s, const char *text);
 
 /* session-action.c: the game actions, each checked before it is sent. */
-void session_push_action(struct session *s, enum session_req_kind kind, const char *action);
-void session_push_claim(struct session *s, const char *claim);
+void session_push_action(struct session *s, enum session_req_kind kind, enum protocol_action action);
+void session_push_claim(struct session *s, enum protocol_claim claim);
 unsigned session_rematch(struct session *s);
 unsigned session_undo_action(struct session *s, bool done);
 unsigned session_draw_offer(struct session *s);

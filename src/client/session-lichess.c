@@ -137,10 +137,10 @@ static bool session_lichess_running(struct session *s)
 	return true;
 }
 
-static void session_lichess_push(struct session *s, enum session_req_kind kind, const char *action)
+static void session_lichess_push(struct session *s, enum session_req_kind kind, enum protocol_action action)
 {
 	struct session_req r = { .kind = kind, .ply = (int64_t)session_plies(s) };
-	snprintf(r.action, sizeof r.action, "%s", action);
+	r.action = action;
 	session_push(s, &r);
 }
 
@@ -152,7 +152,7 @@ unsigned session_lichess_draw_offer(struct session *s)
 		session_say(s, true, "you offered a draw already");
 		return SESSION_DIRTY_STATUS;
 	}
-	session_lichess_push(s, SESSION_REQ_DRAW, "offer");
+	session_lichess_push(s, SESSION_REQ_DRAW, PROTOCOL_ACTION_OFFER);
 	session_say(s, false, "offering a draw...");
 	return SESSION_DIRTY_STATUS;
 }
@@ -164,10 +164,10 @@ unsigned session_lichess_answer(struct session *s, bool accept)
 		return SESSION_DIRTY_STATUS;
 	int opp = !s->me;
 	if (s->lichess_takeback[opp]) {
-		session_lichess_push(s, SESSION_REQ_TAKEBACK, accept ? "accept" : "decline");
+		session_lichess_push(s, SESSION_REQ_TAKEBACK, accept ? PROTOCOL_ACTION_ACCEPT : PROTOCOL_ACTION_DECLINE);
 		session_say(s, false, "%s the take-back...", accept ? "accepting" : "declining");
 	} else if (s->view.game.offer_by == opp) {
-		session_lichess_push(s, SESSION_REQ_DRAW, accept ? "accept" : "decline");
+		session_lichess_push(s, SESSION_REQ_DRAW, accept ? PROTOCOL_ACTION_ACCEPT : PROTOCOL_ACTION_DECLINE);
 		session_say(s, false, "%s the draw offer...", accept ? "accepting" : "declining");
 	} else {
 		session_say(s, true, "nothing to %s: no offer from %s", accept ? "accept" : "decline",
@@ -189,7 +189,7 @@ unsigned session_lichess_takeback(struct session *s)
 		session_say(s, true, "no move of yours to take back");
 		return SESSION_DIRTY_STATUS;
 	}
-	session_lichess_push(s, SESSION_REQ_TAKEBACK, "offer");
+	session_lichess_push(s, SESSION_REQ_TAKEBACK, PROTOCOL_ACTION_OFFER);
 	session_say(s, false, "proposing a take-back...");
 	return SESSION_DIRTY_STATUS;
 }
@@ -314,13 +314,13 @@ bool session_lichess_req_http(const struct session *s, const struct session_req 
 		break;
 	case SESSION_REQ_DRAW:
 		/* Offer and accept are the same yes; withdraw and decline no. */
-		what = !strcmp(req->action, "offer") || !strcmp(req->action, "accept") ? "draw/yes" : "draw/no";
+		what = req->action == PROTOCOL_ACTION_OFFER || req->action == PROTOCOL_ACTION_ACCEPT ? "draw/yes" : "draw/no";
 		break;
 	case SESSION_REQ_TAKEBACK:
-		what = !strcmp(req->action, "decline") ? "takeback/no" : "takeback/yes";
+		what = req->action == PROTOCOL_ACTION_DECLINE ? "takeback/no" : "takeback/yes";
 		break;
 	case SESSION_REQ_CLAIM:
-		what = !strcmp(req->claim, "win") ? "claim-victory" : "claim-draw";
+		what = req->claim == PROTOCOL_CLAIM_WIN ? "claim-victory" : "claim-draw";
 		break;
 	case SESSION_REQ_NOTE: {
 		char text[3 * SESSION_NOTE_MAX + 1];

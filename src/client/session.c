@@ -158,22 +158,20 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 			[SESSION_REQ_CLAIM] = ROUTE_GAME_CLAIM,       [SESSION_REQ_TAKEBACK] = ROUTE_GAME_TAKEBACK,
 			[SESSION_REQ_DONE] = ROUTE_GAME_DONE,         [SESSION_REQ_REMATCH] = ROUTE_GAME_REMATCH,
 		};
-		struct protocol_action_request a = { .ply = req->ply };
-		snprintf(a.action, sizeof a.action, "%s", req->action);
-		snprintf(a.claim, sizeof a.claim, "%s", req->claim);
+		struct protocol_action_request a = { .ply = req->ply, .action_word = req->action,
+						     .claim_word = req->claim };
 		snprintf(a.move, sizeof a.move, "%s", req->moves[0]);
 		*method = route_request(path, size, endpoint[req->kind], s->game_id, NULL);
 		*body = protocol_action_request_encode(&a);
 		break;
 	}
 	case SESSION_REQ_NEW_GAME: {
-		/* The engine's level in n, the colour in action, the ruleset
-		 * in claim and the time control in text. */
+		/* The engine's level in n, the time control in text. */
 		struct protocol_game_create_request c;
 		memset(&c, 0, sizeof c);
 		snprintf(c.tc, sizeof c.tc, "%.*s", (int)sizeof c.tc - 1, req->text);
-		snprintf(c.ruleset, sizeof c.ruleset, "%s", req->claim);
-		snprintf(c.color, sizeof c.color, "%s", req->action);
+		snprintf(c.ruleset, sizeof c.ruleset, "%s", req->ruleset);
+		snprintf(c.color, sizeof c.color, "%s", req->color == WHITE ? "white" : "black");
 		snprintf(c.opponent, sizeof c.opponent, "engine");
 		c.level = req->n;
 		c.premoves = s->view.game.rules.premove_depth;

@@ -82,9 +82,11 @@ struct session_req {
 	int64_t ply;
 	int n;                                              /* premoves */
 	char moves[PROTOCOL_PREMOVES_MAX][PROTOCOL_MOVE_MAX]; /* move, a claim's move: [0] */
-	char action[PROTOCOL_WORD_MAX];                     /* draw, abort, adjourn, resume, rematch */
-	char claim[PROTOCOL_WORD_MAX];                      /* claim */
+	enum protocol_action action;                        /* draw, abort, adjourn, resume, rematch */
+	enum protocol_claim claim;                          /* claim */
 	char text[SESSION_NOTE_MAX];                        /* note; a new game's time control */
+	int color;                                          /* a new game's colour: WHITE or BLACK */
+	char ruleset[PROTOCOL_WORD_MAX];                    /* a new game's ruleset */
 };
 
 #define SESSION_OUTBOX_MAX 16

@@ -454,7 +454,14 @@ static const struct protocol_codec_message action_msg =
 
 char *protocol_action_request_encode(const struct protocol_action_request *req)
 {
-	return protocol_codec_encode(&action_msg, req);
+	/* The words of action_word and claim_word; a string is written as
+	 * it is only when its word is _NONE (a test's unknown word). */
+	struct protocol_action_request r = *req;
+	if (r.action_word != PROTOCOL_ACTION_NONE)
+		snprintf(r.action, sizeof r.action, "%s", protocol_action_str(r.action_word));
+	if (r.claim_word != PROTOCOL_CLAIM_NONE)
+		snprintf(r.claim, sizeof r.claim, "%s", protocol_claim_str(r.claim_word));
+	return protocol_codec_encode(&action_msg, &r);
 }
 
 int protocol_action_request_decode(const char *json, size_t len, struct protocol_action_request *out,

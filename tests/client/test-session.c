@@ -1146,7 +1146,7 @@ START_TEST(test_claims)
 	ck_assert_ptr_nonnull(strstr(s.message, "claim refused: "));
 	/* A server refusal is shown with its message. */
 	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = 7 };
-	snprintf(r.claim, sizeof r.claim, "threefold");
+	r.claim = PROTOCOL_CLAIM_THREEFOLD;
 	struct protocol_error err = { .code = PROTOCOL_ERR_ILLEGAL };
 	snprintf(err.message, sizeof err.message, "no threefold repetition");
 	session_on_answer(&s, &r, 422, &err);
