@@ -225,19 +225,28 @@ static struct live_game *live_find(struct game_service *gs, const char *id)
 	return NULL;
 }
 
+/* The first step of both lookups: true with *lg the game in memory (its
+ * use noted), or NULL with out filled for an id that cannot be one; false
+ * when the game must come from the store. */
+static bool registry_hit(struct game_service *gs, const char *id, struct game_outcome *out, struct live_game **lg)
+{
+	if (!protocol_game_id_valid(id)) {
+		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
+		*lg = NULL;
+		return true;
+	}
+	if ((*lg = live_find(gs, id)))
+		(*lg)->used_ms = now_wall_ms();
+	return *lg != NULL;
+}
+
 /* The game from memory, or rebuilt from the store by replaying its events;
  * NULL after filling out (404 or 500). */
 struct live_game *game_registry_lookup(struct game_service *gs, const char *id, struct game_outcome *out)
 {
-	if (!protocol_game_id_valid(id)) {
-		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
-		return NULL;
-	}
-	struct live_game *lg = live_find(gs, id);
-	if (lg) {
-		lg->used_ms = now_wall_ms();
+	struct live_game *lg;
+	if (registry_hit(gs, id, out, &lg))
 		return lg;
-	}
 	if (!(lg = replay_new(gs, id, out)))
 		return NULL;
 	/* Back from eviction: memory's part as it was when it left. */
@@ -262,15 +271,9 @@ struct live_game *game_registry_read(struct game_service *gs, const char *id, st
 	 * (cluster.h; the cache is emptied when the nodes alive change). */
 	if (store_shared(gs->srv->store) && !cluster_alone(gs->srv->cluster))
 		return game_registry_lookup(gs, id, out);
-	if (!protocol_game_id_valid(id)) {
-		game_fail(out, PROTOCOL_ERR_NOT_FOUND, "no such game");
-		return NULL;
-	}
-	struct live_game *lg = live_find(gs, id);
-	if (lg) {
-		lg->used_ms = now_wall_ms();
+	struct live_game *lg;
+	if (registry_hit(gs, id, out, &lg))
 		return lg;
-	}
 	for (size_t i = 0; i < gs->n_cold; i++) {
 		if (!strcmp(gs->cold[i]->id, id)) {
 			/* The most recently read last. */
