@@ -109,7 +109,10 @@ static void vacation_out(const struct store_vacation *sv, int64_t now, struct pr
  * often. false after replying 429. */
 static bool churn_ok(struct server *srv, int64_t me, struct http_reply *reply)
 {
-	int64_t wait = ratelimit_take(srv->rate_vacation, &me, sizeof me, now_mono_ms());
+	char key[24];
+	snprintf(key, sizeof key, "%lld", (long long)me);
+	int64_t wait = server_limit_take(srv, srv->rate_vacation, "vacation", key, srv->cfg.vacation_changes_per_day,
+					 86400000, srv->cfg.vacation_changes_per_day);
 	if (!wait)
 		return true;
 	http_reply_error(reply, PROTOCOL_ERR_RATE_LIMITED,

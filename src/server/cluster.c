@@ -13,6 +13,7 @@
 
 #include "cluster.h"
 #include "game-service.h"
+#include "ratelimit.h"
 #include "server.h"
 #include "store.h"
 #include "util/log.h"
@@ -247,6 +248,11 @@ static void check_members(struct cluster *c)
 		m = NULL;
 		c->n_members = n;
 		log_info("cluster: %d nodes alive", n);
+		/* A client's requests spread over the nodes: each node lets
+		 * through its share of the per-address and per-token limits
+		 * (tchessd(8), RATE LIMITS). */
+		ratelimit_share(c->srv->rate_ip, (unsigned)n);
+		ratelimit_share(c->srv->rate_token, (unsigned)n);
 		game_service_owners_changed(c->srv->games);
 	}
 	pthread_mutex_unlock(&c->srv->lock);

@@ -268,8 +268,15 @@ static void premoves(struct game_service *gs, struct live_game *lg, int color, i
 		e.n_moves = q.n;
 	}
 	struct game_txn t;
-	if (!game_presence_churn(gs, lg, color, out) || game_txn_begin(&t, gs, lg, out) ||
-	    game_txn_add(&t, &e, me, game_txn_instant(v), out))
+	if (game_txn_begin(&t, gs, lg, out))
+		return;
+	/* In the transaction: a count kept by the store (several nodes)
+	 * goes with what the commit writes. */
+	if (!game_presence_churn(gs, lg, color, out)) {
+		game_txn_abort(&t);
+		return;
+	}
+	if (game_txn_add(&t, &e, me, game_txn_instant(v), out))
 		return;
 	game_txn_commit(&t, me, out);
 }

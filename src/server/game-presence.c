@@ -84,6 +84,13 @@ bool game_presence_churn(struct game_service *gs, struct live_game *lg, int colo
 		lg->churn_ply[color] = ply;
 		lg->churn[color] = 0;
 	}
+	/* Across the nodes, the count is the database's (a refused one
+	 * counts too, which refuses nothing more: the next ply starts
+	 * again); in the command's transaction, so what is not written is
+	 * not counted. */
+	int64_t shared;
+	if (gs->srv->cluster && store_seat_count(gs->srv->store, lg->id, color, "churn", ply, &shared) == STORE_OK)
+		lg->churn[color] = (int)(shared - 1 < cap ? shared - 1 : cap);
 	if (lg->churn[color] >= cap) {
 		game_fail(out, PROTOCOL_ERR_RATE_LIMITED,
 			  "%d offers, replies and premoves in this ply already, the most this server allows "
@@ -100,7 +107,13 @@ bool game_presence_churn(struct game_service *gs, struct live_game *lg, int colo
  * do not count; a success resets the count. */
 void game_presence_account(struct game_service *gs, struct live_game *lg, int color, const struct game_outcome *out)
 {
+	struct store *st = gs->srv->store;
 	if (!out->failed) {
+		/* Across the nodes, any event of the game ends the run (the
+		 * count's mark is the game's seq); a success that wrote none
+		 * ends it here, where it was counted. */
+		if (lg->invalid[color] && gs->srv->cluster)
+			store_seat_count_reset(st, lg->id, color, "invalid");
 		lg->invalid[color] = 0;
 		return;
 	}
@@ -108,7 +121,11 @@ void game_presence_account(struct game_service *gs, struct live_game *lg, int co
 	if (!(c == PROTOCOL_ERR_ILLEGAL || c == PROTOCOL_ERR_BAD_REQUEST ||
 	      (c == PROTOCOL_ERR_CONFLICT && out->err.seq == 0)))
 		return;
-	lg->invalid[color]++;
+	int64_t shared;
+	if (gs->srv->cluster && store_seat_count(st, lg->id, color, "invalid", lg->view.seq, &shared) == STORE_OK)
+		lg->invalid[color] = (int)shared;
+	else
+		lg->invalid[color]++;
 	if (lg->invalid[color] > lg->view.game.rules.invalid_command_limit && fold_running(&lg->view)) {
 		log_warn("game %s: %s sent %d invalid commands in a row", lg->id, fold_color_str(color),
 			 lg->invalid[color]);

@@ -267,7 +267,9 @@ static bool rate_ok(struct server *srv, struct http_request *req, struct http_re
 	enum route_id route;
 	if (!wait && !free_of && routes_match(req->method, req->path, req->params, &route) == ROUTES_MATCHED &&
 	    route == ROUTE_PLAYERS_CREATE) {
-		wait = ratelimit_take(srv->rate_register, group, strlen(group), now);
+		/* Counted for the whole cluster: one row of the database. */
+		wait = server_limit_take(srv, srv->rate_register, "register", group, srv->cfg.register_per_hour,
+					 3600 * 1000, srv->cfg.register_per_hour);
 		what = "this address (registrations)";
 	}
 	if (!wait && strcmp(req->method, "GET")) {

@@ -27,6 +27,8 @@ struct ratelimit {
 	int64_t per_s;     /* tokens a period */
 	int64_t period_ms;
 	int64_t cap;     /* burst x 1000 */
+	/* As made, before ratelimit_share divided them. */
+	int64_t whole_period_ms, whole_cap;
 	uint64_t seed;
 	size_t n;
 	struct bucket *slots;
@@ -43,6 +45,8 @@ struct ratelimit *ratelimit_new_per(int64_t tokens, int64_t period_ms, int64_t b
 	rl->per_s = tokens > 0 ? tokens : 0;
 	rl->period_ms = period_ms > 0 ? period_ms : 1000;
 	rl->cap = (burst > 1 ? burst : 1) * MILLI;
+	rl->whole_period_ms = rl->period_ms;
+	rl->whole_cap = rl->cap;
 	rl->n = slots > PROBE ? slots : PROBE;
 	rl->slots = xcalloc(rl->n, sizeof *rl->slots);
 	/* Without randomness the seed is fixed, which costs only the
@@ -50,6 +54,21 @@ struct ratelimit *ratelimit_new_per(int64_t tokens, int64_t period_ms, int64_t b
 	if (token_random(&rl->seed, sizeof rl->seed))
 		rl->seed = 0x9e3779b97f4a7c15u;
 	return rl;
+}
+
+void ratelimit_share(struct ratelimit *rl, unsigned shares)
+{
+	if (!rl)
+		return;
+	int64_t n = shares > 1 ? shares : 1;
+	/* The same tokens a period n times as long: a rate divided by n
+	 * without losing what an integer division of per_s would. */
+	rl->period_ms = rl->whole_period_ms * n;
+	rl->cap = rl->whole_cap / n >= MILLI ? rl->whole_cap / n / MILLI * MILLI : MILLI;
+	for (size_t i = 0; i < rl->n; i++) {
+		if (rl->slots[i].milli > rl->cap)
+			rl->slots[i].milli = rl->cap;
+	}
 }
 
 void ratelimit_free(struct ratelimit *rl)

@@ -33,6 +33,12 @@ void ratelimit_free(struct ratelimit *rl);
  * else the ms (at least 1) until the bucket holds a token again. */
 int64_t ratelimit_take(struct ratelimit *rl, const void *key, size_t key_len, int64_t now_ms);
 
+/* Makes the table one of shares equal parts of its limit (nodes of a
+ * cluster, each seeing part of a client's requests): the rate and the
+ * burst divided by shares, the burst at least 1. 1 gives the whole
+ * limit back. Buckets keep their tokens, cut to the new burst. */
+void ratelimit_share(struct ratelimit *rl, unsigned shares);
+
 /* The key under which per-address limits count addr (numeric text, as
  * getnameinfo writes it): an IPv4 address (plain or IPv4-mapped) as
  * itself, an IPv6 address cut to its first v6_prefix bits ("2001:db8::"

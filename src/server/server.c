@@ -135,6 +135,16 @@ void server_fini(struct server *srv)
 	config_fini(&srv->cfg);
 }
 
+int64_t server_limit_take(struct server *srv, struct ratelimit *local, const char *kind, const char *key,
+			  int64_t tokens, int64_t period_ms, int64_t burst)
+{
+	int64_t wait;
+	if (tokens > 0 && srv->cluster &&
+	    store_bucket_take(srv->store, kind, key, tokens, period_ms, burst, &wait) == STORE_OK)
+		return wait;
+	return ratelimit_take(local, key, strlen(key), now_mono_ms());
+}
+
 /* Pages copied per hold of the server lock: a few ms of copying, so a
  * backup of a large database delays no command by much. */
 #define SERVER_BACKUP_PAGES 256

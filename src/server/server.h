@@ -58,6 +58,15 @@ struct server {
 	struct cluster *cluster; /* the other nodes on the database (cluster.h); NULL: none can be */
 };
 
+/* Takes one token of a limit that must hold for the whole cluster, not
+ * per node (tchessd(8), RATE LIMITS): with other nodes possible
+ * (srv->cluster) the bucket (kind, key) that the store keeps for every
+ * node, else local's (or local's when the store fails). Refills tokens
+ * per period_ms, up to burst. 0 if the request may pass, else the ms
+ * until a token is back. Under the lock. */
+int64_t server_limit_take(struct server *srv, struct ratelimit *local, const char *kind, const char *key,
+			  int64_t tokens, int64_t period_ms, int64_t burst);
+
 /* Opens the store, starts the engine pool (a missing default engine is
  * logged and leaves engine games refused; an --engine that does not start
  * is an error) and starts the game service, which rebuilds the unfinished

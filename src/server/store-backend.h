@@ -131,6 +131,11 @@ STORE_CALLS(STORE_DECLARE_PG)
 bool pg_store_shared(const struct pg_store *st);
 const char *pg_store_node(const struct pg_store *st);
 enum store_result pg_store_nodes_alive(struct pg_store *st, int *n_out);
+enum store_result pg_store_bucket_take(struct pg_store *st, const char *kind, const char *key, int64_t tokens,
+				       int64_t period_ms, int64_t burst, int64_t *wait_ms);
+enum store_result pg_store_seat_count(struct pg_store *st, const char *game_id, int color, const char *kind,
+				      int64_t mark, int64_t *n_out);
+enum store_result pg_store_seat_count_reset(struct pg_store *st, const char *game_id, int color, const char *kind);
 /* The class of the shared advisory lock each node's channel holds
  * ("tchs"). */
 #define PG_NODE_LOCK_CLASS "1952672883"

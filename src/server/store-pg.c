@@ -128,6 +128,23 @@ static const char *const migrations[] = {
 	/* 2: the backend of each node's channel (store-pg-channel.c), by
 	 * which the nodes tell who is alive. */
 	"ALTER TABLE tchess_nodes ADD COLUMN channel_pid integer;",
+	/* 3: the limits that hold across the nodes (tchessd(8), CLUSTER):
+	 * token buckets (registrations per address, vacation changes per
+	 * player) and runs of a seat (invalid commands, events in a ply). */
+	"CREATE TABLE tchess_buckets ("
+	"  kind text NOT NULL,"
+	"  key text NOT NULL,"
+	"  tokens double precision NOT NULL,"
+	"  at_ms bigint NOT NULL,"
+	"  passed boolean NOT NULL,"
+	"  PRIMARY KEY (kind, key));"
+	"CREATE TABLE tchess_seat_counts ("
+	"  game_id text COLLATE \"C\" NOT NULL REFERENCES games(id) ON DELETE CASCADE,"
+	"  color integer NOT NULL,"
+	"  kind text NOT NULL,"
+	"  mark bigint NOT NULL,"
+	"  n bigint NOT NULL,"
+	"  PRIMARY KEY (game_id, color, kind));",
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -601,6 +618,75 @@ enum store_result pg_store_nodes_alive(struct pg_store *st, int *n_out)
 		*n_out = (int)col_int(r, 0, 0);
 	PQclear(r);
 	return rc;
+}
+
+/* The bucket refilled by PostgreSQL's clock (the same for every node),
+ * then one token taken if there is one; passed says which. */
+enum store_result pg_store_bucket_take(struct pg_store *st, const char *kind, const char *key, int64_t tokens,
+				       int64_t period_ms, int64_t burst, int64_t *wait_ms)
+{
+	*wait_ms = 0;
+	if (tokens <= 0)
+		return STORE_OK;
+	struct params p = { 0 };
+	p_text(&p, kind);
+	p_text(&p, key);
+	p_int(&p, burst > 1 ? burst : 1);
+	p_int(&p, tokens);
+	p_int(&p, period_ms > 0 ? period_ms : 1000);
+	PGresult *r;
+	enum store_result rc = stmt(
+		st, S_COUNT,
+		"INSERT INTO tchess_buckets AS b (kind, key, tokens, at_ms, passed) "
+		"SELECT $1::text, $2::text, $3::float8 - 1, n.ms, true "
+		"FROM (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms) n "
+		"ON CONFLICT (kind, key) DO UPDATE SET (tokens, passed, at_ms) = "
+		"(SELECT CASE WHEN f.t >= 1 THEN f.t - 1 ELSE f.t END, f.t >= 1, greatest(b.at_ms, EXCLUDED.at_ms) "
+		" FROM (SELECT least($3::float8, b.tokens + greatest(0, EXCLUDED.at_ms - b.at_ms) * $4::float8 / "
+		"$5::float8) AS t) f) "
+		"RETURNING passed, tokens",
+		&p, READ_ROW, "shared limit", &r);
+	if (rc != STORE_OK)
+		return rc;
+	if (strcmp(PQgetvalue(r, 0, 0), "t")) {
+		double missing = 1 - strtod(PQgetvalue(r, 0, 1), NULL);
+		int64_t ms = (int64_t)(missing * (double)period_ms / (double)tokens) + 1;
+		*wait_ms = ms > 0 ? ms : 1;
+	}
+	PQclear(r);
+	return STORE_OK;
+}
+
+enum store_result pg_store_seat_count(struct pg_store *st, const char *game_id, int color, const char *kind,
+				      int64_t mark, int64_t *n_out)
+{
+	*n_out = 0;
+	struct params p = { 0 };
+	p_text(&p, game_id);
+	p_int(&p, color);
+	p_text(&p, kind);
+	p_int(&p, mark);
+	PGresult *r;
+	enum store_result rc = stmt(st, S_COUNT,
+				    "INSERT INTO tchess_seat_counts AS c (game_id, color, kind, mark, n) "
+				    "VALUES ($1, $2, $3, $4, 1) ON CONFLICT (game_id, color, kind) DO UPDATE SET "
+				    "n = CASE WHEN c.mark = EXCLUDED.mark THEN c.n + 1 ELSE 1 END, mark = EXCLUDED.mark "
+				    "RETURNING n",
+				    &p, READ_ROW, "seat count", &r);
+	if (rc == STORE_OK)
+		*n_out = col_int(r, 0, 0);
+	PQclear(r);
+	return rc;
+}
+
+enum store_result pg_store_seat_count_reset(struct pg_store *st, const char *game_id, int color, const char *kind)
+{
+	struct params p = { 0 };
+	p_text(&p, game_id);
+	p_int(&p, color);
+	p_text(&p, kind);
+	return stmt(st, S_COUNT, "DELETE FROM tchess_seat_counts WHERE game_id = $1 AND color = $2 AND kind = $3", &p,
+		    WRITE, "seat count", NULL);
 }
 
 int pg_store_schema_version(void)

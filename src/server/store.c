@@ -179,6 +179,40 @@ enum store_result store_nodes_alive(struct store *st, int *n_out)
 	return STORE_OK;
 }
 
+enum store_result store_bucket_take(struct store *st, const char *kind, const char *key, int64_t tokens,
+				    int64_t period_ms, int64_t burst, int64_t *wait_ms)
+{
+	*wait_ms = 0;
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_bucket_take(st->pg, kind, key, tokens, period_ms, burst, wait_ms);
+#endif
+	(void)st, (void)kind, (void)key, (void)tokens, (void)period_ms, (void)burst;
+	return STORE_ERROR;
+}
+
+enum store_result store_seat_count(struct store *st, const char *game_id, int color, const char *kind, int64_t mark,
+				   int64_t *n_out)
+{
+	*n_out = 0;
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_seat_count(st->pg, game_id, color, kind, mark, n_out);
+#endif
+	(void)st, (void)game_id, (void)color, (void)kind, (void)mark;
+	return STORE_ERROR;
+}
+
+enum store_result store_seat_count_reset(struct store *st, const char *game_id, int color, const char *kind)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_seat_count_reset(st->pg, game_id, color, kind);
+#endif
+	(void)st, (void)game_id, (void)color, (void)kind;
+	return STORE_ERROR;
+}
+
 struct store_channel *store_channel_open(struct store *st, char **errmsg)
 {
 #ifdef TCHESS_POSTGRESQL

@@ -204,6 +204,24 @@ const char *store_node(const struct store *st);
  * the count at once. STORE_OK or STORE_ERROR. */
 enum store_result store_nodes_alive(struct store *st, int *n_out);
 
+/* Limits that hold across the nodes (tchessd(8), CLUSTER), kept in the
+ * database; SQLite has none (STORE_ERROR: one node keeps them in memory,
+ * ratelimit.h and game-presence.c).
+ *
+ * Takes one token of the bucket (kind, key): burst tokens, refilled at
+ * tokens per period_ms by PostgreSQL's clock, one row for every node.
+ * *wait_ms is 0 if the request may pass, else the ms (at least 1) until
+ * a token is back. */
+enum store_result store_bucket_take(struct store *st, const char *kind, const char *key, int64_t tokens,
+				    int64_t period_ms, int64_t burst, int64_t *wait_ms);
+/* Counts one more of a seat's run (kind, e.g. "invalid") in game_id:
+ * the run goes on while mark is the one the last count gave, and starts
+ * again at 1 when it differs. *n_out is the run's length with this one. */
+enum store_result store_seat_count(struct store *st, const char *game_id, int color, const char *kind, int64_t mark,
+				   int64_t *n_out);
+/* Ends the seat's run of kind. */
+enum store_result store_seat_count_reset(struct store *st, const char *game_id, int color, const char *kind);
+
 /* A channel between the nodes: a connection of its own (never in a
  * transaction, never pooled) on which every node's messages arrive,
  * PostgreSQL's LISTEN/NOTIFY. One thread uses it; it is independent of

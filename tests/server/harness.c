@@ -115,6 +115,31 @@ void tchessd_start_node(struct tchessd *d, const struct tchessd *first, const ch
 	start_on(d, config, NULL, false, first->db);
 }
 
+void tchessd_start_node_logged(struct tchessd *d, const struct tchessd *first, const char *config, const char *level)
+{
+	start_on(d, config, level, true, first->db);
+}
+
+bool tchessd_log_has(const struct tchessd *d, const char *text)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return false;
+	struct buf b;
+	buf_init(&b);
+	char chunk[4096];
+	size_t n;
+	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
+		buf_append(&b, chunk, n);
+	fclose(f);
+	buf_append(&b, "", 1);
+	bool found = strstr(b.data, text) != NULL;
+	buf_fini(&b);
+	return found;
+}
+
 void tchessd_start(struct tchessd *d, const char *config)
 {
 	start(d, config, NULL, false);

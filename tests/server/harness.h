@@ -42,6 +42,10 @@ void tchessd_start_logged(struct tchessd *d, const char *config, const char *lev
  * with a folder and config of its own; tchessd_cleanup of it must not drop
  * the database while first runs (clear its db). */
 void tchessd_start_node(struct tchessd *d, const struct tchessd *first, const char *config);
+/* The same at log level, standard error appended to DIR/tchessd.log. */
+void tchessd_start_node_logged(struct tchessd *d, const struct tchessd *first, const char *config, const char *level);
+/* Whether DIR/tchessd.log (a tchessd started logged) holds text now. */
+bool tchessd_log_has(const struct tchessd *d, const char *text);
 /* Starts tchessd again on the same folder (db and config). */
 void tchessd_restart(struct tchessd *d);
 /* The same on a full disk: no file of tchessd's may grow past its first

@@ -376,6 +376,120 @@ START_TEST(test_flag_after_kill)
 }
 END_TEST
 
+/* Waits until every node's log says it sees all NODES alive. */
+static void wait_all_alive(struct tchessd n[NODES])
+{
+	char line[64];
+	snprintf(line, sizeof line, "cluster: %d nodes alive", NODES);
+	int64_t until = mono_ms() + 10000;
+	for (int i = 0; i < NODES; i++) {
+		while (!tchessd_log_has(&n[i], line)) {
+			ck_assert_msg(mono_ms() < until, "node %d did not see %d nodes within 10 s", i, NODES);
+			struct timespec ts = { 0, 50 * 1000000L };
+			nanosleep(&ts, NULL);
+		}
+	}
+}
+
+static long seat_command(struct tchessd *d, const char *method, const char *game, const char *what,
+			 const char *token, const char *body)
+{
+	char path[128], *out;
+	snprintf(path, sizeof path, "/v1/games/%s/%s", game, what);
+	long st = http_call(d, method, path, token, body, strlen(body), &out);
+	free(out);
+	return st;
+}
+
+START_TEST(test_limits_across_nodes)
+{
+	/* A client spreading its requests over the three nodes gets the
+	 * limits of one server, not three times them (before: each node
+	 * counted alone, and every step below passed where it is refused).
+	 * Loopback is not exempt here: it stands for one address. */
+	struct tchessd n[NODES];
+	static const char *names[NODES] = { "a", "b", "c" };
+#define LIMITS_CONFIG                                                                    \
+	"node = %s\nrate_ip_per_s = 0\nrate_exempt =\nregister_per_hour = 4\nevents_per_ply = 3\n" \
+	"rate_token_per_s = 1\nrate_token_burst = 30\n"
+	for (int i = 0; i < NODES; i++) {
+		char conf[512];
+		snprintf(conf, sizeof conf, LIMITS_CONFIG, names[i]);
+		if (i)
+			tchessd_start_node_logged(&n[i], &n[0], conf, "info");
+		else
+			tchessd_start_logged(&n[i], conf, "info");
+	}
+	/* Registrations per address (register_per_hour = 4): two here, one
+	 * on c, one on a, and the fifth, on b, waits. */
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
+	char game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 1, 1, "5+3", alice, bob, game);
+	register_player(&n[2], "carol", carol);
+	char tok[PROTOCOL_TOKEN_MAX + 1];
+	register_player(&n[0], "dave", tok);
+	char *out;
+	const char *reg = "{\"name\":\"erin\"}";
+	ck_assert_int_eq(http_call(&n[1], "POST", "/v1/players", NULL, reg, strlen(reg), &out), 429);
+	ck_assert_ptr_nonnull(strstr(out, "registrations"));
+	free(out);
+
+	/* Events in one ply (events_per_ply = 3): White's premoves set on
+	 * a, b and c while Black thinks; a fourth on a is refused. */
+	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &out), 200);
+	free(out);
+	for (int i = 0; i < 3; i++) {
+		const char *pm = i % 2 ? "{\"ply\":1,\"moves\":[\"g1f3\"]}" : "{\"ply\":1,\"moves\":[\"d2d4\"]}";
+		ck_assert_int_eq(seat_command(&n[i], "PUT", game, "premoves", alice, pm), 200);
+	}
+	ck_assert_int_eq(seat_command(&n[0], "PUT", game, "premoves", alice, "{\"ply\":1,\"moves\":[\"g1f3\"]}"),
+			 429);
+
+	/* Invalid commands in a row (10 allowed by every preset): Black's
+	 * illegal moves spread over the nodes; the eleventh ends the game. */
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(seat_command(&n[i % NODES], "POST", game, "moves", bob, "{\"ply\":1,\"move\":\"e2e4\"}"),
+				 422);
+	cJSON *snap;
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	ck_assert_int_eq(http_call(&n[2], "GET", path, NULL, NULL, 0, &out), 200);
+	snap = cJSON_Parse(out);
+	free(out);
+	ck_assert_str_eq(jstr(snap, "status"), "playing");
+	cJSON_Delete(snap);
+	ck_assert_int_eq(seat_command(&n[1], "POST", game, "moves", bob, "{\"ply\":1,\"move\":\"e2e4\"}"), 422);
+	ck_assert_int_eq(http_call(&n[2], "GET", path, NULL, NULL, 0, &out), 200);
+	snap = cJSON_Parse(out);
+	free(out);
+	ck_assert_str_eq(jstr(snap, "termination"), "technical-failure");
+	ck_assert_str_eq(jstr(snap, "reason"), "invalid-commands");
+	cJSON_Delete(snap);
+
+	/* Commands per token (a burst of 30, 1 a second): each node of
+	 * three lets through a third. 45 commands over the nodes: at most
+	 * the burst and what the time taken refilled pass. */
+	wait_all_alive(n);
+	int64_t t0 = mono_ms();
+	int passed = 0;
+	for (int i = 0; i < 45; i++) {
+		long st = http_call(&n[i % NODES], "POST", "/v1/no-such-thing", carol, "{}", 2, &out);
+		free(out);
+		passed += st != 429;
+	}
+	int64_t took = mono_ms() - t0;
+	ck_assert_msg(passed < 45 && passed <= 30 + NODES + (int)(took / 1000), "%d of 45 passed in %lld ms", passed,
+		      (long long)took);
+	for (int i = 0; i < NODES; i++)
+		ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&n[i])), 0);
+	for (int i = NODES - 1; i >= 0; i--) {
+		if (i)
+			n[i].db[0] = '\0';
+		tchessd_cleanup(&n[i]);
+	}
+}
+END_TEST
+
 /* The URI of the cluster's maintenance database: the ALTER DATABASE of
  * a test's own database runs from there. */
 static void maintenance_uri(const char *db, char *out, size_t size)
@@ -519,6 +633,7 @@ int main(void)
 	tcase_add_test(tc, test_flag_after_kill);
 	tcase_add_test(tc, test_channel_terminated);
 	tcase_add_test(tc, test_postgresql_crash);
+	tcase_add_test(tc, test_limits_across_nodes);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

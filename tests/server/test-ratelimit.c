@@ -32,6 +32,32 @@ START_TEST(test_burst_then_refill)
 }
 END_TEST
 
+START_TEST(test_shared_by_nodes)
+{
+	/* One of three nodes (ratelimit_share): a third of the burst and of
+	 * the rate; back to the whole with one. */
+	struct ratelimit *rl = ratelimit_new(3, 30, 64);
+	ratelimit_share(rl, 3);
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1000), 0);
+	/* 1 a second now: the next token in 1000 ms, not 333. */
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 1000), 1000);
+	ck_assert_int_eq(ratelimit_take(rl, "a", 1, 2000), 0);
+	ratelimit_share(rl, 1);
+	for (int i = 0; i < 30; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "b", 1, 1000), 0);
+	ck_assert_int_eq(ratelimit_take(rl, "b", 1, 1000), 334);
+	/* A bucket fuller than the new share is cut to it: 29 left of 30,
+	 * then 10 of a third. */
+	ck_assert_int_eq(ratelimit_take(rl, "c", 1, 1000), 0);
+	ratelimit_share(rl, 3);
+	for (int i = 0; i < 10; i++)
+		ck_assert_int_eq(ratelimit_take(rl, "c", 1, 1000), 0);
+	ck_assert_int_gt(ratelimit_take(rl, "c", 1, 1000), 0);
+	ratelimit_free(rl);
+}
+END_TEST
+
 START_TEST(test_per_hour)
 {
 	/* register_per_hour (tchessd(8)): 3 an hour, refilled over it. */
@@ -125,6 +151,7 @@ int main(void)
 	TCase *tc = tcase_create("ratelimit");
 	tcase_add_test(tc, test_burst_then_refill);
 	tcase_add_test(tc, test_per_hour);
+	tcase_add_test(tc, test_shared_by_nodes);
 	tcase_add_test(tc, test_keys_are_separate);
 	tcase_add_test(tc, test_small_table);
 	tcase_add_test(tc, test_addr_key_groups_ipv6);
