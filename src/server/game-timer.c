@@ -242,18 +242,24 @@ static size_t live_due(struct game_service *gs, int64_t now)
 		game_outcome_fini(&ro);
 		if (held)
 			goto backoff; /* nothing runs before it */
-		if (mine && fold_running(&lg->view) && !game_engine_queued(lg)) {
+		/* Stale: another node (their timers run too) ended it or
+		 * moved first; caught up, the game says what is due, and a flag
+		 * of the caught-up game (the other side's, on a move this node
+		 * had not heard of) is looked at once more before the chores,
+		 * which a flag due first must precede. */
+		for (int tries = 0; tries < 2 && mine && fold_running(&lg->view) && !game_engine_queued(lg); tries++) {
 			int64_t t = game_txn_instant(&lg->view);
-			if (fold_clock_expiry(&lg->view) <= t) {
-				struct game_outcome o = { 0 };
-				/* Stale: another node (their timers run too) ended it
-				 * or moved first; caught up, the game says what is due. */
-				if (game_move_flag(gs, lg, t, &o) && o.stale)
-					log_info("game %s: changed by another writer before its flag; caught up", lg->id);
-				else if (o.failed)
-					log_error("game %s: cannot end on time: %s", lg->id, o.err.message);
-				game_outcome_fini(&o);
-			}
+			if (fold_clock_expiry(&lg->view) > t)
+				break;
+			struct game_outcome o = { 0 };
+			bool stale = game_move_flag(gs, lg, t, &o) && o.stale;
+			if (stale)
+				log_info("game %s: changed by another writer before its flag; caught up", lg->id);
+			else if (o.failed)
+				log_error("game %s: cannot end on time: %s", lg->id, o.err.message);
+			game_outcome_fini(&o);
+			if (!stale)
+				break;
 		}
 		if (mine && game_timer_chores(gs, lg, now))
 			continue; /* erased */
