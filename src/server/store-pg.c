@@ -1131,7 +1131,15 @@ enum store_result pg_store_tournament_get(struct pg_store *st, const char *id, s
 	struct params p = {0};
 	p_text(&p, id);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_COUNT, "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1",
+	/* In a transaction the read is for a change (a registration, a
+	 * withdrawal, a game's end, the start): the row stays locked until
+	 * the commit, so two nodes changing one tournament take turns, the
+	 * second reading what the first committed (READ COMMITTED: each
+	 * statement sees the commits before it). */
+	enum store_result rc = stmt(st, S_COUNT,
+				    st->in_tx ? "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1 "
+						"FOR UPDATE OF tournaments"
+					      : "SELECT " STORE_TOURNAMENT_COLUMNS " FROM tournaments WHERE id = $1",
 				    &p, READ_ROW, "get tournament", &r);
 	if (rc == STORE_OK)
 		tournament_row(r, 0, out);

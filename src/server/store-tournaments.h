@@ -103,6 +103,9 @@ struct store_vacation {
 typedef int (*store_tournament_fn)(void *arg, const struct store_tournament *t);
 
 enum store_result store_tournament_create(struct store *st, const struct store_tournament *t);
+/* Inside a transaction, PostgreSQL also locks the row until the commit:
+ * changes of one tournament from several nodes (registrations, its games'
+ * ends) take turns. SQLite has one writer already. */
 enum store_result store_tournament_get(struct store *st, const char *id, struct store_tournament *out);
 /* Writes status, seed, started and finished. */
 enum store_result store_tournament_update(struct store *st, const struct store_tournament *t);

@@ -14,6 +14,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <libpq-fe.h>
+
 #include "harness.h"
 #include "pgtest.h"
 #include "tchess/protocol.h"
@@ -490,6 +492,168 @@ START_TEST(test_limits_across_nodes)
 }
 END_TEST
 
+/* ---- two nodes changing one tournament at once ---- */
+
+/* A command sent without waiting for its answer (async_status reads it). */
+static int async_post(struct tchessd *d, const char *path, const char *token, const char *body)
+{
+	char req[1024];
+	int len = snprintf(req, sizeof req,
+			   "POST %s HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer %s\r\n"
+			   "Content-Type: application/json\r\nContent-Length: %zu\r\nConnection: close\r\n\r\n%s",
+			   path, token, strlen(body), body);
+	int fd = dial(d, NULL);
+	send_all(fd, req, (size_t)len);
+	return fd;
+}
+
+static int async_status(int fd)
+{
+	bool closed;
+	char *resp = read_all(fd, 10000, &closed);
+	close(fd);
+	int status = 0;
+	ck_assert_msg(sscanf(resp, "HTTP/1.1 %d", &status) == 1, "no answer: %s", resp);
+	free(resp);
+	return status;
+}
+
+/* Holds rows locked (sql: a SELECT ... FOR UPDATE) in a transaction of
+ * the test's own, as a slow writer would. */
+static PGconn *hold_rows(const char *db, const char *sql, int rows)
+{
+	PGconn *c = PQconnectdb(db);
+	ck_assert_msg(PQstatus(c) == CONNECTION_OK, "%s", PQerrorMessage(c));
+	PGresult *r = PQexec(c, "BEGIN");
+	PQclear(r);
+	r = PQexec(c, sql);
+	ck_assert_msg(PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == rows, "%s", PQerrorMessage(c));
+	PQclear(r);
+	return c;
+}
+
+static void release_rows(PGconn *c)
+{
+	PQclear(PQexec(c, "COMMIT"));
+	PQfinish(c);
+}
+
+/* Waits until n backends of db wait for a lock. */
+static void wait_lock_waiters(const char *db, int n)
+{
+	char sql[256];
+	snprintf(sql, sizeof sql,
+		 "SELECT 1 / (COUNT(*) = %d)::int FROM pg_stat_activity WHERE datname = current_database() "
+		 "AND wait_event_type = 'Lock'",
+		 n);
+	int64_t until = mono_ms() + 10000;
+	while (pgtest_sql(db, sql) != 0) {
+		ck_assert_msg(mono_ms() < until, "%d commands did not reach their lock within 10 s", n);
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+static cJSON *tournament_on(struct tchessd *d, const char *tid)
+{
+	char path[128], *out;
+	snprintf(path, sizeof path, "/v1/tournaments/%s", tid);
+	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &out), 200);
+	cJSON *t = cJSON_Parse(out);
+	free(out);
+	ck_assert_ptr_nonnull(t);
+	return t;
+}
+
+START_TEST(test_tournament_on_two_nodes)
+{
+	/* A three-player round robin. Its last two registrations arrive on
+	 * a and b at once, and later its last two games end on a and b at
+	 * once. Each pair is held (a transaction of the test's own locks
+	 * rows both commands write: the players' credits, then the games'
+	 * outcomes) until both are under way; then both go on. The
+	 * tournament row is locked by whichever read it first, so the other
+	 * reads what the first committed: the tournament starts once (three
+	 * games) and finishes once (prizes paid). Before, each command saw
+	 * the tournament without the other's change: both registrations saw
+	 * two entrants and it never started; both games saw the other still
+	 * running and it never finished. */
+	struct tchessd n[NODES];
+	cluster_open(n, NULL);
+	struct {
+		char token[PROTOCOL_TOKEN_MAX + 1];
+		int64_t id;
+	} p[3];
+	static const char *names[3] = { "ann", "ben", "cid" };
+	for (int i = 0; i < 3; i++)
+		p[i].id = register_player(&n[i], names[i], p[i].token);
+	char *out, path[160], tid[PROTOCOL_GAME_ID_MAX + 1];
+	const char *create = "{\"kind\":\"round-robin\",\"players\":3,\"tc\":\"5+3\",\"stake\":100}";
+	ck_assert_int_eq(http_call(&n[0], "POST", "/v1/tournaments", p[0].token, create, strlen(create), &out), 201);
+	cJSON *t = cJSON_Parse(out);
+	free(out);
+	snprintf(tid, sizeof tid, "%s", jstr(t, "id"));
+	cJSON_Delete(t);
+	snprintf(path, sizeof path, "/v1/tournaments/%s/register", tid);
+	ck_assert_int_eq(http_call(&n[2], "POST", path, p[0].token, "{}", 2, &out), 200);
+	free(out);
+
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 FROM players WHERE id IN (%lld, %lld) FOR UPDATE", (long long)p[1].id,
+		 (long long)p[2].id);
+	PGconn *hold = hold_rows(n[0].db, sql, 2);
+	int fd[2];
+	for (int i = 0; i < 2; i++)
+		fd[i] = async_post(&n[i], path, p[1 + i].token, "{}");
+	wait_lock_waiters(n[0].db, 2);
+	release_rows(hold);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(async_status(fd[i]), 200);
+	t = tournament_on(&n[2], tid);
+	ck_assert_str_eq(jstr(t, "status"), "running");
+	const cJSON *games = cJSON_GetObjectItem(t, "games");
+	ck_assert_int_eq(cJSON_GetArraySize(games), 3);
+	char ids[3][PROTOCOL_GAME_ID_MAX + 1];
+	const char *loser[3];
+	for (int g = 0; g < 3; g++) {
+		const cJSON *e = cJSON_GetArrayItem(games, g);
+		snprintf(ids[g], sizeof ids[g], "%s", jstr(e, "id"));
+		int64_t black = jint(e, "black");
+		loser[g] = NULL;
+		for (int i = 0; i < 3; i++)
+			loser[g] = p[i].id == black ? p[i].token : loser[g];
+		ck_assert_ptr_nonnull(loser[g]);
+	}
+	cJSON_Delete(t);
+
+	/* Black resigns each game: the first alone, the last two at once. */
+	snprintf(path, sizeof path, "/v1/games/%s/resign", ids[0]);
+	ck_assert_int_eq(http_call(&n[2], "POST", path, loser[0], "{}", 2, &out), 200);
+	free(out);
+	snprintf(sql, sizeof sql, "SELECT 1 FROM tournament_games WHERE game_id IN ('%s', '%s') FOR UPDATE", ids[1],
+		 ids[2]);
+	hold = hold_rows(n[0].db, sql, 2);
+	for (int i = 0; i < 2; i++) {
+		snprintf(path, sizeof path, "/v1/games/%s/resign", ids[1 + i]);
+		fd[i] = async_post(&n[i], path, loser[1 + i], "{}");
+	}
+	wait_lock_waiters(n[0].db, 2);
+	release_rows(hold);
+	for (int i = 0; i < 2; i++)
+		ck_assert_int_eq(async_status(fd[i]), 200);
+	t = tournament_on(&n[2], tid);
+	ck_assert_str_eq(jstr(t, "status"), "finished");
+	cJSON_Delete(t);
+	/* The prizes were paid once: the stakes (300) went back out whole. */
+	snprintf(sql, sizeof sql,
+		 "SELECT 1 / (SUM(delta) = 0 AND COUNT(*) FILTER (WHERE reason = 'prize') > 0)::int FROM credit_log "
+		 "WHERE tournament = '%s'",
+		 tid);
+	ck_assert_int_eq(pgtest_sql(n[0].db, sql), 0);
+	cluster_close(n);
+}
+END_TEST
+
 /* The URI of the cluster's maintenance database: the ALTER DATABASE of
  * a test's own database runs from there. */
 static void maintenance_uri(const char *db, char *out, size_t size)
@@ -634,6 +798,7 @@ int main(void)
 	tcase_add_test(tc, test_channel_terminated);
 	tcase_add_test(tc, test_postgresql_crash);
 	tcase_add_test(tc, test_limits_across_nodes);
+	tcase_add_test(tc, test_tournament_on_two_nodes);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
