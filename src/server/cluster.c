@@ -190,31 +190,14 @@ static void tell_parked(void *arg, const char *id, int color)
 	cluster_tell_seen(arg, id, color);
 }
 
-/* FNV-1a over the node's name and the id: the rendezvous score. */
-static uint64_t score(const char *node, const char *id)
-{
-	uint64_t h = 1469598103934665603ULL;
-	for (const char *p = node; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	h = (h ^ '|') * 1099511628211ULL;
-	for (const char *p = id; *p; p++)
-		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
-	/* A final mix, so ids that differ in their last character do not
-	 * order the nodes alike. */
-	h ^= h >> 33;
-	h *= 0xff51afd7ed558ccdULL;
-	h ^= h >> 33;
-	return h;
-}
-
 bool cluster_owns(const struct cluster *c, const char *id)
 {
 	if (!c || c->n_members == 0)
 		return true;
 	int best = 0;
-	uint64_t top = score(c->members[0], id);
+	uint64_t top = cluster_score(c->members[0], id);
 	for (int i = 1; i < c->n_members; i++) {
-		uint64_t v = score(c->members[i], id);
+		uint64_t v = cluster_score(c->members[i], id);
 		if (v > top) {
 			top = v;
 			best = i;

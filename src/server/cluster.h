@@ -61,6 +61,24 @@ int cluster_start(struct cluster *c);
  * a no-op. Without the lock. */
 void cluster_free(struct cluster *c);
 
+/* FNV-1a over the node's name and the id: the rendezvous score
+ * (cluster_owns; here so that tests can tell a game's owner). */
+static inline uint64_t cluster_score(const char *node, const char *id)
+{
+	uint64_t h = 1469598103934665603ULL;
+	for (const char *p = node; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	h = (h ^ '|') * 1099511628211ULL;
+	for (const char *p = id; *p; p++)
+		h = (h ^ (unsigned char)*p) * 1099511628211ULL;
+	/* A final mix, so ids that differ in their last character do not
+	 * order the nodes alike. */
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdULL;
+	h ^= h >> 33;
+	return h;
+}
+
 /* Whether this node times game id (its flag and chores) and runs its
  * engine seats: the alive node with the highest hash of its name and the
  * id (rendezvous hashing), so every node agrees without asking and a

@@ -100,6 +100,7 @@ struct evicted_game {
 	int64_t players[2]; /* the human seats' players, 0 for another seat */
 	int64_t last_seen[2];
 	int invalid[2];
+	int64_t seq; /* the game's seq when it left memory */
 	/* On gs->timer_evicted, keyed by its next deadline (flag or chore);
 	 * not on it if it has none. */
 	struct dheap_node timer;
@@ -232,6 +233,14 @@ int game_registry_catch_up(struct game_service *gs, struct live_game *lg);
 int game_registry_fold_missed(struct game_service *gs, struct live_game *lg);
 /* Brings back the evicted games whose deadline has come by now. */
 void game_registry_revive_due(struct game_service *gs, int64_t now);
+/* Whether game id is out of memory here with a record (evicted). */
+bool game_registry_evicted_here(struct game_service *gs, const char *id);
+/* Several nodes: brings back the evicted unfinished games this node
+ * times (cluster_owns) whose log went past the seq they left memory at,
+ * so their deadlines are the log's, not those of their records (after
+ * the channel missed messages). One read of the unfinished games; how
+ * many came back. */
+size_t game_registry_revive_moved(struct game_service *gs);
 /* Brings back player's evicted unfinished games. */
 void game_registry_revive_player(struct game_service *gs, int64_t player);
 /* Frees every game and record (game_service_free). */

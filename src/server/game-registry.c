@@ -395,6 +395,7 @@ void game_registry_evict(struct game_service *gs, struct live_game *lg)
 		e->last_seen[c] = lg->last_seen[c];
 		e->invalid[c] = lg->invalid[c];
 	}
+	e->seq = v->seq;
 	game_registry_unlink(gs, lg);
 	game_timer_set(&gs->timer_evicted, &e->timer, due);
 	struct evicted_game **link = game_registry_evicted_link(gs, e->id);
@@ -436,6 +437,49 @@ void game_registry_revive_due(struct game_service *gs, int64_t now)
 		if (still && dheap_contains(&still->timer) && still->timer.key <= now)
 			dheap_set(&gs->timer_evicted, &still->timer, now + 1000);
 	}
+}
+
+bool game_registry_evicted_here(struct game_service *gs, const char *id)
+{
+	return *game_registry_evicted_link(gs, id) != NULL;
+}
+
+struct moved {
+	struct game_service *gs;
+	struct id_list l;
+};
+
+static int collect_moved(void *arg, const struct store_game *g)
+{
+	struct moved *m = arg;
+	const struct evicted_game *e = *game_registry_evicted_link(m->gs, g->id);
+	if (e && g->last_seq > e->seq && cluster_owns(m->gs->srv->cluster, g->id)) {
+		m->l.ids = xrealloc(m->l.ids, (m->l.n + 1) * sizeof *m->l.ids);
+		snprintf(m->l.ids[m->l.n++], sizeof m->l.ids[0], "%s", g->id);
+	}
+	return 0;
+}
+
+size_t game_registry_revive_moved(struct game_service *gs)
+{
+	struct moved m = { .gs = gs };
+	size_t back = 0;
+	if (!gs->n_evicted)
+		return 0;
+	if (store_games_unfinished(gs->srv->store, collect_moved, &m))
+		log_error("cluster: cannot read the unfinished games to check the evicted ones");
+	for (size_t i = 0; i < m.l.n; i++) {
+		struct game_outcome o = { 0 };
+		struct live_game *lg = game_registry_lookup(gs, m.l.ids[i], &o);
+		if (lg) {
+			back++;
+			game_timer_poke(gs, lg);
+			game_engine_sync(gs, lg);
+		}
+		game_outcome_fini(&o);
+	}
+	free(m.l.ids);
+	return back;
 }
 
 /* Brings back player's evicted unfinished games, for what goes through

@@ -94,8 +94,19 @@ void game_service_remote_events(struct game_service *gs, const char *id, int64_t
 
 void game_service_remote_seen(struct game_service *gs, const char *id, int color)
 {
+	if (color < WHITE || color > BLACK)
+		return;
 	struct live_game *lg = game_registry_find(gs, id);
-	if (!lg || color < WHITE || color > BLACK)
+	if (!lg && cluster_owns(gs->srv->cluster, id) && game_registry_evicted_here(gs, id)) {
+		/* Its record's disconnect deadlines are from the instants the
+		 * seats were seen before it left memory: the owner, which
+		 * times it, brings it back to time it by this one (a player
+		 * parked on another node is not gone). */
+		struct game_outcome o = { 0 };
+		lg = game_registry_lookup(gs, id, &o);
+		game_outcome_fini(&o);
+	}
+	if (!lg)
 		return;
 	lg->last_seen[color] = now_wall_ms();
 	/* Told by this node too, in effect: the seat's news is fresh. */
@@ -136,8 +147,11 @@ void game_service_remote_resync(struct game_service *gs)
 			}
 		}
 	}
-	if (behind)
-		log_info("cluster: %zu games caught up with their logs", behind);
+	/* The evicted games whose messages were missed: their records'
+	 * deadlines are from before what they missed. */
+	size_t back = game_registry_revive_moved(gs);
+	if (behind || back)
+		log_info("cluster: %zu games caught up with their logs, %zu evicted ones brought back", behind, back);
 }
 
 void game_service_parked_seats(struct game_service *gs, void (*fn)(void *arg, const char *id, int color), void *arg)

@@ -18,6 +18,7 @@
 
 #include "harness.h"
 #include "pgtest.h"
+#include "server/cluster.h"
 #include "tchess/protocol.h"
 #include "util/buf.h"
 
@@ -669,6 +670,128 @@ static void database_name(const char *db, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)strcspn(at + 2, "?"), at + 2);
 }
 
+/* cut: every node's channel ended (pg_terminate_backend) while the
+ * database takes no new connections, so what they tell meanwhile reaches
+ * nobody; !cut: connections allowed again (the channels reopen). */
+static void channels_cut(const char *db, bool cut)
+{
+	char admin[512], name[128], sql[512];
+	maintenance_uri(db, admin, sizeof admin);
+	database_name(db, name, sizeof name);
+	snprintf(sql, sizeof sql, "ALTER DATABASE %s ALLOW_CONNECTIONS %s", name, cut ? "false" : "true");
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	if (!cut)
+		return;
+	snprintf(sql, sizeof sql,
+		 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s' AND "
+		 "application_name = 'tchessd-channel'",
+		 name);
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+}
+
+/* Waits (10 s at most) until d's log holds text. */
+static void wait_log(const struct tchessd *d, const char *text)
+{
+	int64_t until = mono_ms() + 10000;
+	while (!tchessd_log_has(d, text)) {
+		ck_assert_msg(mono_ms() < until, "not logged within 10 s: %s", text);
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+START_TEST(test_evicted_game_timed_by_its_log)
+{
+	/* A 10+0 game played on node x, which is not its owner o (the
+	 * rendezvous hash of cluster.h), with idle games evicted after a
+	 * minute of the test clock. o, which times the game, evicts it when
+	 * nobody there looks at it; its record then holds the deadlines of
+	 * that moment. Two things must still reach it:
+	 * - Black parked on x: the seats x sees bring the game back on o
+	 *   (before, o ignored them while the game was out of memory, and
+	 *   timed its disconnects by the instants it had);
+	 * - a move on x while every channel is down (its message lost):
+	 *   when o's channel is back, o reads the evicted games whose log
+	 *   moved and flags Black, who had a minute left, at the instant it
+	 *   ran out (before, o's record said White's ten minutes). */
+	struct tchessd n[NODES];
+	static const char *names[NODES] = { "a", "b", "c" };
+	for (int i = 0; i < NODES; i++) {
+		char conf[512];
+		snprintf(conf, sizeof conf,
+			 "node = %s\nrate_token_per_s = 0\nrate_ip_per_s = 0\ntest_clock = on\nevict_idle_s = 60\n"
+			 "poll_timeout_ms = 30000\ndisconnect_grace_ms = 3600000\n",
+			 names[i]);
+		if (i)
+			tchessd_start_node_logged(&n[i], &n[0], conf, "debug");
+		else
+			tchessd_start_logged(&n[i], conf, "debug");
+	}
+	wait_all_alive(n);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 0, 0, "10+0", alice, bob, game);
+	int o = 0;
+	for (int i = 1; i < NODES; i++)
+		o = cluster_score(names[i], game) > cluster_score(names[o], game) ? i : o;
+	struct tchessd *x = &n[(o + 1) % NODES], *own = &n[o];
+	static const char *moves[] = { "e4", "e5", "Nf3" };
+	char *body;
+	for (int ply = 0; ply < 3; ply++) {
+		ck_assert_int_eq(move_on(x, game, ply % 2 ? bob : alice, ply, moves[ply], &body), 200);
+		free(body);
+	}
+	/* Black thinks nine minutes, parked on x. */
+	struct poll_req p;
+	poll_start(&p, x, game, game_seq(x, game), bob);
+	poll_wait_parked(&p, x, 1);
+	for (int i = 0; i < NODES; i++)
+		tchessd_advance(&n[i], 540000);
+	char line[128];
+	snprintf(line, sizeof line, "game %s: evicted at seq", game);
+	wait_log(own, line);
+	snprintf(line, sizeof line, "game %s: back in memory", game);
+	wait_log(own, line);
+	ck_assert_int_eq(move_on(x, game, bob, 3, "Nc6", &body), 200);
+	free(body);
+	ck_assert(poll_run(&p, 10000));
+	poll_fini(&p);
+	/* A minute of idleness: out of o's memory again, at this seq. */
+	int64_t seq = game_seq(x, game);
+	for (int i = 0; i < NODES; i++)
+		tchessd_advance(&n[i], 61000);
+	snprintf(line, sizeof line, "game %s: evicted at seq %lld,", game, (long long)seq);
+	wait_log(own, line);
+	/* White's move on x reaches nobody; Black has 60 s left. */
+	channels_cut(n[0].db, true);
+	ck_assert_int_eq(move_on(x, game, alice, 4, "Bb5", &body), 200);
+	int64_t deadline_ms = answer_t(body, "move") + 60000;
+	free(body);
+	channels_cut(n[0].db, false);
+	wait_log(own, "store: the node channel is open again");
+	for (int i = 0; i < NODES; i++)
+		tchessd_advance(&n[i], 61000);
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 / finished::int FROM games WHERE id = '%s'", game);
+	int64_t until = mono_ms() + 10000;
+	while (pgtest_sql(n[0].db, sql) != 0) {
+		ck_assert_msg(mono_ms() < until, "Black's flag did not fall within 10 s of its instant");
+		struct timespec ts = { 0, 100 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	poll_start(&p, x, game, seq + 1, NULL);
+	cJSON *end = poll_answer(&p, "game-ended");
+	poll_fini(&p);
+	ck_assert_str_eq(jstr(end, "termination"), "timeout");
+	ck_assert_str_eq(jstr(end, "result"), "1-0");
+	/* Ended when o's clock had passed the instant: the jump overshoots it
+	 * by a second. */
+	ck_assert_int_ge(jint(end, "t_ms"), deadline_ms);
+	ck_assert_int_lt(jint(end, "t_ms"), deadline_ms + 30000);
+	cJSON_Delete(end);
+	cluster_close(n);
+}
+END_TEST
+
 START_TEST(test_channel_terminated)
 {
 	/* Every node's channel is ended (pg_terminate_backend) while the
@@ -685,23 +808,13 @@ START_TEST(test_channel_terminated)
 	poll_start(&p, &n[2], game, seq, NULL);
 	poll_wait_parked(&p, &n[2], 1);
 
-	char admin[512], name[128], sql[512];
-	maintenance_uri(n[0].db, admin, sizeof admin);
-	database_name(n[0].db, name, sizeof name);
-	snprintf(sql, sizeof sql, "ALTER DATABASE %s ALLOW_CONNECTIONS false", name);
-	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
-	snprintf(sql, sizeof sql,
-		 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s' AND "
-		 "application_name = 'tchessd-channel'",
-		 name);
-	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	channels_cut(n[0].db, true);
 	char *body;
 	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
 	free(body);
 	/* Nothing told c: its poll stays parked. */
 	ck_assert(!poll_run(&p, 300));
-	snprintf(sql, sizeof sql, "ALTER DATABASE %s ALLOW_CONNECTIONS true", name);
-	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	channels_cut(n[0].db, false);
 	cJSON *mv = poll_answer(&p, "move");
 	ck_assert_str_eq(jstr(mv, "san"), "e4");
 	cJSON_Delete(mv);
@@ -799,6 +912,7 @@ int main(void)
 	tcase_add_test(tc, test_postgresql_crash);
 	tcase_add_test(tc, test_limits_across_nodes);
 	tcase_add_test(tc, test_tournament_on_two_nodes);
+	tcase_add_test(tc, test_evicted_game_timed_by_its_log);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
