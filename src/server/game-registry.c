@@ -210,9 +210,15 @@ static struct live_game *replay_new(struct game_service *gs, const char *id, str
 	}
 	/* What the store holds was written before this process's commits,
 	 * or is a game none of them touched, or one evicted only once all
-	 * its events were: durable. */
-	lg->durable_seq = lg->view.seq;
-	lg->seen_durable = lg->seen;
+	 * its events were: durable -- unless other nodes write the store
+	 * with sync = full: their last commits may wait for their flush
+	 * (they commit without waiting for the WAL). Then nothing is shown
+	 * before this node's next flush, which covers every commit before
+	 * it (game_registry_lookup asks for one). */
+	if (cluster_alone(gs->srv->cluster) || !store_syncs(gs->srv->store)) {
+		lg->durable_seq = lg->view.seq;
+		lg->seen_durable = lg->seen;
+	}
 	return lg;
 }
 
@@ -260,6 +266,8 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
 		log_debug("game %s: back in memory (seq %lld)", lg->id, (long long)lg->view.seq);
 	}
 	game_registry_insert(gs, lg);
+	if (lg->durable_seq < lg->view.seq)
+		game_txn_publish(gs, lg);
 	return lg;
 }
 

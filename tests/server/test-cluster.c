@@ -655,6 +655,65 @@ START_TEST(test_tournament_on_two_nodes)
 }
 END_TEST
 
+START_TEST(test_shown_only_once_flushed)
+{
+	/* sync = full: a command commits without waiting for the WAL and is
+	 * acknowledged, and shown, once a node's flush covers it. Every
+	 * node's flush is held here (a transaction of the test's own locks
+	 * their rows of tchess_nodes, which the flush writes) while Black
+	 * moves on a; then a spectator polls on b, a node that never had
+	 * the game in memory and reads its log with the move in it. The
+	 * poll waits for the flush; before, a game read in on a node was
+	 * counted durable whole, and the move was shown at once, though no
+	 * node had flushed it (a crash of PostgreSQL would have lost it). */
+	struct tchessd n[NODES];
+	static const char *names[NODES] = { "a", "b", "c" };
+	for (int i = 0; i < NODES; i++) {
+		char conf[256];
+		snprintf(conf, sizeof conf, "node = %s\nrate_token_per_s = 0\nrate_ip_per_s = 0\nsync = full\n", names[i]);
+		if (i)
+			tchessd_start_node_logged(&n[i], &n[0], conf, "info");
+		else
+			tchessd_start_logged(&n[i], conf, "info");
+	}
+	wait_all_alive(n);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 0, 0, "5+3", alice, bob, game);
+	/* b: neither a nor the owner (which reads in the games it times). */
+	int o = 0;
+	for (int i = 1; i < NODES; i++)
+		o = cluster_score(names[i], game) > cluster_score(names[o], game) ? i : o;
+	struct tchessd *b = &n[o == 1 ? 2 : 1];
+	char *body;
+	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
+	free(body);
+	int64_t seq = game_seq(&n[0], game);
+	PGconn *hold = hold_rows(n[0].db, "SELECT 1 FROM tchess_nodes FOR UPDATE", NODES);
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/moves", game);
+	int fd = async_post(&n[0], path, bob, "{\"ply\":1,\"move\":\"e5\"}");
+	/* Committed (in the database, not flushed). */
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 / (last_seq > %lld)::int FROM games WHERE id = '%s'", (long long)seq, game);
+	int64_t until = mono_ms() + 10000;
+	while (pgtest_sql(n[0].db, sql) != 0) {
+		ck_assert_msg(mono_ms() < until, "the move was not committed within 10 s");
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	struct poll_req p;
+	poll_start(&p, b, game, seq, NULL);
+	ck_assert_msg(!poll_run(&p, 500), "b showed a move no node had flushed: %.*s", (int)p.body.len, p.body.data);
+	release_rows(hold);
+	ck_assert_int_eq(async_status(fd), 200);
+	cJSON *mv = poll_answer(&p, "move");
+	ck_assert_str_eq(jstr(mv, "san"), "e5");
+	cJSON_Delete(mv);
+	poll_fini(&p);
+	cluster_close(n);
+}
+END_TEST
+
 /* The URI of the cluster's maintenance database: the ALTER DATABASE of
  * a test's own database runs from there. */
 static void maintenance_uri(const char *db, char *out, size_t size)
@@ -913,6 +972,7 @@ int main(void)
 	tcase_add_test(tc, test_limits_across_nodes);
 	tcase_add_test(tc, test_tournament_on_two_nodes);
 	tcase_add_test(tc, test_evicted_game_timed_by_its_log);
+	tcase_add_test(tc, test_shown_only_once_flushed);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);
