@@ -44,6 +44,8 @@ void tchessd_start_logged(struct tchessd *d, const char *config, const char *lev
 void tchessd_start_node(struct tchessd *d, const struct tchessd *first, const char *config);
 /* The same at log level, standard error appended to DIR/tchessd.log. */
 void tchessd_start_node_logged(struct tchessd *d, const struct tchessd *first, const char *config, const char *level);
+/* The whole of a file that must be there (caller frees). */
+char *file_slurp(const char *path);
 /* Whether DIR/tchessd.log (a tchessd started logged) holds text now. */
 bool tchessd_log_has(const struct tchessd *d, const char *text);
 /* Starts tchessd again on the same folder (db and config). */

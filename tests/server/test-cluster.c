@@ -24,6 +24,8 @@
 
 #define NODES 3
 
+static const char *const node_names[NODES] = { "a", "b", "c" };
+
 /* A node of a cluster: the first makes the database (as any tchessd of
  * the tests), the others join it. */
 static void node_start(struct tchessd *n, const struct tchessd *first, const char *name, const char *config)
@@ -39,9 +41,32 @@ static void node_start(struct tchessd *n, const struct tchessd *first, const cha
 
 static void cluster_open(struct tchessd n[NODES], const char *config)
 {
-	static const char *names[NODES] = { "a", "b", "c" };
 	for (int i = 0; i < NODES; i++)
-		node_start(&n[i], i ? &n[0] : NULL, names[i], config);
+		node_start(&n[i], i ? &n[0] : NULL, node_names[i], config);
+}
+
+/* The same with each node's standard error in its DIR/tchessd.log at
+ * level (tchessd_log_has reads it). */
+static void cluster_open_logged(struct tchessd n[NODES], const char *config, const char *level)
+{
+	for (int i = 0; i < NODES; i++) {
+		char conf[1024];
+		snprintf(conf, sizeof conf, "node = %s\nrate_token_per_s = 0\nrate_ip_per_s = 0\n%s", node_names[i],
+			 config);
+		if (i)
+			tchessd_start_node_logged(&n[i], &n[0], conf, level);
+		else
+			tchessd_start_logged(&n[i], conf, level);
+	}
+}
+
+/* Which node times game (cluster_owns: the highest rendezvous score). */
+static int owner_of(const char *game)
+{
+	int o = 0;
+	for (int i = 1; i < NODES; i++)
+		o = cluster_score(node_names[i], game) > cluster_score(node_names[o], game) ? i : o;
+	return o;
 }
 
 /* Stops every node still running (exit status 0 expected), then removes
@@ -73,17 +98,37 @@ static void cluster_game(struct tchessd n[NODES], int reg_b, int join_b, const c
 	join_game(&n[join_b], game, bob);
 }
 
-static int64_t game_seq(struct tchessd *d, const char *game)
+/* GET path on d, 200 expected: its JSON (caller deletes). */
+static cJSON *get_json(struct tchessd *d, const char *path)
 {
-	char path[128], *body;
-	snprintf(path, sizeof path, "/v1/games/%s", game);
+	char *body;
 	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &body), 200);
 	cJSON *j = cJSON_Parse(body);
 	free(body);
 	ck_assert_ptr_nonnull(j);
+	return j;
+}
+
+static int64_t game_seq(struct tchessd *d, const char *game)
+{
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	cJSON *j = get_json(d, path);
 	int64_t seq = jint(j, "seq");
 	cJSON_Delete(j);
 	return seq;
+}
+
+/* Waits (10 s at most) until sql succeeds on db (a query that divides
+ * by zero until what it waits for is there); what says it on failure. */
+static void wait_sql(const char *db, const char *sql, const char *what)
+{
+	int64_t until = mono_ms() + 10000;
+	while (pgtest_sql(db, sql) != 0) {
+		ck_assert_msg(mono_ms() < until, "not within 10 s: %s", what);
+		struct timespec ts = { 0, 50 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
 }
 
 static long move_on(struct tchessd *d, const char *game, const char *token, int ply, const char *san, char **out)
@@ -349,12 +394,7 @@ START_TEST(test_flag_after_kill)
 	 * is over (a read would bring it into that node's memory). */
 	char sql[256];
 	snprintf(sql, sizeof sql, "SELECT 1 / finished::int FROM games WHERE id = '%s'", game);
-	int64_t until = mono_ms() + 10000;
-	while (pgtest_sql(n[1].db, sql) != 0) {
-		ck_assert_msg(mono_ms() < until, "nobody ended the game within 10 s of a's death");
-		struct timespec ts = { 0, 100 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	wait_sql(n[1].db, sql, "a survivor ending the game after a's death");
 	struct poll_req p[2];
 	for (int i = 0; i < 2; i++)
 		poll_start(&p[i], &n[1 + i], game, seq, NULL);
@@ -379,19 +419,24 @@ START_TEST(test_flag_after_kill)
 }
 END_TEST
 
+/* Waits (10 s at most) until d's log holds text. */
+static void wait_log(const struct tchessd *d, const char *text)
+{
+	int64_t until = mono_ms() + 10000;
+	while (!tchessd_log_has(d, text)) {
+		ck_assert_msg(mono_ms() < until, "not logged within 10 s: %s", text);
+		struct timespec ts = { 0, 20 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* Waits until every node's log says it sees all NODES alive. */
 static void wait_all_alive(struct tchessd n[NODES])
 {
 	char line[64];
 	snprintf(line, sizeof line, "cluster: %d nodes alive", NODES);
-	int64_t until = mono_ms() + 10000;
-	for (int i = 0; i < NODES; i++) {
-		while (!tchessd_log_has(&n[i], line)) {
-			ck_assert_msg(mono_ms() < until, "node %d did not see %d nodes within 10 s", i, NODES);
-			struct timespec ts = { 0, 50 * 1000000L };
-			nanosleep(&ts, NULL);
-		}
-	}
+	for (int i = 0; i < NODES; i++)
+		wait_log(&n[i], line);
 }
 
 static long seat_command(struct tchessd *d, const char *method, const char *game, const char *what,
@@ -411,26 +456,18 @@ START_TEST(test_limits_across_nodes)
 	 * counted alone, and every step below passed where it is refused).
 	 * Loopback is not exempt here: it stands for one address. */
 	struct tchessd n[NODES];
-	static const char *names[NODES] = { "a", "b", "c" };
-#define LIMITS_CONFIG                                                                    \
-	"node = %s\nrate_ip_per_s = 0\nrate_exempt =\nregister_per_hour = 4\nevents_per_ply = 3\n" \
-	"rate_token_per_s = 1\nrate_token_burst = 30\n"
-	for (int i = 0; i < NODES; i++) {
-		char conf[512];
-		snprintf(conf, sizeof conf, LIMITS_CONFIG, names[i]);
-		if (i)
-			tchessd_start_node_logged(&n[i], &n[0], conf, "info");
-		else
-			tchessd_start_logged(&n[i], conf, "info");
-	}
+	cluster_open_logged(n,
+			    "rate_exempt =\nregister_per_hour = 4\nevents_per_ply = 3\nrate_token_per_s = 1\n"
+			    "rate_token_burst = 30\n",
+			    "info");
 	/* Registrations per address (register_per_hour = 4): two here, one
 	 * on c, one on a, and the fifth, on b, waits. */
 	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], carol[PROTOCOL_TOKEN_MAX + 1];
 	char game[PROTOCOL_GAME_ID_MAX + 1];
 	cluster_game(n, 1, 1, "5+3", alice, bob, game);
 	register_player(&n[2], "carol", carol);
-	char tok[PROTOCOL_TOKEN_MAX + 1];
-	register_player(&n[0], "dave", tok);
+	char dave[PROTOCOL_TOKEN_MAX + 1];
+	register_player(&n[0], "dave", dave);
 	char *out;
 	const char *reg = "{\"name\":\"erin\"}";
 	ck_assert_int_eq(http_call(&n[1], "POST", "/v1/players", NULL, reg, strlen(reg), &out), 429);
@@ -456,15 +493,11 @@ START_TEST(test_limits_across_nodes)
 	cJSON *snap;
 	char path[128];
 	snprintf(path, sizeof path, "/v1/games/%s", game);
-	ck_assert_int_eq(http_call(&n[2], "GET", path, NULL, NULL, 0, &out), 200);
-	snap = cJSON_Parse(out);
-	free(out);
+	snap = get_json(&n[2], path);
 	ck_assert_str_eq(jstr(snap, "status"), "playing");
 	cJSON_Delete(snap);
 	ck_assert_int_eq(seat_command(&n[1], "POST", game, "moves", bob, "{\"ply\":1,\"move\":\"e2e4\"}"), 422);
-	ck_assert_int_eq(http_call(&n[2], "GET", path, NULL, NULL, 0, &out), 200);
-	snap = cJSON_Parse(out);
-	free(out);
+	snap = get_json(&n[2], path);
 	ck_assert_str_eq(jstr(snap, "termination"), "technical-failure");
 	ck_assert_str_eq(jstr(snap, "reason"), "invalid-commands");
 	cJSON_Delete(snap);
@@ -483,13 +516,21 @@ START_TEST(test_limits_across_nodes)
 	int64_t took = mono_ms() - t0;
 	ck_assert_msg(passed < 45 && passed <= 30 + NODES + (int)(took / 1000), "%d of 45 passed in %lld ms", passed,
 		      (long long)took);
-	for (int i = 0; i < NODES; i++)
-		ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&n[i])), 0);
-	for (int i = NODES - 1; i >= 0; i--) {
-		if (i)
-			n[i].db[0] = '\0';
-		tchessd_cleanup(&n[i]);
+
+	/* A token replaced on one node (POST /v1/me/token) is refused by
+	 * the others at once: no node keeps tokens in memory, each request
+	 * reads the token's hash from the database. */
+	ck_assert_int_eq(http_call(&n[2], "POST", "/v1/me/token", dave, NULL, 0, &out), 200);
+	cJSON *fresh = cJSON_Parse(out);
+	free(out);
+	char dave2[PROTOCOL_TOKEN_MAX + 1];
+	snprintf(dave2, sizeof dave2, "%s", jstr(fresh, "token"));
+	cJSON_Delete(fresh);
+	for (int i = 0; i < NODES; i++) {
+		ck_assert_int_eq(http_call(&n[i], "GET", "/v1/me", dave, NULL, 0, NULL), 401);
+		ck_assert_int_eq(http_call(&n[i], "GET", "/v1/me", dave2, NULL, 0, NULL), 200);
 	}
+	cluster_close(n);
 }
 END_TEST
 
@@ -547,23 +588,14 @@ static void wait_lock_waiters(const char *db, int n)
 		 "SELECT 1 / (COUNT(*) = %d)::int FROM pg_stat_activity WHERE datname = current_database() "
 		 "AND wait_event_type = 'Lock'",
 		 n);
-	int64_t until = mono_ms() + 10000;
-	while (pgtest_sql(db, sql) != 0) {
-		ck_assert_msg(mono_ms() < until, "%d commands did not reach their lock within 10 s", n);
-		struct timespec ts = { 0, 50 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	wait_sql(db, sql, "the commands reaching their locks");
 }
 
 static cJSON *tournament_on(struct tchessd *d, const char *tid)
 {
-	char path[128], *out;
+	char path[128];
 	snprintf(path, sizeof path, "/v1/tournaments/%s", tid);
-	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &out), 200);
-	cJSON *t = cJSON_Parse(out);
-	free(out);
-	ck_assert_ptr_nonnull(t);
-	return t;
+	return get_json(d, path);
 }
 
 START_TEST(test_tournament_on_two_nodes)
@@ -667,22 +699,12 @@ START_TEST(test_shown_only_once_flushed)
 	 * counted durable whole, and the move was shown at once, though no
 	 * node had flushed it (a crash of PostgreSQL would have lost it). */
 	struct tchessd n[NODES];
-	static const char *names[NODES] = { "a", "b", "c" };
-	for (int i = 0; i < NODES; i++) {
-		char conf[256];
-		snprintf(conf, sizeof conf, "node = %s\nrate_token_per_s = 0\nrate_ip_per_s = 0\nsync = full\n", names[i]);
-		if (i)
-			tchessd_start_node_logged(&n[i], &n[0], conf, "info");
-		else
-			tchessd_start_logged(&n[i], conf, "info");
-	}
+	cluster_open_logged(n, "sync = full\n", "info");
 	wait_all_alive(n);
 	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
 	cluster_game(n, 0, 0, "5+3", alice, bob, game);
 	/* b: neither a nor the owner (which reads in the games it times). */
-	int o = 0;
-	for (int i = 1; i < NODES; i++)
-		o = cluster_score(names[i], game) > cluster_score(names[o], game) ? i : o;
+	int o = owner_of(game);
 	struct tchessd *b = &n[o == 1 ? 2 : 1];
 	char *body;
 	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
@@ -695,12 +717,7 @@ START_TEST(test_shown_only_once_flushed)
 	/* Committed (in the database, not flushed). */
 	char sql[256];
 	snprintf(sql, sizeof sql, "SELECT 1 / (last_seq > %lld)::int FROM games WHERE id = '%s'", (long long)seq, game);
-	int64_t until = mono_ms() + 10000;
-	while (pgtest_sql(n[0].db, sql) != 0) {
-		ck_assert_msg(mono_ms() < until, "the move was not committed within 10 s");
-		struct timespec ts = { 0, 20 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	wait_sql(n[0].db, sql, "the move committed");
 	struct poll_req p;
 	poll_start(&p, b, game, seq, NULL);
 	ck_assert_msg(!poll_run(&p, 500), "b showed a move no node had flushed: %.*s", (int)p.body.len, p.body.data);
@@ -748,17 +765,6 @@ static void channels_cut(const char *db, bool cut)
 	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
 }
 
-/* Waits (10 s at most) until d's log holds text. */
-static void wait_log(const struct tchessd *d, const char *text)
-{
-	int64_t until = mono_ms() + 10000;
-	while (!tchessd_log_has(d, text)) {
-		ck_assert_msg(mono_ms() < until, "not logged within 10 s: %s", text);
-		struct timespec ts = { 0, 20 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
-}
-
 START_TEST(test_evicted_game_timed_by_its_log)
 {
 	/* A 10+0 game played on node x, which is not its owner o (the
@@ -774,24 +780,14 @@ START_TEST(test_evicted_game_timed_by_its_log)
 	 *   moved and flags Black, who had a minute left, at the instant it
 	 *   ran out (before, o's record said White's ten minutes). */
 	struct tchessd n[NODES];
-	static const char *names[NODES] = { "a", "b", "c" };
-	for (int i = 0; i < NODES; i++) {
-		char conf[512];
-		snprintf(conf, sizeof conf,
-			 "node = %s\nrate_token_per_s = 0\nrate_ip_per_s = 0\ntest_clock = on\nevict_idle_s = 60\n"
-			 "poll_timeout_ms = 30000\ndisconnect_grace_ms = 3600000\n",
-			 names[i]);
-		if (i)
-			tchessd_start_node_logged(&n[i], &n[0], conf, "debug");
-		else
-			tchessd_start_logged(&n[i], conf, "debug");
-	}
+	cluster_open_logged(n,
+			    "test_clock = on\nevict_idle_s = 60\npoll_timeout_ms = 30000\n"
+			    "disconnect_grace_ms = 3600000\n",
+			    "debug");
 	wait_all_alive(n);
 	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
 	cluster_game(n, 0, 0, "10+0", alice, bob, game);
-	int o = 0;
-	for (int i = 1; i < NODES; i++)
-		o = cluster_score(names[i], game) > cluster_score(names[o], game) ? i : o;
+	int o = owner_of(game);
 	struct tchessd *x = &n[(o + 1) % NODES], *own = &n[o];
 	static const char *moves[] = { "e4", "e5", "Nf3" };
 	char *body;
@@ -831,12 +827,7 @@ START_TEST(test_evicted_game_timed_by_its_log)
 		tchessd_advance(&n[i], 61000);
 	char sql[256];
 	snprintf(sql, sizeof sql, "SELECT 1 / finished::int FROM games WHERE id = '%s'", game);
-	int64_t until = mono_ms() + 10000;
-	while (pgtest_sql(n[0].db, sql) != 0) {
-		ck_assert_msg(mono_ms() < until, "Black's flag did not fall within 10 s of its instant");
-		struct timespec ts = { 0, 100 * 1000000L };
-		nanosleep(&ts, NULL);
-	}
+	wait_sql(n[0].db, sql, "Black's flag falling at its instant");
 	poll_start(&p, x, game, seq + 1, NULL);
 	cJSON *end = poll_answer(&p, "game-ended");
 	poll_fini(&p);

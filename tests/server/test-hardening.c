@@ -35,20 +35,6 @@ static void expect_json_error(const char *what, int status, const char *resp, in
 	ck_assert_msg(e.code == want, "%s: code %s", what, protocol_error_name(e.code));
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	struct buf b;
-	buf_init(&b);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	return buf_steal(&b);
-}
-
 static bool healthy(struct tchessd *d)
 {
 	char *body;
@@ -112,7 +98,7 @@ START_TEST(test_log_escapes_client_bytes)
 	ck_assert_int_eq(tchessd_stop(&d), 0);
 	char path[300];
 	snprintf(path, sizeof path, "%s/tchessd.log", d.dir);
-	char *log = slurp(path);
+	char *log = file_slurp(path);
 	/* Every byte is printable ASCII but the line ends, and every line
 	 * is one of tchessd's: it starts with its timestamp. */
 	for (const unsigned char *p = (const unsigned char *)log; *p; p++)
@@ -349,7 +335,7 @@ START_TEST(test_private_files)
 	snprintf(path, sizeof path, "%s/tchessd.log", d.dir);
 	int64_t deadline = mono_ms() + 10000;
 	for (;;) {
-		char *log = slurp(path);
+		char *log = file_slurp(path);
 		bool done = strstr(log, "backup: wrote") != NULL;
 		free(log);
 		if (done)
@@ -463,7 +449,7 @@ static int count_in_log(struct tchessd *d, const char *needle)
 {
 	char path[300];
 	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
-	char *log = slurp(path);
+	char *log = file_slurp(path);
 	int n = 0;
 	for (const char *p = log; (p = strstr(p, needle)); p++)
 		n++;

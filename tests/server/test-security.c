@@ -621,20 +621,6 @@ START_TEST(test_rate_limits)
 }
 END_TEST
 
-static char *read_file(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	ck_assert_ptr_nonnull(f);
-	struct buf b;
-	buf_init(&b);
-	char chunk[4096];
-	size_t n;
-	while ((n = fread(chunk, 1, sizeof chunk, f)) > 0)
-		buf_append(&b, chunk, n);
-	fclose(f);
-	return buf_steal(&b);
-}
-
 START_TEST(test_no_secrets_in_logs)
 {
 	/* Issue 6: "no secrets in logs"; tchessd(8): "Tokens and token
@@ -689,7 +675,7 @@ START_TEST(test_no_secrets_in_logs)
 
 	char logpath[300];
 	snprintf(logpath, sizeof logpath, "%s/tchessd.log", d.dir);
-	char *log = read_file(logpath);
+	char *log = file_slurp(logpath);
 	/* The log did record the scenario at debug level... */
 	ck_assert_ptr_nonnull(strstr(log, "POST /v1/players 201"));
 	ck_assert_ptr_nonnull(strstr(log, "debug"));
