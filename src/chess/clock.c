@@ -82,7 +82,7 @@ static enum tchess_err parse_number(struct cursor *c, const char *what, int64_t 
 static enum tchess_err parse_duration(struct cursor *c, const char *what, int64_t def_ms, bool allow_ms,
 				      const char *units, int64_t *out)
 {
-	int64_t v, unit = def_ms;
+	int64_t v = 0, unit = def_ms;
 	enum tchess_err e = parse_number(c, what, &v);
 	if (e)
 		return e;

@@ -254,7 +254,7 @@ static void review_follow(struct review *r, int depth, size_t ply)
 {
 	const struct review_move **moves;
 	struct position *pos;
-	char msg[8];
+	char msg[sizeof r->message];
 	long n = review_build_line(r, &r->game, r->frames, depth, &moves, &pos, msg, sizeof msg);
 	if (n < 0)
 		return;   /* the main line was checked when the game was set */

@@ -12,7 +12,6 @@
  */
 /* For posix_spawn_file_actions_addclosefrom_np (glibc 2.34). */
 #define _GNU_SOURCE
-#include <assert.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <poll.h>
@@ -280,7 +279,12 @@ static int send_cmd(struct engine_proc *p, char **err, const char *fmt, ...)
 	va_start(ap, fmt);
 	int n = vsnprintf(line, sizeof line, fmt, ap);
 	va_end(ap);
-	assert(n >= 0 && (size_t)n < sizeof line);
+	if (n < 0 || (size_t)n >= sizeof line) {
+		/* A command longer than any we write: a bug here, so refuse it
+		 * whole rather than send the engine half a line. */
+		*err = xasprintf("engine command too long (%d bytes)", n);
+		return -1;
+	}
 	return send_str(p, line, err);
 }
 

@@ -106,10 +106,15 @@ static void push(struct perft_case **v, size_t *n, size_t *cap, const char *fen,
 			abort();
 	}
 	struct perft_case *c = &(*v)[(*n)++];
-	snprintf(c->fen, sizeof c->fen, "%s", fen);
+	/* A cut FEN would be another position, its published count wrong. */
+	if (strlen(fen) >= sizeof c->fen || strlen(source) >= sizeof c->source) {
+		fprintf(stderr, "perft data: entry too long: %s (%s)\n", fen, source);
+		abort();
+	}
+	memcpy(c->fen, fen, strlen(fen) + 1);
 	c->depth = depth;
 	c->nodes = nodes;
-	snprintf(c->source, sizeof c->source, "%s", source);
+	memcpy(c->source, source, strlen(source) + 1);
 }
 
 size_t testdata_read_perft(const char *rel, struct perft_case **out)
