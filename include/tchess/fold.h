@@ -110,6 +110,7 @@ enum fold_event_kind {
 	FOLD_EV_TIME_ADDED,        /* "time-added" */
 	FOLD_EV_PROVISIONAL,       /* "provisional-move": an undo game's move before "done" */
 	FOLD_EV_TAKEN_BACK,        /* "move-taken-back": the provisional move withdrawn */
+	FOLD_EV_LEFT,              /* "left": a seat left; recorded gone at gone_ms unless back */
 	FOLD_EV_OTHER              /* any other type (notes, later additions): ignored */
 };
 
@@ -159,6 +160,8 @@ struct fold_event {
 	enum fold_request_what what;        /* request */
 	enum fold_request_action action;    /* request */
 	bool present;                       /* presence */
+	int64_t gone_ms;                    /* left: when the seat is recorded gone unless back */
+	int64_t claim_ms;                   /* left: from when the win may be claimed (0: never) */
 	int64_t ms;                         /* time-added: the time given to color */
 	int64_t count;                      /* discard-claimed: discards charged to the other side now */
 	char result[8];                     /* ended */
@@ -209,6 +212,12 @@ struct game_view {
 	int adjourn_request_by;
 	int resume_request_by;
 	bool absent[2];            /* a presence event said the seat is gone */
+	/* A left event said the seat left (0: it did not, or a presence
+	 * event since): the instant it is recorded gone unless it comes
+	 * back, and the instant from which the win may be claimed then (0
+	 * when the ruleset gives no win for a disconnect). */
+	int64_t left_gone_ms[2];
+	int64_t left_claim_ms[2];
 	int discards[2];           /* resume discards charged to each side */
 	int64_t discard_day[2];    /* each side's last discard claim: days since the epoch, -1 none */
 	int discard_day_claims[2]; /* claims on that day */

@@ -39,6 +39,7 @@
 	X(ROUTE_GAME_TAKEBACK, "POST", PROTOCOL_PREFIX "/games/:/takeback")                                    \
 	X(ROUTE_GAME_DONE, "POST", PROTOCOL_PREFIX "/games/:/done")                                            \
 	X(ROUTE_GAME_REMATCH, "POST", PROTOCOL_PREFIX "/games/:/rematch")                                      \
+	X(ROUTE_GAME_LEAVE, "POST", PROTOCOL_PREFIX "/games/:/leave")                                          \
 	X(ROUTE_GAME_EVENTS, "GET", PROTOCOL_PREFIX "/games/:/events")                                         \
 	X(ROUTE_ME_GAMES, "GET", PROTOCOL_PREFIX "/me/games")                                                  \
 	X(ROUTE_ME_VACATIONS_LIST, "GET", PROTOCOL_PREFIX "/me/vacations")                                     \

@@ -12,6 +12,7 @@
 #include "backend.h"
 #include "loop.h"
 #include "net.h"
+#include "route.h"
 #include "session.h"
 #include "tchess/protocol.h"
 #include "util/now.h"
@@ -91,6 +92,22 @@ static void tchessd_send(struct game_backend *b, struct loop *l, struct session 
 	}
 }
 
+/* A quit is said to the server, so the opponent sees "left" at once
+ * instead of after the poll parked now times out. A second at most: the
+ * server that does not answer by then learns it from the silence. */
+#define TCHESSD_LEAVE_MS 1000
+
+static void tchessd_leave(struct game_backend *b, struct loop *l, struct session *s)
+{
+	(void)b;
+	struct net *n = loop_net(l);
+	char path[256];
+	if (!n)
+		return;
+	const char *method = route_request(path, sizeof path, ROUTE_GAME_LEAVE, s->game_id, NULL);
+	net_tell(n, method, path, "{}", TCHESSD_LEAVE_MS);
+}
+
 static void tchessd_close(struct game_backend *b)
 {
 	(void)b;
@@ -101,6 +118,7 @@ static const struct game_backend_ops tchessd_ops = {
 	.follow = tchessd_follow,
 	.on_reply = tchessd_on_reply,
 	.send = tchessd_send,
+	.leave = tchessd_leave,
 	.close = tchessd_close,
 };
 

@@ -47,6 +47,10 @@ struct game_backend_ops {
 	enum session_conn (*conn)(const struct game_backend *b, const struct net *n);
 	/* Sends what s's outbox holds. */
 	void (*send)(struct game_backend *b, struct loop *l, struct session *s);
+	/* The player quits the screen of a game they are seated in while it
+	 * runs: tell the server at once (briefly; its answer is not waited
+	 * for longer than that). May be NULL. */
+	void (*leave)(struct game_backend *b, struct loop *l, struct session *s);
 	/* Frees what the backend holds (its streams closed), not b itself's
 	 * owner. */
 	void (*close)(struct game_backend *b);

@@ -215,13 +215,13 @@ void net_free(struct net *n)
 }
 
 static int net_request_as(struct net *n, bool form, const char *method, const char *path, const char *body, char **resp,
-			  size_t *len, char *err, size_t errsize)
+			  size_t *len, char *err, size_t errsize, int64_t timeout_ms)
 {
 	struct net_xfer x;
 	char url[1024];
 	net_xfer_init(n, &x);
 	snprintf(url, sizeof url, "%s%s", n->base, path);
-	net_xfer_setup(n, &x, method, url, body, NET_COMMAND_TIMEOUT_MS);
+	net_xfer_setup(n, &x, method, url, body, (long)timeout_ms);
 	if (form)
 		curl_easy_setopt(x.easy, CURLOPT_HTTPHEADER, n->form_headers);
 	CURLcode rc = curl_easy_perform(x.easy);
@@ -244,13 +244,22 @@ static int net_request_as(struct net *n, bool form, const char *method, const ch
 int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
 		char *err, size_t errsize)
 {
-	return net_request_as(n, false, method, path, body, resp, len, err, errsize);
+	return net_request_as(n, false, method, path, body, resp, len, err, errsize, NET_COMMAND_TIMEOUT_MS);
+}
+
+int net_tell(struct net *n, const char *method, const char *path, const char *body, int64_t timeout_ms)
+{
+	char *resp = NULL, err[256];
+	size_t len;
+	int status = net_request_as(n, false, method, path, body, &resp, &len, err, sizeof err, timeout_ms);
+	free(resp);
+	return status;
 }
 
 int net_request_form(struct net *n, const char *method, const char *path, const char *form, char **resp, size_t *len,
 		     char *err, size_t errsize)
 {
-	return net_request_as(n, true, method, path, form, resp, len, err, errsize);
+	return net_request_as(n, true, method, path, form, resp, len, err, errsize, NET_COMMAND_TIMEOUT_MS);
 }
 
 /* d with jitter of up to a quarter either way (xorshift64), so clients

@@ -55,6 +55,11 @@ void net_free(struct net *n);
 int net_request(struct net *n, const char *method, const char *path, const char *body, char **resp, size_t *len,
 		char *err, size_t errsize);
 
+/* A blocking request whose answer only matters as its status, given at
+ * most timeout_ms (a player quitting does not wait for a server that is
+ * away). Returns the HTTP status, or -1 on a network error. */
+int net_tell(struct net *n, const char *method, const char *path, const char *body, int64_t timeout_ms);
+
 /* The same with a form body (application/x-www-form-urlencoded; NULL for
  * none), as Lichess takes them. */
 int net_request_form(struct net *n, const char *method, const char *path, const char *form, char **resp, size_t *len,

@@ -88,11 +88,16 @@ static void screen_play_draw(void *self, unsigned dirty)
 static unsigned screen_play_key(void *self, struct loop *l, int key)
 {
 	struct screen_play *p = self;
-	(void)l;
 	if (key == KEYS_RESIZE)
 		return screen_play_resize(p);
-	struct session_cmd c = key == KEYS_MOUSE ? ui_play_mouse(p->draw) : session_key(p->s, key);
-	return session_apply(p->s, &c);
+	struct session *s = p->s;
+	bool running = s->me >= 0 && fold_running(&s->view) && !s->gone;
+	struct session_cmd c = key == KEYS_MOUSE ? ui_play_mouse(p->draw) : session_key(s, key);
+	unsigned dirty = session_apply(s, &c);
+	/* Leaving a game that runs: the server hears it now (backend.h). */
+	if (s->quit && running && p->backend.ops->leave)
+		p->backend.ops->leave(&p->backend, l, s);
+	return dirty;
 }
 
 static unsigned screen_play_apply(void *self, struct loop *l, int64_t mono_ms)

@@ -431,6 +431,96 @@ unsigned session_adjourn(struct session *s)
 	return SESSION_DIRTY_STATUS;
 }
 
+bool session_opponent_left(const struct session *s, struct session_left *out)
+{
+	const struct game_view *v = &s->view;
+	if (!v->created || !v->started || session_over(s) || s->gone)
+		return false;
+	if (s->lichess) {
+		if (!s->lichess_gone || s->me < 0)
+			return false;
+		*out = (struct session_left){ !s->me, SESSION_LEFT_CLAIM, s->lichess_claim_at_ms };
+		return true;
+	}
+	if (fold_adjourned(v))
+		return false;
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (c == s->me || (v->left_gone_ms[c] == 0 && !v->absent[c]))
+			continue;
+		out->color = c;
+		out->then = v->game.rules.disconnect == DISCONNECT_CLAIM_WIN ? SESSION_LEFT_CLAIM
+			    : v->game.rules.disconnect == DISCONNECT_ADJOURN ? SESSION_LEFT_ADJOURN
+									     : SESSION_LEFT_END;
+		/* Gone already: the win is there to claim. Else the server's
+		 * instant, on this client's clock. */
+		int64_t at = v->absent[c] ? 0 : out->then == SESSION_LEFT_CLAIM ? v->left_claim_ms[c] : v->left_gone_ms[c];
+		out->at_mono = at <= 0 ? 0
+			       : s->have_reading ? s->reading_mono_ms + (at - s->reading_server_ms)
+						 : INT64_MAX;
+		return true;
+	}
+	return false;
+}
+
+long session_left_seconds(const struct session_left *l, int64_t mono_ms)
+{
+	if (l->at_mono == INT64_MAX)
+		return -1;
+	return l->at_mono > mono_ms ? (long)((l->at_mono - mono_ms + 999) / 1000) : 0;
+}
+
+bool session_left_text(const struct session *s, int64_t mono_ms, char *buf, size_t size)
+{
+	struct session_left l;
+	if (!session_opponent_left(s, &l))
+		return false;
+	const char *dash = s->ascii ? "-" : "\u2014";
+	long n = session_left_seconds(&l, mono_ms);
+	char who[32];
+	if (s->me >= 0)
+		snprintf(who, sizeof who, "opponent");
+	else
+		snprintf(who, sizeof who, "%s", session_side(l.color));
+	if (n < 0) {
+		snprintf(buf, size, "%s left", who);
+	} else if (l.then == SESSION_LEFT_CLAIM && n == 0) {
+		if (s->me >= 0)
+			snprintf(buf, size, "%s left %s press V to claim victory", who, dash);
+		else
+			snprintf(buf, size, "%s left %s %s may claim victory", who, dash, session_side(!l.color));
+	} else if (l.then == SESSION_LEFT_CLAIM) {
+		if (s->me >= 0)
+			snprintf(buf, size, "%s left %s claim victory in %ld s", who, dash, n);
+		else
+			snprintf(buf, size, "%s left %s %s may claim victory in %ld s", who, dash,
+				 session_side(!l.color), n);
+	} else {
+		snprintf(buf, size, "%s left %s the game %s in %ld s", who, dash,
+			 l.then == SESSION_LEFT_ADJOURN ? "adjourns" : "ends unscored", n);
+	}
+	return true;
+}
+
+/* V while the opponent's leaving is counted down: when the win comes
+ * (true), or what happens instead. */
+static bool session_left_refusal(struct session *s)
+{
+	struct session_left l;
+	if (!session_opponent_left(s, &l))
+		return false;
+	long n = session_left_seconds(&l, s->mono_ms);
+	if (l.then == SESSION_LEFT_CLAIM && n == 0)
+		return false;
+	if (l.then != SESSION_LEFT_CLAIM)
+		session_say(s, true, "your opponent left: these rules give no win for it; the game %s in %ld s",
+			    l.then == SESSION_LEFT_ADJOURN ? "adjourns" : "ends unscored", n);
+	else if (n < 0)
+		session_say(s, true, "your opponent left: the server has not said yet when you may claim victory");
+	else
+		session_say(s, true, "your opponent left: you may claim victory in %ld s", n);
+	return true;
+}
+
 /* What G claims now: PROTOCOL_CLAIM_WIN, _DISCARD or _NONE (why in *why). */
 static enum protocol_claim session_gone_claim(const struct session *s, const char **why)
 {
@@ -472,6 +562,8 @@ static enum protocol_claim session_gone_claim(const struct session *s, const cha
 
 unsigned session_gone(struct session *s)
 {
+	if (session_left_refusal(s))
+		return SESSION_DIRTY_STATUS;
 	if (s->lichess)
 		return session_lichess_gone(s, s->mono_ms);
 	const char *why;
@@ -677,14 +769,14 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 				 session_side(!s->me));
 		return true;
 	}
-	for (int c = WHITE; c <= BLACK; c++) {
-		if (!v->absent[c] || c == s->me)
-			continue;
-		const char *why;
-		snprintf(buf, size, "%s is gone", session_side(c));
-		if (s->me >= 0 && session_gone_claim(s, &why) == PROTOCOL_CLAIM_WIN)
-			snprintf(buf + strlen(buf), size - strlen(buf), " %s V claim the win", dash);
+	if (session_left_text(s, s->mono_ms, buf, size))
 		return true;
+	/* Gone from an adjourned game (yourpot). */
+	for (int c = WHITE; c <= BLACK; c++) {
+		if (v->absent[c] && c != s->me) {
+			snprintf(buf, size, "%s is gone", session_side(c));
+			return true;
+		}
 	}
 	if (fold_adjourned(v)) {
 		snprintf(buf, size, "adjourned");

@@ -50,7 +50,26 @@ int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *sid
 	return left > 0 ? left : 0;
 }
 
+/* The opponent-left countdown shows whole seconds: ms until its next
+ * change, -1 none. */
+static int64_t left_tick(const struct session *s, int64_t mono_ms)
+{
+	struct session_left l;
+	if (!session_opponent_left(s, &l) || l.at_mono == INT64_MAX || l.at_mono <= mono_ms)
+		return -1;
+	int64_t rest = (l.at_mono - mono_ms) % 1000;
+	return rest ? rest : 1000;
+}
+
+static int64_t clock_tick(const struct session *s, int64_t mono_ms);
+
 int64_t session_next_tick(const struct session *s, int64_t mono_ms)
+{
+	int64_t clock = clock_tick(s, mono_ms), left = left_tick(s, mono_ms);
+	return left >= 0 && (clock < 0 || left < clock) ? left : clock;
+}
+
+static int64_t clock_tick(const struct session *s, int64_t mono_ms)
 {
 	int r = s->reading.running;
 	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s) || s->gone)
@@ -109,9 +128,14 @@ bool session_clock_low(const struct session *s, int c, int64_t mono_ms)
 unsigned session_tick(struct session *s, int64_t mono_ms)
 {
 	unsigned dirty = 0;
-	/* A Lichess claim that becomes possible changes the status line. */
-	if (s->lichess && s->lichess_gone && s->mono_ms < s->lichess_claim_at_ms && mono_ms >= s->lichess_claim_at_ms)
+	/* The opponent-left countdown's next second, or its end (either
+	 * backend), changes the status line. */
+	struct session_left l;
+	long shown = session_opponent_left(s, &l) ? session_left_seconds(&l, mono_ms) : -1;
+	if (shown != s->left_shown_s) {
+		s->left_shown_s = shown;
 		dirty |= SESSION_DIRTY_STATUS;
+	}
 	s->mono_ms = mono_ms;
 	if (!s->have_reading)
 		return 0;

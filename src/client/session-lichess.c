@@ -209,17 +209,9 @@ unsigned session_lichess_gone(struct session *s, int64_t mono_ms)
 {
 	if (!session_lichess_running(s))
 		return SESSION_DIRTY_STATUS;
-	if (!s->lichess_gone) {
+	/* The countdown's refusals are the one view's (session_left_text). */
+	if (!s->lichess_gone || s->lichess_claim_at_ms == INT64_MAX || mono_ms < s->lichess_claim_at_ms) {
 		session_say(s, true, "nothing to claim: your opponent is here");
-		return SESSION_DIRTY_STATUS;
-	}
-	if (s->lichess_claim_at_ms == INT64_MAX || mono_ms < s->lichess_claim_at_ms) {
-		if (s->lichess_claim_at_ms == INT64_MAX)
-			session_say(s, true, "%s left: Lichess has not said yet when the win may be claimed",
-				    session_side(!s->me));
-		else
-			session_say(s, true, "%s left: the win may be claimed in %lld s", session_side(!s->me),
-				    (long long)((s->lichess_claim_at_ms - mono_ms + 999) / 1000));
 		return SESSION_DIRTY_STATUS;
 	}
 	s->confirm = SESSION_CONFIRM_CLAIM_WIN;
@@ -246,17 +238,7 @@ bool session_lichess_request_text(const struct session *s, int64_t mono_ms, char
 				 s->me >= 0 ? " + accept, - decline" : "");
 		return true;
 	}
-	if (s->lichess_gone && s->me >= 0) {
-		if (s->lichess_claim_at_ms != INT64_MAX && mono_ms >= s->lichess_claim_at_ms)
-			snprintf(buf, size, "%s left the game %s V claim the win", session_side(!s->me), dash);
-		else if (s->lichess_claim_at_ms != INT64_MAX)
-			snprintf(buf, size, "%s left the game: the win may be claimed in %lld s", session_side(!s->me),
-				 (long long)((s->lichess_claim_at_ms - mono_ms + 999) / 1000));
-		else
-			snprintf(buf, size, "%s left the game", session_side(!s->me));
-		return true;
-	}
-	return false;
+	return session_left_text(s, mono_ms, buf, size);
 }
 
 unsigned session_lichess_save_pgn(struct session *s)

@@ -27,6 +27,7 @@ void session_init(struct session *s, const char *game_id, int me)
 	s->reading.running = CLOCK_NOBODY;
 	s->low_time_cfg_ms = -1;
 	s->low_state[WHITE] = s->low_state[BLACK] = -1;
+	s->left_shown_s = -1;
 	session_layout_compute(&s->layout, 80, 24);
 }
 

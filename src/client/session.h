@@ -299,6 +299,7 @@ struct session {
 	struct session_layout layout;
 	bool quit;
 	int64_t mono_ms;           /* the instant of the last session_tick */
+	long left_shown_s;         /* the opponent-left countdown's seconds last shown, -1 none */
 
 	/* A Lichess game (session_on_lichess): the premoves are kept and
 	 * played here, not by the server; premove_fired says that the move
@@ -466,6 +467,27 @@ void session_end_text(const struct session *s, char *buf, size_t size);
  * shows it ("Black offers a draw - A accept, D decline"), with the keys
  * that answer it when they are mine to press. False (buf "") if none. */
 bool session_request_text(const struct session *s, char *buf, size_t size);
+
+/* A seat that left a running game, as both backends know it: tchessd's
+ * left event (its instants read at the estimated server time) and
+ * Lichess's opponentGone (claimWinInSeconds from its arrival). */
+enum session_left_then {
+	SESSION_LEFT_CLAIM = 0, /* the win may be claimed from at_mono */
+	SESSION_LEFT_ADJOURN,   /* the game adjourns at at_mono (yourpot) */
+	SESSION_LEFT_END        /* the game ends unscored at at_mono (fide) */
+};
+struct session_left {
+	int color;                   /* the seat that left */
+	enum session_left_then then;
+	int64_t at_mono;             /* mono ms; INT64_MAX not said yet */
+};
+/* Whether a seat other than mine has left the running game (*out then). */
+bool session_opponent_left(const struct session *s, struct session_left *out);
+/* Whole seconds until l->at_mono at mono_ms (0 once reached, -1 not said). */
+long session_left_seconds(const struct session_left *l, int64_t mono_ms);
+/* "opponent left — claim victory in 8 s", "... press V to claim victory";
+ * false when nobody left. */
+bool session_left_text(const struct session *s, int64_t mono_ms, char *buf, size_t size);
 /* The position shown: the mirror's, with a pending move made. */
 void session_position(const struct session *s, struct position *out);
 /* The side whose turn it is: the shown position's, except that an undo

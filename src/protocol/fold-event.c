@@ -490,6 +490,12 @@ static const struct protocol_codec_member presence_members[] = {
 	EV_COLOR,
 	EV_BOOL(present, REQ),
 };
+static const struct protocol_codec_member left_members[] = {
+	EV_COLOR,
+	EV_INT(gone_ms),
+	{ .name = "claim_ms", .kind = PROTOCOL_JSON_INT_OR_NULL, .flags = REQ,
+	  .offset = offsetof(struct fold_event, claim_ms), .absent = 0 },
+};
 static const struct protocol_codec_member time_added_members[] = {
 	EV_COLOR,
 	EV_INT(ms),
@@ -529,6 +535,7 @@ static const struct protocol_codec_message event_msgs[] = {
 	[FOLD_EV_TIME_ADDED] = PROTOCOL_CODEC_MESSAGE("time-added", time_added_members, NULL, NULL),
 	[FOLD_EV_PROVISIONAL] = PROTOCOL_CODEC_MESSAGE("provisional-move", provisional_members, NULL, NULL),
 	[FOLD_EV_TAKEN_BACK] = PROTOCOL_CODEC_MESSAGE("move-taken-back", taken_back_members, NULL, NULL),
+	[FOLD_EV_LEFT] = PROTOCOL_CODEC_MESSAGE("left", left_members, NULL, NULL),
 	[FOLD_EV_OTHER] = { .what = "" },
 };
 

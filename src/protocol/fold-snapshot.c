@@ -258,6 +258,22 @@ char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_
 	protocol_json_add_item(absent, "white", cJSON_CreateBool(v->absent[WHITE]));
 	protocol_json_add_item(absent, "black", cJSON_CreateBool(v->absent[BLACK]));
 	protocol_json_add_item(o, "absent", absent);
+	cJSON *left = protocol_json_object();
+	for (int side = WHITE; side <= BLACK; side++) {
+		cJSON *l;
+		if (v->left_gone_ms[side] > 0) {
+			l = protocol_json_object();
+			protocol_json_add_int(l, "gone_ms", v->left_gone_ms[side]);
+			if (v->left_claim_ms[side] > 0)
+				protocol_json_add_int(l, "claim_ms", v->left_claim_ms[side]);
+			else
+				protocol_json_add_item(l, "claim_ms", cJSON_CreateNull());
+		} else if (!(l = cJSON_CreateNull())) {
+			xalloc_die();
+		}
+		protocol_json_add_item(left, fold_color_str(side), l);
+	}
+	protocol_json_add_item(o, "left", left);
 	cJSON *discards = protocol_json_object();
 	protocol_json_add_int(discards, "white", v->discards[WHITE]);
 	protocol_json_add_int(discards, "black", v->discards[BLACK]);
@@ -311,6 +327,39 @@ static int pair_decode(const cJSON *o, const char *name, int64_t lo, int64_t hi,
 	out[BLACK] = protocol_json_int(p, "black");
 	if (out[WHITE] < lo || out[WHITE] > hi || out[BLACK] < lo || out[BLACK] > hi)
 		return refuse(err, "%s: member \"%s\" out of range", what, name);
+	return 0;
+}
+
+/* "left": {"white": LEFT|null, "black": LEFT|null}, LEFT {"gone_ms",
+ * "claim_ms": MS|null}; absent from an older server's snapshot (nobody
+ * left then). */
+static int left_decode(const cJSON *o, struct game_view *w, const char *what, struct protocol_error *err)
+{
+	static const struct protocol_json_field sides[] = {
+		{ "white", PROTOCOL_JSON_OBJECT_OR_NULL, true },
+		{ "black", PROTOCOL_JSON_OBJECT_OR_NULL, true },
+	};
+	static const struct protocol_json_field fields[] = {
+		{ "gone_ms", PROTOCOL_JSON_INT, true },
+		{ "claim_ms", PROTOCOL_JSON_INT_OR_NULL, true },
+	};
+	const cJSON *p = member(o, "left");
+	if (!p)
+		return 0;
+	if (protocol_json_check(p, sides, N_FIELDS(sides), false, "left", err))
+		return -1;
+	for (int side = WHITE; side <= BLACK; side++) {
+		const cJSON *l = member(p, fold_color_str(side));
+		if (cJSON_IsNull(l))
+			continue;
+		if (protocol_json_check(l, fields, N_FIELDS(fields), false, "left", err))
+			return -1;
+		const cJSON *claim = member(l, "claim_ms");
+		w->left_gone_ms[side] = protocol_json_int(l, "gone_ms");
+		w->left_claim_ms[side] = cJSON_IsNull(claim) ? 0 : protocol_json_int(l, "claim_ms");
+		if (w->left_gone_ms[side] <= 0 || w->left_claim_ms[side] < 0)
+			return refuse(err, "%s: member \"left\" out of range", what);
+	}
 	return 0;
 }
 
@@ -701,6 +750,7 @@ static int snapshot_decode(const cJSON *o, const char *id, struct game_view *w, 
 		{ "provisional", PROTOCOL_JSON_OBJECT_OR_NULL, true }, { "series", PROTOCOL_JSON_OBJECT_OR_NULL, true },
 		{ "reason", PROTOCOL_JSON_STRING, true },      { "absent", PROTOCOL_JSON_OBJECT, true },
 		{ "discards", PROTOCOL_JSON_OBJECT, true },    { "premoves", PROTOCOL_JSON_OBJECT, false },
+		{ "left", PROTOCOL_JSON_OBJECT, false },
 		{ "premove_depth", PROTOCOL_JSON_INT, false }, { "first_move_ms", PROTOCOL_JSON_INT, false },
 		{ "state", PROTOCOL_JSON_OBJECT, true },
 	};
@@ -739,6 +789,7 @@ static int snapshot_decode(const cJSON *o, const char *id, struct game_view *w, 
 	int64_t discards[2];
 	if (fold_json_color_member(s, "end_color", true, &w->end_color, "state", err) || outcome_decode(o, w, err) || offers_decode(o, w, err) || state_decode(s, w, err) ||
 	    vacations_decode(member(o, "vacations"), w, err) || bool_pair_decode(o, "absent", w->absent, what, err) ||
+	    left_decode(o, w, what, err) ||
 	    pair_decode(o, "discards", 0, INT32_MAX, discards, what, err) ||
 	    provisional_decode(member(o, "provisional"), w, err) || premoves_decode(member(o, "premoves"), member(s, "premoves"), w, err) ||
 	    next_game_decode(member(o, "series"), w, err) ||

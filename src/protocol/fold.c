@@ -664,6 +664,9 @@ static int apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const str
 			rc = bad(err, "%s: no color", "presence");
 		else
 			w.absent[e->color] = !e->present;
+		/* Back, or gone now: the seat's leaving is over either way. */
+		if (!rc)
+			w.left_gone_ms[e->color] = w.left_claim_ms[e->color] = 0;
 		/* The partner's silence on a resume request counts while they
 		 * are online: from their return. */
 		if (!rc && e->present && w.resume_request_by == !e->color)
@@ -671,6 +674,14 @@ static int apply_event(struct game_view *v, int64_t seq, int64_t t_ms, const str
 		/* A rematch offer lapses when either player leaves. */
 		if (!rc && !e->present)
 			w.rematch_by = -1;
+		break;
+	case FOLD_EV_LEFT:
+		if (e->color < 0 || e->gone_ms <= 0 || e->claim_ms < 0)
+			rc = bad(err, "%s: no color or no instant", "left");
+		else {
+			w.left_gone_ms[e->color] = e->gone_ms;
+			w.left_claim_ms[e->color] = e->claim_ms;
+		}
 		break;
 	case FOLD_EV_PROVISIONAL:
 	case FOLD_EV_TAKEN_BACK:

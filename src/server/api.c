@@ -36,6 +36,7 @@ const struct http_route api_routes[] = {
 	{ ROUTE_GAME_TAKEBACK, api_games_takeback },
 	{ ROUTE_GAME_DONE, api_games_done },
 	{ ROUTE_GAME_REMATCH, api_games_rematch },
+	{ ROUTE_GAME_LEAVE, api_games_leave },
 	{ ROUTE_GAME_EVENTS, api_games_events },
 	{ ROUTE_ME_GAMES, api_me_games },
 	{ ROUTE_ME_VACATIONS_LIST, api_me_vacations_list },

@@ -46,6 +46,7 @@ void api_games_move(struct server *srv, struct http_request *req, struct http_re
 void api_games_premoves_set(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_premoves_clear(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_games_leave(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_draw(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_games_abort(struct server *srv, struct http_request *req, struct http_reply *reply);

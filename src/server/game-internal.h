@@ -59,6 +59,10 @@ struct live_game {
 	 * last request of each seat and its long-polls parked right now. */
 	int64_t last_seen[2];
 	int parked[2];
+	/* Of parked[], the polls a seat left behind when it said it leaves
+	 * (POST .../leave): they no longer count as presence, and their
+	 * coming back is no request of the seat's. */
+	int left_parked[2];
 	int64_t told_seen[2]; /* when the other nodes last heard the seat was seen (cluster.h) */
 	int invalid[2];  /* consecutive invalid commands of each seat */
 	/* Events each seat wrote at churn_ply that did not end the game
@@ -405,6 +409,19 @@ int64_t game_presence_grace_ms(const struct game_service *gs, const struct game_
  * parks a poll (its last request plus the grace); INT64_MAX while a poll
  * is parked, for a seat recorded gone already or another kind of seat. */
 int64_t game_presence_gone_at(const struct game_service *gs, const struct live_game *lg, int color);
+/* A seat quiet this long (no request, no parked poll) has left: a left
+ * event tells the opponent when it will be recorded gone (at most half
+ * the grace, so the countdown has time to run). */
+#define GAME_LEFT_QUIET_MS 5000
+/* When a human seat that is here now is said to have left (a left event)
+ * unless it makes a request or parks a poll; INT64_MAX when it has a poll
+ * parked, was recorded gone already, is another kind of seat, its
+ * opponent has no poll parked to hear it, or its left event names the
+ * instant it will be gone (0, now, if it names another). */
+int64_t game_presence_left_at(const struct game_service *gs, const struct live_game *lg, int color);
+/* Writes the left event of seat color: gone at its last request plus the
+ * grace, and the instant the win may be claimed then (the ruleset's). */
+void game_presence_left(struct game_service *gs, struct live_game *lg, int color);
 /* Whether player made a request on, or has a poll parked in, any game of
  * theirs (in memory or evicted, except skip) within grace_ms before now:
  * active on the server. Scans the games: for rare commands (a win claim). */

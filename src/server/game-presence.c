@@ -26,7 +26,7 @@ void game_presence_seen(struct game_service *gs, struct live_game *lg, int color
 	}
 	/* After the end too (a player back in time for a rematch), but not in
 	 * an aborted game, which is about to be erased. */
-	if (lg->view.absent[color] && lg->view.created &&
+	if ((lg->view.absent[color] || lg->view.left_gone_ms[color] > 0) && lg->view.created &&
 	    (!game_is_over(&lg->view.game) || lg->view.game.termination != GAME_TERM_ABORTED)) {
 		struct fold_event e;
 		fold_event_init(&e, FOLD_EV_PRESENCE);
@@ -41,12 +41,75 @@ int64_t game_presence_grace_ms(const struct game_service *gs, const struct game_
 	return gs->srv->cfg.grace_ms > 0 ? gs->srv->cfg.grace_ms : v->game.rules.disconnect_grace_ms;
 }
 
+/* The seat's parked polls that count as presence. */
+static int parked_here(const struct live_game *lg, int color)
+{
+	return lg->parked[color] - lg->left_parked[color];
+}
+
 int64_t game_presence_gone_at(const struct game_service *gs, const struct live_game *lg, int color)
 {
 	const struct game_view *v = &lg->view;
-	if (v->seats[color].kind != FOLD_SEAT_HUMAN || v->absent[color] || lg->parked[color] > 0)
+	if (v->seats[color].kind != FOLD_SEAT_HUMAN || v->absent[color] || parked_here(lg, color) > 0)
 		return INT64_MAX;
 	return lg->last_seen[color] + game_presence_grace_ms(gs, v);
+}
+
+int64_t game_presence_left_at(const struct game_service *gs, const struct live_game *lg, int color)
+{
+	const struct game_view *v = &lg->view;
+	int64_t gone = game_presence_gone_at(gs, lg, color);
+	/* Told to an opponent who is here: one with a poll parked to hear
+	 * it (a game nobody follows, evicted or not, writes nothing). */
+	if (gone == INT64_MAX || v->left_gone_ms[color] == gone || parked_here(lg, !color) <= 0)
+		return INT64_MAX;
+	/* Told already, with another instant (a restart counts everyone
+	 * seen then): told again, now. */
+	if (v->left_gone_ms[color] > 0)
+		return 0;
+	int64_t grace = game_presence_grace_ms(gs, v);
+	return lg->last_seen[color] + (grace / 2 < GAME_LEFT_QUIET_MS ? grace / 2 : GAME_LEFT_QUIET_MS);
+}
+
+void game_presence_left(struct game_service *gs, struct live_game *lg, int color)
+{
+	const struct game_view *v = &lg->view;
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_LEFT);
+	e.color = color;
+	e.gone_ms = lg->last_seen[color] + game_presence_grace_ms(gs, v);
+	/* The win may be claimed once the seat is recorded gone, under the
+	 * rules that give one (chessgamble 11.2); the others adjourn or end
+	 * the game then. */
+	e.claim_ms = v->game.rules.disconnect == DISCONNECT_CLAIM_WIN ? e.gone_ms : 0;
+	log_info("game %s: %s left; gone at %lld unless back", lg->id, fold_color_str(color), (long long)e.gone_ms);
+	game_txn_server_event(gs, lg, &e, NULL);
+}
+
+/* The seat says it leaves: its polls parked now stop counting, it was last
+ * seen now, and in a running game its opponent is told at once (a left
+ * event) rather than after the quiet. */
+static void leave(struct game_service *gs, struct live_game *lg, int color)
+{
+	const struct game_view *v = &lg->view;
+	lg->left_parked[color] = lg->parked[color];
+	lg->last_seen[color] = now_wall_ms();
+	if (fold_running(v) && v->clock.tc.kind != TC_CORRESPONDENCE && !v->absent[color] &&
+	    v->left_gone_ms[color] == 0)
+		game_presence_left(gs, lg, color);
+	game_timer_poke(gs, lg);
+}
+
+void game_service_leave(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_lookup_fresh(gs, id, out);
+	int color;
+	if (!lg || (color = game_seat_or_forbidden(lg, me, out)) < 0)
+		return;
+	if (!game_clock_ready(gs, lg, out))
+		return;
+	leave(gs, lg, color);
+	game_txn_answer_for(lg, me, out);
 }
 
 bool game_presence_player_active(const struct game_service *gs, int64_t player, const struct live_game *skip,
@@ -55,7 +118,7 @@ bool game_presence_player_active(const struct game_service *gs, int64_t player, 
 	for (unsigned b = 0; b < GS_BUCKETS; b++) {
 		for (const struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
 			int c = lg == skip ? -1 : fold_seat_of(&lg->view, player);
-			if (c >= 0 && (lg->parked[c] > 0 || lg->last_seen[c] + grace_ms > now))
+			if (c >= 0 && (parked_here(lg, c) > 0 || lg->last_seen[c] + grace_ms > now))
 				return true;
 		}
 		for (const struct evicted_game *eg = gs->evicted[b]; eg; eg = eg->next) {
@@ -164,6 +227,12 @@ void game_service_touch(struct game_service *gs, int64_t me, const char *id, int
 	lg->parked[color] += parked_delta;
 	if (lg->parked[color] < 0)
 		lg->parked[color] = 0;
+	/* A poll the seat left behind comes back: no sign of the seat. */
+	if (parked_delta < 0 && lg->left_parked[color] > 0) {
+		lg->left_parked[color]--;
+		game_timer_poke(gs, lg);
+		return;
+	}
 	game_presence_seen(gs, lg, color);
 	/* The seat's deadline moved: the timer hears of it if it is now
 	 * earlier than its next wake (a poll coming back starts the grace). */

@@ -160,7 +160,7 @@ void game_service_parked_seats(struct game_service *gs, void (*fn)(void *arg, co
 	for (size_t b = 0; b < GS_BUCKETS; b++) {
 		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
 			for (int c = WHITE; c <= BLACK; c++) {
-				if (lg->parked[c] > 0) {
+				if (lg->parked[c] - lg->left_parked[c] > 0) {
 					lg->told_seen[c] = now;
 					fn(arg, lg->id, c);
 				}

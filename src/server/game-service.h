@@ -82,6 +82,8 @@ void game_service_move(struct game_service *gs, int64_t me, const char *id, cons
 void game_service_premoves(struct game_service *gs, int64_t me, const char *id,
 			   const struct protocol_premoves_request *req, struct game_outcome *out);
 void game_service_resign(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out);
+/* POST .../leave: the seat says it leaves the game (game-presence.c). */
+void game_service_leave(struct game_service *gs, int64_t me, const char *id, struct game_outcome *out);
 /* Appends an event the fold ignores (a note) through the same path. */
 void game_service_note(struct game_service *gs, int64_t me, const char *id, const char *payload,
 		       struct game_outcome *out);

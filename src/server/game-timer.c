@@ -60,6 +60,10 @@ struct chores_due {
 	 * connected, neither while the game runs nor for a rematch offer,
 	 * which then stands until it is answered or withdrawn. */
 	int64_t gone[2];
+	/* Before that, while the game runs, a seat quiet for
+	 * GAME_LEFT_QUIET_MS has left: a left event tells the opponent when
+	 * it will be gone. */
+	int64_t left[2];
 	/* An open seek withdrawn (issue 12 item 4): its creator gone for
 	 * seek_grace_ms or the seek seek_max_age_ms old. */
 	int64_t seek;
@@ -91,6 +95,7 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
 {
 	const struct game_view *v = &lg->view;
 	d->erase = d->max_game = d->first_move = d->gone[WHITE] = d->gone[BLACK] = d->seek = INT64_MAX;
+	d->left[WHITE] = d->left[BLACK] = INT64_MAX;
 	d->seeker = -1;
 	if (!v->created)
 		return;
@@ -122,8 +127,11 @@ static void chores_due(const struct game_service *gs, const struct live_game *lg
 	}
 	if (corr || (over && v->rematch_by < 0))
 		return;
-	for (int c = WHITE; c <= BLACK; c++)
+	for (int c = WHITE; c <= BLACK; c++) {
 		d->gone[c] = game_presence_gone_at(gs, lg, c);
+		if (!over && !fold_adjourned(v))
+			d->left[c] = game_presence_left_at(gs, lg, c);
+	}
 }
 
 /* The one owner of "when does this game need the timer", for live games
@@ -143,6 +151,8 @@ int64_t game_timer_deadline(struct game_service *gs, const struct live_game *lg)
 	earliest(&next, d.first_move);
 	earliest(&next, d.gone[WHITE]);
 	earliest(&next, d.gone[BLACK]);
+	earliest(&next, d.left[WHITE]);
+	earliest(&next, d.left[BLACK]);
 	earliest(&next, d.seek);
 	return next;
 }
@@ -207,8 +217,11 @@ bool game_timer_chores(struct game_service *gs, struct live_game *lg, int64_t no
 		/* The first seat's event may have changed what is due. */
 		if (c != WHITE)
 			chores_due(gs, lg, &d);
-		if (d.gone[c] > now)
+		if (d.gone[c] > now) {
+			if (d.left[c] <= now)
+				game_presence_left(gs, lg, c);
 			continue;
+		}
 		seat_gone(gs, lg, c, over);
 		if (!over && game_is_over(&v->game))
 			break;

@@ -649,9 +649,10 @@ START_TEST(test_session_commands)
 	lichess_line(&s, &g, "{\"type\":\"opponentGone\",\"gone\":true,\"claimWinInSeconds\":5}", 2000);
 	session_tick(&s, 3000);
 	ck_assert(session_request_text(&s, buf, sizeof buf));
-	ck_assert_str_eq(buf, "Black left the game: the win may be claimed in 4 s");
+	ck_assert_str_eq(buf, "opponent left \u2014 claim victory in 4 s");
 	lichess_press(&s, 'V', NULL);
 	ck_assert(!session_take_request(&s, &r));
+	ck_assert_str_eq(s.message, "your opponent left: you may claim victory in 4 s");
 	ck_assert_uint_ne(session_tick(&s, 7000) & SESSION_DIRTY_STATUS, 0);
 	lichess_press(&s, 'V', NULL);
 	lichess_press(&s, 'y', "/api/board/game/abcd1234/claim-victory");

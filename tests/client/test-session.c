@@ -1398,7 +1398,7 @@ START_TEST(test_adjourn_and_absence)
 	evbuf_fold(&b, &s, 30000);
 	ck_assert_str_eq(s.message, "Black is gone");
 	session_request_text(&s, text, sizeof text);
-	ck_assert_str_eq(text, "Black is gone \u2014 V claim the win");
+	ck_assert_str_eq(text, "opponent left \u2014 press V to claim victory");
 	press(&s, 'V');
 	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_CLAIM_WIN);
 	press(&s, 'y');
@@ -1410,6 +1410,103 @@ START_TEST(test_adjourn_and_absence)
 	press(&s, 'V');
 	ck_assert_str_eq(s.message, "nothing to claim: these rules give no win for a disconnect");
 	ck_assert_int_eq(s.n_out, 0);
+	session_fini(&s);
+}
+END_TEST
+
+/* A left event: color left, gone at gone_ms, the win claimable from
+ * claim_ms (0: never). */
+static void left_event(struct evbuf *b, int64_t t_ms, int color, int64_t gone_ms, int64_t claim_ms)
+{
+	struct fold_event e;
+	fold_event_init(&e, FOLD_EV_LEFT);
+	e.color = color;
+	e.gone_ms = gone_ms;
+	e.claim_ms = claim_ms;
+	evbuf_add(b, t_ms, &e);
+}
+
+/* Issue 14 item 8: the opponent left. The countdown runs from the
+ * server's instant (the left event's), read at the estimated server
+ * time, whole seconds, each change a redraw; V waits for it; the return
+ * clears it; the rules that give no win count down to what they do. */
+START_TEST(test_opponent_left)
+{
+	struct session s;
+	struct evbuf b;
+	struct fold_event e;
+	char text[160];
+	started_rules(&s, &b, WHITE, "chessgamble");
+	/* Left at server T0+20000 (mono 30000 here), gone at T0+35000: the
+	 * win at mono 45000, whatever this client's own guess would be. */
+	left_event(&b, T0 + 20000, BLACK, T0 + 35000, T0 + 35000);
+	evbuf_fold(&b, &s, 30000);
+	session_tick(&s, 33500);
+	ck_assert(session_request_text(&s, text, sizeof text));
+	ck_assert_str_eq(text, "opponent left \u2014 claim victory in 12 s");
+	/* The next second is a wake and a redraw, not before. */
+	ck_assert_int_eq(session_next_tick(&s, 33500), 500);
+	ck_assert_uint_eq(session_tick(&s, 33900) & SESSION_DIRTY_STATUS, 0);
+	ck_assert_uint_ne(session_tick(&s, 34000) & SESSION_DIRTY_STATUS, 0);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "opponent left \u2014 claim victory in 11 s");
+	press(&s, 'V');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "your opponent left: you may claim victory in 11 s");
+	/* The instant passes before the gone event: the claim is offered. */
+	ck_assert_uint_ne(session_tick(&s, 45000) & SESSION_DIRTY_STATUS, 0);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "opponent left \u2014 press V to claim victory");
+	/* Back: the countdown is gone, and so is the claim. */
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = BLACK;
+	e.present = true;
+	evbuf_add(&b, T0 + 34000, &e);
+	evbuf_fold(&b, &s, 45000);
+	ck_assert_str_eq(s.message, "Black is back");
+	ck_assert(!session_request_text(&s, text, sizeof text) || !strstr(text, "left"));
+	press(&s, 'V');
+	ck_assert_str_eq(s.message, "nothing to claim: your opponent is present");
+	/* Left again and recorded gone: the claim, as before. */
+	left_event(&b, T0 + 36000, BLACK, T0 + 51000, T0 + 51000);
+	fold_event_init(&e, FOLD_EV_PRESENCE);
+	e.color = BLACK;
+	e.present = false;
+	evbuf_add(&b, T0 + 51000, &e);
+	evbuf_fold(&b, &s, 62000);
+	session_tick(&s, 62000);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "opponent left \u2014 press V to claim victory");
+	press(&s, 'V');
+	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_CLAIM_WIN);
+	session_fini(&s);
+
+	/* yourpot adjourns, fide ends the game unscored: the countdown says
+	 * so, and V claims nothing. */
+	started_rules(&s, &b, WHITE, "yourpot");
+	left_event(&b, T0 + 20000, BLACK, T0 + 35000, 0);
+	evbuf_fold(&b, &s, 30000);
+	session_tick(&s, 30000);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "opponent left \u2014 the game adjourns in 15 s");
+	press(&s, 'V');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_str_eq(s.message, "your opponent left: these rules give no win for it; the game adjourns in 15 s");
+	session_fini(&s);
+	started(&s, &b, BLACK);
+	left_event(&b, T0 + 20000, WHITE, T0 + 35000, 0);
+	evbuf_fold(&b, &s, 30000);
+	session_tick(&s, 31000);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "opponent left \u2014 the game ends unscored in 14 s");
+	session_fini(&s);
+	/* A spectator hears who left and who may claim. */
+	started_rules(&s, &b, -1, "chessgamble");
+	left_event(&b, T0 + 20000, WHITE, T0 + 35000, T0 + 35000);
+	evbuf_fold(&b, &s, 30000);
+	session_tick(&s, 30000);
+	session_request_text(&s, text, sizeof text);
+	ck_assert_str_eq(text, "White left \u2014 Black may claim victory in 15 s");
 	session_fini(&s);
 }
 END_TEST
@@ -2083,6 +2180,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_poll_gone_account);
 	tcase_add_test(tc, test_poll_refused_other);
 	tcase_add_test(tc, test_adjourn_and_absence);
+	tcase_add_test(tc, test_opponent_left);
 	tcase_add_test(tc, test_notes);
 	tcase_add_test(tc, test_resync);
 	suite_add_tcase(s, tc);

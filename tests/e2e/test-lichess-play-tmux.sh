@@ -139,8 +139,8 @@ check "draw: accepted, the game is drawn" d "1/2-1/2"
 start_session g alice lichess play gone0001
 check "gone: the game arrives, Black to play" g "you play Black" 20
 step gone0001 '[{"gone": {"gone": true, "claimWinInSeconds": 2}}]'
-check "gone: the countdown" g "White left the game: the win may be claimed in"
-check "gone: then the claim" g "White left the game — V claim the win" 15
+check "gone: the countdown" g "opponent left — claim victory in"
+check "gone: then the claim" g "opponent left — press V to claim victory" 15
 keys g V
 check "gone: V asks first" g "claim the win? (y/n)"
 keys g y

@@ -279,6 +279,15 @@ static void step(struct gen *g)
 		fold_event_init(&e, FOLD_EV_OTHER); /* a note: the fold passes over it */
 		offer(g, &e, 100, player_of(c));
 		break;
+	case 14:
+		/* Left: gone in 15 s unless back, the win claimable then or
+		 * never (the snapshot's "left" member). */
+		fold_event_init(&e, FOLD_EV_LEFT);
+		e.color = c;
+		e.gone_ms = g->t + 15000;
+		e.claim_ms = pick(g, 2) ? e.gone_ms : 0;
+		offer(g, &e, 1000, 0);
+		break;
 	default:
 		play_move(g, 200 + pick(g, 4000));
 		break;

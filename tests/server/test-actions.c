@@ -626,6 +626,132 @@ START_TEST(test_claim_win_per_player)
 }
 END_TEST
 
+/* The seat's entry of the snapshot's "left" member (NULL when it is null). */
+static const cJSON *left_of(const cJSON *snap, const char *color)
+{
+	const cJSON *l = cJSON_GetObjectItemCaseSensitive(jobj(snap, "left"), color);
+	ck_assert_ptr_nonnull(l);
+	return cJSON_IsNull(l) ? NULL : l;
+}
+
+/* Drives p until it is answered (10 s at most) and says whether its
+ * events hold one of type. */
+static bool poll_answer_has(struct poll_req *p, const char *type)
+{
+	int64_t deadline = mono_ms() + 10000;
+	while (!poll_run(p, 100))
+		ck_assert_msg(mono_ms() < deadline, "the parked poll was not answered");
+	ck_assert_int_eq(p->status, 200);
+	char want[64];
+	snprintf(want, sizeof want, "\"type\":\"%s\"", type);
+	return p->body.data && strstr(p->body.data, want);
+}
+
+START_TEST(test_left)
+{
+	/* Issue 14 item 8: the remaining player hears at once that the
+	 * opponent left, with the instant the ruleset's consequence comes:
+	 * chessgamble's win claim, yourpot's adjournment, fide's unscored
+	 * end. A seat that says it leaves (POST leave, tchess quitting) is
+	 * told at once, and the poll it left parked is no presence; one that
+	 * just goes quiet is told after GAME_LEFT_QUIET_MS; its return clears
+	 * it. The test clock stands in for the waits. */
+	const char *conf = "poll_timeout_ms = 20000\ntest_clock = on\n";
+	struct table t;
+	struct poll_req pa, pb;
+
+	/* chessgamble: leave, then the claim from gone_ms on. */
+	table_open(&t, conf, "\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"");
+	play(&t, t.alice, 0, "e4");
+	park(&t, &pa, t.alice);
+	park(&t, &pb, t.bob);
+	ck_assert_uint_eq(table_ok(&t, "leave", t.alice, "{}"), 0);
+	ck_assert(poll_answer_has(&pb, "left"));
+	poll_fini(&pb);
+	cJSON *e = table_wait_event(&t, "left");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	int64_t gone = jint(e, "gone_ms");
+	/* The grace (15 s in every preset) from the leave, which is the
+	 * event's instant or a moment before it. */
+	ck_assert_msg(gone - jint(e, "t_ms") <= 15000 && gone - jint(e, "t_ms") > 14000, "gone %lld at %lld",
+		      (long long)gone, (long long)jint(e, "t_ms"));
+	ck_assert_int_eq(jint(e, "claim_ms"), gone);
+	cJSON_Delete(e);
+	cJSON *snap = table_snapshot(&t, t.bob);
+	ck_assert_int_eq(jint(left_of(snap, "white"), "gone_ms"), gone);
+	ck_assert_int_eq(jint(left_of(snap, "white"), "claim_ms"), gone);
+	ck_assert_ptr_null(left_of(snap, "black"));
+	cJSON_Delete(snap);
+	/* Not before the instant: alice is not recorded gone yet. The poll
+	 * she left parked comes back answered (the left event) and is no
+	 * sign of her: no presence event says she is back. */
+	table_refused(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}", 422, "present");
+	ck_assert(poll_answer_has(&pa, "left"));
+	poll_fini(&pa);
+	park(&t, &pb, t.bob);
+	tchessd_advance(&t.d, 15000);
+	e = table_wait_event(&t, "presence");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "present")));
+	ck_assert_int_ge(jint(e, "t_ms"), gone);
+	cJSON_Delete(e);
+	poll_fini(&pb);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":1,\"claim\":\"win\"}"), 1);
+	snap = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(snap, "result"), "0-1");
+	ck_assert_str_eq(jstr(snap, "reason"), "abandoned");
+	cJSON_Delete(snap);
+	table_close(&t);
+
+	/* yourpot: quiet, no poll parked: left after the quiet, gone at the
+	 * last request plus the grace, no claim; back clears it. */
+	table_open(&t, conf, "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	play(&t, t.alice, 0, "e4");
+	snap = table_snapshot(&t, t.alice);
+	int64_t seen = jint(snap, "now_ms");
+	cJSON_Delete(snap);
+	park(&t, &pb, t.bob);
+	tchessd_advance(&t.d, 5000);
+	e = table_wait_event(&t, "left");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(e, "claim_ms")));
+	ck_assert_msg(jint(e, "gone_ms") >= seen + 15000 && jint(e, "gone_ms") < seen + 16000, "gone %lld, seen %lld",
+		      (long long)jint(e, "gone_ms"), (long long)seen);
+	cJSON_Delete(e);
+	poll_fini(&pb);
+	snap = table_snapshot(&t, t.alice); /* a request: she is back */
+	cJSON_Delete(snap);
+	e = table_wait_event(&t, "presence");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	ck_assert(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "present")));
+	cJSON_Delete(e);
+	snap = table_snapshot(&t, NULL);
+	ck_assert_ptr_null(left_of(snap, "white"));
+	ck_assert_str_eq(jstr(snap, "status"), "playing");
+	cJSON_Delete(snap);
+	table_close(&t);
+
+	/* fide: leave, and at gone_ms the game ends unscored. */
+	table_open(&t, conf, "\"tc\":\"5+3\",\"ruleset\":\"fide\"");
+	play(&t, t.alice, 0, "e4");
+	ck_assert_uint_eq(table_ok(&t, "leave", t.bob, "{}"), 0);
+	e = table_wait_event(&t, "left");
+	ck_assert_str_eq(jstr(e, "color"), "black");
+	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(e, "claim_ms")));
+	cJSON_Delete(e);
+	park(&t, &pa, t.alice);
+	tchessd_advance(&t.d, 15000);
+	e = table_wait_event(&t, "game-ended");
+	ck_assert_str_eq(jstr(e, "termination"), "technical-failure");
+	ck_assert_str_eq(jstr(e, "reason"), "disconnect");
+	cJSON_Delete(e);
+	poll_fini(&pa);
+	/* Leaving is a seat's word: a spectator's is refused. */
+	table_refused(&t, "leave", t.carol, "{}", 403, NULL);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_invalid_commands)
 {
 	/* The issue: "A seat that sends more than the ruleset's number of
@@ -756,6 +882,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_disconnect_fide);
 	tcase_add_test(tc, test_disconnect_claim_win);
 	tcase_add_test(tc, test_claim_win_per_player);
+	tcase_add_test(tc, test_left);
 	tcase_add_test(tc, test_invalid_commands);
 	tcase_add_test(tc, test_max_duration);
 	tcase_add_test(tc, test_notes_revealed);
