@@ -6,14 +6,23 @@
 #include "clock-text.h"
 #include "session-internal.h"
 
-/* A game no longer followed shows the clocks as they stood then. */
+bool session_server_away(const struct session *s)
+{
+	return !s->lichess && s->conn == SESSION_CONN_RECONNECTING && s->view.created && !s->gone;
+}
+
+/* A game no longer followed shows the clocks as they stood then; one
+ * whose server is away, as its last event left them (session.h). */
 int64_t session_server_ms(const struct session *s, int64_t mono_ms)
 {
 	if (s->gone && mono_ms > s->gone_mono_ms)
 		mono_ms = s->gone_mono_ms;
 	if (mono_ms < s->reading_mono_ms)
 		mono_ms = s->reading_mono_ms;
-	return s->reading_server_ms + (mono_ms - s->reading_mono_ms);
+	int64_t t = s->reading_server_ms + (mono_ms - s->reading_mono_ms);
+	if (session_server_away(s) && t > s->view.last_t_ms)
+		t = s->view.last_t_ms;
+	return t;
 }
 
 int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms)
@@ -31,7 +40,7 @@ int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms)
 
 bool session_clock_running(const struct session *s, int c)
 {
-	return s->have_reading && s->reading.running == c && !session_over(s) && !s->gone;
+	return s->have_reading && s->reading.running == c && !session_over(s) && !s->gone && !session_server_away(s);
 }
 
 int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *side)
@@ -72,7 +81,7 @@ int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 static int64_t clock_tick(const struct session *s, int64_t mono_ms)
 {
 	int r = s->reading.running;
-	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s) || s->gone)
+	if (!s->have_reading || r == CLOCK_NOBODY || session_over(s) || s->gone || session_server_away(s))
 		return -1;
 	/* The first-move countdown shows whole seconds: wake at its next. */
 	int side;

@@ -701,8 +701,16 @@ unsigned session_set_conn(struct session *s, enum session_conn c, int64_t rtt_ms
 				s->message[0] = '\0';
 			dirty |= SESSION_DIRTY_STATUS;
 		}
+		bool was_away = session_server_away(s);
 		s->conn = c;
-		dirty |= SESSION_DIRTY_STATUS;
+		/* The clocks stand while the server is away, and run again
+		 * from its answer (session_server_away). */
+		static const char away[] = "server unreachable: the clocks stand as at the last move";
+		if (session_server_away(s) && !s->message_error)
+			session_say(s, false, "%s", away);
+		else if (was_away && !strcmp(s->message, away))
+			s->message[0] = '\0';
+		dirty |= SESSION_DIRTY_STATUS | SESSION_DIRTY_CLOCKS;
 	}
 	if (rtt_ms >= 0 && rtt_ms != s->rtt_ms) {
 		s->rtt_ms = rtt_ms;

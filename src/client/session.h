@@ -405,6 +405,13 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 /* The server instant shown at mono_ms: the last answer's now_ms plus the
  * time since it arrived (frozen once the game is gone). */
 int64_t session_server_ms(const struct session *s, int64_t mono_ms);
+/* Whether tchessd is away (the connection is reconnecting): its clocks
+ * then stand as its last event left them, since after a restart it
+ * resumes them from that instant (clock-resumed) and charges nobody for
+ * the time since. What is shown is what it will charge; a server that
+ * stayed up behind a broken link charged on, and its next answer says
+ * so. */
+bool session_server_away(const struct session *s);
 /* The remaining time of colour c at mono_ms: the fold's reading of the
  * clock at session_server_ms. */
 int64_t session_clock_ms(const struct session *s, int c, int64_t mono_ms);

@@ -598,7 +598,8 @@ START_TEST(test_clocks)
 END_TEST
 
 /* A connection that drops clears what was said before it (stale by the
- * time it is back: "the game has started"); an error stays. */
+ * time it is back: "the game has started"), saying why the clocks stand
+ * instead, and that goes when it is back; an error stays. */
 START_TEST(test_reconnect_clears_stale_message)
 {
 	struct session s;
@@ -608,8 +609,9 @@ START_TEST(test_reconnect_clears_stale_message)
 	session_set_conn(&s, SESSION_CONN_ONLINE, 10);
 	ck_assert(strstr(s.message, "the game has started"));
 	ck_assert(session_set_conn(&s, SESSION_CONN_RECONNECTING, -1) & SESSION_DIRTY_STATUS);
-	ck_assert_str_eq(s.message, "");
+	ck_assert_str_eq(s.message, "server unreachable: the clocks stand as at the last move");
 	session_set_conn(&s, SESSION_CONN_ONLINE, 10);
+	ck_assert_str_eq(s.message, "");
 	snprintf(s.message, sizeof s.message, "illegal: no piece there");
 	s.message_error = true;
 	session_set_conn(&s, SESSION_CONN_RECONNECTING, -1);
@@ -1414,6 +1416,61 @@ START_TEST(test_adjourn_and_absence)
 }
 END_TEST
 
+/* Issue 14 item 11: while tchessd is away the clocks stand as its last
+ * event left them, which is what it charges after a restart
+ * (clock-resumed from that instant): the mover's clock neither runs on
+ * during the outage nor jumps back when the server returns. The message
+ * said meanwhile goes with the outage. */
+START_TEST(test_server_away_clocks)
+{
+	struct session s;
+	struct evbuf b;
+	struct position p;
+	struct fold_event e;
+	started(&s, &b, WHITE);
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 0, "e2e4", T0 + 1000, false);
+	evbuf_fold(&b, &s, 6000);
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 1, "e7e5", T0 + 2000, false);
+	evbuf_fold(&b, &s, 7000); /* server T0+2000 is mono 7000 */
+	session_set_conn(&s, SESSION_CONN_ONLINE, 1);
+	int64_t at_move = session_clock_ms(&s, WHITE, 7000);
+	ck_assert(session_clock_running(&s, WHITE));
+	/* White thinks 3 s. */
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 10000), at_move - 3000);
+	/* The server goes away: White's clock as Black's move left it,
+	 * standing, and said. */
+	ck_assert_uint_ne(session_set_conn(&s, SESSION_CONN_RECONNECTING, -1) & SESSION_DIRTY_CLOCKS, 0);
+	ck_assert(session_server_away(&s));
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 10000), at_move);
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 30000), at_move);
+	ck_assert(!session_clock_running(&s, WHITE));
+	ck_assert_int_eq(session_next_tick(&s, 30000), -1);
+	ck_assert_str_eq(s.message, "server unreachable: the clocks stand as at the last move");
+	/* Back after a restart: tchessd resumes from the last event's
+	 * instant (paused_ms), here 25 s later on its clock. */
+	fold_event_init(&e, FOLD_EV_CLOCK_RESUMED);
+	e.paused_ms = T0 + 2000;
+	clock_reading(&e, at_move, 300000, WHITE);
+	evbuf_add(&b, T0 + 27000, &e);
+	evbuf_fold(&b, &s, 32000);
+	session_set_conn(&s, SESSION_CONN_ONLINE, 1);
+	ck_assert(!session_server_away(&s));
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 32000), at_move);
+	ck_assert(session_clock_running(&s, WHITE));
+	ck_assert_int_eq(session_clock_ms(&s, WHITE, 33000), at_move - 1000);
+	ck_assert_str_eq(s.message, "");
+	/* An error said during the outage is not the outage's: it stays. */
+	session_set_conn(&s, SESSION_CONN_RECONNECTING, -1);
+	snprintf(s.message, sizeof s.message, "move refused");
+	s.message_error = true;
+	session_set_conn(&s, SESSION_CONN_ONLINE, 1);
+	ck_assert_str_eq(s.message, "move refused");
+	session_fini(&s);
+}
+END_TEST
+
 /* A left event: color left, gone at gone_ms, the win claimable from
  * claim_ms (0: never). */
 static void left_event(struct evbuf *b, int64_t t_ms, int color, int64_t gone_ms, int64_t claim_ms)
@@ -2181,6 +2238,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_poll_refused_other);
 	tcase_add_test(tc, test_adjourn_and_absence);
 	tcase_add_test(tc, test_opponent_left);
+	tcase_add_test(tc, test_server_away_clocks);
 	tcase_add_test(tc, test_notes);
 	tcase_add_test(tc, test_resync);
 	suite_add_tcase(s, tc);
