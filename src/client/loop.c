@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/eventfd.h>
 #include <unistd.h>
 
 #include "keys.h"
@@ -41,6 +42,7 @@ struct loop {
 	int depth;
 	int next_serial;
 	int poll_serial;    /* the screen that holds the long-poll, 0 none */
+	int wake_fd;        /* an eventfd loop_wake() writes from any thread, or -1 */
 };
 
 /* The SIGWINCH pipe: curses's own handler still runs (it makes the next
@@ -67,7 +69,20 @@ struct loop *loop_new(struct ui *ui, struct net *n)
 	l->ui = ui;
 	l->net = n;
 	l->next_serial = 1;
+	/* Without it (no eventfd) a wake is lost and a screen that waits on
+	 * another thread must tick; every screen here has one. */
+	l->wake_fd = eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC);
 	return l;
+}
+
+void loop_wake(struct loop *l)
+{
+	uint64_t one = 1;
+	if (l->wake_fd >= 0) {
+		/* A full counter (EAGAIN) is a wake already due. */
+		ssize_t r = write(l->wake_fd, &one, sizeof one);
+		(void)r;
+	}
 }
 
 static void loop_pop(struct loop *l)
@@ -92,6 +107,9 @@ void loop_free(struct loop *l)
 		return;
 	while (l->depth > 0)
 		loop_pop(l);
+	/* After the screens: their close may still wake the loop. */
+	if (l->wake_fd >= 0)
+		close(l->wake_fd);
 	free(l);
 }
 
@@ -206,27 +224,42 @@ static unsigned loop_replies(struct loop *l)
 	return dirty;
 }
 
-/* Waits for the network, the terminal, the SIGWINCH pipe or timeout_ms
- * (-1: none); *tty tells whether the terminal was readable. */
+/* Waits for the network, the terminal, the SIGWINCH pipe, a wake from
+ * another thread or timeout_ms (-1: none); *tty tells whether the
+ * terminal was readable. */
 static void loop_wait(struct loop *l, int winch, int64_t timeout_ms, bool *tty)
 {
-	int fds[2] = { STDIN_FILENO, winch };
-	bool ready[2] = { false, false };
-	int nfds = winch >= 0 ? 2 : 1;
+	int fds[3], nfds = 0, at_winch = -1, at_wake = -1;
+	bool ready[3] = { false, false, false };
+	fds[nfds++] = STDIN_FILENO;
+	if (winch >= 0) {
+		at_winch = nfds;
+		fds[nfds++] = winch;
+	}
+	if (l->wake_fd >= 0) {
+		at_wake = nfds;
+		fds[nfds++] = l->wake_fd;
+	}
 	int t = timeout_ms < 0 ? -1 : timeout_ms > 86400000 ? 86400000 : (int)timeout_ms;
 	if (l->net) {
 		net_wait(l->net, t, fds, nfds, ready);
 	} else {
-		struct pollfd pf[2] = { { .fd = fds[0], .events = POLLIN }, { .fd = winch, .events = POLLIN } };
-		if (poll(pf, (nfds_t)nfds, t) > 0) {
-			ready[0] = pf[0].revents != 0;
-			ready[1] = nfds > 1 && pf[1].revents != 0;
-		}
+		struct pollfd pf[3];
+		for (int i = 0; i < nfds; i++)
+			pf[i] = (struct pollfd){ .fd = fds[i], .events = POLLIN };
+		if (poll(pf, (nfds_t)nfds, t) > 0)
+			for (int i = 0; i < nfds; i++)
+				ready[i] = pf[i].revents != 0;
 	}
-	if (winch >= 0 && ready[1]) {
+	if (at_winch >= 0 && ready[at_winch]) {
 		char buf[16];
 		while (read(winch, buf, sizeof buf) > 0)
 			;
+	}
+	if (at_wake >= 0 && ready[at_wake]) {
+		uint64_t n;
+		ssize_t r = read(l->wake_fd, &n, sizeof n);
+		(void)r;
 	}
 	*tty = ready[0];
 }

@@ -6,7 +6,8 @@
  * happens or the screen's next_tick is due, hands each finished request to
  * the screen that sent it, lets the screen on top apply the time, turns
  * the keys that arrived into that screen's commands, and sends what the
- * screens queued. With no tick due and nothing arriving the sleep has no
+ * screens queued. Another thread (an engine's worker) wakes the wait with
+ * loop_wake() instead of the screen polling for its answers. With no tick due and nothing arriving the sleep has no
  * timeout: an idle screen costs no CPU.
  *
  * Screens (play, review, tournaments, the home screen) plug in through
@@ -74,6 +75,12 @@ void loop_push(struct loop *l, const struct screen_ops *ops, void *self);
 /* Runs until the stack is empty. Returns 0, or -1 when the terminal went
  * away (the screens left are closed by loop_free). */
 int loop_run(struct loop *l);
+
+/* Wakes the loop's wait from any thread (an engine's answer, on the
+ * engine's worker): the next pass runs the top screen's apply, where the
+ * screen picks up what the thread left for it. Safe to call until
+ * loop_free() returns; wakes that come before the wait coalesce. */
+void loop_wake(struct loop *l);
 
 struct ui *loop_ui(const struct loop *l);
 /* The network, or NULL. */

@@ -1,8 +1,9 @@
 /*
  * Review's engine analysis (review-engine.h): two pools of one engine each
  * (the pass and the shown position, so the lines of the position on the
- * screen never wait behind the pass), results stored under one lock by the
- * pools' callbacks, and the pass's cache file.
+ * screen never wait behind the pass), started on a thread of their own,
+ * results stored under one lock by the pools' callbacks (each one wakes
+ * the owner through its notify function), and the pass's cache file.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -29,6 +30,8 @@ struct review_engine_job {
 	size_t index;   /* SIZE_MAX: the shown position */
 };
 
+enum review_engine_starting { REVIEW_ENGINE_STARTING, REVIEW_ENGINE_READY, REVIEW_ENGINE_FAILED };
+
 struct review_engine {
 	char *path;
 	struct engine_limits lim;
@@ -37,6 +40,14 @@ struct review_engine {
 	pthread_cond_t cond;
 	unsigned long serial;
 	char error[256];
+	review_engine_notify_fn *notify;
+	void *notify_arg;
+
+	/* The start, on its own thread (the UCI handshakes may take up to
+	 * the pool's start deadline). */
+	enum review_engine_starting state;
+	bool abandoned;                  /* freed while starting: the thread frees it */
+	char start_error[256];
 
 	/* The pass. */
 	unsigned pass_gen;
@@ -57,30 +68,109 @@ struct review_engine {
 	struct engine_analysis shown;
 };
 
-struct review_engine *review_engine_new(const char *path, const struct engine_limits *lim, char **err)
+/* Something new for the screen: the serial moves and the owner is woken.
+ * Under the lock. */
+static void review_engine_changed(struct review_engine *re)
 {
+	re->serial++;
+	pthread_cond_broadcast(&re->cond);
+	if (re->notify)
+		re->notify(re->notify_arg);
+}
+
+static void review_engine_destroy(struct review_engine *re)
+{
+	pthread_mutex_destroy(&re->lock);
+	pthread_cond_destroy(&re->cond);
+	free(re->path);
+	free(re);
+}
+
+/* The starting thread: both pools (each spawns its engine and waits for
+ * the handshake), then READY or FAILED under the lock; when the owner
+ * has gone meanwhile, the pools and re are freed here. */
+static void *review_engine_starter(void *arg)
+{
+	struct review_engine *re = arg;
 	struct engine_options o;
 	engine_options_init(&o);
-	o.path = path;
+	o.path = re->path;
 	o.max_engines = 1;
-	struct engine_pool *a = engine_pool_new(&o, err);
-	if (!a)
-		return NULL;
-	struct engine_pool *b = engine_pool_new(&o, err);
-	if (!b) {
+	char *err = NULL;
+	struct engine_pool *a = engine_pool_new(&o, &err), *b = NULL;
+	if (a && !(b = engine_pool_new(&o, &err))) {
 		engine_pool_free(a);
+		a = NULL;
+	}
+	pthread_mutex_lock(&re->lock);
+	if (re->abandoned) {
+		pthread_mutex_unlock(&re->lock);
+		engine_pool_free(a);
+		engine_pool_free(b);
+		free(err);
+		review_engine_destroy(re);
 		return NULL;
 	}
+	re->pass_pool = a;
+	re->show_pool = b;
+	re->state = a ? REVIEW_ENGINE_READY : REVIEW_ENGINE_FAILED;
+	if (!a)
+		snprintf(re->start_error, sizeof re->start_error, "%s", err ? err : "the engine did not start");
+	review_engine_changed(re);
+	pthread_mutex_unlock(&re->lock);
+	free(err);
+	return NULL;
+}
+
+struct review_engine *review_engine_start(const char *path, const struct engine_limits *lim,
+					  review_engine_notify_fn *notify, void *arg)
+{
 	struct review_engine *re = xcalloc(1, sizeof *re);
 	re->path = path ? xstrdup(path) : engine_find_default();
 	if (!re->path)
 		re->path = xstrdup("stockfish");
 	re->lim = *lim;
-	re->pass_pool = a;
-	re->show_pool = b;
 	re->show_id = -1;
+	re->notify = notify;
+	re->notify_arg = arg;
 	pthread_mutex_init(&re->lock, NULL);
 	pthread_cond_init(&re->cond, NULL);
+	pthread_t t;
+	pthread_attr_t attr;
+	pthread_attr_init(&attr);
+	pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+	int rc = pthread_create(&t, &attr, review_engine_starter, re);
+	pthread_attr_destroy(&attr);
+	if (rc != 0) {
+		re->state = REVIEW_ENGINE_FAILED;
+		snprintf(re->start_error, sizeof re->start_error, "cannot start a thread: %s", strerror(rc));
+	}
+	return re;
+}
+
+int review_engine_started(struct review_engine *re, char *buf, size_t size)
+{
+	pthread_mutex_lock(&re->lock);
+	int rc = re->state == REVIEW_ENGINE_READY ? 1 : re->state == REVIEW_ENGINE_STARTING ? 0 : -1;
+	if (buf && size)
+		snprintf(buf, size, "%s", rc < 0 ? re->start_error : "");
+	pthread_mutex_unlock(&re->lock);
+	return rc;
+}
+
+struct review_engine *review_engine_new(const char *path, const struct engine_limits *lim, char **err)
+{
+	struct review_engine *re = review_engine_start(path, lim, NULL, NULL);
+	pthread_mutex_lock(&re->lock);
+	while (re->state == REVIEW_ENGINE_STARTING)
+		pthread_cond_wait(&re->cond, &re->lock);
+	bool ok = re->state == REVIEW_ENGINE_READY;
+	pthread_mutex_unlock(&re->lock);
+	if (!ok) {
+		*err = xstrdup(re->start_error);
+		review_engine_free(re);
+		return NULL;
+	}
 	return re;
 }
 
@@ -118,17 +208,27 @@ void review_engine_free(struct review_engine *re)
 {
 	if (!re)
 		return;
-	review_engine_drop_pass(re);
-	/* The pools run every callback still due (with "engine pool closed")
-	 * before they return. */
-	engine_pool_free(re->pass_pool);
-	if (re->show_id > 0 && engine_cancel(re->show_pool, re->show_id))
-		free(re->show_job);
-	engine_pool_free(re->show_pool);
-	pthread_mutex_destroy(&re->lock);
-	pthread_cond_destroy(&re->cond);
-	free(re->path);
-	free(re);
+	pthread_mutex_lock(&re->lock);
+	if (re->state == REVIEW_ENGINE_STARTING) {
+		/* Not waited for (a handshake may hang until its deadline):
+		 * the starting thread frees it when it is done. */
+		re->abandoned = true;
+		pthread_mutex_unlock(&re->lock);
+		return;
+	}
+	/* The owner is going: a callback still due wakes no one. */
+	re->notify = NULL;
+	pthread_mutex_unlock(&re->lock);
+	if (re->state == REVIEW_ENGINE_READY) {
+		review_engine_drop_pass(re);
+		/* The pools run every callback still due (with "engine pool
+		 * closed") before they return. */
+		engine_pool_free(re->pass_pool);
+		if (re->show_id > 0 && engine_cancel(re->show_pool, re->show_id))
+			free(re->show_job);
+		engine_pool_free(re->show_pool);
+	}
+	review_engine_destroy(re);
 }
 
 const char *review_engine_path(const struct review_engine *re)
@@ -252,12 +352,11 @@ static void review_engine_store(struct review_engine_eval *e, const struct engin
 static void review_engine_answered(struct review_engine *re)
 {
 	re->answered++;
-	re->serial++;
 	if (re->answered == re->n && !re->error[0] && !re->cached) {
 		review_engine_cache_write(re);
 		re->cached = true;
 	}
-	pthread_cond_broadcast(&re->cond);
+	review_engine_changed(re);
 }
 
 static void review_engine_on_pass(void *arg, const struct engine_analysis *a, const char *error)
@@ -281,6 +380,10 @@ int review_engine_pass(struct review_engine *re, const struct position *start, c
 		       char **err)
 {
 	char fen[FEN_MAX], **uci;
+	if (review_engine_started(re, NULL, 0) != 1) {
+		*err = xstrdup("the engine has not started");
+		return -1;
+	}
 	if (review_engine_moves(start, moves, n, fen, &uci) < 0) {
 		*err = xstrdup("a move of the game is not legal");
 		return -1;
@@ -314,7 +417,7 @@ int review_engine_pass(struct review_engine *re, const struct position *start, c
 	if (review_engine_cache_read(re)) {
 		re->answered = re->n;
 		re->cached = true;
-		re->serial++;
+		review_engine_changed(re);
 		pthread_mutex_unlock(&re->lock);
 		goto out;
 	}
@@ -401,7 +504,7 @@ static void review_engine_on_show(void *arg, const struct engine_analysis *a, co
 		} else {
 			snprintf(re->error, sizeof re->error, "%s", error);
 		}
-		re->serial++;
+		review_engine_changed(re);
 	}
 	pthread_mutex_unlock(&re->lock);
 	free(j);
@@ -410,7 +513,7 @@ static void review_engine_on_show(void *arg, const struct engine_analysis *a, co
 void review_engine_show(struct review_engine *re, const struct position *start, const move *moves, size_t n)
 {
 	char fen[FEN_MAX], **uci;
-	if (review_engine_moves(start, moves, n, fen, &uci) < 0)
+	if (review_engine_started(re, NULL, 0) != 1 || review_engine_moves(start, moves, n, fen, &uci) < 0)
 		return;
 	pthread_mutex_lock(&re->lock);
 	int old = re->show_id;

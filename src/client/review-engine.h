@@ -39,11 +39,28 @@ struct review_engine_eval {
 	char best[UCI_MAX];            /* its best move, "" when the position has none */
 };
 
+/* Told, on whatever thread, that something changed: the start finished,
+ * a result or an error arrived. Called with this module's lock held: it
+ * must only wake its owner (loop_wake), never call back in. */
+typedef void review_engine_notify_fn(void *arg);
+
 /* Starts the engine at path (NULL: stockfish, as tchessd finds it) for
- * analyses within lim (its multipv is the shown position's lines).
- * Returns NULL with *err (caller frees) when it cannot start. */
+ * analyses within lim (its multipv is the shown position's lines) without
+ * waiting: the processes are spawned and put through the UCI handshake on
+ * a thread of their own, which calls notify(arg) (NULL: none) when done,
+ * as do the results after. Never NULL. */
+struct review_engine *review_engine_start(const char *path, const struct engine_limits *lim,
+					  review_engine_notify_fn *notify, void *arg);
+/* 1 once the engine is ready, 0 while it starts, -1 when it could not
+ * start, with why in buf (size bytes; buf may be NULL). */
+int review_engine_started(struct review_engine *re, char *buf, size_t size);
+
+/* review_engine_start() waited for: returns NULL with *err (caller frees)
+ * when the engine cannot start. For tchess review --plain. */
 struct review_engine *review_engine_new(const char *path, const struct engine_limits *lim, char **err);
-/* Stops the engines (a search is abandoned). NULL is a no-op. */
+/* Stops the engines (a search is abandoned). One still starting is not
+ * waited for: its thread frees it when the handshake ends (at the pool's
+ * start deadline at worst), and never notifies again. NULL is a no-op. */
 void review_engine_free(struct review_engine *re);
 
 /* The path of the engine running. */
@@ -52,7 +69,7 @@ const char *review_engine_path(const struct review_engine *re);
 /* Starts the pass over start + moves[0..n) (n + 1 positions), replacing
  * any pass before. Reads the cache first: when it holds the game, every
  * position is done at once and nothing is asked of the engine. Returns 0,
- * or -1 with *err when a move is not legal. */
+ * or -1 with *err when a move is not legal or the engine is not ready. */
 int review_engine_pass(struct review_engine *re, const struct position *start, const move *moves, size_t n,
 		       char **err);
 
@@ -64,7 +81,8 @@ void review_engine_progress(struct review_engine *re, size_t *done, size_t *tota
 bool review_engine_eval_at(struct review_engine *re, size_t i, struct review_engine_eval *out);
 
 /* Asks for the best lines of the position start + moves[0..n) (MultiPV of
- * the limits), withdrawing the request for the one shown before. */
+ * the limits), withdrawing the request for the one shown before. Nothing
+ * until the engine is ready. */
 void review_engine_show(struct review_engine *re, const struct position *start, const move *moves, size_t n);
 
 /* The lines of the position last asked for with review_engine_show, with

@@ -42,7 +42,18 @@ void review_engine_clear(struct review *r)
 	r->engine_best = NULL;
 	r->engine_done = r->engine_total = 0;
 	r->shown_ok = false;
+	r->engine_starting = false;
 	r->engine_note[0] = '\0';
+}
+
+unsigned review_engine_set_starting(struct review *r, bool starting)
+{
+	if (starting == r->engine_starting)
+		return 0;
+	r->engine_starting = starting;
+	snprintf(r->engine_note, sizeof r->engine_note, "%s",
+		 !starting ? "" : r->ascii ? "starting the engine..." : "starting the engine\u2026");
+	return REVIEW_DIRTY_INFO | REVIEW_DIRTY_COMMENT | REVIEW_DIRTY_STATUS;
 }
 
 unsigned review_engine_set_eval(struct review *r, size_t i, const struct pgn_eval *e, const char *best)

@@ -201,6 +201,7 @@ struct review {
 	 * the pass's verdicts on the main line's positions and the best
 	 * lines of the position shown. */
 	bool engine_on;                /* toggled by a */
+	bool engine_starting;          /* on, its handshake not done yet */
 	struct pgn_eval *engine_evals; /* n_moves + 1 (owned); kind NONE until known */
 	char (*engine_best)[UCI_MAX];  /* the engine's move in each position, or "" */
 	size_t engine_done, engine_total;
@@ -256,6 +257,9 @@ unsigned review_engine_set_eval(struct review *r, size_t i, const struct pgn_eva
 /* The lines of the position whose FEN is fen (dropped unless it is the
  * one shown). */
 unsigned review_engine_set_shown(struct review *r, const char *fen, const struct engine_analysis *a);
+/* Whether the engine is still starting ("starting the engine..." in the
+ * info line and the comment pane); returns the dirty bits. */
+unsigned review_engine_set_starting(struct review *r, bool starting);
 /* The pass's progress and a note for the info line. */
 unsigned review_engine_set_progress(struct review *r, size_t done, size_t total, const char *note);
 /* Forgets the engine's results (a new game, or analysis off). */

@@ -2,15 +2,19 @@
  * The review screens' logic (screens.h): keys to review commands, applied
  * to the review model; ui/review.c draws it. Offline: no requests. With
  * engine analysis on (key a) the screen owns the engine (review-engine.h),
- * asks it for the whole-game pass and for the shown position's lines, and
- * copies what it answered into the model once a pass of the loop; it asks
- * for a tick only while an answer is due, so an idle review costs no CPU.
+ * starts it without waiting (the handshake runs on the engine module's
+ * thread: the keys keep working and the screen says "starting the
+ * engine"), asks it for the whole-game pass and for the shown position's
+ * lines, and copies what it answered into the model when the engine wakes
+ * the loop (loop_wake): no tick, so a review waiting on the engine costs
+ * no CPU.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "keys.h"
+#include "loop.h"
 #include "review-engine.h"
 #include "review-tablebase.h"
 #include "review.h"
@@ -18,15 +22,14 @@
 #include "ui/ui.h"
 #include "util/xalloc.h"
 
-/* How often to look for the engine's answers while one is due. */
-#define SCREEN_REVIEW_ENGINE_TICK_MS 100
-
 struct screen_review {
 	struct review *r;
 	struct ui_review *draw;
 	char *engine_path;             /* NULL: stockfish */
 	struct engine_limits lim;
 	struct review_engine *re;
+	bool ready;                    /* re has started */
+	struct loop *loop;             /* woken by the engine */
 	size_t pass_game;              /* the game the pass is for, SIZE_MAX for none */
 	unsigned long serial;          /* the engine's, when last copied */
 	char asked_fen[FEN_MAX];       /* the position last asked for, "" */
@@ -75,8 +78,9 @@ static unsigned screen_review_tablebase(struct screen_review *p)
 
 static unsigned screen_review_show(void *self, struct loop *l, bool resumed)
 {
-	(void)l;
+	struct screen_review *p = self;
 	(void)resumed;
+	p->loop = l;
 	ui_mouse(false);
 	unsigned dirty = screen_review_resize(self);
 	return dirty | screen_review_tablebase(self);
@@ -135,6 +139,11 @@ static unsigned screen_review_sync(struct screen_review *p)
 	return dirty;
 }
 
+static void screen_review_wake(void *arg)
+{
+	loop_wake(arg);
+}
+
 /* Starts or stops the engine as the model asks, starts the pass for the
  * game shown and asks for the lines of the position shown. */
 static unsigned screen_review_engine(struct screen_review *p)
@@ -151,16 +160,27 @@ static unsigned screen_review_engine(struct screen_review *p)
 	}
 	unsigned dirty = 0;
 	if (!p->re) {
-		char *err = NULL;
-		p->re = review_engine_new(p->engine_path, &p->lim, &err);
-		if (!p->re) {
+		p->re = review_engine_start(p->engine_path, &p->lim, screen_review_wake, p->loop);
+		p->ready = false;
+		p->serial = 0;
+		dirty |= review_engine_set_starting(r, true);
+	}
+	if (!p->ready) {
+		char err[256];
+		int st = review_engine_started(p->re, err, sizeof err);
+		if (st == 0)
+			return dirty;
+		if (st < 0) {
+			/* Said once: analysis goes off until a is pressed again. */
+			review_engine_free(p->re);
+			p->re = NULL;
 			struct review_cmd off = { REVIEW_CMD_ENGINE, 0, 0 };
 			review_apply(r, &off);
 			snprintf(r->message, sizeof r->message, "no engine analysis: %.170s", err);
-			free(err);
 			return REVIEW_DIRTY_ALL;
 		}
-		p->serial = 0;
+		p->ready = true;
+		dirty |= review_engine_set_starting(r, false);
 	}
 	if (p->pass_game != r->game_index || !r->engine_evals) {
 		char *err = NULL;
@@ -205,26 +225,9 @@ static unsigned screen_review_apply(void *self, struct loop *l, int64_t mono_ms)
 	struct screen_review *p = self;
 	(void)l;
 	(void)mono_ms;
-	return p->re ? screen_review_sync(p) : 0;
-}
-
-/* A tick while the pass runs or the shown position's lines are due. */
-static int64_t screen_review_next_tick(void *self, int64_t mono_ms)
-{
-	struct screen_review *p = self;
-	(void)mono_ms;
 	if (!p->re)
-		return -1;
-	size_t done, total;
-	review_engine_progress(p->re, &done, &total);
-	struct engine_analysis a;
-	char fen[FEN_MAX];
-	bool shown = review_engine_shown(p->re, &a, fen);
-	char err[8];
-	review_engine_error(p->re, err, sizeof err);
-	if ((done < total || !shown) && !err[0])
-		return SCREEN_REVIEW_ENGINE_TICK_MS;
-	return -1;
+		return 0;
+	return p->ready ? screen_review_sync(p) : screen_review_engine(p);
 }
 
 static bool screen_review_done(const void *self)
@@ -248,7 +251,6 @@ const struct screen_ops screen_review_ops = {
 	.draw = screen_review_draw,
 	.key = screen_review_key,
 	.apply = screen_review_apply,
-	.next_tick = screen_review_next_tick,
 	.done = screen_review_done,
 	.close = screen_review_close,
 };

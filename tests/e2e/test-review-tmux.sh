@@ -312,6 +312,68 @@ if [ -x /usr/games/stockfish ]; then
 	check "says so" t "no engine analysis: engine /nonexistent/engine"
 	keys t q
 	check "quits" t "tchess-exit-0"
+
+	# 15b. The engine starts off the screen's loop: an engine whose UCI
+	# handshake waits for a line on a FIFO this test writes (then it is
+	# stockfish). While it is held the screen says so and the keys still
+	# step through the game; released, the evaluation shows. An engine that
+	# fails its handshake is said once, and analysis goes off.
+	mkfifo "$tmp/hold"
+	cat >"$tmp/held-engine" <<EOS
+#!/bin/sh
+read -r _
+read -r _ <"$tmp/hold"
+echo uciok
+exec /usr/games/stockfish
+EOS
+	cat >"$tmp/failing-engine" <<EOS
+#!/bin/sh
+read -r _
+read -r _ <"$tmp/hold"
+exit 3
+EOS
+	chmod +x "$tmp/held-engine" "$tmp/failing-engine"
+	# release: one line for each engine that opens the FIFO (the pass's
+	# and the shown position's), until killed; each write waits for a
+	# reader, so nothing spins. A write that finds the reader gone
+	# (it read its line and closed) is an EPIPE to go past, not a
+	# SIGPIPE that would end the loop before the next engine's turn.
+	release() {
+		(trap '' PIPE; while :; do echo go >"$tmp/hold" 2>/dev/null; done) &
+		release_pid=$!
+	}
+	start XDG_CACHE_HOME="$tmp/cache-held" -- --engine "$tmp/held-engine" --depth 6 "$tmp/blunder.pgn"
+	check "held engine: the game" t "ply 0/14"
+	keys t a
+	check "held engine: starting said" t "starting the engine…"
+	keys t Right Right
+	check "held engine: the keys still step" t "ply 2/14"
+	keys t Left
+	check "held engine: and back" t "ply 1/14"
+	keys t : 9 Enter
+	check "held engine: a jump too" t "ply 9/14"
+	check "held engine: still starting" t "starting the engine…"
+	release
+	check "released: the pass done" t "depth 6" 30
+	check "released: the position's best lines (Black to move)" t "5...Q" 20
+	check "released: the blunder judged" t "Blunder. "
+	absent "released: no longer starting" t "starting the engine"
+	kill "$release_pid" 2>/dev/null; wait "$release_pid" 2>/dev/null
+	keys t q
+	check "held engine: quits" t "tchess-exit-0"
+	start -- --engine "$tmp/failing-engine" "$tmp/blunder.pgn"
+	check "failing engine: the game" t "ply 0/14"
+	keys t a
+	check "failing engine: starting" t "starting the engine…"
+	release
+	check "failing engine: said" t "no engine analysis: engine $tmp/failing-engine"
+	kill "$release_pid" 2>/dev/null; wait "$release_pid" 2>/dev/null
+	keys t Right
+	check "failing engine: keys go on" t "ply 1/14"
+	absent "failing engine: said once" t "no engine analysis"
+	absent "failing engine: analysis off" t "starting the engine"
+	keys t q
+	check "failing engine: quits" t "tchess-exit-0"
 else
 	echo "ok - engine checks skipped: no /usr/games/stockfish"
 fi

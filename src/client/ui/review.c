@@ -207,7 +207,7 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 		for (int k = 0; k < n && y < height; k++)
 			ui_draw_put(w, y++, 0, lines[k], width);
 		if (n == 0 && y < height)
-			ui_draw_put(w, y++, 0, "(the engine is thinking)", width);
+			ui_draw_put(w, y++, 0, r->engine_starting ? r->engine_note : "(the engine is thinking)", width);
 	}
 	char nags[256] = "", advice[96];
 	if (mv)
