@@ -160,6 +160,8 @@ int cmd_review(int argc, char **argv)
 	const char *base = strrchr(file, '/') ? strrchr(file, '/') + 1 : file;
 	struct review r;
 	review_init(&r, base, rp.entries, rp.n_games, review_pgn_load, &rp);
+	r.save = review_pgn_save;
+	r.save_ctx = &rp;
 	r.ascii = config_want_ascii(ascii_arg, &cfg, nl_langinfo(CODESET), getenv("TERM"));
 	r.flipped = flip;
 	if (game_no > 0 || rp.n_games == 1) {

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "account.h"
 #include "review-pgn.h"
 #include "util/xalloc.h"
 
@@ -107,6 +108,10 @@ int review_pgn_open(struct review_pgn *rp, const char *path, char *err, size_t e
 		goto out;
 	}
 	rc = review_pgn_init(rp, buf, len, err, errsize);
+	if (rc == 0) {
+		const char *base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
+		snprintf(rp->name, sizeof rp->name, "%s", base);
+	}
 out:
 	free(buf);
 	fclose(f);
@@ -226,4 +231,108 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 	out->rules_ended = pgn_game_rules_end(g, NULL, &out->rules_end, &why);
 	out->rules_end_why = game_termination_str(why);
 	return 0;
+}
+
+/* Puts the player's line (at) into g: one more side line of the move it
+ * replaces, or the moves appended to the line it continues. -1 with a
+ * message when at does not fit g's tree or a move does not fit. */
+static int review_pgn_add_line(struct pgn_game *g, const struct review_explore_at *at, char *err, size_t errsize)
+{
+	struct pgn_move *moves = g->moves;
+	size_t n = g->n_moves;
+	struct pgn_line *line = NULL;   /* NULL: the main line */
+	for (int j = 0; j < at->depth; j++) {
+		if (at->index[j] >= n || at->alt[j] >= moves[at->index[j]].n_variations) {
+			snprintf(err, errsize, "your line is not in this game's tree");
+			return -1;
+		}
+		line = &moves[at->index[j]].variations[at->alt[j]];
+		moves = line->moves;
+		n = line->n_moves;
+	}
+	if (at->at > n) {
+		snprintf(err, errsize, "your line is not in this game's tree");
+		return -1;
+	}
+	if (at->at < n)
+		line = pgn_move_add_variation(&moves[at->at]);
+	if (at->at < n && !line) {
+		snprintf(err, errsize, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < at->line->n_moves; i++) {
+		enum tchess_err e = line ? pgn_line_add_move(line, at->line->moves[i].m)
+					 : pgn_game_add_move(g, at->line->moves[i].m);
+		if (e != TCHESS_OK) {
+			snprintf(err, errsize, "%s", tchess_strerror(e));
+			return -1;
+		}
+	}
+	return 0;
+}
+
+int review_pgn_export(struct review_pgn *rp, size_t index, const struct review_explore_at *at, struct pgn_buf *out,
+		      char *err, size_t errsize)
+{
+	struct pgn_reader rd;
+	struct pgn_error e;
+	struct pgn_game g;
+	struct tchess_error terr;
+	int rc = -1;
+	if (index >= rp->n_games) {
+		snprintf(err, errsize, "there is no game %zu (the file has %zu)", index + 1, rp->n_games);
+		return -1;
+	}
+	/* A fresh copy of the game, so the one on the screen is untouched. */
+	pgn_reader_init(&rd, rp->buf + rp->offsets[index], rp->len - rp->offsets[index]);
+	if (pgn_read_game(&rd, &g, &e) == PGN_ERROR && !g.n_moves) {
+		snprintf(err, errsize, "%.150s", e.message);
+		goto out;
+	}
+	if (at && review_pgn_add_line(&g, at, err, errsize) < 0)
+		goto out;
+	if (pgn_write_game(&g, out, &terr) != TCHESS_OK) {
+		snprintf(err, errsize, "%.150s", terr.message);
+		goto out;
+	}
+	rc = 0;
+out:
+	pgn_game_fini(&g);
+	return rc;
+}
+
+int review_pgn_save(void *ctx, size_t index, const struct review_explore_at *at, char *msg, size_t msgsize)
+{
+	struct review_pgn *rp = ctx;
+	char dir[1024], path[1400], tmp[1500], err[256];
+	struct pgn_buf b;
+	pgn_buf_init(&b);
+	int rc = -1;
+	if (review_pgn_export(rp, index, at, &b, err, sizeof err) < 0) {
+		snprintf(msg, msgsize, "not saved: %.150s", err);
+		goto out;
+	}
+	if (account_games_dir(dir, sizeof dir) < 0 || account_mkdirs(dir, err, sizeof err) < 0) {
+		snprintf(msg, msgsize, "not saved: no games folder (%.120s)", dir[0] ? err : "no HOME");
+		goto out;
+	}
+	/* The file's name without .pgn, and the game's number. */
+	const char *name = rp->name[0] ? rp->name : "review";
+	size_t stem = strlen(name);
+	if (stem > 4 && !strcmp(name + stem - 4, ".pgn"))
+		stem -= 4;
+	snprintf(path, sizeof path, "%s/%.*s-%zu.pgn", dir, (int)stem, name, index + 1);
+	snprintf(tmp, sizeof tmp, "%s.tmp", path);
+	FILE *f = fopen(tmp, "wb");
+	if (!f || fwrite(b.data, 1, b.len, f) != b.len || fclose(f) != 0 || rename(tmp, path) != 0) {
+		snprintf(msg, msgsize, "not saved: %.40s: %.100s", path, strerror(errno));
+		if (f)
+			remove(tmp);
+		goto out;
+	}
+	snprintf(msg, msgsize, "saved%s to %.160s", at ? " with your line" : "", path);
+	rc = 0;
+out:
+	pgn_buf_fini(&b);
+	return rc;
 }

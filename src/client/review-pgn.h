@@ -24,6 +24,7 @@ struct review_pgn {
 	void **allocs;                 /* the side lines' arrays, freed with the game */
 	size_t n_allocs, cap_allocs;
 	char time_control[TIME_CONTROL_TEXT_MAX];   /* the game's, as players write it */
+	char name[256];                /* the file's name without its folder (saves are named after it) */
 };
 
 /* Lists the games of buf (len bytes, copied). Returns 0 (even for a file
@@ -36,5 +37,19 @@ void review_pgn_fini(struct review_pgn *rp);
 /* A review_load_fn: ctx is a struct review_pgn. The game stays valid until
  * the next load or review_pgn_fini(). */
 int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err, size_t errsize);
+
+/* Game index of the file as read (comments, NAGs, clocks, evaluations and
+ * side lines kept), with the player's line at (NULL: none) as one more
+ * side line of the move it replaces, or appended to the line it continues
+ * past its end, in export format appended to out. Returns 0 or -1 with a
+ * message. */
+int review_pgn_export(struct review_pgn *rp, size_t index, const struct review_explore_at *at, struct pgn_buf *out,
+		      char *err, size_t errsize);
+
+/* A review_save_fn (ctx: a struct review_pgn): review_pgn_export() written
+ * to NAME-N.pgn in the games folder (account_games_dir(), made when
+ * missing), NAME the file's name without .pgn and N the game's number,
+ * replacing a file of that name. */
+int review_pgn_save(void *ctx, size_t index, const struct review_explore_at *at, char *msg, size_t msgsize);
 
 #endif

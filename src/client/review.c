@@ -293,6 +293,9 @@ int review_set_game(struct review *r, const struct review_game *g)
 	r->n_line = (size_t)n;
 	r->depth = 0;
 	review_engine_clear(r);
+	r->explore.n = 0;
+	r->explore.depth = 0;
+	r->explore.line.n_moves = 0;
 	r->game = *g;
 	r->has_game = true;
 	r->ply = 0;
@@ -418,8 +421,28 @@ unsigned review_play(struct review *r, const char *text)
 	x->line.moves = x->moves;
 	x->line.n_moves = x->n;
 	x->line.comment_start = NULL;
+	memcpy(x->frames, r->frames, (size_t)(r->depth + 1) * sizeof *x->frames);
+	x->depth = r->depth;
 	review_follow(r, r->depth, r->ply + 1);
 	return REVIEW_DIRTY_GAME;
+}
+
+bool review_explore_where(const struct review *r, struct review_explore_at *out)
+{
+	const struct review_explore *x = &r->explore;
+	if (!r->has_game || x->n == 0 || x->depth < 1)
+		return false;
+	memset(out, 0, sizeof *out);
+	size_t start = 0;   /* the ply the line of the level stands at */
+	for (int j = 1; j < x->depth; j++) {
+		out->index[j - 1] = x->frames[j].base - start;
+		out->alt[j - 1] = x->frames[j].alt;
+		start = x->frames[j].base;
+	}
+	out->depth = x->depth - 1;
+	out->at = x->frames[x->depth].base - start;
+	out->line = &x->line;
+	return true;
 }
 
 /* Back to the line the side line branched from, at the position before
@@ -531,6 +554,8 @@ struct review_cmd review_key(const struct review *r, int key)
 		return review_cmd(REVIEW_CMD_ENGINE, 0);
 	case 'm':
 		return review_cmd(REVIEW_CMD_MOVE_OPEN, 0);
+	case 's':
+		return review_cmd(REVIEW_CMD_SAVE, 0);
 	case 'u':
 		return review_cmd(REVIEW_CMD_LINE_LEAVE, 0);
 	case KEYS_ESC:
@@ -711,6 +736,18 @@ unsigned review_apply(struct review *r, const struct review_cmd *c)
 	case REVIEW_CMD_LINE_NEXT:
 		dirty |= review_line_next(r);
 		break;
+	case REVIEW_CMD_SAVE: {
+		struct review_explore_at at;
+		bool own = review_explore_where(r, &at);
+		if (!r->has_game)
+			break;
+		if (!r->save)
+			snprintf(r->message, sizeof r->message, "saving is not possible here");
+		else
+			r->save(r->save_ctx, r->game_index, own ? &at : NULL, r->message, sizeof r->message);
+		dirty |= REVIEW_DIRTY_STATUS;
+		break;
+	}
 	case REVIEW_CMD_LINE_LEAVE:
 		dirty |= review_line_leave(r);
 		break;

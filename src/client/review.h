@@ -100,6 +100,7 @@ enum review_cmd_kind {
 	REVIEW_CMD_LINE_LEAVE,    /* back to the line a side line branched from */
 	REVIEW_CMD_ENGINE,        /* engine analysis on or off */
 	REVIEW_CMD_MOVE_OPEN,     /* the move prompt: SAN or UCI, played from the shown position */
+	REVIEW_CMD_SAVE,          /* the game, with the player's line, to a PGN file (review_save_fn) */
 	REVIEW_CMD_REDRAW
 };
 
@@ -153,15 +154,36 @@ struct review_frame {
 	bool explored;                     /* the model's own line of the player's moves */
 };
 
+#define REVIEW_DEPTH_MAX (PGN_RAV_DEPTH_MAX + 1)
+
 /* The player's own moves (explore): one line at a time, owned by the
- * model, followed as a side line of the move it replaces. */
+ * model, followed as a side line of the move it replaces. It is kept
+ * (and saved with the game, key s) after it is left, until a new line
+ * replaces it or another game is opened. */
 struct review_explore {
 	struct review_move *moves;
 	size_t n, cap;
 	struct review_line line;           /* points into moves */
+	struct review_frame frames[REVIEW_DEPTH_MAX];   /* the frames it was played in */
+	int depth;                         /* frames[depth] is its own; 0: no line */
 };
 
-#define REVIEW_DEPTH_MAX (PGN_RAV_DEPTH_MAX + 1)
+/* Where the player's line hangs in the game's tree, for writing it: from
+ * the main line (level 0), the side line alt[j] of move index[j] of level
+ * j is level j + 1; the line replaces move at of level depth (at equal to
+ * that line's length: it continues the line past its end). */
+struct review_explore_at {
+	int depth;
+	size_t index[REVIEW_DEPTH_MAX], alt[REVIEW_DEPTH_MAX];
+	size_t at;
+	const struct review_line *line;    /* the player's moves */
+};
+
+/* Saves game index of the file, with the player's line at (NULL: none),
+ * somewhere of the saver's choosing; says where (or why not) in msg.
+ * Returns 0 or -1. */
+typedef int (*review_save_fn)(void *ctx, size_t index, const struct review_explore_at *at, char *msg,
+			      size_t msgsize);
 
 struct review {
 	enum review_screen screen;
@@ -170,6 +192,8 @@ struct review {
 	size_t n_entries;
 	review_load_fn load;
 	void *load_ctx;
+	review_save_fn save;           /* NULL: s says saving is not possible */
+	void *save_ctx;
 
 	bool has_game;
 	size_t game_index;
@@ -245,6 +269,10 @@ void review_board_view(const struct review *r, struct board_view *v);
  * explored before. Returns the dirty bits; a message says why a move is
  * refused (nothing changes then). */
 unsigned review_play(struct review *r, const char *text);
+
+/* Where the player's line hangs (struct review_explore_at), into *out:
+ * false when there is none. */
+bool review_explore_where(const struct review *r, struct review_explore_at *out);
 
 /* The move of ply i (from 0) of the line followed; i < r->n_line. */
 const struct review_move *review_move_at(const struct review *r, size_t i);

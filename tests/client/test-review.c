@@ -9,12 +9,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "keys.h"
 #include "review-pgn.h"
 #include "review-tablebase.h"
 #include "review.h"
 #include "tchess/fen.h"
+#include "tchess/notation.h"
 
 static struct review_pgn rp;
 static struct review r;
@@ -673,6 +675,127 @@ START_TEST(test_played_on)
 }
 END_TEST
 
+/* The player's line saved (key s) as one more side line of the move it
+ * replaces, the file's comments, NAGs, clocks, evaluations and side lines
+ * kept: written, read back, the same tree (the expected one made by
+ * hand with pgn_move_add_variation) and the same text again; a line past
+ * the end of the main line is appended to it; the save writes NAME-N.pgn
+ * in the games folder. */
+START_TEST(test_save_own_line)
+{
+	const char *text = "[Event \"Saved\"]\n[Result \"*\"]\n\n{ Start. } 1. e4 { [%clk 0:05:00] [%eval 0.3] "
+			   "Best by test. } 1... e5 $1 ( { The Sicilian. } 1... c5 2. Nf3 $14 { A comment. } "
+			   "( 2. c3 d5 ) 2... d6 ) 2. Nf3 Nc6 *\n";
+	char err[256];
+	ck_assert_int_eq(review_pgn_init(&rp, text, strlen(text), err, sizeof err), 0);
+	review_init(&r, "saved.pgn", rp.entries, rp.n_games, review_pgn_load, &rp);
+	key(KEYS_ENTER);
+	struct review_explore_at at;
+	ck_assert(!review_explore_where(&r, &at));
+	review_play(&r, "e4");
+	review_play(&r, "c5");
+	review_play(&r, "d4");
+	review_play(&r, "cxd4");
+	ck_assert(r.frames[2].explored);
+	/* Left, it is still the line that is saved. */
+	key('u');
+	ck_assert(review_explore_where(&r, &at));
+	ck_assert_int_eq(at.depth, 1);
+	ck_assert_uint_eq(at.index[0], 1);
+	ck_assert_uint_eq(at.alt[0], 0);
+	ck_assert_uint_eq(at.at, 1);
+	ck_assert_uint_eq(at.line->n_moves, 2);
+
+	struct pgn_buf out, want, again;
+	pgn_buf_init(&out);
+	pgn_buf_init(&want);
+	pgn_buf_init(&again);
+	ck_assert_int_eq(review_pgn_export(&rp, 0, &at, &out, err, sizeof err), 0);
+
+	/* The file's game with the line added by hand. */
+	struct pgn_reader rd;
+	struct pgn_game g, back;
+	pgn_reader_init(&rd, text, strlen(text));
+	ck_assert_int_eq(pgn_read_game(&rd, &g, NULL), PGN_OK);
+	struct pgn_move *nf3 = &g.moves[1].variations[0].moves[1];
+	ck_assert_str_eq(nf3->san, "Nf3");
+	struct pgn_line *l = pgn_move_add_variation(nf3);
+	struct position p = g.start;
+	struct undo u;
+	move m;
+	ck_assert_int_eq(san_parse(&p, "e4", 2, &m, NULL), TCHESS_OK);
+	position_make(&p, m, &u);
+	ck_assert_int_eq(san_parse(&p, "c5", 2, &m, NULL), TCHESS_OK);
+	position_make(&p, m, &u);
+	ck_assert_int_eq(san_parse(&p, "d4", 2, &m, NULL), TCHESS_OK);
+	ck_assert_int_eq(pgn_line_add_move(l, m), TCHESS_OK);
+	position_make(&p, m, &u);
+	ck_assert_int_eq(san_parse(&p, "cxd4", 4, &m, NULL), TCHESS_OK);
+	ck_assert_int_eq(pgn_line_add_move(l, m), TCHESS_OK);
+	ck_assert_int_eq(pgn_write_game(&g, &want, NULL), TCHESS_OK);
+	ck_assert_str_eq(out.data, want.data);
+	ck_assert_ptr_nonnull(strstr(out.data, "2. Nf3 $14 {A comment.} (2. c3 d5) (2. d4 cxd4) 2... d6)"));
+	ck_assert_ptr_nonnull(strstr(out.data, "{[%eval 0.30] [%clk 0:05:00] Best by test.}"));
+
+	/* Read back: the same tree, written the same. */
+	pgn_reader_init(&rd, out.data, out.len);
+	ck_assert_int_eq(pgn_read_game(&rd, &back, NULL), PGN_OK);
+	ck_assert_uint_eq(back.n_moves, 4);
+	ck_assert_uint_eq(back.moves[1].n_nags, 1);
+	ck_assert_uint_eq(back.moves[1].variations[0].moves[1].n_variations, 2);
+	ck_assert_str_eq(back.moves[1].variations[0].moves[1].variations[1].moves[1].san, "cxd4");
+	ck_assert_str_eq(back.moves[0].comment, "Best by test.");
+	ck_assert_int_eq(back.moves[0].clock_ms, 300000);
+	ck_assert_int_eq(back.moves[0].eval.value, 30);
+	ck_assert_int_eq(pgn_write_game(&back, &again, NULL), TCHESS_OK);
+	ck_assert_str_eq(again.data, out.data);
+	pgn_game_fini(&back);
+	pgn_game_fini(&g);
+
+	/* Past the end of the main line: appended to it. */
+	key(KEYS_ESC);
+	key(KEYS_END);
+	review_play(&r, "Bb5");
+	ck_assert(review_explore_where(&r, &at));
+	ck_assert_int_eq(at.depth, 0);
+	ck_assert_uint_eq(at.at, 4);
+	out.len = 0;
+	ck_assert_int_eq(review_pgn_export(&rp, 0, &at, &out, err, sizeof err), 0);
+	ck_assert_ptr_nonnull(strstr(out.data, "2. Nf3 Nc6\n3. Bb5 *"));
+	ck_assert_ptr_null(strstr(out.data, "cxd4"));
+
+	/* s: the file in the games folder, named after the file. */
+	char dir[] = "/tmp/tchess-save-XXXXXX", path[256];
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("XDG_DATA_HOME", dir, 1);
+	strcpy(rp.name, "saved.pgn");
+	r.save = review_pgn_save;
+	r.save_ctx = &rp;
+	key('s');
+	snprintf(path, sizeof path, "%s/tchess/games/saved-1.pgn", dir);
+	char msg[400];
+	snprintf(msg, sizeof msg, "saved with your line to %s", path);
+	ck_assert_str_eq(r.message, msg);
+	FILE *f = fopen(path, "rb");
+	ck_assert_ptr_nonnull(f);
+	char file[4096];
+	size_t n = fread(file, 1, sizeof file - 1, f);
+	file[n] = '\0';
+	fclose(f);
+	ck_assert_str_eq(file, out.data);
+	remove(path);
+	snprintf(path, sizeof path, "%s/tchess/games", dir);
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/tchess", dir);
+	rmdir(path);
+	rmdir(dir);
+	pgn_buf_fini(&out);
+	pgn_buf_fini(&want);
+	pgn_buf_fini(&again);
+	close_file();
+}
+END_TEST
+
 START_TEST(test_illegal_game_refused)
 {
 	struct review_move mv = { .m = move_make(SQ_E1, SQ_E8 - 8 * 3), .san = "Ke5", .clock_ms = -1 };
@@ -816,6 +939,7 @@ int main(void)
 	tcase_add_test(tc, test_explore);
 	tcase_add_test(tc, test_tablebase);
 	tcase_add_test(tc, test_played_on);
+	tcase_add_test(tc, test_save_own_line);
 	tcase_add_test(tc, test_illegal_game_refused);
 	tcase_add_test(tc, test_time_control_text);
 	tcase_add_test(tc, test_bad_game_in_list);

@@ -224,8 +224,9 @@ check "quits" t "tchess-exit-0"
 
 # 13b. Explore: a move of one's own from the shown position (m, SAN,
 # Enter) starts a line of the player's in place of the game's next move;
-# an illegal one is refused with the reason; u leaves.
-start -- "$tmp/variations.pgn"
+# an illegal one is refused with the reason; u leaves; s saves the game
+# with the line in it as one more side line of the move it replaces.
+start XDG_DATA_HOME="$tmp/data" -- "$tmp/variations.pgn"
 check "explore game" t "ply 0/6"
 keys t Right m d 5 Enter
 check "the player's line" t "your line, in place of 1...e5!"
@@ -238,6 +239,13 @@ check "a UCI move" t "ply 3/3, after 2.exd5"
 check "the player's line in the move list, under the move it replaces" t "1...d5>2.exd5"
 keys t u
 check "left" t "ply 1/6, after 1.e4"
+keys t s
+check "saved, the path said" t "saved with your line to $tmp/data/tchess/games/var"
+if tr '\n' ' ' <"$tmp/data/tchess/games/variations-1.pgn" | grep -q "(1\.\.\. d5 2\. exd5) 2\. Nf3"; then
+	ok "the saved file has the line after the file's own side lines"
+else
+	fail "the saved file has the line:"; cat "$tmp/data/tchess/games/variations-1.pgn"
+fi
 keys t q
 
 # 13c. A tablebase verdict where the tables cover the position (the shared

@@ -435,6 +435,7 @@ static const char *const ui_review_help_text[] = {
 	"  n                 the next side line in its place",
 	"  u  Esc            out of the side line",
 	"  m  MOVE Enter     play your own move (SAN or UCI)",
+	"  s                 save the game, your line in it",
 	"  a                 engine analysis on / off",
 	"  f                 flip the board",
 	"  Esc  <            back to the game list",
