@@ -188,7 +188,7 @@ int cmd_review(int argc, char **argv)
 		goto out_review;
 	}
 	struct loop *l = loop_new(&ui, NULL);
-	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r, engine, (int)depth, tb));
+	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r, engine, (int)depth, cfg.engine_start_s, tb));
 	loop_run(l);
 	loop_free(l);
 	ui_stop(&ui);

@@ -76,6 +76,16 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				return -1;
 			}
 			tmp.engine_depth = (int)d;
+		} else if (!strcmp(key, "engine_start_timeout")) {
+			char *end;
+			errno = 0;
+			long t = strtol(value, &end, 10);
+			if (end == value || *end || errno || t < 1 || t > 600) {
+				snprintf(err, errsize,
+					 "line %d: engine_start_timeout is seconds from 1 to 600, not '%.60s'", line, value);
+				return -1;
+			}
+			tmp.engine_start_s = (int)t;
 		} else if (!strcmp(key, "lichess_url")) {
 			size_t n = strlen(value);
 			if (strncmp(value, "http://", 7) && strncmp(value, "https://", 8)) {
@@ -94,7 +104,7 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 		} else {
 			snprintf(err, errsize,
 				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms, lichess_url, "
-				 "engine, engine_depth)",
+				 "engine, engine_depth, engine_start_timeout)",
 				 line, key);
 			return -1;
 		}

@@ -10,6 +10,7 @@
  *	lichess_url = https://lichess.org  # where tchess lichess plays
  *	engine = /usr/games/stockfish      # review's UCI engine (--engine)
  *	engine_depth = 16          # review's search depth, 1..60 (--depth)
+ *	engine_start_timeout = 10  # seconds review's engine has to start, 1..600
  *
  * Command-line options override the file.
  */
@@ -33,6 +34,7 @@ struct config {
 	char lichess_url[256]; /* "" when not set: CONFIG_LICHESS_URL */
 	char engine[256];      /* review's engine; "" when not set */
 	int engine_depth;      /* review's depth; 0 when not set */
+	int engine_start_s;    /* review's engine start deadline; 0 when not set */
 };
 
 /* Where tchess lichess plays unless lichess_url says otherwise (the tests

@@ -47,6 +47,7 @@ struct review_engine {
 	 * the pool's start deadline). */
 	enum review_engine_starting state;
 	bool abandoned;                  /* freed while starting: the thread frees it */
+	int64_t start_ms;                /* the handshake's deadline, 0: the pool's */
 	char start_error[256];
 
 	/* The pass. */
@@ -96,6 +97,8 @@ static void *review_engine_starter(void *arg)
 	engine_options_init(&o);
 	o.path = re->path;
 	o.max_engines = 1;
+	if (re->start_ms > 0)
+		o.start_ms = re->start_ms;
 	char *err = NULL;
 	struct engine_pool *a = engine_pool_new(&o, &err), *b = NULL;
 	if (a && !(b = engine_pool_new(&o, &err))) {
@@ -122,10 +125,11 @@ static void *review_engine_starter(void *arg)
 	return NULL;
 }
 
-struct review_engine *review_engine_start(const char *path, const struct engine_limits *lim,
+struct review_engine *review_engine_start(const char *path, const struct engine_limits *lim, int64_t start_ms,
 					  review_engine_notify_fn *notify, void *arg)
 {
 	struct review_engine *re = xcalloc(1, sizeof *re);
+	re->start_ms = start_ms;
 	re->path = path ? xstrdup(path) : engine_find_default();
 	if (!re->path)
 		re->path = xstrdup("stockfish");
@@ -160,7 +164,7 @@ int review_engine_started(struct review_engine *re, char *buf, size_t size)
 
 struct review_engine *review_engine_new(const char *path, const struct engine_limits *lim, char **err)
 {
-	struct review_engine *re = review_engine_start(path, lim, NULL, NULL);
+	struct review_engine *re = review_engine_start(path, lim, 0, NULL, NULL);
 	pthread_mutex_lock(&re->lock);
 	while (re->state == REVIEW_ENGINE_STARTING)
 		pthread_cond_wait(&re->cond, &re->lock);

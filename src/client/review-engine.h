@@ -47,9 +47,10 @@ typedef void review_engine_notify_fn(void *arg);
 /* Starts the engine at path (NULL: stockfish, as tchessd finds it) for
  * analyses within lim (its multipv is the shown position's lines) without
  * waiting: the processes are spawned and put through the UCI handshake on
- * a thread of their own, which calls notify(arg) (NULL: none) when done,
- * as do the results after. Never NULL. */
-struct review_engine *review_engine_start(const char *path, const struct engine_limits *lim,
+ * a thread of their own (each answer due within start_ms, 0: the pool's
+ * default), which calls notify(arg) (NULL: none) when done, as do the
+ * results after. Never NULL. */
+struct review_engine *review_engine_start(const char *path, const struct engine_limits *lim, int64_t start_ms,
 					  review_engine_notify_fn *notify, void *arg);
 /* 1 once the engine is ready, 0 while it starts, -1 when it could not
  * start, with why in buf (size bytes; buf may be NULL). */

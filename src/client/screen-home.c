@@ -170,13 +170,15 @@ static void screen_home_open_review(struct screen_home *p, struct loop *l, const
 	p->rv = xcalloc(1, sizeof *p->rv);
 	review_init(p->rv, base, p->rp->entries, p->rp->n_games, review_pgn_load, p->rp);
 	p->rv->ascii = p->opts.ascii;
+	p->rv->save = review_pgn_save;
+	p->rv->save_ctx = p->rp;
 	if (p->rp->n_games == 1) {
 		struct review_cmd open = { REVIEW_CMD_LIST_OPEN, 0, 0 };
 		review_apply(p->rv, &open);
 	}
 	p->away = true;
 	p->why[0] = '\0';
-	loop_push(l, &screen_review_ops, screen_review_new(p->ui, p->rv, NULL, 0, NULL));
+	loop_push(l, &screen_review_ops, screen_review_new(p->ui, p->rv, NULL, 0, 0, NULL));
 }
 
 static void screen_home_send(void *self, struct loop *l)

@@ -29,6 +29,7 @@ struct screen_review {
 	struct engine_limits lim;
 	struct review_engine *re;
 	bool ready;                    /* re has started */
+	int64_t start_ms;              /* its start deadline, 0: the pool's */
 	struct loop *loop;             /* woken by the engine */
 	size_t pass_game;              /* the game the pass is for, SIZE_MAX for none */
 	unsigned long serial;          /* the engine's, when last copied */
@@ -37,10 +38,11 @@ struct screen_review {
 	char tb_fen[FEN_MAX];          /* the position whose verdict the model holds */
 };
 
-struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth,
+struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth, int start_s,
 				       struct tablebase *tb)
 {
 	struct screen_review *p = xcalloc(1, sizeof *p);
+	p->start_ms = (int64_t)start_s * 1000;
 	p->tb = tb;
 	p->r = r;
 	p->draw = ui_review_new(ui, r);
@@ -160,7 +162,7 @@ static unsigned screen_review_engine(struct screen_review *p)
 	}
 	unsigned dirty = 0;
 	if (!p->re) {
-		p->re = review_engine_start(p->engine_path, &p->lim, screen_review_wake, p->loop);
+		p->re = review_engine_start(p->engine_path, &p->lim, p->start_ms, screen_review_wake, p->loop);
 		p->ready = false;
 		p->serial = 0;
 		dirty |= review_engine_set_starting(r, true);

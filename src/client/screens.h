@@ -48,9 +48,11 @@ bool screen_play_failure(const struct session *s, char *why, size_t size);
 extern const struct screen_ops screen_review_ops;
 struct tablebase;
 /* The review screens of r (the caller's) on ui; engine analysis (key a)
- * with the UCI engine at engine (NULL: stockfish) to depth; the verdicts
- * of tb (the caller's; NULL for none) on positions it has tables for. */
-struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth,
+ * with the UCI engine at engine (NULL: stockfish) to depth, given up when
+ * it has not started within start_s seconds (0: the engine pool's 10); the
+ * verdicts of tb (the caller's; NULL for none) on positions it has tables
+ * for. */
+struct screen_review *screen_review_new(struct ui *ui, struct review *r, const char *engine, int depth, int start_s,
 				       struct tablebase *tb);
 
 extern const struct screen_ops screen_tourney_ops;

@@ -341,6 +341,9 @@ read -r _ <"$tmp/hold"
 exit 3
 EOS
 	chmod +x "$tmp/held-engine" "$tmp/failing-engine"
+	# The hold must not meet the start deadline on a busy machine.
+	mkdir -p "$tmp/slow-start/tchess"
+	printf 'engine_start_timeout = 600\n' >"$tmp/slow-start/tchess/config"
 	# release: one line for each engine that opens the FIFO (the pass's
 	# and the shown position's), until killed; each write waits for a
 	# reader, so nothing spins. A write that finds the reader gone
@@ -350,7 +353,7 @@ EOS
 		(trap '' PIPE; while :; do echo go >"$tmp/hold" 2>/dev/null; done) &
 		release_pid=$!
 	}
-	start XDG_CACHE_HOME="$tmp/cache-held" -- --engine "$tmp/held-engine" --depth 6 "$tmp/blunder.pgn"
+	start XDG_CONFIG_HOME="$tmp/slow-start" XDG_CACHE_HOME="$tmp/cache-held" -- --engine "$tmp/held-engine" --depth 6 "$tmp/blunder.pgn"
 	check "held engine: the game" t "ply 0/14"
 	keys t a
 	check "held engine: starting said" t "starting the engine…"
@@ -369,7 +372,7 @@ EOS
 	kill "$release_pid" 2>/dev/null; wait "$release_pid" 2>/dev/null
 	keys t q
 	check "held engine: quits" t "tchess-exit-0"
-	start -- --engine "$tmp/failing-engine" "$tmp/blunder.pgn"
+	start XDG_CONFIG_HOME="$tmp/slow-start" -- --engine "$tmp/failing-engine" "$tmp/blunder.pgn"
 	check "failing engine: the game" t "ply 0/14"
 	keys t a
 	check "failing engine: starting" t "starting the engine…"
