@@ -28,8 +28,10 @@
  *	}
  *
  * One bad game does not stop the rest: after PGN_ERROR the reader skips to
- * the game's termination marker (or to a tag pair that plainly starts the
- * next game) and carries on. The reader is safe on any bytes and any length
+ * the game's termination marker (or to where the next game plainly
+ * starts: a tag pair, or an empty line then a move number lower than the
+ * one the bad game stopped at) and carries on; the bad game keeps the
+ * moves read before the error. The reader is safe on any bytes and any length
  * (this loop is the whole of a fuzz target); every call consumes input, so
  * the loop ends; nesting, numbers and sizes are bounded (PGN_*_MAX) and the
  * work is linear in the input.
@@ -63,6 +65,9 @@
  *     dropped unless the Variant tag says Chess960: standard chess has no
  *     such right (fen_parse() alone reads it as Chess960 castling).
  *   - UCI movetext (e2e4 g8f6) is an error for that game: PGN needs SAN.
+ *   - A move where no move is legal (after checkmate or stalemate) is an
+ *     error that says so ("3. Kf2: a move after checkmate"), not one
+ *     about the piece that cannot move there.
  *   - The FEN tag sets the start whether or not SetUp is present. Variant
  *     may be absent, Standard, Chess, Regular, From Position (standard
  *     rules) or Chess960 / Fischerandom (then FEN is required); any other

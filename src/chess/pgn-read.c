@@ -105,9 +105,14 @@ static void set_error(struct ctx *c, size_t off, enum tchess_err code, const cha
 		 line, col, why);
 }
 
+static unsigned movenum_value(const struct pgn_reader *r, const struct pgn_token *t);
+
 /* Skips the rest of a bad game, starting at from: up to and including its
- * termination marker, or up to a tag pair that starts a line after an empty
- * line (or is an Event tag), which starts the next game. */
+ * termination marker, or up to where the next game plainly starts: a tag
+ * pair that starts a line after an empty line (or is an Event tag), or an
+ * empty line then a move number lower than the one the game stopped at
+ * (a game with no tags and no marker of its own after it; else its marker
+ * would be taken as the bad game's and the game lost). */
 static void resync(struct ctx *c, size_t from)
 {
 	struct pgn_reader *r = c->r;
@@ -125,6 +130,11 @@ static void resync(struct ctx *c, size_t from)
 			depth--;
 		if (depth == 0 && (t.type == PGN_T_STAR || (t.type == PGN_T_SYMBOL && pgn_is_result(c->lx.text.p))))
 			break;
+		if (depth == 0 && t.type == PGN_T_MOVENUM && t.blank_before && c->g->n_moves > 0 &&
+		    movenum_value(r, &t) < c->lines[0].pos.fullmove) {
+			r->pos = t.start;
+			break;
+		}
 		if (t.type == PGN_T_LBRACKET && t.line_start && t.start > c->game_start &&
 		    (t.blank_before || (r->len - t.start >= 6 && !memcmp(r->buf + t.start, "[Event", 6)))) {
 			r->pos = t.start;
@@ -351,6 +361,11 @@ static bool play_move(struct ctx *c, const struct pgn_token *t)
 			set_error(c, t->start, TCHESS_ERR_ILLEGAL, "%s --: a null move is not allowed in check", num);
 			return false;
 		}
+	} else if (!movegen_has_legal(pos)) {
+		/* Said as what it is, not as the piece that cannot move. */
+		set_error(c, t->start, TCHESS_ERR_ILLEGAL, "%s %s: a move after %s (no move is legal there)", num, s,
+			  position_in_check(pos) ? "checkmate" : "stalemate");
+		return false;
 	} else if (looks_uci(s)) {
 		set_error(c, t->start, TCHESS_ERR_SAN_SYNTAX,
 			  "%s %s: UCI notation in movetext; PGN movetext must be SAN", num, s);

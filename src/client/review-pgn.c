@@ -192,9 +192,18 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 	pgn_game_fini(&rp->game);
 	review_pgn_free_moves(rp);
 	pgn_reader_init(&rd, rp->buf + rp->offsets[index], rp->len - rp->offsets[index]);
+	/* A game whose moves stop at one that cannot be read is shown up to
+	 * it, with why. */
+	rp->read_error[0] = '\0';
 	if (pgn_read_game(&rd, &rp->game, &e) != PGN_OK) {
-		snprintf(err, errsize, "%.150s", e.message);
-		return -1;
+		if (!rp->game.n_moves) {
+			snprintf(err, errsize, "%.150s", e.message);
+			return -1;
+		}
+		/* "game 3, line 41, column 7: why" as "why (line 41, column 7)". */
+		const char *why = strstr(e.message, ": ");
+		snprintf(rp->read_error, sizeof rp->read_error, "%.200s (line %zu, column %zu)",
+			 why ? why + 2 : e.message, e.line, e.col);
 	}
 	struct pgn_game *g = &rp->game;
 	rp->moves = calloc(g->n_moves ? g->n_moves : 1, sizeof *rp->moves);
@@ -230,6 +239,7 @@ int review_pgn_load(void *ctx, size_t index, struct review_game *out, char *err,
 	enum game_termination why = GAME_TERM_NONE;
 	out->rules_ended = pgn_game_rules_end(g, NULL, &out->rules_end, &why);
 	out->rules_end_why = game_termination_str(why);
+	out->read_error = rp->read_error[0] ? rp->read_error : NULL;
 	return 0;
 }
 

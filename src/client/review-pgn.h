@@ -24,6 +24,7 @@ struct review_pgn {
 	void **allocs;                 /* the side lines' arrays, freed with the game */
 	size_t n_allocs, cap_allocs;
 	char time_control[TIME_CONTROL_TEXT_MAX];   /* the game's, as players write it */
+	char read_error[256];          /* the game shown stops at a move that cannot be read: why */
 	char name[256];                /* the file's name without its folder (saves are named after it) */
 };
 

@@ -595,7 +595,9 @@ static unsigned review_open_selected(struct review *r)
 	if (r->n_entries == 0)
 		return 0;
 	size_t i = r->list_sel;
-	if (r->entries[i].error[0]) {
+	/* A game read up to a bad move is shown up to it; one with no move
+	 * read has nothing to show. */
+	if (r->entries[i].error[0] && r->entries[i].plies == 0) {
 		snprintf(r->message, sizeof r->message, "game %zu cannot be shown: %s", i + 1, r->entries[i].error);
 		return REVIEW_DIRTY_STATUS;
 	}
@@ -606,6 +608,9 @@ static unsigned review_open_selected(struct review *r)
 	if (review_set_game(r, &g) < 0)
 		return REVIEW_DIRTY_STATUS;
 	r->game_index = i;
+	if (g.read_error)
+		snprintf(r->message, sizeof r->message, "game %zu is shown up to ply %zu: %.150s", i + 1, g.n_moves,
+			 g.read_error);
 	return REVIEW_DIRTY_ALL;
 }
 
@@ -943,6 +948,13 @@ void review_rules_end_text(const struct review *r, char *buf, size_t size)
 	else
 		snprintf(buf, size, "played on after our rules ended the game at move %d (%s)", num,
 			 r->game.rules_end_why);
+}
+
+void review_read_error_text(const struct review *r, char *buf, size_t size)
+{
+	buf[0] = '\0';
+	if (r->has_game && r->game.read_error && r->depth == 0 && r->ply == r->game.n_moves)
+		snprintf(buf, size, "not read: %s; the rest of the game is not shown", r->game.read_error);
 }
 
 const char *review_line_comment(const struct review *r)

@@ -65,6 +65,9 @@ struct review_game {
 						(pgn_game_rules_end) */
 	size_t rules_end;                    /* then the plies played when they end it */
 	const char *rules_end_why;           /* and how they end it ("fivefold") */
+	const char *read_error;              /* why the file's moves after the last one cannot be
+						read ("3. Kf2: a move after checkmate (...) (line 9,
+						column 24)"), or NULL */
 };
 
 /* One line of the game list. */
@@ -342,6 +345,11 @@ const char *review_comment(const struct review *r);
 /* Fills buf with where our rules ended the game, on the main line from
  * the ply they end it at on (the game played on past it), else "". */
 void review_rules_end_text(const struct review *r, char *buf, size_t size);
+
+/* At the last move of a game whose file goes on with moves that cannot be
+ * read (a move after mate, an illegal one): why, and that the rest is not
+ * shown, into buf; else "". */
+void review_read_error_text(const struct review *r, char *buf, size_t size);
 
 /* The comment before the current move's side line when the current move
  * is its first (a side line's comment_start), or NULL. */

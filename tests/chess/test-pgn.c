@@ -402,6 +402,57 @@ static void read_bytes_survives(const char *buf, size_t len)
 	readall_fini(&ra);
 }
 
+/* A move after mate (a malformed file, or a site's record played on):
+ * the game keeps its moves up to the mate, the error says what the move
+ * is, and the games after it are all read, whether they have tags, a
+ * termination marker or neither. */
+START_TEST(test_read_move_after_mate)
+{
+	struct readall ra;
+	char buf[256];
+	static const char *const inputs[] = {
+		/* tags after it */
+		"[Event \"a\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2\n\n[Event \"b\"]\n\n1. d4 d5 *\n",
+		/* more moves and a marker, the next game on the next line */
+		"1. f3 e5 2. g4 Qh4# 3. Kf2 Qxe1 4. a3 0-1\n[Event \"b\"]\n1. d4 d5 *\n",
+		/* no tags anywhere, an empty line: the next game's own marker
+		 * was once taken as the bad game's and the game lost */
+		"1. f3 e5 2. g4 Qh4# 3. Kf2\n\n1. d4 d5 *\n\n1. c4 *\n",
+		/* a variation and a comment after it */
+		"1. f3 e5 2. g4 Qh4# 3. Kf2 ( 3. Ke2 ) { c } 3... Qxf2 0-1\n\n1. d4 d5 *\n",
+	};
+	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
+		read_str(inputs[i], &ra);
+		ck_assert_msg(ra.n >= 2 && ra.status[0] == PGN_ERROR, "input %zu: %zu games", i, ra.n);
+		ck_assert_str_eq(sans(&ra.games[0], buf, sizeof buf), "f3 e5 g4 Qh4#");
+		ck_assert_int_eq(ra.errs[0].code, TCHESS_ERR_ILLEGAL);
+		ck_assert_msg(strstr(ra.errs[0].message, "3. Kf2: a move after checkmate (no move is legal there)"),
+			      "%s", ra.errs[0].message);
+		ck_assert_int_eq(ra.status[1], PGN_OK);
+		ck_assert_str_eq(sans(&ra.games[1], buf, sizeof buf), "d4 d5");
+		readall_fini(&ra);
+	}
+	read_str(inputs[2], &ra);
+	ck_assert_uint_eq(ra.n, 3);
+	ck_assert_str_eq(sans(&ra.games[2], buf, sizeof buf), "c4");
+	readall_fini(&ra);
+
+	/* After stalemate too; and in a variation it costs that line only. */
+	read_str("[FEN \"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1\"]\n\n1... Kh7 *\n", &ra);
+	ck_assert_int_eq(ra.status[0], PGN_ERROR);
+	ck_assert_ptr_nonnull(strstr(ra.errs[0].message, "1... Kh7: a move after stalemate"));
+	readall_fini(&ra);
+	read_str("1. f3 e5 2. Kf2 ( 2. g4 Qh4# 3. Kf2 ) 2... d5 *\n", &ra);
+	ck_assert_int_eq(ra.status[0], PGN_OK);
+	ck_assert_str_eq(sans(&ra.games[0], buf, sizeof buf), "f3 e5 Kf2 d5");
+	ck_assert_uint_eq(ra.games[0].n_warnings, 1);
+	ck_assert_msg(strstr(ra.games[0].warning, "in a variation, 3. Kf2: a move after checkmate"), "%s",
+		      ra.games[0].warning);
+	ck_assert_uint_eq(ra.games[0].moves[2].variations[0].n_moves, 2);
+	readall_fini(&ra);
+}
+END_TEST
+
 START_TEST(test_malformed_corpus)
 {
 	static const char *const bad[] = {
@@ -1518,6 +1569,7 @@ static Suite *pgn_suite(void)
 
 	tc = tcase_create("malformed");
 	tcase_set_timeout(tc, 60);
+	tcase_add_test(tc, test_read_move_after_mate);
 	tcase_add_test(tc, test_malformed_corpus);
 	tcase_add_test(tc, test_random_bytes);
 	suite_add_tcase(s, tc);

@@ -841,6 +841,7 @@ END_TEST
 
 START_TEST(test_bad_game_in_list)
 {
+	const char *text_file;
 	const char *text = "[White \"A\"]\n\n1. e4 e5 2. Ke3 *\n\n[White \"B\"]\n\n1. d4 *\n";
 	char err[256];
 	ck_assert_int_eq(review_pgn_init(&rp, text, strlen(text), err, sizeof err), 0);
@@ -848,14 +849,40 @@ START_TEST(test_bad_game_in_list)
 	ck_assert_str_ne(rp.entries[0].error, "");
 	ck_assert_str_eq(rp.entries[1].error, "");
 	review_init(&r, "bad.pgn", rp.entries, rp.n_games, review_pgn_load, &rp);
+	/* Shown up to its last legal move, with why the rest is not. */
 	key(KEYS_ENTER);
-	ck_assert_int_eq(r.screen, REVIEW_SCREEN_LIST);
-	ck_assert_msg(!strncmp(r.message, "game 1 cannot be shown: ", 24), "%s", r.message);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_GAME);
+	ck_assert_uint_eq(r.n_line, 2);
+	ck_assert_str_eq(r.message, "game 1 is shown up to ply 2: 2. Ke3: Ke3: no king of White's can move to e3 "
+				    "(line 3, column 13)");
+	char shown[400];
+	review_read_error_text(&r, shown, sizeof shown);
+	ck_assert_str_eq(shown, "");
+	key(KEYS_END);
+	review_read_error_text(&r, shown, sizeof shown);
+	ck_assert_str_eq(shown, "not read: 2. Ke3: Ke3: no king of White's can move to e3 (line 3, column 13); "
+			       "the rest of the game is not shown");
+	key(KEYS_ESC);
 	key('j');
-	ck_assert_str_eq(r.message, "");
 	key(KEYS_ENTER);
 	ck_assert_int_eq(r.screen, REVIEW_SCREEN_GAME);
 	ck_assert_str_eq(r.game.white, "B");
+	ck_assert_ptr_null(r.game.read_error);
+	close_file();
+
+	/* A move after mate; a game with no move read still cannot be shown. */
+	text_file = "[White \"A\"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 0-1\n\n[White \"B\"]\n[FEN \"x\"]\n\n1. d4 *\n";
+	ck_assert_int_eq(review_pgn_init(&rp, text_file, strlen(text_file), err, sizeof err), 0);
+	ck_assert_uint_eq(rp.n_games, 2);
+	review_init(&r, "mate.pgn", rp.entries, rp.n_games, review_pgn_load, &rp);
+	key(KEYS_ENTER);
+	ck_assert_uint_eq(r.n_line, 4);
+	ck_assert_ptr_nonnull(strstr(r.message, "3. Kf2: a move after checkmate (no move is legal there)"));
+	key(KEYS_ESC);
+	key('j');
+	key(KEYS_ENTER);
+	ck_assert_int_eq(r.screen, REVIEW_SCREEN_LIST);
+	ck_assert_msg(!strncmp(r.message, "game 2 cannot be shown: ", 24), "%s", r.message);
 	close_file();
 
 	ck_assert_int_eq(review_pgn_open(&rp, "/nonexistent/x.pgn", err, sizeof err), -1);

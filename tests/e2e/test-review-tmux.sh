@@ -408,4 +408,21 @@ check "played on, said so" t "played on after our rules ended"
 keys t q
 check "quits" t "tchess-exit-0"
 
+# 17. A move after mate in a malformed file: the game opens with its
+# moves up to the mate, the status line says why the rest is not shown,
+# the comment pane says it again at the last move, and the game after it
+# is in the list.
+printf '[White "Fool"]\n\n1. f3 e5 2. g4 Qh4# 3. Kf2 Qxe1 0-1\n\n1. d4 d5 *\n' >"$tmp/after-mate.pgn"
+start -- "$tmp/after-mate.pgn"
+check "after-mate list: both games" t "2 games"
+keys t Enter
+check "opens up to the mate" t "ply 0/4"
+check "says why" t "game 1 is shown up to ply 4: 3. Kf2: a move after checkmate"
+keys t End
+check "at its last move" t "not read: 3. Kf2: a move after"
+keys t Escape j Enter
+check "the next game" t "ply 0/2"
+keys t q
+check "quits" t "tchess-exit-0"
+
 e2e_finish "all checks passed"

@@ -212,8 +212,10 @@ static void ui_review_draw_comment(struct ui_review *s, WINDOW *w)
 	char nags[256] = "", advice[96];
 	if (mv)
 		review_nag_text(mv, r->ascii, nags, sizeof nags);
-	char ended[128];
+	char ended[400];
 	review_rules_end_text(r, ended, sizeof ended);
+	if (!ended[0])
+		review_read_error_text(r, ended, sizeof ended);
 	if (ended[0] && y < height) {
 		wattrset(w, ui_attr(s->ui, THEME_HEADING, -1) | (int)A_BOLD);
 		y += ui_draw_put_wrapped(w, y, 0, ended, width, height - y, r->ascii);
