@@ -346,9 +346,13 @@ void fold_board(const struct game_view *v, struct position *out);
  * is the asking player's id (0 for none): a seated viewer sees its own
  * premove queue, nobody sees another's. */
 char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer);
-/* The same with seq as the snapshot's seq (at most v's: a server gives each
- * viewer the last seq it may see, not a counter of others' private events). */
-char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer, int64_t seq);
+/* The same as one viewer numbers the game's events (a server numbers the
+ * events each viewer may see 1, 2, 3..., so that nothing it is told counts
+ * others' private events): seq is the snapshot's seq (at most v's), and
+ * seq_of(ctx, s), if seq_of is not NULL, gives each move's seq for the
+ * log's seq s in v. */
+char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer, int64_t seq,
+			       int64_t (*seq_of)(const void *ctx, int64_t s), const void *ctx);
 /* Rebuilds a view from a snapshot text (fold_snapshot_encode's, as GET
  * /v1/games/ID and a resync answer carry it; id, if not NULL, must be the
  * snapshot's game), checking it as strictly as the events it stands for:

@@ -395,6 +395,17 @@ unsigned session_over_check(struct session *s)
 
 unsigned session_on_events(struct session *s, const struct protocol_events *evs, int64_t mono_ms)
 {
+	/* An answer below the seq this mirror polled after: the server does
+	 * not hold the events folded here (its database restored, or seqs it
+	 * gave before it numbered each viewer's events, issue 12 item 16):
+	 * the mirror starts again from the log, not polling on from a seq the
+	 * server has not reached. */
+	if (!evs->resync && evs->seq < s->after) {
+		session_say(s, true, "the server is at event %lld, this board at %lld: reloading the game",
+			    (long long)evs->seq, (long long)s->after);
+		s->resync = true;
+		return SESSION_DIRTY_STATUS;
+	}
 	unsigned dirty = evs->resync && evs->snapshot ? session_on_resync(s, evs) : 0;
 	for (size_t i = 0; i < evs->n; i++) {
 		const struct protocol_event *ev = &evs->events[i];

@@ -171,10 +171,11 @@ static cJSON *state_json(const struct game_view *v, int64_t viewer)
 
 char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer)
 {
-	return fold_snapshot_encode_seq(v, id, now_ms, viewer, v->seq);
+	return fold_snapshot_encode_seq(v, id, now_ms, viewer, v->seq, NULL, NULL);
 }
 
-char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer, int64_t seq)
+char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer, int64_t seq,
+			       int64_t (*seq_of)(const void *ctx, int64_t s), const void *ctx)
 {
 	cJSON *o = protocol_json_object();
 	char fen[FEN_MAX];
@@ -213,7 +214,7 @@ char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_
 			protocol_json_add_int(m, "charged_ms", v->plies[i].charged_ms);
 		protocol_json_add_int(m, "clock_ms", fold_json_clamp_ms(gp->clock_ms));
 		protocol_json_add_item(m, "premove", cJSON_CreateBool(v->plies[i].premove));
-		protocol_json_add_int(m, "seq", v->plies[i].seq);
+		protocol_json_add_int(m, "seq", seq_of ? seq_of(ctx, v->plies[i].seq) : v->plies[i].seq);
 		if (!cJSON_AddItemToArray(moves, m))
 			xalloc_die();
 		struct undo u;

@@ -64,15 +64,20 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 	struct game_list l = { 0 };
 	const char *prefix = http_request_query(req, "prefix");
 	enum store_result rc;
+	/* No token needed; with one, each game's seq is its player's number
+	 * (its own private events count), else everyone's. */
+	struct store_player viewer;
+	if (api_auth(srv, req, reply, false, &viewer) < 0)
+		return;
 	if (prefix) {
 		if (!api_games_prefix_valid(prefix)) {
 			http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST,
 					 "prefix: expected 8 to 32 lowercase hex digits of a game id");
 			return;
 		}
-		rc = store_games_prefix(srv->store, prefix, API_GAMES_PREFIX_LIMIT, list_add, &l);
+		rc = store_games_prefix(srv->store, prefix, API_GAMES_PREFIX_LIMIT, viewer.id, list_add, &l);
 	} else {
-		rc = store_games_recent(srv->store, srv->cfg.list_limit, list_add, &l);
+		rc = store_games_recent(srv->store, srv->cfg.list_limit, viewer.id, list_add, &l);
 	}
 	if (rc) {
 		free(l.games);

@@ -15,23 +15,35 @@ void event_ring_init(struct event_ring *r)
 	memset(r, 0, sizeof *r);
 }
 
+static void entry_free(struct event_ring_entry *e)
+{
+	for (int a = 0; a < EVENT_RING_AUDIENCES; a++) {
+		free(e->tail[a]);
+		e->tail[a] = NULL;
+	}
+}
+
 void event_ring_fini(struct event_ring *r)
 {
 	for (int i = 0; i < EVENT_RING_SIZE; i++)
-		free(r->e[i].json);
+		entry_free(&r->e[i]);
 	memset(r, 0, sizeof *r);
 }
 
-void event_ring_push(struct event_ring *r, int64_t seq, int64_t visible_to, char *json)
+void event_ring_push(struct event_ring *r, int64_t seq, int64_t visible_to, const int64_t num[EVENT_RING_AUDIENCES],
+		     char *tail[EVENT_RING_AUDIENCES])
 {
 	if (r->first && seq != r->last + 1)
 		event_ring_fini(r);
 	struct event_ring_entry *e = &r->e[seq % EVENT_RING_SIZE];
-	free(e->json);
+	entry_free(e);
 	e->seq = seq;
 	e->visible_to = visible_to;
-	e->json = json;
-	e->len = strlen(json);
+	for (int a = 0; a < EVENT_RING_AUDIENCES; a++) {
+		e->num[a] = num[a];
+		e->tail[a] = tail[a];
+		e->len[a] = tail[a] ? strlen(tail[a]) : 0;
+	}
 	if (!r->first)
 		r->first = seq;
 	else if (seq - r->first >= EVENT_RING_SIZE)
@@ -46,28 +58,30 @@ bool event_ring_covers(const struct event_ring *r, int64_t after)
 	return after + 1 >= r->first && after <= r->last;
 }
 
-char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int64_t now_ms,
-			size_t budget)
+char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int aud,
+			int64_t upto_num, int64_t now_ms, size_t budget)
 {
 	struct buf b;
 	buf_init(&b);
 	buf_reserve(&b, 64 + (size_t)(upto - after) * 256);
 	buf_append_str(&b, "{\"events\":[");
 	bool first = true;
-	int64_t seq = upto, sent = after;
+	int64_t seq = upto_num, sent = 0;
 	for (int64_t s = after + 1; s <= upto; s++) {
 		const struct event_ring_entry *e = &r->e[s % EVENT_RING_SIZE];
 		if (e->visible_to && e->visible_to != viewer)
 			continue;
-		if (!first && b.len + e->len > budget) {
+		int t = e->tail[aud] ? aud : 0;
+		if (!first && b.len + e->len[t] > budget) {
 			seq = sent; /* the client asks again from the last one sent */
 			break;
 		}
-		if (!first)
-			buf_append(&b, ",", 1);
-		buf_append(&b, e->json, e->len);
+		char head[40];
+		int n = snprintf(head, sizeof head, "%s{\"seq\":%lld", first ? "" : ",", (long long)e->num[aud]);
+		buf_append(&b, head, (size_t)n);
+		buf_append(&b, e->tail[t], e->len[t]);
 		first = false;
-		sent = s;
+		sent = e->num[aud];
 	}
 	protocol_events_close(&b, seq, now_ms);
 	return buf_steal(&b);

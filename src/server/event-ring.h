@@ -18,12 +18,18 @@
 /* Events kept per game: a long-poll that is at most this far behind is
  * answered from memory. */
 #define EVENT_RING_SIZE 64
+/* The audiences of a game: everyone, and each seat's player. */
+#define EVENT_RING_AUDIENCES 3
 
 struct event_ring_entry {
-	int64_t seq;
+	int64_t seq;        /* the game log's */
 	int64_t visible_to; /* 0: everyone; else only this player */
-	char *json;         /* the event object; malloc'd */
-	size_t len;
+	int64_t num[EVENT_RING_AUDIENCES]; /* the seq each audience that sees it is told */
+	/* The event object after its seq (",\"type\":...}"), malloc'd; an
+	 * audience's own (an event whose data holds seqs), or NULL for
+	 * tail[0]'s. */
+	char *tail[EVENT_RING_AUDIENCES];
+	size_t len[EVENT_RING_AUDIENCES];
 };
 
 struct event_ring {
@@ -34,18 +40,22 @@ struct event_ring {
 
 void event_ring_init(struct event_ring *r);
 void event_ring_fini(struct event_ring *r);
-/* Adds the event seq (taking json). seq must follow the last one held;
- * otherwise (a gap) the ring restarts from seq. */
-void event_ring_push(struct event_ring *r, int64_t seq, int64_t visible_to, char *json);
+/* Adds the event seq, numbered num[a] by each audience a, taking the
+ * tails (tail[0] required, the others NULL for the same). seq must follow
+ * the last one held; otherwise (a gap) the ring restarts from seq. */
+void event_ring_push(struct event_ring *r, int64_t seq, int64_t visible_to, const int64_t num[EVENT_RING_AUDIENCES],
+		     char *tail[EVENT_RING_AUDIENCES]);
 /* Whether the events after seq after (up to the last held) are all here. */
 bool event_ring_covers(const struct event_ring *r, int64_t after);
-/* The long-poll answer {"events":[...],"seq":upto,"now_ms":now_ms} with the
- * events after < seq <= upto that viewer may see (public ones and viewer's
- * own private ones), stopping before one that would take the events past
- * budget bytes (the first always goes in): seq is then the last one's. The
- * caller checked event_ring_covers(r, after) and upto <= r->last. Returns
- * malloc'd text. */
-char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int64_t now_ms,
-			size_t budget);
+/* The long-poll answer {"events":[...],"seq":upto_num,"now_ms":now_ms}
+ * with the events after < seq <= upto (the log's seqs) that viewer, of
+ * audience aud, may see (public ones and viewer's own private ones), each
+ * with aud's number, stopping before one that would take the events past
+ * budget bytes (the first always goes in): seq is then the last one's.
+ * upto_num is aud's number of upto. The caller checked
+ * event_ring_covers(r, after) and upto <= r->last. Returns malloc'd
+ * text. */
+char *event_ring_answer(const struct event_ring *r, int64_t after, int64_t upto, int64_t viewer, int aud,
+			int64_t upto_num, int64_t now_ms, size_t budget);
 
 #endif

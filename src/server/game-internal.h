@@ -49,6 +49,24 @@ struct game_seen {
 	int64_t seat[2];
 };
 
+/* A game's audiences (issue 12 item 16): everyone (spectators, anyone not
+ * seated) and each seat's player, who sees its own private events too.
+ * Each numbers the events it may see 1, 2, 3... with no gap, and every seq
+ * a viewer is told or tells (events, answers, snapshots, after=) is its
+ * audience's: what it observes does not depend on the others' private
+ * events, not even their count. The log's own seqs stay inside tchessd
+ * (the store, the fold, the other nodes). */
+enum game_audience { AUD_PUBLIC, AUD_WHITE, AUD_BLACK, AUD_N };
+
+/* The log seqs of the private events one audience may not see, in order:
+ * an audience's number of log seq s is s less those before it. Built where
+ * the ring takes each event (commit, replay, catch-up), so every node and
+ * every restart numbers a game alike. */
+struct seq_list {
+	int64_t *seq;
+	size_t n, cap;
+};
+
 struct live_game {
 	char id[STORE_GAME_ID_MAX + 1];
 	struct game_view view;
@@ -79,6 +97,7 @@ struct live_game {
 	/* What each audience may see: of the events committed, of those the
 	 * fsync under way covers, and of the durable ones. */
 	struct game_seen seen, seen_flight, seen_durable;
+	struct seq_list hidden[AUD_N]; /* what each audience may not see */
 	/* The game's notes, and each seat's private ones (written while the
 	 * game ran): game_txn_ring_add counts them, at commit and on replay. */
 	int notes, notes_by[2];
@@ -257,11 +276,24 @@ void game_registry_fini(struct game_service *gs);
 int64_t game_txn_instant(const struct game_view *v);
 /* Keeps an event for the polls, encoded once (and counts it in lg->seen). */
 void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to);
-/* The last seq of s that viewer (0: nobody) may see. */
+/* The last seq of s that viewer (0: nobody) may see (the log's). */
 int64_t game_txn_seen(const struct live_game *lg, const struct game_seen *s, int64_t viewer);
-/* A command's answer as viewer gets it: its seq (and a 409's) is the last
- * committed one viewer may see. */
+/* viewer's audience in lg (0: nobody). */
+enum game_audience game_txn_audience(const struct live_game *lg, int64_t viewer);
+/* aud's number of the log's seq s: how many events up to s it may see. */
+int64_t game_txn_number(const struct live_game *lg, enum game_audience aud, int64_t s);
+/* The log seq of aud's event number n (0 for 0); past the last one aud may
+ * see, as far past the log's last seq. */
+int64_t game_txn_log_seq(const struct live_game *lg, enum game_audience aud, int64_t n);
+/* The seq and data of an event from the log (e.g. the store's), as aud
+ * numbers them. */
+void game_txn_event_for(const struct live_game *lg, enum game_audience aud, struct protocol_event *e);
+/* A command's answer as viewer gets it, once: its seq (and a 409's) is the
+ * last committed one viewer may see, and every seq in it viewer's
+ * audience's number. */
 void game_txn_answer_for(const struct live_game *lg, int64_t viewer, struct game_outcome *out);
+/* viewer's number of the last event it may see of s (game_txn_seen). */
+int64_t game_txn_seen_number(const struct live_game *lg, const struct game_seen *s, int64_t viewer);
 /* After a commit of lg's events: shown once durable. */
 void game_txn_publish(struct game_service *gs, struct live_game *lg);
 /* The service's listener of the group commit (commit.h). */

@@ -14,6 +14,27 @@
 #include "util/now.h"
 #include "util/xalloc.h"
 
+/* The numbering of one audience, for the snapshot's moves. */
+struct numbering {
+	const struct live_game *lg;
+	enum game_audience aud;
+};
+
+static int64_t number_of(const void *ctx, int64_t seq)
+{
+	const struct numbering *n = ctx;
+	return game_txn_number(n->lg, n->aud, seq);
+}
+
+/* lg's snapshot as viewer sees it at the log's seq upto (the last event
+ * viewer may see), every seq in it viewer's audience's number. */
+static char *game_read_snapshot_for(const struct live_game *lg, int64_t viewer, int64_t upto, int64_t now)
+{
+	struct numbering n = { .lg = lg, .aud = game_txn_audience(lg, viewer) };
+	return fold_snapshot_encode_seq(&lg->view, lg->id, now, viewer, game_txn_number(lg, n.aud, upto), number_of,
+					&n);
+}
+
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out)
 {
 	/* A shared store's snapshot is fresh: another node may have appended. */
@@ -22,8 +43,7 @@ void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *
 				       : game_registry_read(gs, id, out);
 	if (!lg)
 		return;
-	out->body = fold_snapshot_encode_seq(&lg->view, lg->id, now_wall_ms(), viewer,
-					     game_txn_seen(lg, &lg->seen, viewer));
+	out->body = game_read_snapshot_for(lg, viewer, game_txn_seen(lg, &lg->seen, viewer), now_wall_ms());
 	out->status = 200;
 }
 
@@ -76,18 +96,31 @@ static int batch_add_other(void *arg, const struct store_event *ev)
 	return batch_add(arg, ev);
 }
 
+/* The events of b as aud numbers them, and the answer's seq: upto_num,
+ * or the last one's when b stopped short (a page). */
+static void batch_for(const struct live_game *lg, enum game_audience aud, struct event_batch *b, int64_t upto_num,
+		      bool page, struct protocol_events *evs)
+{
+	for (size_t i = 0; i < b->n; i++)
+		game_txn_event_for(lg, aud, &b->events[i]);
+	evs->events = b->events;
+	evs->n = b->n;
+	evs->seq = page && b->n ? b->events[b->n - 1].seq : upto_num;
+}
+
 /* The resync answer: the snapshot at the game's seq (every event durable),
- * as viewer sees it up to upto, with the notes after `after` that viewer
- * may see -- if they fit in one answer (answer_bytes): 0 if they do not,
- * and out is untouched; 1 once out is filled. */
+ * as viewer sees it up to upto (the log's), with the notes after `after`
+ * (the log's) that viewer may see -- if they fit in one answer
+ * (answer_bytes): 0 if they do not, and out is untouched; 1 once out is
+ * filled. */
 static int resync_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
 			 int64_t upto, int64_t now, struct game_outcome *out)
 {
 	struct event_batch b = { .upto = upto, .budget = gs->srv->cfg.answer_bytes };
-	struct protocol_events evs = { .seq = upto, .now_ms = now, .resync = true };
+	struct protocol_events evs = { .now_ms = now, .resync = true };
 	enum store_result r = store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b);
-	evs.events = b.events;
-	evs.n = b.n;
+	enum game_audience aud = game_txn_audience(lg, viewer);
+	batch_for(lg, aud, &b, game_txn_number(lg, aud, upto), false, &evs);
 	if (r || b.cut) {
 		protocol_events_fini(&evs);
 		if (!r)
@@ -95,7 +128,7 @@ static int resync_answer(struct game_service *gs, struct live_game *lg, int64_t 
 		game_store_failed(gs, out);
 		return 1;
 	}
-	evs.snapshot = fold_snapshot_encode_seq(&lg->view, lg->id, now, viewer, upto);
+	evs.snapshot = game_read_snapshot_for(lg, viewer, upto, now);
 	struct protocol_error err;
 	out->body = protocol_events_encode(&evs, &err);
 	if (!out->body) {
@@ -114,15 +147,20 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	if (!lg)
 		return 0;
 	out->status = 200;
+	/* after is the viewer's number (issue 12 item 16): the log's seq of
+	 * that event is where its poll resumes. */
+	enum game_audience aud = game_txn_audience(lg, viewer);
+	int64_t from = game_txn_log_seq(lg, aud, after);
 	/* after beyond what this node shows on a shared store: the client
 	 * saw events another node made durable and this one has not folded
 	 * yet (their message is on its way): it catches up now; if the
 	 * client knew them all, they are durable (it saw them), else this
 	 * node's next flush shows them. */
-	if (after > game_txn_seen(lg, &lg->seen_durable, viewer) && store_shared(gs->srv->store)) {
-		if (after > game_txn_seen(lg, &lg->seen, viewer) && game_registry_catch_up(gs, lg))
+	if (from > game_txn_seen(lg, &lg->seen_durable, viewer) && store_shared(gs->srv->store)) {
+		if (from > game_txn_seen(lg, &lg->seen, viewer) && game_registry_catch_up(gs, lg))
 			log_warn("game %s: cannot catch up with its log", lg->id);
-		if (after >= lg->view.seq && lg->view.seq > lg->durable_seq) {
+		from = game_txn_log_seq(lg, aud, after);
+		if (from >= lg->view.seq && lg->view.seq > lg->durable_seq) {
 			lg->durable_seq = lg->view.seq;
 			lg->seen_durable = lg->seen;
 		}
@@ -134,35 +172,37 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 	 * restored database); answering at once with seq lets it resync --
 	 * unless, on a shared store, this node has folded that far and only
 	 * waits for its flush to show it: the poll parks until then. */
-	if (!must_answer && (after == upto || (after > upto && store_shared(gs->srv->store) &&
-						after <= game_txn_seen(lg, &lg->seen, viewer))))
+	if (!must_answer && (from == upto || (from > upto && store_shared(gs->srv->store) &&
+					       from <= game_txn_seen(lg, &lg->seen, viewer))))
 		return 1;
 	int64_t now = now_wall_ms();
-	if (after >= upto) {
-		out->body = xasprintf("{\"events\":[],\"seq\":%lld,\"now_ms\":%lld}", (long long)upto,
-				      (long long)now);
+	int64_t upto_num = game_txn_number(lg, aud, upto);
+	if (from >= upto) {
+		/* Nothing new; a seq this node folded, its flush still under
+		 * way, is no lost future: the answer stays at it (a lower seq
+		 * tells a client to start again from 0). */
+		int64_t seq = from > upto && from <= game_txn_seen(lg, &lg->seen, viewer) ? after : upto_num;
+		out->body = xasprintf("{\"events\":[],\"seq\":%lld,\"now_ms\":%lld}", (long long)seq, (long long)now);
 		return 0;
 	}
-	if (event_ring_covers(&lg->ring, after) && upto <= lg->ring.last) {
-		out->body = event_ring_answer(&lg->ring, after, upto, viewer, now, gs->srv->cfg.answer_bytes);
+	if (event_ring_covers(&lg->ring, from) && upto <= lg->ring.last) {
+		out->body = event_ring_answer(&lg->ring, from, upto, viewer, aud, upto_num, now,
+					      gs->srv->cfg.answer_bytes);
 		return 0;
 	}
 	/* Far behind: the snapshot, once every event is durable (it shows
 	 * them all) and if the notes it carries fit in one answer; else a
 	 * page of events. */
-	if (upto - after > GS_RESYNC_BEHIND && lg->view.seq == lg->durable_seq &&
-	    resync_answer(gs, lg, viewer, after, upto, now, out))
+	if (upto_num - after > GS_RESYNC_BEHIND && lg->view.seq == lg->durable_seq &&
+	    resync_answer(gs, lg, viewer, from, upto, now, out))
 		return 0;
 	struct event_batch b = { .upto = upto, .budget = gs->srv->cfg.answer_bytes };
-	struct protocol_events evs = { .seq = upto, .now_ms = now };
-	enum store_result r = store_events_after(gs->srv->store, id, after, viewer, GS_EVENTS_PER_ANSWER, batch_add, &b);
-	evs.events = b.events;
-	evs.n = b.n;
+	struct protocol_events evs = { .now_ms = now };
+	enum store_result r = store_events_after(gs->srv->store, id, from, viewer, GS_EVENTS_PER_ANSWER, batch_add, &b);
+	batch_for(lg, aud, &b, upto_num, b.n == GS_EVENTS_PER_ANSWER || b.cut, &evs);
 	if (r) {
 		game_store_failed(gs, out);
 	} else {
-		if (b.n == GS_EVENTS_PER_ANSWER || b.cut)
-			evs.seq = b.events[b.n - 1].seq;
 		struct protocol_error err;
 		out->body = protocol_events_encode(&evs, &err);
 		if (!out->body) {

@@ -113,6 +113,8 @@ void game_registry_live_free(struct live_game *lg)
 {
 	fold_view_fini(&lg->view);
 	event_ring_fini(&lg->ring);
+	for (int a = 0; a < AUD_N; a++)
+		free(lg->hidden[a].seq);
 	free(lg);
 }
 

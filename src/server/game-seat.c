@@ -235,7 +235,7 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		return;
 	}
 	game_registry_insert(gs, lg);
-	seat_answer(out, 201, lg->id, color, game_txn_seen(lg, &lg->seen, me), invite);
+	seat_answer(out, 201, lg->id, color, game_txn_seen_number(lg, &lg->seen, me), invite);
 }
 
 void game_service_join(struct game_service *gs, int64_t me, const char *me_name, const char *id,
@@ -279,7 +279,7 @@ void game_service_join(struct game_service *gs, int64_t me, const char *me_name,
 	if (game_txn_begin(&t, gs, lg, out) || game_txn_add(&t, &e, 0, t_ms, out) || game_seat_start_if_full(&t, t_ms, out) ||
 	    game_txn_commit(&t, me, out))
 		return;
-	seat_answer(out, 200, lg->id, color, game_txn_seen(lg, &lg->seen, me), NULL);
+	seat_answer(out, 200, lg->id, color, game_txn_seen_number(lg, &lg->seen, me), NULL);
 }
 
 void game_service_create_seated(struct game_service *gs, const struct fold_seat seats[2], const char *tc,

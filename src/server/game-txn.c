@@ -23,6 +23,19 @@
 #include "util/now.h"
 #include "util/xalloc.h"
 
+static void seq_list_push(struct seq_list *l, int64_t seq)
+{
+	if (l->n && l->seq[l->n - 1] >= seq)
+		return;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 8;
+		l->seq = xrealloc(l->seq, l->cap * sizeof *l->seq);
+	}
+	l->seq[l->n++] = seq;
+}
+
+/* Counts event seq for the audiences that see it (seen) and numbers it
+ * out of those that do not (hidden). */
 static void seen_add(struct live_game *lg, const char *type, int64_t seq, int64_t visible_to)
 {
 	bool note = !strcmp(type, "note");
@@ -31,10 +44,13 @@ static void seen_add(struct live_game *lg, const char *type, int64_t seq, int64_
 		lg->seen.all = seq;
 		return;
 	}
+	seq_list_push(&lg->hidden[AUD_PUBLIC], seq);
 	for (int c = WHITE; c <= BLACK; c++) {
 		if (lg->view.seats[c].kind == FOLD_SEAT_HUMAN && lg->view.seats[c].player == visible_to) {
 			lg->seen.seat[c] = seq;
 			lg->notes_by[c] += note;
+		} else {
+			seq_list_push(&lg->hidden[AUD_WHITE + c], seq);
 		}
 	}
 }
@@ -50,16 +66,117 @@ int64_t game_txn_seen(const struct live_game *lg, const struct game_seen *s, int
 	return seq;
 }
 
+enum game_audience game_txn_audience(const struct live_game *lg, int64_t viewer)
+{
+	for (int c = WHITE; viewer && c <= BLACK; c++) {
+		if (lg->view.seats[c].kind == FOLD_SEAT_HUMAN && lg->view.seats[c].player == viewer)
+			return (enum game_audience)(AUD_WHITE + c);
+	}
+	return AUD_PUBLIC;
+}
+
+/* How many of l's seqs are at most s. */
+static size_t seq_list_upto(const struct seq_list *l, int64_t s)
+{
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->seq[mid] <= s)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+int64_t game_txn_number(const struct live_game *lg, enum game_audience aud, int64_t s)
+{
+	if (s <= 0)
+		return 0;
+	return s - (int64_t)seq_list_upto(&lg->hidden[aud], s);
+}
+
+int64_t game_txn_log_seq(const struct live_game *lg, enum game_audience aud, int64_t n)
+{
+	if (n <= 0)
+		return 0;
+	int64_t last = game_txn_number(lg, aud, lg->view.seq);
+	if (n > last)
+		return lg->view.seq + (n - last);
+	/* The n-th seen event follows every hidden one with fewer than n seen
+	 * events before it: hidden[i] has hidden[i] - 1 - i. */
+	const struct seq_list *l = &lg->hidden[aud];
+	size_t lo = 0, hi = l->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (l->seq[mid] - 1 - (int64_t)mid < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return n + (int64_t)lo;
+}
+
+/* The data of an event as aud numbers the seqs in it (a notes-revealed
+ * event's notes: a note aud did not see gets the number of the last event
+ * before it that aud saw); NULL when the data holds none. */
+static char *data_for(const struct live_game *lg, enum game_audience aud, const char *type, const char *data)
+{
+	if (strcmp(type, "notes-revealed") || !data)
+		return NULL;
+	struct protocol_revealed_note *notes = NULL;
+	size_t n = 0;
+	struct protocol_error err;
+	if (protocol_notes_revealed_decode(data, strlen(data), &notes, &n, &err))
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		notes[i].seq = game_txn_number(lg, aud, notes[i].seq);
+	char *out = protocol_notes_revealed_encode(notes, n);
+	free(notes);
+	return out;
+}
+
+void game_txn_event_for(const struct live_game *lg, enum game_audience aud, struct protocol_event *e)
+{
+	char *data = data_for(lg, aud, e->type, e->data);
+	if (data) {
+		free(e->data);
+		e->data = data;
+	}
+	e->seq = game_txn_number(lg, aud, e->seq);
+}
+
+int64_t game_txn_seen_number(const struct live_game *lg, const struct game_seen *s, int64_t viewer)
+{
+	return game_txn_number(lg, game_txn_audience(lg, viewer), game_txn_seen(lg, s, viewer));
+}
+
 void game_txn_answer_for(const struct live_game *lg, int64_t viewer, struct game_outcome *out)
 {
+	enum game_audience aud = game_txn_audience(lg, viewer);
 	int64_t seq = game_txn_seen(lg, &lg->seen, viewer);
 	if (out->events.seq > seq)
 		out->events.seq = seq;
+	out->events.seq = game_txn_number(lg, aud, out->events.seq);
 	if (out->err.seq > seq)
 		out->err.seq = seq;
+	if (out->err.seq > 0)
+		out->err.seq = game_txn_number(lg, aud, out->err.seq);
+	for (size_t i = 0; i < out->events.n; i++)
+		game_txn_event_for(lg, aud, &out->events.events[i]);
 }
 
-/* Keeps an event for the polls, encoded once here. */
+/* An event object without its seq: what follows it (",\"type\":...}"),
+ * in json's own memory. */
+static char *tail_of(char *json)
+{
+	size_t k = strcspn(json, ",");
+	memmove(json, json + k, strlen(json + k) + 1);
+	return json;
+}
+
+/* Keeps an event for the polls, encoded once here (once per audience for
+ * an event whose data holds seqs). */
 void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to)
 {
 	seen_add(lg, pe->type, pe->seq, visible_to);
@@ -71,7 +188,29 @@ void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, in
 		event_ring_fini(&lg->ring);
 		return;
 	}
-	event_ring_push(&lg->ring, pe->seq, visible_to, json);
+	int64_t num[AUD_N];
+	char *tail[AUD_N] = { 0 };
+	for (int a = 0; a < AUD_N; a++) {
+		num[a] = game_txn_number(lg, (enum game_audience)a, pe->seq);
+		char *data = data_for(lg, (enum game_audience)a, pe->type, pe->data);
+		if (!data)
+			continue;
+		struct protocol_event own = *pe;
+		own.data = data;
+		char *j = protocol_event_encode_own(&own);
+		free(data);
+		if (j)
+			tail[a] = tail_of(j);
+		if (a && tail[a] && tail[0] && !strcmp(tail[a], tail[0])) {
+			free(tail[a]);
+			tail[a] = NULL;
+		}
+	}
+	if (tail[0])
+		free(json);
+	else
+		tail[0] = tail_of(json);
+	event_ring_push(&lg->ring, pe->seq, visible_to, num, tail);
 }
 
 /* The instant of a new event: the wall clock, but never before the game's

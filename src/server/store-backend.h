@@ -48,9 +48,10 @@ struct pg_store;
 	  (const char *game_id, int64_t after, int64_t viewer, int limit, store_event_fn fn, void *arg),              \
 	  (game_id, after, viewer, limit, fn, arg))                                                                   \
 	X(enum store_result, games_unfinished, (store_game_fn fn, void *arg), (fn, arg))                              \
-	X(enum store_result, games_recent, (int limit, store_game_fn fn, void *arg), (limit, fn, arg))                \
-	X(enum store_result, games_prefix, (const char *prefix, int limit, store_game_fn fn, void *arg),              \
-	  (prefix, limit, fn, arg))                                                                                   \
+	X(enum store_result, games_recent, (int limit, int64_t viewer, store_game_fn fn, void *arg),                  \
+	  (limit, viewer, fn, arg))                                                                                   \
+	X(enum store_result, games_prefix, (const char *prefix, int limit, int64_t viewer, store_game_fn fn, void *arg), \
+	  (prefix, limit, viewer, fn, arg))                                                                           \
 	X(enum store_result, games_open_of, (int64_t player, int64_t *n_out), (player, n_out))                        \
 	X(enum store_result, tournament_create, (const struct store_tournament *t), (t))                              \
 	X(enum store_result, tournament_get, (const char *id, struct store_tournament *out), (id, out))               \

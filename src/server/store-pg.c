@@ -154,6 +154,12 @@ static const char *const migrations[] = {
 #define MIGRATION_LOCK "127970302063475"
 
 #define GAME_COLUMNS "id, created, status, white, black, finished, params, last_seq"
+/* A listing's: instead of last_seq, how many events the viewer (parameter
+ * v, 0 for anyone) may see -- its number of the last one. */
+#define LIST_COLUMNS(v)                                                                 \
+	"id, created, status, white, black, finished, params, "                         \
+	"(SELECT COUNT(*) FROM events e WHERE e.game_id = games.id AND (e.visible_to IS NULL " \
+	"OR e.visible_to = " v "::bigint))"
 
 enum stmt {
 	S_PLAYER_INSERT,
@@ -204,10 +210,10 @@ static const char *const stmt_sql[S_COUNT] = {
 			   "ORDER BY seq LIMIT $4",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE NOT finished ORDER BY created, id",
 	/* Invite-only games are left out, as in store-sqlite.c. */
-	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
+	[S_GAMES_RECENT] = "SELECT " LIST_COLUMNS("$2") " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
 			   "ORDER BY created DESC, id LIMIT $1",
 	/* A range of the primary key: '~' sorts after every id character. */
-	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= $1::text AND id < $1::text || '~' "
+	[S_GAMES_PREFIX] = "SELECT " LIST_COLUMNS("$3") " FROM games WHERE id >= $1::text AND id < $1::text || '~' "
 			   "ORDER BY id LIMIT $2",
 	/* As in store-sqlite.c. */
 	[S_GAMES_OPEN_OF] = "SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' "
@@ -1066,18 +1072,21 @@ enum store_result pg_store_games_unfinished(struct pg_store *st, store_game_fn f
 	return walk_games(st, S_GAMES_UNFINISHED, NULL, fn, arg, "unfinished games");
 }
 
-enum store_result pg_store_games_recent(struct pg_store *st, int limit, store_game_fn fn, void *arg)
+enum store_result pg_store_games_recent(struct pg_store *st, int limit, int64_t viewer, store_game_fn fn, void *arg)
 {
 	struct params p = {0};
 	p_int(&p, limit);
+	p_int(&p, viewer);
 	return walk_games(st, S_GAMES_RECENT, &p, fn, arg, "recent games");
 }
 
-enum store_result pg_store_games_prefix(struct pg_store *st, const char *prefix, int limit, store_game_fn fn, void *arg)
+enum store_result pg_store_games_prefix(struct pg_store *st, const char *prefix, int limit, int64_t viewer,
+				       store_game_fn fn, void *arg)
 {
 	struct params p = {0};
 	p_text(&p, prefix);
 	p_int(&p, limit);
+	p_int(&p, viewer);
 	return walk_games(st, S_GAMES_PREFIX, &p, fn, arg, "games by id prefix");
 }
 

@@ -67,6 +67,11 @@ static const char *const migrations[] = {
 #define GAME_COLUMNS \
 	"id, created, status, white, black, finished, params, " \
 	"(SELECT COALESCE(MAX(seq), 0) FROM events WHERE game_id = games.id)"
+/* A listing's: instead of the last seq, how many events the viewer
+ * (parameter v, 0 for anyone) may see -- its number of the last one. */
+#define LIST_COLUMNS(v) \
+	"id, created, status, white, black, finished, params, " \
+	"(SELECT COUNT(*) FROM events WHERE game_id = games.id AND (visible_to IS NULL OR visible_to = " v "))"
 
 enum stmt {
 	S_BEGIN,
@@ -115,10 +120,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE finished = 0 ORDER BY created, id",
 	/* The public list: invite-only games (params holding the invite's
 	 * hash, game-seat.c) are for whoever was given the code. */
-	[S_GAMES_RECENT] = "SELECT " GAME_COLUMNS " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
+	[S_GAMES_RECENT] = "SELECT " LIST_COLUMNS("?2") " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
 			   "ORDER BY created DESC, id LIMIT ?1",
 	/* A range of the primary key: '~' sorts after every id character. */
-	[S_GAMES_PREFIX] = "SELECT " GAME_COLUMNS " FROM games WHERE id >= ?1 AND id < ?1 || '~' ORDER BY id LIMIT ?2",
+	[S_GAMES_PREFIX] = "SELECT " LIST_COLUMNS("?3") " FROM games WHERE id >= ?1 AND id < ?1 || '~' "
+			   "ORDER BY id LIMIT ?2",
 	/* A player's games waiting for an opponent (issue 12 item 4). */
 	[S_GAMES_OPEN_OF] = "SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND (white = ?1 OR black = ?1)",
 };
@@ -648,19 +654,22 @@ enum store_result sqlite_store_games_unfinished(struct sqlite_store *st, store_g
 	return walk_games(st, stmt(st, S_GAMES_UNFINISHED), fn, arg, "unfinished games");
 }
 
-enum store_result sqlite_store_games_recent(struct sqlite_store *st, int limit, store_game_fn fn, void *arg)
+enum store_result sqlite_store_games_recent(struct sqlite_store *st, int limit, int64_t viewer, store_game_fn fn,
+					    void *arg)
 {
 	sqlite3_stmt *q = stmt(st, S_GAMES_RECENT);
 	sqlite3_bind_int(q, 1, limit);
+	sqlite3_bind_int64(q, 2, viewer);
 	return walk_games(st, q, fn, arg, "recent games");
 }
 
-enum store_result sqlite_store_games_prefix(struct sqlite_store *st, const char *prefix, int limit, store_game_fn fn,
-					    void *arg)
+enum store_result sqlite_store_games_prefix(struct sqlite_store *st, const char *prefix, int limit, int64_t viewer,
+					    store_game_fn fn, void *arg)
 {
 	sqlite3_stmt *q = stmt(st, S_GAMES_PREFIX);
 	sqlite3_bind_text(q, 1, prefix, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_int(q, 2, limit);
+	sqlite3_bind_int64(q, 3, viewer);
 	return walk_games(st, q, fn, arg, "games by id prefix");
 }
 

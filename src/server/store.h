@@ -183,11 +183,14 @@ enum store_result store_events_after(struct store *st, const char *game_id, int6
 				     int limit, store_event_fn fn, void *arg);
 /* Calls fn for every game not finished, oldest first (to rebuild them on start). */
 enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg);
-/* Calls fn for the most recent games, newest first, at most limit. */
-enum store_result store_games_recent(struct store *st, int limit, store_game_fn fn, void *arg);
+/* Calls fn for the most recent games, newest first, at most limit. In a
+ * listing, a game's last_seq is how many of its events viewer (0: anyone)
+ * may see: viewer's number of its last one (issue 12 item 16). */
+enum store_result store_games_recent(struct store *st, int limit, int64_t viewer, store_game_fn fn, void *arg);
 /* Calls fn for the games whose id starts with prefix (id characters
- * only), in id order, at most limit. */
-enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, store_game_fn fn, void *arg);
+ * only), in id order, at most limit; last_seq as above. */
+enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, int64_t viewer, store_game_fn fn,
+				     void *arg);
 /* How many of player's games wait for an opponent (status "open", not finished). */
 enum store_result store_games_open_of(struct store *st, int64_t player, int64_t *n_out);
 

@@ -597,6 +597,27 @@ START_TEST(test_clocks)
 }
 END_TEST
 
+/* A poll answered below the seq it was sent after (a server that lost
+ * its future, or one that gave the log's seqs before it numbered each
+ * viewer's events): the mirror starts again from the log instead of
+ * polling on from a seq the server has not reached. */
+START_TEST(test_server_behind)
+{
+	struct session s;
+	struct evbuf b;
+	started(&s, &b, WHITE);
+	ck_assert_int_eq(s.after, 3);
+	struct protocol_events same = { .seq = 3, .now_ms = T0 + 100 };
+	session_on_events(&s, &same, 5100);
+	ck_assert(!s.resync);
+	struct protocol_events behind = { .seq = 2, .now_ms = T0 + 200 };
+	session_on_events(&s, &behind, 5200);
+	ck_assert(s.resync);
+	ck_assert_ptr_nonnull(strstr(s.message, "reloading"));
+	session_fini(&s);
+}
+END_TEST
+
 /* A connection that drops clears what was said before it (stale by the
  * time it is back: "the game has started"), saying why the clocks stand
  * instead, and that goes when it is back; an error stays. */
@@ -2241,6 +2262,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_server_away_clocks);
 	tcase_add_test(tc, test_notes);
 	tcase_add_test(tc, test_resync);
+	tcase_add_test(tc, test_server_behind);
 	suite_add_tcase(s, tc);
 	tc = tcase_create("undo-series");
 	tcase_add_test(tc, test_undo_game);

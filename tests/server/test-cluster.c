@@ -139,30 +139,35 @@ static long move_on(struct tchessd *d, const char *game, const char *token, int 
 	return http_call(d, "POST", path, token, body, strlen(body), out);
 }
 
-/* The whole log as a node serves it (public events), decoded, once it
- * shows seq (0: at once). A poll from 0 answers what the node has folded
- * and made durable, which may lack the last events another node made
- * until their message arrives; the snapshot read first catches the node
- * up with the log. */
-static struct protocol_events log_on(struct tchessd *d, const char *game, int64_t seq)
+/* The whole log as a node serves it to token (NULL: a spectator, public
+ * events), decoded, once it shows seq (0: at once). A poll from 0 answers
+ * what the node has folded and made durable, which may lack the last
+ * events another node made until their message arrives; the snapshot read
+ * first catches the node up with the log. */
+static struct protocol_events log_as(struct tchessd *d, const char *game, const char *token, int64_t seq)
 {
 	game_seq(d, game);
 	/* With sync = full the events it caught up are shown after its own
 	 * next flush: a poll from just before seq returns once they are. */
 	if (seq > 0) {
 		struct poll_req p;
-		poll_start(&p, d, game, seq - 1, NULL);
+		poll_start(&p, d, game, seq - 1, token);
 		ck_assert_msg(poll_run(&p, 10000), "seq %lld not shown within 10 s", (long long)seq);
 		poll_fini(&p);
 	}
 	char path[128], *body;
 	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", game);
-	ck_assert_int_eq(http_call(d, "GET", path, NULL, NULL, 0, &body), 200);
+	ck_assert_int_eq(http_call(d, "GET", path, token, NULL, 0, &body), 200);
 	struct protocol_events evs;
 	struct protocol_error err;
 	ck_assert_msg(protocol_events_decode(body, strlen(body), &evs, &err) == 0, "%s", err.message);
 	free(body);
 	return evs;
+}
+
+static struct protocol_events log_on(struct tchessd *d, const char *game, int64_t seq)
+{
+	return log_as(d, game, NULL, seq);
 }
 
 /* The moves of a log, in order, as "e4 e5 ..." */
@@ -946,6 +951,78 @@ START_TEST(test_postgresql_crash)
 }
 END_TEST
 
+/* token's whole log as node d serves it (NULL: a spectator), once it
+ * shows seq (as log_on), as "seq type" lines, checked dense: numbered 1,
+ * 2, 3... with no gap (issue 12 item 16). */
+static void viewer_log(struct tchessd *d, const char *game, const char *token, int64_t seq, char *out, size_t size)
+{
+	struct protocol_events evs = log_as(d, game, token, seq);
+	check_contiguous(&evs);
+	ck_assert_int_eq(evs.seq, seq);
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < evs.n; i++)
+		len += (size_t)snprintf(out + len, size - len, "%lld %s\n", (long long)evs.events[i].seq,
+					evs.events[i].type);
+	protocol_events_fini(&evs);
+}
+
+START_TEST(test_viewer_numbers_on_nodes)
+{
+	/* Black queues a premove and writes a note on node b while a
+	 * spectator waits on c: c's poll is not answered for them, and
+	 * White's move on a answers it numbered on with no gap. Every node
+	 * numbers each viewer's events alike. */
+	struct tchessd n[NODES];
+	cluster_open(n, "sync = full");
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 1, 1, "5+3", alice, bob, game);
+	char *body, path[128];
+	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
+	free(body);
+	ck_assert_int_eq(move_on(&n[1], game, bob, 1, "e5", &body), 200);
+	free(body);
+	int64_t seq = game_seq(&n[2], game);
+	ck_assert_int_eq(seq, 5);
+	struct poll_req p;
+	poll_start(&p, &n[2], game, seq, NULL);
+	poll_wait_parked(&p, &n[2], 1);
+	snprintf(path, sizeof path, "/v1/games/%s/premoves", game);
+	const char *pm = "{\"ply\":2,\"moves\":[\"b8c6\"]}";
+	ck_assert_int_eq(http_call(&n[1], "PUT", path, bob, pm, strlen(pm), &body), 200);
+	free(body);
+	snprintf(path, sizeof path, "/v1/games/%s/notes", game);
+	const char *note = "{\"text\":\"Nc6 next\"}";
+	ck_assert_int_eq(http_call(&n[1], "POST", path, bob, note, strlen(note), &body), 201);
+	free(body);
+	for (int i = 0; i < NODES; i++)
+		ck_assert_int_eq(game_seq(&n[i], game), seq);
+	ck_assert_msg(!poll_run(&p, 300), "the spectator's poll was answered by Black's private events: %.*s",
+		      (int)p.body.len, p.body.data);
+	ck_assert_int_eq(move_on(&n[0], game, alice, 2, "Nf3", &body), 200);
+	free(body);
+	cJSON *mv = poll_answer(&p, "move");
+	ck_assert_str_eq(jstr(mv, "san"), "Nf3");
+	ck_assert_int_eq(jint(mv, "seq"), seq + 1);
+	cJSON_Delete(mv);
+	poll_fini(&p);
+	/* Nf3 and Black's premove Nc6: 7 to everyone, 9 to Black. */
+	static char want[3][1024], got[1024];
+	const char *tokens[3] = { NULL, alice, bob };
+	const int64_t last[3] = { 7, 7, 9 };
+	for (int v = 0; v < 3; v++)
+		viewer_log(&n[0], game, tokens[v], last[v], want[v], sizeof want[v]);
+	ck_assert_str_eq(want[0], want[1]);
+	for (int i = 1; i < NODES; i++) {
+		for (int v = 0; v < 3; v++) {
+			viewer_log(&n[i], game, tokens[v], last[v], got, sizeof got);
+			ck_assert_str_eq(got, want[v]);
+		}
+	}
+	cluster_close(n);
+}
+END_TEST
+
 int main(void)
 {
 	if (!pgtest_enabled()) {
@@ -964,6 +1041,7 @@ int main(void)
 	tcase_add_test(tc, test_tournament_on_two_nodes);
 	tcase_add_test(tc, test_evicted_game_timed_by_its_log);
 	tcase_add_test(tc, test_shown_only_once_flushed);
+	tcase_add_test(tc, test_viewer_numbers_on_nodes);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -930,6 +930,179 @@ START_TEST(test_event_churn_bounded)
 }
 END_TEST
 
+/* token's events after `after` (NULL: a spectator), one answer, as "seq
+ * type" lines into out: each numbered on from after with no gap, the
+ * answer's seq the last one's (issue 12 item 16). Returns that seq. There
+ * must be events after `after` (else the poll parks). */
+static int64_t events_dense(struct table *t, const char *token, int64_t after, char *out, size_t cap)
+{
+	char path[160], *body;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t->game, (long long)after);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &body), 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_msg(protocol_events_decode(body, strlen(body), &evs, &err) == 0, "%s", err.message);
+	ck_assert_msg(!evs.resync, "a resync answer: %.200s", body);
+	size_t len = 0;
+	out[0] = '\0';
+	for (size_t i = 0; i < evs.n; i++) {
+		ck_assert_msg(evs.events[i].seq == after + (int64_t)i + 1, "%s after %lld: a gap at event %zu: %.600s",
+			      token ? "a player" : "a spectator", (long long)after, i, body);
+		int n = snprintf(out + len, cap - len, "%lld %s\n", (long long)evs.events[i].seq, evs.events[i].type);
+		ck_assert(n > 0 && (size_t)n < cap - len);
+		len += (size_t)n;
+	}
+	ck_assert_msg(evs.seq == after + (int64_t)evs.n, "answer seq %lld after %zu events from %lld", (long long)evs.seq,
+		      evs.n, (long long)after);
+	int64_t seq = evs.seq;
+	protocol_events_fini(&evs);
+	free(body);
+	return seq;
+}
+
+/* The seqs a notes-revealed event (the last one token sees) gives its
+ * notes, into seqs (at most 8); returns how many. */
+static size_t revealed_seqs(struct table *t, const char *token, int64_t after, int64_t *seqs)
+{
+	char path[160], *body;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=%lld", t->game, (long long)after);
+	ck_assert_int_eq(http_call(&t->d, "GET", path, token, NULL, 0, &body), 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_int_eq(protocol_events_decode(body, strlen(body), &evs, &err), 0);
+	ck_assert_uint_ge(evs.n, 1);
+	const struct protocol_event *e = &evs.events[evs.n - 1];
+	ck_assert_str_eq(e->type, "notes-revealed");
+	struct protocol_revealed_note *notes;
+	size_t n;
+	ck_assert_int_eq(protocol_notes_revealed_decode(e->data, strlen(e->data), &notes, &n, &err), 0);
+	ck_assert_uint_le(n, 8);
+	for (size_t i = 0; i < n; i++)
+		seqs[i] = notes[i].seq;
+	free(notes);
+	protocol_events_fini(&evs);
+	free(body);
+	return n;
+}
+
+START_TEST(test_viewer_numbers_dense)
+{
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\n" NO_RATE_LIMITS, "\"tc\":\"5+3\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}"), 1);
+	int64_t w0 = snapshot_seq(&t, t.alice), s0 = snapshot_seq(&t, NULL);
+	ck_assert_int_eq(w0, 5); /* created, joined, started, e4, e5 */
+	ck_assert_int_eq(s0, 5);
+	/* White waits for Black's move; Black queues a premove, replaces it
+	 * and writes two notes, all private to him. */
+	struct poll_req p;
+	poll_start(&p, &t.d, t.game, w0, t.alice);
+	poll_wait_parked(&p, &t.d, 1);
+	char *out;
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.bob, "{\"ply\":2,\"moves\":[\"g8f6\"]}", &out), 200);
+	free(out);
+	ck_assert_int_eq(table_command(&t, "PUT", "premoves", t.bob, "{\"ply\":2,\"moves\":[\"b8c6\"]}", &out), 200);
+	free(out);
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.bob, "{\"text\":\"she will play Nf3\"}", &out), 201);
+	free(out);
+	ck_assert_int_eq(table_command(&t, "POST", "notes", t.bob, "{\"text\":\"then Nc6\"}", &out), 201);
+	free(out);
+	/* Nobody else's counter moved; Black's own counts his four. */
+	ck_assert_int_eq(snapshot_seq(&t, t.alice), w0);
+	ck_assert_int_eq(snapshot_seq(&t, NULL), s0);
+	ck_assert_int_eq(snapshot_seq(&t, t.carol), s0);
+	ck_assert_int_eq(snapshot_seq(&t, t.bob), s0 + 4);
+	ck_assert_msg(!poll_run(&p, 300), "White's poll was answered by Black's private events: %.300s", p.body.data);
+	/* White's move answers her poll with it and Black's premove played
+	 * after it, numbered on from her 5: 6, 7 (before: the log's 10, 11). */
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}"), 2);
+	int64_t deadline = mono_ms() + 10000;
+	while (!poll_run(&p, 100))
+		ck_assert_msg(mono_ms() < deadline, "White's poll never came back");
+	ck_assert_int_eq(p.status, 200);
+	struct protocol_events evs;
+	struct protocol_error err;
+	ck_assert_int_eq(protocol_events_decode(p.body.data, p.body.len, &evs, &err), 0);
+	ck_assert_uint_eq(evs.n, 2);
+	ck_assert_int_eq(evs.events[0].seq, w0 + 1);
+	ck_assert_int_eq(evs.events[1].seq, w0 + 2);
+	ck_assert_int_eq(evs.seq, w0 + 2);
+	protocol_events_fini(&evs);
+	poll_fini(&p);
+
+	/* Each viewer's log from 0 is dense; White's and a spectator's are
+	 * the same, so nothing in White's shows Black's private events. */
+	static char white[2048], spect[2048], anon[2048], black[2048], more[2048], again[2048];
+	int64_t wc = events_dense(&t, t.alice, 0, white, sizeof white);
+	int64_t sc = events_dense(&t, t.carol, 0, spect, sizeof spect);
+	ck_assert_int_eq(events_dense(&t, NULL, 0, anon, sizeof anon), sc);
+	int64_t bc = events_dense(&t, t.bob, 0, black, sizeof black);
+	ck_assert_str_eq(white, spect);
+	ck_assert_str_eq(anon, spect);
+	ck_assert_int_eq(wc, 7);
+	ck_assert_int_eq(bc, 11);
+	/* The listing's seq is the viewer's too. */
+	char path[160], *body;
+	struct protocol_game_summary *games;
+	size_t n;
+	snprintf(path, sizeof path, "/v1/games?prefix=%s", t.game);
+	const char *who[] = { NULL, t.alice, t.bob };
+	const int64_t want[] = { sc, wc, bc };
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(http_call(&t.d, "GET", path, who[i], NULL, 0, &body), 200);
+		ck_assert_int_eq(protocol_game_list_decode(body, strlen(body), &games, &n, &err), 0);
+		ck_assert_uint_eq(n, 1);
+		ck_assert_int_eq(games[0].seq, want[i]);
+		free(games);
+		free(body);
+	}
+
+	/* The end reveals the notes: each viewer resumes from its cursor and
+	 * gets the end and the notes-revealed event, numbered on, nothing
+	 * lost, nothing twice. */
+	ck_assert_uint_eq(table_ok(&t, "resign", t.alice, "{}"), 2);
+	const char *viewers[] = { t.alice, t.carol, t.bob };
+	char *logs[] = { white, spect, black };
+	int64_t cursors[] = { wc, sc, bc };
+	for (int i = 0; i < 3; i++) {
+		int64_t last = events_dense(&t, viewers[i], cursors[i], more, sizeof more);
+		ck_assert_int_eq(last, cursors[i] + 2);
+		ck_assert_ptr_nonnull(strstr(more, " game-ended\n"));
+		ck_assert_ptr_nonnull(strstr(more, " notes-revealed\n"));
+		ck_assert_int_eq(events_dense(&t, viewers[i], 0, again, sizeof again), last);
+		ck_assert_uint_eq(strlen(again), strlen(logs[i]) + strlen(more));
+		ck_assert(!strncmp(again, logs[i], strlen(logs[i])) && !strcmp(again + strlen(logs[i]), more));
+		strcat(logs[i], more);
+		cursors[i] = last;
+	}
+	/* The revealed notes' seqs are each viewer's too: to White and a
+	 * spectator, the last event before them they saw (Black's e5, 5); to
+	 * Black, his own notes' numbers (8 and 9, after his two premoves). */
+	int64_t seqs[8];
+	for (int i = 0; i < 2; i++) {
+		ck_assert_uint_eq(revealed_seqs(&t, viewers[i], cursors[i] - 1, seqs), 2);
+		ck_assert_int_eq(seqs[0], 5);
+		ck_assert_int_eq(seqs[1], 5);
+	}
+	ck_assert_uint_eq(revealed_seqs(&t, t.bob, cursors[2] - 1, seqs), 2);
+	ck_assert_int_eq(seqs[0], 8);
+	ck_assert_int_eq(seqs[1], 9);
+
+	/* A restart numbers every event as before: each log is the same, and
+	 * a resume from one before the last gets the last. */
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t.d)), 0);
+	tchessd_restart(&t.d);
+	for (int i = 0; i < 3; i++) {
+		ck_assert_int_eq(events_dense(&t, viewers[i], 0, again, sizeof again), cursors[i]);
+		ck_assert_str_eq(again, logs[i]);
+		ck_assert_int_eq(events_dense(&t, viewers[i], cursors[i] - 1, again, sizeof again), cursors[i]);
+		ck_assert_ptr_nonnull(strstr(again, " notes-revealed\n"));
+	}
+	table_close(&t);
+}
+END_TEST
+
 static Suite *hardening_suite(void)
 {
 	Suite *s = suite_create("hardening");
@@ -947,6 +1120,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_clock_held_until_resumed);
 	tcase_add_test(tc, test_rotated_token_poll_leaves);
 	tcase_add_test(tc, test_private_events_unseen);
+	tcase_add_test(tc, test_viewer_numbers_dense);
 	tcase_add_test(tc, test_notes_bounded);
 	tcase_add_test(tc, test_cold_reads_unpinned);
 	tcase_add_test(tc, test_registrations_limited);

@@ -285,7 +285,8 @@ START_TEST(test_private_events)
 
 	/* A spectator parked at seq 3 (created, joined, started) is not woken
 	 * by the private note (issue 12 item 16: before, it got nothing but
-	 * the new seq); white's move, seq 5, answers it. */
+	 * the new seq); white's move answers it, its number 4 to all but
+	 * white (the note is the log's 4th event, and white's). */
 	struct poll_req p;
 	poll_start(&p, &d, game, 3, carol);
 	poll_wait_parked(&p, &d, 1);
@@ -300,12 +301,14 @@ START_TEST(test_private_events)
 	poll_events(&p, &evs);
 	ck_assert_uint_eq(evs.n, 1);
 	ck_assert_str_eq(evs.events[0].type, "move");
-	ck_assert_int_eq(evs.seq, 5);
+	ck_assert_int_eq(evs.events[0].seq, 4);
+	ck_assert_int_eq(evs.seq, 4);
 	protocol_events_fini(&evs);
 	poll_fini(&p);
 
 	get_events(&d, game, 0, alice, &evs);
 	ck_assert_uint_eq(evs.n, 5);
+	ck_assert_int_eq(evs.seq, 5);
 	ck_assert(has_note(&evs));
 	ck_assert_str_eq(evs.events[3].data, "{\"text\":\"push the h-pawn\"}");
 	protocol_events_fini(&evs);
@@ -313,7 +316,9 @@ START_TEST(test_private_events)
 	for (size_t i = 0; i < 3; i++) {
 		get_events(&d, game, 0, others[i], &evs);
 		ck_assert_uint_eq(evs.n, 4);
-		ck_assert_int_eq(evs.seq, 5);
+		ck_assert_int_eq(evs.seq, 4);
+		for (size_t k = 0; k < evs.n; k++)
+			ck_assert_int_eq(evs.events[k].seq, (int64_t)k + 1);
 		ck_assert(!has_note(&evs));
 		protocol_events_fini(&evs);
 	}
@@ -363,6 +368,14 @@ START_TEST(test_restart_keeps_data)
 	ck_assert_int_eq(protocol_game_list_decode(body, strlen(body), &games, &n, &err), 0);
 	ck_assert_uint_eq(n, 1);
 	ck_assert_str_eq(games[0].id, game);
+	/* Everyone's number of the last event: the note is alice's alone
+	 * (issue 12 item 16); with her token, hers. */
+	ck_assert_int_eq(games[0].seq, 1);
+	free(games);
+	free(body);
+	ck_assert_int_eq(http_call(&d, "GET", "/v1/games", tok, NULL, 0, &body), 200);
+	ck_assert_int_eq(protocol_game_list_decode(body, strlen(body), &games, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
 	ck_assert_int_eq(games[0].seq, 2);
 	free(games);
 	free(body);

@@ -183,23 +183,23 @@ START_TEST(test_games_prefix)
 		ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
 	}
 	struct ids s = { 0 };
-	ck_assert_int_eq(store_games_prefix(st, "abcd", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(store_games_prefix(st, "abcd", 10, 0, ids_cb, &s), STORE_OK);
 	ck_assert_int_eq(s.n, 3);
 	ck_assert_str_eq(s.id[0], "abcd0001");
 	ck_assert_str_eq(s.id[2], "abcd0003");
 	memset(&s, 0, sizeof s);
-	ck_assert_int_eq(store_games_prefix(st, "abcd", 2, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(store_games_prefix(st, "abcd", 2, 0, ids_cb, &s), STORE_OK);
 	ck_assert_int_eq(s.n, 2);
 	memset(&s, 0, sizeof s);
-	ck_assert_int_eq(store_games_prefix(st, "abcd0002", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(store_games_prefix(st, "abcd0002", 10, 0, ids_cb, &s), STORE_OK);
 	ck_assert_int_eq(s.n, 1);
 	ck_assert_str_eq(s.id[0], "abcd0002");
 	memset(&s, 0, sizeof s);
-	ck_assert_int_eq(store_games_prefix(st, "abc", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(store_games_prefix(st, "abc", 10, 0, ids_cb, &s), STORE_OK);
 	ck_assert_int_eq(s.n, 5);
 	ck_assert_str_eq(s.id[0], "abc");
 	memset(&s, 0, sizeof s);
-	ck_assert_int_eq(store_games_prefix(st, "bcd0", 10, ids_cb, &s), STORE_OK);
+	ck_assert_int_eq(store_games_prefix(st, "bcd0", 10, 0, ids_cb, &s), STORE_OK);
 	ck_assert_int_eq(s.n, 0);
 	store_close(st);
 }
