@@ -422,7 +422,7 @@ static bool no_abort(const struct game *g)
 static enum tchess_err no_abort_error(const struct game *g, struct tchess_error *err)
 {
 	return tchess_error_set(err, TCHESS_ERR_NOT_ALLOWED, 0,
-				"the %.*s rules have no abort: the game is played to its end (resign or offer a draw)",
+				"the %.*s rules have no abort: play on, resign or offer a draw",
 				RULESET_NAME_MAX, g->rules.name);
 }
 

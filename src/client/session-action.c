@@ -351,7 +351,13 @@ unsigned session_claim_draw(struct session *s, const char *text)
 	else if (game_check_claim(&s->view.game, GAME_CLAIM_FIFTY_MOVES, m, &e50) == TCHESS_OK)
 		claim = PROTOCOL_CLAIM_FIFTY_MOVES;
 	if (claim == PROTOCOL_CLAIM_NONE) {
-		session_say(s, true, "claim refused: %s; %s", e3.message, e50.message);
+		/* Both rules' reasons, short enough for one line at 80
+		 * columns (libtchess's two sentences are 140). */
+		if (m == MOVE_NONE)
+			session_say(s, true, "no draw to claim: position seen %d of 3 times, fifty-move count %u of 100 plies",
+				    game_repetition_count(&s->view.game), (unsigned)s->view.game.pos.halfmove);
+		else
+			session_say(s, true, "no draw to claim with %s: no threefold repetition, no fifty moves", text);
 		return SESSION_DIRTY_STATUS;
 	}
 	struct session_req r = { .kind = SESSION_REQ_CLAIM, .ply = session_action_ply(s), .claim = claim };
@@ -398,7 +404,7 @@ unsigned session_abort(struct session *s)
 		return SESSION_DIRTY_STATUS;
 	}
 	if (!session_rules_allow(s, game_request_abort, &err)) {
-		session_say(s, true, "no abort: %s", err.message);
+		session_say(s, true, "%s", err.message);
 		return SESSION_DIRTY_STATUS;
 	}
 	session_push_action(s, SESSION_REQ_ABORT, PROTOCOL_ACTION_REQUEST);
@@ -543,12 +549,11 @@ static enum protocol_claim session_gone_claim(const struct session *s, const cha
 		if (v->resume_declined[s->me])
 			return PROTOCOL_CLAIM_DISCARD;
 		if (v->resume_request_by != s->me) {
-			*why = "a discard is your opponent's refusal to resume: P asks to resume first";
+			*why = "a discard is a refusal to resume: P asks to resume first";
 			return PROTOCOL_CLAIM_NONE;
 		}
 		if (v->absent[!s->me] && session_server_ms(s, s->reading_mono_ms) < fold_discard_due(v, s->me)) {
-			*why = "your opponent is not online: their absence counts as a refusal a day after your "
-			       "request";
+			*why = "your opponent is offline: that counts as a refusal a day after your request";
 			return PROTOCOL_CLAIM_NONE;
 		}
 		return PROTOCOL_CLAIM_DISCARD;

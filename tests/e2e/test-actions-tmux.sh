@@ -53,7 +53,7 @@ new_game 2
 claims=$(posted claim)
 keys w2 m c
 check "threefold refused at once, with the reason" w2 \
-	"claim refused: no threefold repetition: this position has occurred 1 time"
+	"no draw to claim: position seen 1 of 3 times, fifty-move count 0 of 100 plies"
 if [ "$(posted claim)" -eq "$claims" ]; then
 	echo "ok - the refused claim sent no request"
 else
