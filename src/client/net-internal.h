@@ -10,6 +10,10 @@
 
 struct net_stream;
 
+/* Every request's User-Agent: Lichess asks its API's clients to say who
+ * they are. */
+#define NET_USER_AGENT "tchess/" TCHESS_VERSION
+
 CURLM *net_multi(struct net *n);
 const char *net_base_url(const struct net *n);
 /* "Authorization: Bearer ..." or NULL. */

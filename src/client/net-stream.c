@@ -58,6 +58,7 @@ struct net_stream *net_stream_open(struct net *n, const char *method, const char
 	CURL *e = s->easy;
 	curl_easy_setopt(e, CURLOPT_URL, url);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, s->headers);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, NET_USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_HTTP_VERSION, (long)CURL_HTTP_VERSION_1_1);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, net_stream_write);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, s);

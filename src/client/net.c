@@ -125,6 +125,7 @@ static void net_xfer_setup(struct net *n, struct net_xfer *x, const char *method
 	x->error[0] = '\0';
 	curl_easy_setopt(e, CURLOPT_URL, url);
 	curl_easy_setopt(e, CURLOPT_HTTPHEADER, x->headers);
+	curl_easy_setopt(e, CURLOPT_USERAGENT, NET_USER_AGENT);
 	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, net_write_cb);
 	curl_easy_setopt(e, CURLOPT_WRITEDATA, &x->body);
 	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, x->error);

@@ -88,4 +88,5 @@ check "challenge: accepted, its game opens" ch "Lichess game chal0001: you play 
 [ "$(lichess_requests POST /api/challenge/chal0001/accept)" = 1 ] && ok "challenge: with POST .../accept" ||
 	fail "accept: $(lichess_requests POST /api/challenge/chal0001/accept) POSTs"
 
+lichess_check_agent
 e2e_finish "lichess find: ok"

@@ -87,4 +87,5 @@ rc=$?
 XDG_CONFIG_HOME="$tmp/alice" "$TCHESS" lichess >/dev/null 2>&1
 [ $? = 2 ] && ok "tchess lichess alone is a usage error" || fail "tchess lichess: not a usage error"
 
+lichess_check_agent
 e2e_finish "lichess login/logout: ok"

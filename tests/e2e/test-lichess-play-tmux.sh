@@ -167,4 +167,5 @@ t = [r["t_ms"] for r in map(json.loads, open(sys.argv[1])) if r.get("path") == "
 sys.exit(0 if len(t) == 2 and t[1] - t[0] >= 1500 else 1)
 PY
 
+lichess_check_agent
 e2e_finish "lichess play: ok"

@@ -114,6 +114,34 @@ print(n)
 PY
 }
 
+# lichess_check_agent: every request tchess made to the scripted Lichess
+# (all but the tests' own /_test/ controls, sent with curl) carried
+# "User-Agent: tchess/VERSION", VERSION as tchess --version prints it; at
+# least one request was made. A check (ok/fail).
+lichess_check_agent() {
+	local want out
+	want="tchess/$("$TCHESS" --version | sed 's/^tchess //')"
+	out=$(python3 - "$tmp/lichess.log" "$want" <<'PY'
+import json, sys
+n = bad = 0
+for line in open(sys.argv[1]):
+    r = json.loads(line)
+    if "method" not in r or r["path"].startswith("/_test/"):
+        continue
+    n += 1
+    if r.get("ua") != sys.argv[2]:
+        bad += 1
+        print("%s %s: User-Agent %r" % (r["method"], r["path"], r.get("ua")))
+print("%d requests, %d without it" % (n, bad))
+PY
+)
+	case "$out" in
+	"0 requests"*) fail "user-agent: no request was made" ;;
+	*", 0 without it") ok "user-agent: every one of ${out%% *} requests says $want" ;;
+	*) fail "user-agent: $out" ;;
+	esac
+}
+
 # poll_pause: one no-op round trip to the tmux server, the pause between
 # two looks of every wait (no sleep, and no busy loop either).
 poll_pause() {
