@@ -95,6 +95,12 @@ struct lichess_msg {
 	/* gameStart: my colour (-1 unknown); challenge: the challenger */
 	int color;
 	char challenger[LICHESS_NAME_MAX];
+	/* challenge: the challenger's and the challenged user's ids ("" for
+	 * an open challenge), and the time control as Lichess shows it
+	 * ("10+0", "3 days", "unlimited"; "" when not given) */
+	char challenger_id[LICHESS_NAME_MAX];
+	char dest_id[LICHESS_NAME_MAX];
+	char tc_text[LICHESS_WORD_MAX];
 };
 
 void lichess_msg_init(struct lichess_msg *m);
@@ -129,6 +135,11 @@ int lichess_playing_decode(const char *body, size_t len, struct lichess_playing 
 /* The id of the game in an answer that is one (POST /api/challenge/ai's
  * 201): 8 letters and digits into id. Returns 0 or -1 with a message. */
 int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, char *err, size_t errsize);
+
+/* A held challenge's last line ({"done": "accepted"|"declined"|...},
+ * POST /api/challenge/{username} with keepAliveStream): the word into
+ * out. False (out "") for any other line. */
+bool lichess_done_decode(const char *line, size_t len, char *out, size_t size);
 
 /* The text of a refusal's body ({"error": "..."} or {"error": {...}}),
  * into out; false (out "") when the body says nothing readable. */

@@ -35,6 +35,7 @@
 #include "config.h"
 #include "loop.h"
 #include "net.h"
+#include "home.h"
 #include "screens.h"
 #include "session.h"
 #include "lichess-stream.h"
@@ -724,4 +725,83 @@ int cmd_lichess(int argc, char **argv)
 	fprintf(stderr, "usage: tchess lichess login | logout | games | play GAME | ai [...] | seek [...] | "
 			"accept CHALLENGE | decline CHALLENGE\n");
 	return 2;
+}
+
+/* tchess --lichess: the home screen on Lichess (home-lichess.c). */
+int cmd_lichess_home(int argc, char **argv)
+{
+	static const char cmd[] = "tchess --lichess";
+	struct client_opts o = { .ascii = -1 };
+	if (client_args(&o, argc, argv, NULL, "usage: tchess --lichess [--theme NAME] [--ascii|--unicode]") < 0)
+		return 2;
+	if (o.server) {
+		fprintf(stderr, "%s: --server names a tchessd; Lichess is the config's lichess_url\n", cmd);
+		return 2;
+	}
+	struct lichess_conn lc;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	struct ui ui;
+	int rc = client_ui_start(&lc.c, &ui, o.theme);
+	if (rc) {
+		net_free(lc.c.net);
+		return rc;
+	}
+	struct home h;
+	home_init_lichess(&h, lc.me_id);
+	struct screen_home_opts opts = {
+		.ascii = config_want_ascii(o.ascii, &lc.c.cfg, nl_langinfo(CODESET), getenv("TERM")),
+		.bell = lc.c.cfg.bell,
+		.low_time_ms = lc.c.cfg.low_time_ms,
+	};
+	struct loop *l = loop_new(&ui, lc.c.net);
+	loop_push(l, &screen_home_ops, screen_home_new(&ui, &h, &opts));
+	rc = loop_run(l);
+	loop_free(l);
+	ui_stop(&ui);
+	home_fini(&h);
+	net_free(lc.c.net);
+	return rc < 0 ? 1 : 0;
+}
+
+/* tchess play --lichess [--vs engine[:N]|open] [--tc] [--color] [--rated]:
+ * the AI (lichess ai) or a seek (lichess seek), with the same options. */
+int cmd_lichess_play_new(int argc, char **argv)
+{
+	char **args = xcalloc((size_t)argc + 4, sizeof *args);
+	char level[16] = "";
+	int n = 0;
+	bool ai = false;
+	args[n++] = (char *)"seek";
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--vs") && i + 1 < argc) {
+			const char *v = argv[++i];
+			if (!strncmp(v, "engine", 6) && (v[6] == '\0' || v[6] == ':')) {
+				ai = true;
+				if (v[6] == ':')
+					snprintf(level, sizeof level, "%.8s", v + 7);
+			} else if (strcmp(v, "open")) {
+				fprintf(stderr, "tchess play --lichess: --vs takes engine[:1-8] (the Lichess AI) or open (a seek)\n");
+				free(args);
+				return 2;
+			}
+			continue;
+		}
+		if (!strcmp(argv[i], "--ruleset") || !strcmp(argv[i], "--premoves") || !strcmp(argv[i], "--undo")) {
+			fprintf(stderr, "tchess play --lichess: %s is tchessd's, not Lichess's\n", argv[i]);
+			free(args);
+			return 2;
+		}
+		args[n++] = argv[i];
+	}
+	if (ai) {
+		args[0] = (char *)"ai";
+		if (level[0]) {
+			args[n++] = (char *)"--level";
+			args[n++] = level;
+		}
+	}
+	int rc = ai ? lichess_ai(n - 1, args + 1) : lichess_seek(n - 1, args + 1);
+	free(args);
+	return rc;
 }

@@ -426,10 +426,33 @@ out:
 /* tchess (or tchess home): the home screen, on the configured server or
  * the embedded one, with an account (registered automatically on the
  * embedded server). */
+bool client_take_lichess(int *argc, char **argv)
+{
+	bool found = false;
+	int n = 0;
+	for (int i = 0; i < *argc; i++) {
+		if (!strcmp(argv[i], "--lichess")) {
+			found = true;
+			continue;
+		}
+		if (!strcmp(argv[i], "--server") && i + 1 < *argc && !strcmp(argv[i + 1], "lichess")) {
+			found = true;
+			i++;
+			continue;
+		}
+		argv[n++] = argv[i];
+	}
+	*argc = n;
+	return found;
+}
+
 int cmd_home(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	if (client_args(&o, argc, argv, NULL, "usage: tchess [home] [--server URL] [--theme NAME] [--ascii|--unicode]") <
+	if (client_take_lichess(&argc, argv))
+		return cmd_lichess_home(argc, argv);
+	if (client_args(&o, argc, argv, NULL,
+			"usage: tchess [home] [--server URL|--lichess] [--theme NAME] [--ascii|--unicode]") <
 	    0)
 		return 2;
 	struct client_conn c;
@@ -463,13 +486,16 @@ static int play_usage(void)
 {
 	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"
 			"                   [--vs engine[:LEVEL]|open|invite] [--premoves N] [--undo] [--theme NAME]\n"
-			"                   [--ascii|--unicode]\n");
+			"                   [--ascii|--unicode]\n"
+			"       tchess play --lichess [--vs engine[:1-8]|open] [--tc M+S] [--color C] [--rated]\n");
 	return 2;
 }
 
 int cmd_play(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
+	if (client_take_lichess(&argc, argv))
+		return cmd_lichess_play_new(argc, argv);
 	struct protocol_game_create_request req;
 	memset(&req, 0, sizeof req);
 	snprintf(req.tc, sizeof req.tc, "5+3");

@@ -37,6 +37,9 @@ struct client_opts {
  * 0, or -1 after printing why. */
 int client_connect(struct client_conn *c, const char *server_opt, bool need_token);
 void client_disconnect(struct client_conn *c);
+/* Takes --lichess (or --server lichess) out of argv (*argc shrinks):
+ * whether it was there, the one flag that puts a command on Lichess. */
+bool client_take_lichess(int *argc, char **argv);
 /* Takes argv[*i] (and its value) if it is a common option: 1 taken, 0 not
  * one, -1 a missing value (printed). */
 int client_common_opt(struct client_opts *o, int argc, char **argv, int *i);

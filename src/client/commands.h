@@ -22,6 +22,10 @@ int cmd_tournament(int argc, char **argv);
 int cmd_vacation(int argc, char **argv);
 /* Lichess (cmd-lichess.c). */
 int cmd_lichess(int argc, char **argv);
+/* tchess home --lichess: the home screen on Lichess. */
+int cmd_lichess_home(int argc, char **argv);
+/* tchess play --lichess: a seek, or the Lichess AI with --vs engine[:N]. */
+int cmd_lichess_play_new(int argc, char **argv);
 /* The non-interactive dump of review --plain (cmd-review-plain.c). */
 /* tchess review --plain FILE; with depth > 0 (--analyse) the engine at
  * engine (NULL: stockfish) analyses each game's main line to that depth. */

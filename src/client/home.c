@@ -12,7 +12,7 @@
 
 #include "route.h"
 #include "config.h"
-#include "home.h"
+#include "home-internal.h"
 #include "keys.h"
 #include "tchess/fold.h"
 #include "util/xalloc.h"
@@ -27,13 +27,13 @@ static const char *const home_action_text[HOME_ACTION_NB][2] = {
 	[HOME_QUIT] = { "Quit", "" },
 };
 
-static void home_say(struct home *h, bool error, const char *text)
+void home_say(struct home *h, bool error, const char *text)
 {
 	snprintf(h->message, sizeof h->message, "%.*s", (int)sizeof h->message - 1, text);
 	h->message_error = error;
 }
 
-static void home_queue(struct home *h, const struct home_req *r)
+void home_queue(struct home *h, const struct home_req *r)
 {
 	if (h->n_out < sizeof h->out / sizeof h->out[0])
 		h->out[h->n_out++] = *r;
@@ -47,6 +47,10 @@ static void home_queue_kind(struct home *h, enum home_req_kind kind)
 
 static void home_refresh(struct home *h)
 {
+	if (h->lichess) {
+		home_lx_refresh(h);
+		return;
+	}
 	if (h->have_account)
 		home_queue_kind(h, HOME_REQ_MY_GAMES);
 	home_queue_kind(h, HOME_REQ_LIVE);
@@ -97,12 +101,16 @@ static size_t home_n_live_shown(const struct home *h)
  * games" and them. */
 int home_rows(const struct home *h)
 {
+	if (h->lichess)
+		return home_lx_rows(h);
 	return HOME_ACTION_NB + 2 + (int)(h->mine.n ? h->mine.n : 1) + 2 + (int)(home_n_live_shown(h) ? home_n_live_shown(h) : 1);
 }
 
 enum home_row_kind home_row(const struct home *h, int row, size_t *index)
 {
 	*index = 0;
+	if (h->lichess)
+		return home_lx_row(h, row, index);
 	if (row < HOME_ACTION_NB) {
 		*index = (size_t)row;
 		return HOME_ROW_ACTION;
@@ -147,6 +155,10 @@ static bool home_selectable(const struct home *h, int row)
 void home_row_text(const struct home *h, int row, char *buf, size_t size)
 {
 	size_t i;
+	if (h->lichess) {
+		home_lx_row_text(h, row, buf, size);
+		return;
+	}
 	switch (home_row(h, row, &i)) {
 	case HOME_ROW_ACTION:
 		if (i == HOME_ENGINE) {
@@ -201,6 +213,10 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 
 void home_status_text(const struct home *h, char *buf, size_t size)
 {
+	if (h->lichess) {
+		home_lx_status_text(h, buf, size);
+		return;
+	}
 	if (h->typing && h->typing_file)
 		snprintf(buf, size, "file: %s_   Enter opens, Esc cancels", h->input);
 	else if (h->typing)
@@ -224,6 +240,11 @@ struct home_cmd home_key(const struct home *h, int key)
 		else if (key >= 0x20 && key < 0x7f)
 			c = (struct home_cmd){ HOME_CMD_TYPE, key, 0 };
 		return c;
+	}
+	if (h->lichess) {
+		c = home_lx_key(h, key);
+		if (c.kind != HOME_CMD_NONE)
+			return c;
 	}
 	switch (key) {
 	case KEYS_UP:
@@ -279,7 +300,7 @@ static const struct protocol_my_game *home_mine_by_prefix(const struct home *h, 
 	return found;
 }
 
-static void home_open(struct home *h, const char *id, int color, const char *note)
+void home_open(struct home *h, const char *id, int color, const char *note)
 {
 	struct home_req r = { .kind = HOME_REQ_OPEN_GAME, .color = color };
 	snprintf(r.id, sizeof r.id, "%s", id);
@@ -334,6 +355,8 @@ static void home_submit(struct home *h)
 static unsigned home_activate(struct home *h, int row)
 {
 	size_t i;
+	if (h->lichess)
+		return home_lx_activate(h, row);
 	switch (home_row(h, row, &i)) {
 	case HOME_ROW_ACTION:
 		switch ((enum home_action)i) {
@@ -393,12 +416,17 @@ static void home_scroll(struct home *h)
 	if (h->sel >= h->top + rows)
 		h->top = h->sel - rows + 1;
 	/* The actions stay in sight while the selection is on them. */
-	if (h->sel < HOME_ACTION_NB)
+	if (h->sel < (h->lichess ? HOME_LX_ACTION_NB : HOME_ACTION_NB))
 		h->top = 0;
 }
 
 unsigned home_apply(struct home *h, const struct home_cmd *c)
 {
+	if (h->lichess) {
+		int lx = home_lx_apply(h, c);
+		if (lx >= 0)
+			return (unsigned)lx;
+	}
 	switch (c->kind) {
 	case HOME_CMD_RESIZE:
 		h->w = c->arg;
@@ -505,6 +533,10 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 {
 	*body = NULL;
 	*method = "GET";
+	if (r->kind >= HOME_REQ_LX_PLAYING) {
+		home_lx_req_http(r, method, path, size, body);
+		return;
+	}
 	switch (r->kind) {
 	case HOME_REQ_MY_GAMES:
 		*method = route_request(path, size, ROUTE_ME_GAMES, NULL, NULL);
@@ -567,6 +599,8 @@ unsigned home_on_answer(struct home *h, const struct home_req *r, int status, co
 {
 	struct protocol_error perr;
 	char err[256];
+	if (r->kind >= HOME_REQ_LX_PLAYING)
+		return home_lx_on_answer(h, r, status, body, len);
 	switch (r->kind) {
 	case HOME_REQ_MY_GAMES: {
 		if (status != 200)

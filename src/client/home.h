@@ -18,6 +18,7 @@
 #include <stdint.h>
 
 #include "corr.h"
+#include "tchess/lichess.h"
 #include "tchess/protocol.h"
 
 #define HOME_LINE_MAX 256
@@ -47,6 +48,14 @@ enum home_req_kind {
 	HOME_REQ_OPEN_GAME,    /* not HTTP: the loop opens the play screen */
 	HOME_REQ_TOURNAMENTS,  /* not HTTP: the loop opens the tournaments */
 	HOME_REQ_REVIEW,       /* not HTTP: the loop opens the review of the file in note */
+	/* The home screen on Lichess (home-lichess.c). */
+	HOME_REQ_LX_PLAYING,   /* GET /api/account/playing */
+	HOME_REQ_LX_SEEK,      /* not a command: the screen holds POST /api/board/seek open (form in note) */
+	HOME_REQ_LX_CHALLENGE, /* ...and POST /api/challenge/NAME (id) with keepAliveStream (form in note) */
+	HOME_REQ_LX_STOP,      /* not HTTP: close the seek's or the challenge's connection (cancels it) */
+	HOME_REQ_LX_AI,        /* POST /api/challenge/ai (form in note) */
+	HOME_REQ_LX_ACCEPT,    /* POST /api/challenge/ID/accept */
+	HOME_REQ_LX_DECLINE,   /* POST /api/challenge/ID/decline */
 };
 
 struct home_req {
@@ -90,8 +99,43 @@ struct home_cmd {
 	int arg, arg2;
 };
 
-/* A row of the screen: an action, a heading, or one game. */
+/* A row of the screen: an action, a heading, or one game (on Lichess: a
+ * game of the player's, HOME_ROW_MINE, or a challenge to the player,
+ * HOME_ROW_LIVE). */
 enum home_row_kind { HOME_ROW_ACTION, HOME_ROW_HEADING, HOME_ROW_MINE, HOME_ROW_LIVE, HOME_ROW_BLANK };
+
+/* The actions of the home screen on Lichess (tchess --lichess). */
+enum home_lx_action { HOME_LX_SEEK = 0, HOME_LX_AI, HOME_LX_CHALLENGE, HOME_LX_QUIT, HOME_LX_ACTION_NB };
+
+#define HOME_LX_GAMES_MAX 32
+#define HOME_LX_CHALLENGES_MAX 16
+
+/* A challenge to the player, from the event stream. */
+struct home_lx_challenge {
+	char id[LICHESS_ID_MAX];
+	char from[LICHESS_NAME_MAX];
+	char tc[LICHESS_WORD_MAX];
+	bool rated;
+};
+
+/* What the home screen on Lichess holds. */
+struct home_lichess {
+	char me_id[LICHESS_NAME_MAX];  /* the user, lower case */
+	struct lichess_playing games[HOME_LX_GAMES_MAX];
+	size_t n_games;
+	bool have_games;
+	struct home_lx_challenge in[HOME_LX_CHALLENGES_MAX];
+	size_t n_in;
+	/* A seek (or a challenge sent, waiting[] its id once known) held
+	 * open: the games that were on when it began are not its game. */
+	bool seeking, challenging;
+	char waiting[LICHESS_ID_MAX];
+	char waiting_for[LICHESS_NAME_MAX];
+	char before[HOME_LX_GAMES_MAX][LICHESS_ID_MAX];
+	size_t n_before;
+	int tc;                        /* index into home_lx_time_controls() */
+	int level;                     /* the AI's, 1..8 */
+};
 
 struct home {
 	int w, h;
@@ -114,10 +158,16 @@ struct home {
 	int engine_tc;     /* index into home_time_controls() */
 	struct home_req out[8];
 	size_t n_out;
+	bool lichess;      /* the home screen on Lichess: lx, not mine and live */
+	struct home_lichess lx;
 };
 
 /* A home screen; queues the first requests (the games). */
 void home_init(struct home *h, bool have_account);
+/* The home screen on Lichess, as the user me_id (lower case); queues the
+ * first request (the ongoing games). The screen opens the event stream
+ * and hands its lines to home_lx_event. */
+void home_init_lichess(struct home *h, const char *me_id);
 void home_fini(struct home *h);
 
 /* The rows: how many, and what each is (*index: the action, or the game's
@@ -140,6 +190,22 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 /* The answer to r: status (-1 a network error, body its message) and
  * body. Returns dirty bits. */
 unsigned home_on_answer(struct home *h, const struct home_req *r, int status, const char *body, size_t len);
+/* One line of the Lichess event stream: a game started (a seek's or a
+ * challenge's game is opened), a challenge to the player listed, one
+ * cancelled or declined taken off. Returns dirty bits. */
+unsigned home_lx_event(struct home *h, const struct lichess_msg *m);
+/* The held seek's or challenge's connection ended (status as net-stream
+ * says; text: Lichess's refusal or the network's error, or ""): the seek
+ * or challenge is over, said. Returns dirty bits. */
+unsigned home_lx_stream_end(struct home *h, int status, const char *text);
+/* The held challenge's id (its first line), or how it went ({"done":...}). */
+unsigned home_lx_challenge_line(struct home *h, const char *id, const char *done);
+/* The event stream's state, said on the message line (text "" for none). */
+unsigned home_lx_say(struct home *h, bool error, const char *text);
+/* The Lichess time controls (*n of them) of the seek, the AI and a
+ * challenge. */
+const char *const *home_lx_time_controls(size_t *n);
+
 /* Back from a game (or the tournaments) opened from here: why it failed
  * ("" none); refreshes the lists. */
 unsigned home_back(struct home *h, const char *failed);

@@ -71,6 +71,9 @@ int main(int argc, char **argv)
 		name = "help";
 	if (!strcmp(name, "--version"))
 		name = "version";
+	/* tchess --lichess, tchess --server URL ...: the home screen's options. */
+	if (name[0] == '-' && strcmp(name, "help"))
+		return cmd_home(argc - 1, argv + 1);
 	for (size_t i = 0; i < N_COMMANDS; i++)
 		if (!strcmp(commands[i].name, name))
 			return commands[i].run(argc - 2, argv + 2);

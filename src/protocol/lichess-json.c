@@ -264,8 +264,21 @@ static void lj_decode(struct lj *j, const cJSON *o, struct lichess_msg *m)
 		lj_str(j, c, "speed", m->speed, sizeof m->speed);
 		lj_bool(j, c, "rated", &m->rated);
 		const cJSON *who = lj_obj(j, c, "challenger", false);
-		if (who)
+		if (who) {
 			lj_str(j, who, "name", m->challenger, sizeof m->challenger);
+			lj_str(j, who, "id", m->challenger_id, sizeof m->challenger_id);
+		}
+		const cJSON *dest = lj_obj(j, c, "destUser", false);
+		if (dest)
+			lj_str(j, dest, "id", m->dest_id, sizeof m->dest_id);
+		const cJSON *tc = lj_obj(j, c, "timeControl", false);
+		if (tc) {
+			lj_str(j, tc, "show", m->tc_text, sizeof m->tc_text);
+			char type[LICHESS_WORD_MAX] = "";
+			lj_str(j, tc, "type", type, sizeof type);
+			if (!m->tc_text[0] && !strcmp(type, "unlimited"))
+				snprintf(m->tc_text, sizeof m->tc_text, "unlimited");
+		}
 		break;
 	}
 	case LICHESS_MSG_OTHER:
@@ -407,6 +420,18 @@ int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, 
 		return -1;
 	snprintf(id, size, "%s", got);
 	return 0;
+}
+
+bool lichess_done_decode(const char *line, size_t len, char *out, size_t size)
+{
+	out[0] = '\0';
+	cJSON *o = line && len && len <= LICHESS_LINE_MAX ? cJSON_ParseWithLength(line, len) : NULL;
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(o, "done");
+	bool ok = cJSON_IsObject(o) && cJSON_IsString(d) && d->valuestring[0];
+	if (ok)
+		snprintf(out, size, "%s", d->valuestring);
+	cJSON_Delete(o);
+	return ok;
 }
 
 bool lichess_error_text(const char *body, size_t len, char *out, size_t size)

@@ -677,6 +677,44 @@ START_TEST(test_session_commands)
 }
 END_TEST
 
+/* A challenge event: who sent it to whom, at what time control; a held
+ * challenge's last line. */
+START_TEST(test_challenge_event_and_done)
+{
+	struct lichess_msg m;
+	char err[200], done[LICHESS_WORD_MAX];
+	const char *line = "{\"type\":\"challenge\",\"challenge\":{\"id\":\"chal0001\",\"status\":\"created\","
+			   "\"challenger\":{\"id\":\"dave\",\"name\":\"Dave\",\"rating\":1600},"
+			   "\"destUser\":{\"id\":\"alice\",\"name\":\"Alice\"},\"rated\":true,\"speed\":\"rapid\","
+			   "\"timeControl\":{\"type\":\"clock\",\"limit\":900,\"increment\":10,\"show\":\"15+10\"}}}";
+	ck_assert_int_eq(lichess_msg_decode(line, strlen(line), &m, err, sizeof err), 0);
+	ck_assert_int_eq(m.kind, LICHESS_MSG_CHALLENGE);
+	ck_assert_str_eq(m.id, "chal0001");
+	ck_assert_str_eq(m.challenger, "Dave");
+	ck_assert_str_eq(m.challenger_id, "dave");
+	ck_assert_str_eq(m.dest_id, "alice");
+	ck_assert_str_eq(m.tc_text, "15+10");
+	ck_assert(m.rated);
+	lichess_msg_fini(&m);
+	/* An open challenge (destUser null), unlimited. */
+	const char *open = "{\"type\":\"challenge\",\"challenge\":{\"id\":\"chal0002\",\"destUser\":null,"
+			   "\"timeControl\":{\"type\":\"unlimited\"}}}";
+	ck_assert_int_eq(lichess_msg_decode(open, strlen(open), &m, err, sizeof err), 0);
+	ck_assert_str_eq(m.dest_id, "");
+	ck_assert_str_eq(m.tc_text, "unlimited");
+	lichess_msg_fini(&m);
+	const char *bad = "{\"type\":\"challenge\",\"challenge\":{\"id\":\"chal0003\",\"destUser\":{\"id\":7}}}";
+	ck_assert_int_eq(lichess_msg_decode(bad, strlen(bad), &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, "\"id\" is not a string");
+	ck_assert(lichess_done_decode("{\"done\":\"declined\"}", 19, done, sizeof done));
+	ck_assert_str_eq(done, "declined");
+	ck_assert(!lichess_done_decode("{\"id\":\"chal0001\"}", 17, done, sizeof done));
+	ck_assert_str_eq(done, "");
+	ck_assert(!lichess_done_decode("{\"done\":1}", 10, done, sizeof done));
+	ck_assert(!lichess_done_decode("[", 1, done, sizeof done));
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lichess");
@@ -695,6 +733,7 @@ int main(void)
 	tcase_add_test(tc, test_playing_and_game_id);
 	tcase_add_test(tc, test_session_premoves);
 	tcase_add_test(tc, test_session_commands);
+	tcase_add_test(tc, test_challenge_event_and_done);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

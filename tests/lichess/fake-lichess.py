@@ -40,9 +40,17 @@ closes it (its "client-closed" event logged at the next keep-alive); POST
 /api/challenge/ai answers 201 with the transcript's "ai_game" (a game of
 "games").
 
+POST /api/challenge/NAME (not "ai") is a challenge: with keepAliveStream
+it is held open as a stream whose first line is the challenge
+({"id": the transcript's "challenge_ids"[name in lower case], or
+"outgoing"}, its status, challenger, destUser, timeControl) and which ends
+with {"done": WORD} when the test says so; without it, the challenge is
+answered at once.
+
 Test control (not Lichess): POST /_test/step/ID with a JSON list of STEPs
 runs them on the game at once; POST /_test/event with a JSON object sends
-it as a line to every open event stream (a gameStart, a challenge).
+it as a line to every open event stream (a gameStart, a challenge); POST
+/_test/challenge/ID/WORD ends the held challenge ID with {"done": WORD}.
 """
 
 import argparse
@@ -76,6 +84,8 @@ class World:
             self.games[gid] = {"spec": g, "state": st, "subs": [], "clock_at": time.monotonic()}
         self.connections = {}
         self.event_subs = []
+        self.challenge_subs = {}
+        self.tokens = set([transcript["token"]] if transcript.get("token") else [])
         self.refuse = [dict(r) for r in transcript.get("refuse", [])]
 
     def record(self, obj):
@@ -220,6 +230,14 @@ class Handler(BaseHTTPRequestHandler):
                 for q in list(w.event_subs):
                     q.put(json.loads(body))
             return self.send_json(200, {"ok": True})
+        if u.path.startswith("/_test/challenge/"):
+            _, _, _, cid, word = u.path.split("/")
+            with w.lock:
+                q = w.challenge_subs.get(cid)
+            if q is None:
+                return self.send_json(404, {"error": "no such held challenge"})
+            q.put({"done": word})
+            return self.send_json(200, {"ok": True})
         if u.path.startswith("/_test/step/"):
             gid = u.path.rsplit("/", 1)[1]
             w.run_steps(gid, json.loads(body or "[]"))
@@ -228,10 +246,12 @@ class Handler(BaseHTTPRequestHandler):
             if r.get("times", 1) > 0 and r["method"] == method and r["path"] == u.path:
                 r["times"] = r.get("times", 1) - 1
                 return self.send_json(r["status"], r.get("body", {"error": "refused"}))
-        token = w.t.get("token")
-        if token and auth != "Bearer " + token:
+        if w.tokens and not any(auth == "Bearer " + t for t in list(w.tokens)):
             return self.send_json(401, {"error": "No such token"})
         key = method + " " + u.path
+        parts = u.path.strip("/").split("/")
+        if method == "POST" and len(parts) == 3 and parts[:2] == ["api", "challenge"] and parts[2] != "ai":
+            return self.challenge(parts[2], parse_qs(body), index)
         if key in w.t.get("streams", {}) or u.path.startswith("/api/board/game/stream/") \
                 or u.path == "/api/stream/event" or u.path == "/api/board/seek":
             return self.stream(key, u.path, index)
@@ -342,6 +362,55 @@ class Handler(BaseHTTPRequestHandler):
                     w.react(gid, spec.get("on_takeback", []))
                 else:
                     w.change(gid, {o + "takeback": None})
+
+    def challenge(self, name, form, index):
+        w = self.world
+        user = w.t.get("user", "alice")
+        cid = w.t.get("challenge_ids", {}).get(name.lower(), "outgoing")
+        limit = int(form.get("clock.limit", ["600"])[0])
+        inc = int(form.get("clock.increment", ["0"])[0])
+        ch = {"id": cid, "url": "https://lichess.org/" + cid, "status": "created",
+              "challenger": {"id": user.lower(), "name": user, "rating": 1500},
+              "destUser": {"id": name.lower(), "name": name, "rating": 1500},
+              "variant": {"key": "standard", "name": "Standard", "short": "Std"},
+              "rated": form.get("rated", ["false"])[0] == "true", "speed": "rapid",
+              "timeControl": {"type": "clock", "limit": limit, "increment": inc,
+                              "show": "%d+%d" % (limit // 60, inc)},
+              "color": form.get("color", ["random"])[0], "perf": {"name": "Rapid"}}
+        if form.get("keepAliveStream", ["false"])[0] != "true":
+            return self.send_json(200, ch)
+        self.send_response(200)
+        self.send_header("Content-Type", "application/x-ndjson")
+        self.send_header("Transfer-Encoding", "chunked")
+        self.end_headers()
+        q = queue.Queue()
+        with w.lock:
+            w.challenge_subs[cid] = q
+        path = "/api/challenge/" + name
+        try:
+            data = (json.dumps(ch) + "\n").encode()
+            self.wfile.write(b"%x\r\n%s\r\n" % (len(data), data))
+            self.wfile.flush()
+            ka = w.t.get("keepalive_ms", 7000) / 1000
+            while True:
+                try:
+                    obj = q.get(timeout=ka)
+                except queue.Empty:
+                    self.wfile.write(b"1\r\n\n\r\n")
+                    self.wfile.flush()
+                    continue
+                data = (json.dumps(obj) + "\n").encode()
+                self.wfile.write(b"%x\r\n%s\r\n0\r\n\r\n" % (len(data), data))
+                self.wfile.flush()
+                w.record({"event": "server-closed", "path": path})
+                return
+        except (BrokenPipeError, ConnectionResetError, socket.timeout, OSError):
+            w.record({"event": "client-closed", "path": path})
+            self.close_connection = True
+        finally:
+            with w.lock:
+                if w.challenge_subs.get(cid) is q:
+                    del w.challenge_subs[cid]
 
     # ---- streams ----
     def stream(self, key, path, index):

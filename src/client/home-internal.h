@@ -1,0 +1,28 @@
+/*
+ * What home.c (the home screen's model) shares with home-lichess.c (its
+ * rows, keys and requests on Lichess, tchess --lichess).
+ */
+#ifndef TCHESS_CLIENT_HOME_INTERNAL_H
+#define TCHESS_CLIENT_HOME_INTERNAL_H
+
+#include "home.h"
+
+void home_say(struct home *h, bool error, const char *text);
+void home_queue(struct home *h, const struct home_req *r);
+void home_open(struct home *h, const char *id, int color, const char *note);
+
+/* home-lichess.c: the same calls as home.h's, for h->lichess. */
+int home_lx_rows(const struct home *h);
+enum home_row_kind home_lx_row(const struct home *h, int row, size_t *index);
+void home_lx_row_text(const struct home *h, int row, char *buf, size_t size);
+void home_lx_status_text(const struct home *h, char *buf, size_t size);
+struct home_cmd home_lx_key(const struct home *h, int key);
+unsigned home_lx_activate(struct home *h, int row);
+/* A command home_apply leaves to Lichess (its cancel, submit, settings),
+ * or -1 when it is home_apply's own. */
+int home_lx_apply(struct home *h, const struct home_cmd *c);
+void home_lx_refresh(struct home *h);
+void home_lx_req_http(const struct home_req *r, const char **method, char *path, size_t size, char **body);
+unsigned home_lx_on_answer(struct home *h, const struct home_req *r, int status, const char *body, size_t len);
+
+#endif
