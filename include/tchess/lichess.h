@@ -136,6 +136,12 @@ int lichess_playing_decode(const char *body, size_t len, struct lichess_playing 
  * 201): 8 letters and digits into id. Returns 0 or -1 with a message. */
 int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, char *err, size_t errsize);
 
+/* The answer of POST /api/token (an OAuth code traded for a token):
+ * {"token_type":"Bearer","access_token":"lio_...","expires_in":N}; the
+ * token (letters, digits, '_', at most size - 1 of them) into out.
+ * Returns 0, or -1 with a message. */
+int lichess_token_decode(const char *body, size_t len, char *out, size_t size, char *err, size_t errsize);
+
 /* A held challenge's last line ({"done": "accepted"|"declined"|...},
  * POST /api/challenge/{username} with keepAliveStream): the word into
  * out. False (out "") for any other line. */

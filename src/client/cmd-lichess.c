@@ -5,6 +5,11 @@
  *	                        echo, or from standard input), checks it with
  *	                        GET /api/account and keeps it, mode 0600, in
  *	                        $XDG_CONFIG_HOME/tchess/lichess-token
+ *	tchess lichess login --oauth
+ *	                        (or Enter alone at the prompt) gets the token
+ *	                        with OAuth's authorization code and PKCE through
+ *	                        the browser and a loopback redirect
+ *	                        (lichess-oauth.h), then the same
  *	tchess lichess logout   revokes it (DELETE /api/token) and forgets it
  *	tchess lichess play ID  plays (or resumes) Lichess game ID on the play
  *	                        screen, over the Board API (backend-lichess.c)
@@ -21,7 +26,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <langinfo.h>
+#include <fcntl.h>
 #include <signal.h>
+#include <sys/wait.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -38,6 +45,7 @@
 #include "home.h"
 #include "screens.h"
 #include "session.h"
+#include "lichess-oauth.h"
 #include "lichess-stream.h"
 #include "net-stream.h"
 #include "ui/ui.h"
@@ -79,6 +87,7 @@ static long lichess_read_token(const char *url, char *buf, size_t size)
 	if (tty) {
 		fprintf(stderr,
 			"A personal API token with the board:play scope is made at\n  %s" LICHESS_TOKEN_PAGE "\n"
+			"(or press Enter alone to log in through the browser instead)\n"
 			"Paste it here (it is not shown): ",
 			url);
 		fflush(stderr);
@@ -112,36 +121,11 @@ static long lichess_read_token(const char *url, char *buf, size_t size)
 	return (long)(n - lead);
 }
 
-static int lichess_login(int argc, char **argv)
+/* Checks token (n characters) with GET /api/account on url and keeps it
+ * in path. Returns the exit status, after printing how it went. */
+static int lichess_keep_token(const char *cmd, const char *url, const char *path, const char *token, size_t n)
 {
-	static const char cmd[] = "tchess lichess login";
-	struct config cfg;
-	char path[640], err[512], token[ACCOUNT_TOKEN_MAX + 2];
-	if (argc > 0) {
-		fprintf(stderr, "usage: tchess lichess login   (the token is read from standard input)\n");
-		return 2;
-	}
-	if (lichess_setup(cmd, &cfg, path, sizeof path) < 0)
-		return 1;
-	const char *url = config_lichess_url(&cfg);
-	long n = lichess_read_token(url, token, sizeof token);
-	if (n < 0 || n > ACCOUNT_TOKEN_MAX) {
-		fprintf(stderr, "%s: %s\n", cmd,
-			n < 0 && feof(stdin) ? "no token given" : "that is longer than any Lichess token");
-		return 1;
-	}
-	if (n == 0) {
-		fprintf(stderr, "%s: no token given\n", cmd);
-		return 1;
-	}
-	size_t ok = strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
-	if (ok != (size_t)n) {
-		/* Say where, never what: the rest may be the real token. */
-		fprintf(stderr,
-			"%s: a Lichess token is letters, digits and '_'; character %zu of what was given is not\n",
-			cmd, ok + 1);
-		return 1;
-	}
+	char err[512];
 	struct net *net = net_new(url, token, err, sizeof err);
 	if (!net) {
 		fprintf(stderr, "%s: %s\n", cmd, err);
@@ -171,11 +155,11 @@ static int lichess_login(int argc, char **argv)
 		fprintf(stderr, "%s: unexpected answer from %s" LICHESS_PATH_ACCOUNT ": %s\n", cmd, url, why);
 	} else {
 		struct account a;
-		char dir[sizeof path];
+		char dir[640];
 		memset(&a, 0, sizeof a);
 		snprintf(a.server, sizeof a.server, "%s", url);
 		str_copy(a.name, me.name, sizeof a.name); /* at most LICHESS_USERNAME_MAX */
-		memcpy(a.token, token, (size_t)n + 1);
+		memcpy(a.token, token, n + 1);
 		snprintf(dir, sizeof dir, "%s", path);
 		*strrchr(dir, '/') = '\0';
 		if (account_mkdirs(dir, err, sizeof err) < 0 || account_save(path, &a, err, sizeof err) < 0) {
@@ -185,9 +169,155 @@ static int lichess_login(int argc, char **argv)
 			       me.name, path);
 			rc = 0;
 		}
+		memset(&a, 0, sizeof a);
 	}
 	free(resp);
 	net_free(net);
+	return rc;
+}
+
+/* Starts the browser on url, without waiting for it: $BROWSER when set
+ * (a command; the URL is its last argument), else xdg-open when there is
+ * a display. Returns whether one was started. */
+static bool lichess_start_browser(const char *url, pid_t *pid)
+{
+	const char *browser = getenv("BROWSER");
+	bool display = (getenv("DISPLAY") && *getenv("DISPLAY")) || (getenv("WAYLAND_DISPLAY") && *getenv("WAYLAND_DISPLAY"));
+	if (!(browser && *browser) && !display)
+		return false;
+	*pid = fork();
+	if (*pid < 0)
+		return false;
+	if (*pid == 0) {
+		int null = open("/dev/null", O_RDWR);
+		if (null >= 0) {
+			dup2(null, STDIN_FILENO);
+			dup2(null, STDOUT_FILENO);
+			dup2(null, STDERR_FILENO);
+		}
+		if (browser && *browser)
+			execl("/bin/sh", "sh", "-c", "$BROWSER \"$1\"", "sh", url, (char *)NULL);
+		else
+			execlp("xdg-open", "xdg-open", url, (char *)NULL);
+		_exit(127);
+	}
+	return true;
+}
+
+/* The OAuth login (authorization code with PKCE): the token into token
+ * (size bytes). Returns its length, or -1 after printing why. */
+static long lichess_oauth_token(const char *cmd, const char *url, char *token, size_t size)
+{
+	struct lichess_pkce pk;
+	char err[512], redirect[64], auth_url[1024], code[LICHESS_OAUTH_CODE_MAX];
+	int port;
+	if (lichess_pkce_new(&pk) < 0) {
+		fprintf(stderr, "%s: no random bytes from the kernel\n", cmd);
+		return -1;
+	}
+	int fd = lichess_oauth_listen(&port, err, sizeof err);
+	if (fd < 0) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return -1;
+	}
+	snprintf(redirect, sizeof redirect, "http://127.0.0.1:%d/callback", port);
+	if (!lichess_oauth_url(url, redirect, &pk, auth_url, sizeof auth_url)) {
+		fprintf(stderr, "%s: lichess_url is too long\n", cmd);
+		close(fd);
+		return -1;
+	}
+	pid_t browser = -1;
+	bool started = lichess_start_browser(auth_url, &browser);
+	fprintf(stderr, "%s:\n  %s\nwaiting for Lichess's answer on %s ...\n",
+		started ? "Log in on Lichess in the browser (opened for you)"
+			: "Open this address in a browser to log in on Lichess",
+		auth_url, redirect);
+	fflush(stderr);
+	const char *t = getenv("TCHESS_OAUTH_TIMEOUT_MS");
+	int timeout_ms = t && atoi(t) >= 100 ? atoi(t) : 300000;
+	enum lichess_callback k = lichess_oauth_wait(fd, pk.state, timeout_ms, code, sizeof code, err, sizeof err);
+	close(fd);
+	if (browser > 0)
+		waitpid(browser, NULL, WNOHANG);
+	if (k != LICHESS_CALLBACK_CODE) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return -1;
+	}
+	/* The code and the verifier for the token. */
+	char form[2048], *resp = NULL;
+	size_t len = 0;
+	if (!lichess_oauth_token_form(code, redirect, &pk, form, sizeof form)) {
+		fprintf(stderr, "%s: the code Lichess sent is too long\n", cmd);
+		return -1;
+	}
+	struct net *net = net_new(url, NULL, err, sizeof err);
+	if (!net) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return -1;
+	}
+	int status = net_request_form(net, "POST", LICHESS_PATH_TOKEN, form, &resp, &len, err, sizeof err);
+	net_free(net);
+	memset(form, 0, sizeof form);
+	long n = -1;
+	char why[LICHESS_MESSAGE_MAX];
+	if (status < 0)
+		fprintf(stderr, "%s: cannot reach Lichess: %s\n", cmd, err);
+	else if (status != 200)
+		fprintf(stderr, "%s: Lichess would not give a token for the code: %s\n", cmd,
+			lichess_error_text(resp, len, why, sizeof why) ? why : "no reason given");
+	else if (lichess_token_decode(resp, len, token, size, why, sizeof why) < 0)
+		fprintf(stderr, "%s: unexpected answer from %s" LICHESS_PATH_TOKEN ": %s\n", cmd, url, why);
+	else
+		n = (long)strlen(token);
+	if (resp)
+		memset(resp, 0, len);
+	free(resp);
+	return n;
+}
+
+static int lichess_login(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess login";
+	struct config cfg;
+	char path[640], token[ACCOUNT_TOKEN_MAX + 2];
+	bool oauth = argc == 1 && !strcmp(argv[0], "--oauth");
+	if (argc > 0 && !oauth) {
+		fprintf(stderr, "usage: tchess lichess login [--oauth]   (a personal token is read from standard input)\n");
+		return 2;
+	}
+	if (lichess_setup(cmd, &cfg, path, sizeof path) < 0)
+		return 1;
+	const char *url = config_lichess_url(&cfg);
+	long n = oauth ? 0 : lichess_read_token(url, token, sizeof token);
+	if (!oauth && (n < 0 || n > ACCOUNT_TOKEN_MAX)) {
+		fprintf(stderr, "%s: %s\n", cmd,
+			n < 0 && feof(stdin) ? "no token given" : "that is longer than any Lichess token");
+		return 1;
+	}
+	/* Enter alone at the prompt: the browser instead. */
+	if (n == 0 && (oauth || isatty(STDIN_FILENO))) {
+		n = lichess_oauth_token(cmd, url, token, sizeof token);
+		if (n < 0)
+			return 1;
+		if (n > ACCOUNT_TOKEN_MAX) {
+			fprintf(stderr, "%s: Lichess gave a token longer than tchess keeps\n", cmd);
+			memset(token, 0, sizeof token);
+			return 1;
+		}
+	}
+	if (n == 0) {
+		fprintf(stderr, "%s: no token given\n", cmd);
+		return 1;
+	}
+	size_t ok = strspn(token, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_");
+	if (ok != (size_t)n) {
+		/* Say where, never what: the rest may be the real token. */
+		fprintf(stderr,
+			"%s: a Lichess token is letters, digits and '_'; character %zu of what was given is not\n",
+			cmd, ok + 1);
+		return 1;
+	}
+	int rc = lichess_keep_token(cmd, url, path, token, (size_t)n);
 	memset(token, 0, sizeof token);
 	return rc;
 }

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include <cjson/cJSON.h>
 
@@ -420,6 +421,29 @@ int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, 
 		return -1;
 	snprintf(id, size, "%s", got);
 	return 0;
+}
+
+int lichess_token_decode(const char *body, size_t len, char *out, size_t size, char *err, size_t errsize)
+{
+	struct lj j = { err, errsize, 0 };
+	char type[LICHESS_WORD_MAX] = "", tok[1024] = "";
+	cJSON *o = lj_parse_object(body, len, err, errsize);
+	if (!o)
+		return -1;
+	lj_require(&j, o, "access_token");
+	lj_str(&j, o, "access_token", tok, sizeof tok);
+	lj_str(&j, o, "token_type", type, sizeof type);
+	cJSON_Delete(o);
+	size_t n = strlen(tok);
+	if (!j.failed && type[0] && strcasecmp(type, "Bearer"))
+		lj_fail(&j, "is not Bearer", "token_type");
+	if (!j.failed && (n == 0 || n >= size ||
+			  strspn(tok, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_") != n))
+		lj_fail(&j, "is not a token", "access_token");
+	if (!j.failed)
+		memcpy(out, tok, n + 1);
+	memset(tok, 0, sizeof tok);
+	return j.failed ? -1 : 0;
 }
 
 bool lichess_done_decode(const char *line, size_t len, char *out, size_t size)

@@ -16,6 +16,7 @@
 
 #include "account.h"
 #include "lichess-game.h"
+#include "lichess-oauth.h"
 #include "lichess-stream.h"
 #include "session.h"
 #include "tchess/fen.h"
@@ -715,6 +716,81 @@ START_TEST(test_challenge_event_and_done)
 }
 END_TEST
 
+/* PKCE's S256 (RFC 7636, appendix B), the URLs, the callback. */
+START_TEST(test_oauth_pkce)
+{
+	char ch[LICHESS_OAUTH_CHALLENGE_LEN + 1], code[64], err[200], url[1024], form[1024];
+	lichess_pkce_challenge("dBjftJeZ4CVP-mB92K27uhbUJU1p1r_wW1gFWFOEjXk", ch);
+	ck_assert_str_eq(ch, "E9Melhoa2OwvFrEMTJguCHaoeK1t8URWbuGJSstw-cM");
+	struct lichess_pkce p, q;
+	ck_assert_int_eq(lichess_pkce_new(&p), 0);
+	ck_assert_int_eq(lichess_pkce_new(&q), 0);
+	ck_assert_uint_eq(strlen(p.verifier), 64);
+	ck_assert_uint_eq(strspn(p.verifier, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~"), 64);
+	ck_assert_uint_eq(strlen(p.state), 32);
+	ck_assert_str_ne(p.verifier, q.verifier);
+	ck_assert_str_ne(p.state, q.state);
+	lichess_pkce_challenge(p.verifier, ch);
+	ck_assert_str_eq(ch, p.challenge);
+	snprintf(p.state, sizeof p.state, "S7ate");
+	snprintf(p.challenge, sizeof p.challenge, "CH");
+	ck_assert(lichess_oauth_url("http://127.0.0.1:9", "http://127.0.0.1:5000/callback", &p, url, sizeof url));
+	ck_assert_str_eq(url, "http://127.0.0.1:9/oauth?response_type=code&client_id=tchess&redirect_uri="
+			      "http%3A%2F%2F127.0.0.1%3A5000%2Fcallback&code_challenge_method=S256&code_challenge=CH"
+			      "&scope=board%3Aplay&state=S7ate");
+	ck_assert(!lichess_oauth_url("http://127.0.0.1:9", "http://127.0.0.1:5000/callback", &p, url, 40));
+	snprintf(p.verifier, sizeof p.verifier, "V");
+	ck_assert(lichess_oauth_token_form("a b&c", "http://127.0.0.1:5000/callback", &p, form, sizeof form));
+	ck_assert_str_eq(form, "grant_type=authorization_code&code=a%20b%26c&code_verifier=V&redirect_uri="
+			       "http%3A%2F%2F127.0.0.1%3A5000%2Fcallback&client_id=tchess");
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?code=li%5Fx&state=S7ate HTTP/1.1", "S7ate", code,
+						sizeof code, err, sizeof err),
+			 LICHESS_CALLBACK_CODE);
+	ck_assert_str_eq(code, "li_x");
+	ck_assert_int_eq(lichess_oauth_callback("GET /favicon.ico HTTP/1.1", "S7ate", code, sizeof code, err, sizeof err),
+			 LICHESS_CALLBACK_OTHER);
+	/* Another state, a state that only starts the same, none: refused. */
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?code=c&state=S7atf HTTP/1.1", "S7ate", code, sizeof code,
+						err, sizeof err),
+			 LICHESS_CALLBACK_BAD);
+	ck_assert_str_eq(err, "the answer's state is not this login's: not logging in");
+	ck_assert_str_eq(code, "");
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?code=c&state=S7ateX HTTP/1.1", "S7ate", code,
+						sizeof code, err, sizeof err),
+			 LICHESS_CALLBACK_BAD);
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?code=c HTTP/1.1", "S7ate", code, sizeof code, err,
+						sizeof err),
+			 LICHESS_CALLBACK_BAD);
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?state=S7ate&error=access_denied&error_description=no+thanks "
+						"HTTP/1.1",
+						"S7ate", code, sizeof code, err, sizeof err),
+			 LICHESS_CALLBACK_REFUSED);
+	ck_assert_str_eq(err, "Lichess says access_denied: no thanks");
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?state=S7ate HTTP/1.1", "S7ate", code, sizeof code, err,
+						sizeof err),
+			 LICHESS_CALLBACK_BAD);
+	ck_assert_str_eq(err, "the answer has no code");
+	ck_assert_int_eq(lichess_oauth_callback("GET /callback?code=%4&state=S7ate HTTP/1.1", "S7ate", code,
+						sizeof code, err, sizeof err),
+			 LICHESS_CALLBACK_BAD);
+	ck_assert_int_eq(lichess_oauth_callback("POST /callback HTTP/1.1", "S7ate", code, sizeof code, err, sizeof err),
+			 LICHESS_CALLBACK_BAD);
+	/* POST /api/token's answer. */
+	char tok[64];
+	const char *ok = "{\"token_type\":\"Bearer\",\"access_token\":\"lio_abc_123\",\"expires_in\":31536000}";
+	ck_assert_int_eq(lichess_token_decode(ok, strlen(ok), tok, sizeof tok, err, sizeof err), 0);
+	ck_assert_str_eq(tok, "lio_abc_123");
+	const char *bad = "{\"token_type\":\"Bearer\",\"access_token\":\"lio_a b\"}";
+	ck_assert_int_eq(lichess_token_decode(bad, strlen(bad), tok, sizeof tok, err, sizeof err), -1);
+	ck_assert_str_eq(err, "\"access_token\" is not a token");
+	ck_assert_str_eq(tok, "lio_abc_123");
+	const char *mac = "{\"token_type\":\"mac\",\"access_token\":\"lio_x\"}";
+	ck_assert_int_eq(lichess_token_decode(mac, strlen(mac), tok, sizeof tok, err, sizeof err), -1);
+	ck_assert_int_eq(lichess_token_decode("{}", 2, tok, sizeof tok, err, sizeof err), -1);
+	ck_assert_int_eq(lichess_token_decode(ok, strlen(ok), tok, 5, err, sizeof err), -1);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lichess");
@@ -734,6 +810,7 @@ int main(void)
 	tcase_add_test(tc, test_session_premoves);
 	tcase_add_test(tc, test_session_commands);
 	tcase_add_test(tc, test_challenge_event_and_done);
+	tcase_add_test(tc, test_oauth_pkce);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

@@ -47,13 +47,28 @@ it is held open as a stream whose first line is the challenge
 with {"done": WORD} when the test says so; without it, the challenge is
 answered at once.
 
+OAuth (authorization code with PKCE, as the browser sees it): GET /oauth
+checks its parameters (response_type=code, a client_id,
+code_challenge_method=S256, a 43-character code_challenge, scope
+board:play, a state, a redirect_uri on http://127.0.0.1:PORT/) and
+answers 302 to redirect_uri?code=CODE&state=STATE (the transcript's
+"oauth": {"deny": true} sends error=access_denied instead, "wrong_state":
+true another state); POST /api/token (form: grant_type=authorization_code,
+code, code_verifier, redirect_uri, client_id) gives "oauth_token" once per
+code, when base64url(SHA-256(code_verifier)) is the code's challenge and
+redirect_uri and client_id are the same; else 400 invalid_grant. The
+oauth_token is accepted as the token from then on.
+
 Test control (not Lichess): POST /_test/step/ID with a JSON list of STEPs
 runs them on the game at once; POST /_test/event with a JSON object sends
 it as a line to every open event stream (a gameStart, a challenge); POST
-/_test/challenge/ID/WORD ends the held challenge ID with {"done": WORD}.
+/_test/challenge/ID/WORD ends the held challenge ID with {"done": WORD};
+POST /_test/oauth with a JSON object sets the transcript's "oauth".
 """
 
 import argparse
+import base64
+import hashlib
 import json
 import queue
 import socket
@@ -85,6 +100,8 @@ class World:
         self.connections = {}
         self.event_subs = []
         self.challenge_subs = {}
+        self.codes = {}
+        self.n_codes = 0
         self.tokens = set([transcript["token"]] if transcript.get("token") else [])
         self.refuse = [dict(r) for r in transcript.get("refuse", [])]
 
@@ -230,6 +247,13 @@ class Handler(BaseHTTPRequestHandler):
                 for q in list(w.event_subs):
                     q.put(json.loads(body))
             return self.send_json(200, {"ok": True})
+        if u.path == "/oauth" and method == "GET":
+            return self.oauth_authorize(parse_qs(u.query))
+        if u.path == "/api/token" and method == "POST" and not auth:
+            return self.oauth_token(parse_qs(body))
+        if u.path == "/_test/oauth":
+            w.t["oauth"] = json.loads(body or "{}")
+            return self.send_json(200, {"ok": True})
         if u.path.startswith("/_test/challenge/"):
             _, _, _, cid, word = u.path.split("/")
             with w.lock:
@@ -362,6 +386,60 @@ class Handler(BaseHTTPRequestHandler):
                     w.react(gid, spec.get("on_takeback", []))
                 else:
                     w.change(gid, {o + "takeback": None})
+
+    def oauth_authorize(self, q):
+        w = self.world
+        one = {k: v[0] for k, v in q.items()}
+        problems = []
+        if one.get("response_type") != "code":
+            problems.append("response_type")
+        if not one.get("client_id"):
+            problems.append("client_id")
+        if one.get("code_challenge_method") != "S256":
+            problems.append("code_challenge_method")
+        if len(one.get("code_challenge", "")) != 43:
+            problems.append("code_challenge")
+        if "board:play" not in one.get("scope", "").split(" "):
+            problems.append("scope")
+        if not one.get("state"):
+            problems.append("state")
+        redirect = one.get("redirect_uri", "")
+        if not redirect.startswith("http://127.0.0.1:"):
+            problems.append("redirect_uri")
+        if problems:
+            return self.send_json(400, {"error": "invalid_request", "error_description": " ".join(problems)})
+        spec = w.t.get("oauth", {})
+        state = one["state"] + ("x" if spec.get("wrong_state") else "")
+        if spec.get("deny"):
+            loc = "%s?error=access_denied&error_description=user+cancelled&state=%s" % (redirect, state)
+        else:
+            with w.lock:
+                w.n_codes += 1
+                code = "code%d" % w.n_codes
+                w.codes[code] = {"challenge": one["code_challenge"], "redirect_uri": redirect,
+                                 "client_id": one["client_id"]}
+            loc = "%s?code=%s&state=%s" % (redirect, code, state)
+        self.send_response(302)
+        self.send_header("Location", loc)
+        self.send_header("Content-Length", "0")
+        self.end_headers()
+
+    def oauth_token(self, form):
+        w = self.world
+        one = {k: v[0] for k, v in form.items()}
+        with w.lock:
+            c = w.codes.pop(one.get("code", ""), None)
+        verifier = one.get("code_verifier", "")
+        s256 = base64.urlsafe_b64encode(hashlib.sha256(verifier.encode()).digest()).decode().rstrip("=")
+        bad = (c is None or one.get("grant_type") != "authorization_code" or not 43 <= len(verifier) <= 128
+               or s256 != c["challenge"] or one.get("redirect_uri") != c["redirect_uri"]
+               or one.get("client_id") != c["client_id"])
+        if bad:
+            return self.send_json(400, {"error": "invalid_grant", "error_description": "bad code or verifier"})
+        tok = w.t["oauth_token"]
+        with w.lock:
+            w.tokens.add(tok)
+        return self.send_json(200, {"token_type": "Bearer", "access_token": tok, "expires_in": 31536000})
 
     def challenge(self, name, form, index):
         w = self.world
