@@ -20,6 +20,10 @@
  *	                        the seek's connection, which cancels it)
  *	tchess lichess accept ID, decline ID
  *	                        answer a challenge (accepted: its game is played)
+ *	tchess lichess import [USER] [--max N]
+ *	                        a user's finished games (GET /api/games/user/USER,
+ *	                        PGN) into the local history, one file a game
+ *	                        (lichess-ID.pgn), for tchess review
  *
  * The token is never printed: not when it is refused, not when it is kept.
  */
@@ -836,6 +840,146 @@ static int lichess_answer(int argc, char **argv, bool accept)
 	return lichess_run_game(cmd, &lc, id, &o);
 }
 
+/* The id of a Lichess game's PGN (its GameId tag, else the last part of
+ * its Site tag's URL) into id; false when it has neither. */
+static bool lichess_pgn_id(const char *pgn, size_t len, char *id, size_t size)
+{
+	static const char *const tags[] = { "[GameId \"", "[Site \"" };
+	for (size_t t = 0; t < 2; t++) {
+		const char *p = pgn;
+		size_t tl = strlen(tags[t]);
+		while (p && p < pgn + len) {
+			if ((p == pgn || p[-1] == '\n') && (size_t)(pgn + len - p) > tl && !strncmp(p, tags[t], tl)) {
+				const char *v = p + tl;
+				const char *q = memchr(v, '"', (size_t)(pgn + len - v));
+				if (!q)
+					break;
+				const char *start = q;
+				while (start > v && start[-1] != '/')
+					start--;
+				size_t n = (size_t)(q - start);
+				if (n == 8 && strspn(start, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") >= 8 &&
+				    n < size) {
+					memcpy(id, start, n);
+					id[n] = '\0';
+					return true;
+				}
+				break;
+			}
+			p = memchr(p, '\n', (size_t)(pgn + len - p));
+			if (p)
+				p++;
+		}
+	}
+	return false;
+}
+
+/* import [USER] [--max N]: the user's finished games, newest first, one
+ * file a game in the games folder; a game already there is left as it is. */
+static int lichess_import(int argc, char **argv)
+{
+	static const char cmd[] = "tchess lichess import";
+	const char *user = NULL;
+	long max = 20;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--max") && i + 1 < argc) {
+			char *end;
+			max = strtol(argv[++i], &end, 10);
+			if (*end || max < 1 || max > 300) {
+				fprintf(stderr, "%s: --max is 1 to 300, not '%.20s'\n", cmd, argv[i]);
+				return 2;
+			}
+		} else if (argv[i][0] != '-' && !user) {
+			user = argv[i];
+		} else {
+			fprintf(stderr, "usage: tchess lichess import [USER] [--max N]\n");
+			return 2;
+		}
+	}
+	struct lichess_conn lc;
+	if (lichess_connect(cmd, &lc) < 0)
+		return 1;
+	if (!user)
+		user = lc.a.name;
+	size_t ul = strlen(user);
+	if (ul < 2 || ul > LICHESS_USERNAME_MAX ||
+	    strspn(user, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-") != ul) {
+		fprintf(stderr, "%s: '%.40s' is not a Lichess user name\n", cmd, user);
+		net_free(lc.c.net);
+		return 2;
+	}
+	char dir[400], err[512], path[640], *resp = NULL;
+	size_t len = 0;
+	if (account_games_dir(dir, sizeof dir) < 0 || account_mkdirs(dir, err, sizeof err) < 0) {
+		fprintf(stderr, "%s: no games folder: %s\n", cmd, account_games_dir(dir, sizeof dir) < 0
+								  ? "neither XDG_DATA_HOME nor HOME is set"
+								  : err);
+		net_free(lc.c.net);
+		return 1;
+	}
+	snprintf(path, sizeof path, "/api/games/user/%s?max=%ld&finished=true&ongoing=false&clocks=true&evals=true&opening=true",
+		 user, max);
+	int status = net_request(lc.c.net, "GET", path, NULL, &resp, &len, err, sizeof err);
+	net_free(lc.c.net);
+	int rc = 1;
+	if (status < 0) {
+		fprintf(stderr, "%s: cannot reach Lichess: %s\n", cmd, err);
+		goto out;
+	}
+	if (status != 200) {
+		lichess_print_refusal(cmd, status, resp, len);
+		goto out;
+	}
+	/* One game from each "[Event " at the start of a line to the next. */
+	int added = 0, kept = 0, bad = 0;
+	const char *end = resp + len, *g = resp;
+	while (g < end) {
+		const char *next = g + 1;
+		for (;;) {
+			next = next < end ? memchr(next, '[', (size_t)(end - next)) : NULL;
+			if (!next || (next[-1] == '\n' && (size_t)(end - next) > 7 && !strncmp(next, "[Event ", 7)))
+				break;
+			next++;
+		}
+		if (!next)
+			next = end;
+		size_t glen = (size_t)(next - g);
+		char id[LICHESS_ID_MAX], file[700];
+		if (strspn(g, " \t\r\n") >= glen) {
+			g = next;
+			continue;
+		}
+		if (!lichess_pgn_id(g, glen, id, sizeof id)) {
+			bad++;
+			g = next;
+			continue;
+		}
+		snprintf(file, sizeof file, "%s/lichess-%s.pgn", dir, id);
+		if (access(file, F_OK) == 0) {
+			kept++;
+		} else {
+			FILE *f = fopen(file, "w");
+			if (!f || fwrite(g, 1, glen, f) != glen || fclose(f) != 0) {
+				fprintf(stderr, "%s: cannot write %s: %s\n", cmd, file, strerror(errno));
+				goto out;
+			}
+			printf("  %s\n", file);
+			added++;
+		}
+		g = next;
+	}
+	printf("imported %d finished Lichess game%s of %s into %s", added, added == 1 ? "" : "s", user, dir);
+	if (kept)
+		printf(" (%d already there)", kept);
+	if (bad)
+		printf(" (%d without a Lichess id passed over)", bad);
+	printf("; tchess review ID opens one\n");
+	rc = 0;
+out:
+	free(resp);
+	return rc;
+}
+
 int cmd_lichess(int argc, char **argv)
 {
 	if (argc >= 1 && (!strcmp(argv[0], "accept") || !strcmp(argv[0], "decline")))
@@ -850,10 +994,12 @@ int cmd_lichess(int argc, char **argv)
 		return lichess_seek(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "login"))
 		return lichess_login(argc - 1, argv + 1);
+	if (argc >= 1 && !strcmp(argv[0], "import"))
+		return lichess_import(argc - 1, argv + 1);
 	if (argc >= 1 && !strcmp(argv[0], "logout"))
 		return lichess_logout(argc - 1, argv + 1);
 	fprintf(stderr, "usage: tchess lichess login | logout | games | play GAME | ai [...] | seek [...] | "
-			"accept CHALLENGE | decline CHALLENGE\n");
+			"accept CHALLENGE | decline CHALLENGE | import [USER]\n");
 	return 2;
 }
 

@@ -10,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "account.h"
 #include "commands.h"
 #include "config.h"
 #include "loop.h"
@@ -112,6 +114,22 @@ int cmd_review(int argc, char **argv)
 	}
 	if (!file)
 		return review_usage();
+	/* A game's id instead of a file: its PGN in the games folder, saved
+	 * from a game here (tchess-ID.pgn) or imported from Lichess
+	 * (lichess-ID.pgn). */
+	static char by_id[700];
+	size_t idl = strlen(file);
+	if (access(file, F_OK) < 0 && idl >= 8 && idl <= 32 &&
+	    strspn(file, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") == idl) {
+		char dir[400];
+		if (account_games_dir(dir, sizeof dir) == 0) {
+			snprintf(by_id, sizeof by_id, "%s/lichess-%s.pgn", dir, file);
+			if (access(by_id, R_OK) < 0)
+				snprintf(by_id, sizeof by_id, "%s/tchess-%.12s.pgn", dir, file);
+			if (access(by_id, R_OK) == 0)
+				file = by_id;
+		}
+	}
 	if (analyse && !plain) {
 		fprintf(stderr, "tchess review: --analyse goes with --plain (on the screen, press a)\n");
 		return 2;

@@ -13,7 +13,11 @@
 #   5. a seek that finds a game: the gameStart of a game that was on
 #      already (sent when the event stream opens) is passed over, the new
 #      one is opened on the play screen;
-#   6. a challenge declined, and one accepted and played.
+#   6. a challenge declined, and one accepted and played;
+#   7. the user's finished games imported into the local history
+#      (GET /api/games/user/Alice, PGN), one file a game, a second import
+#      adding none, and tchess review ID replaying one; another user's
+#      404 said.
 # No test contacts lichess.org. Every wait polls with a deadline.
 # Skips (exit 77) without tmux, python3 or curl.
 set -u
@@ -87,6 +91,27 @@ start_session ch alice lichess accept chal0001
 check "challenge: accepted, its game opens" ch "Lichess game chal0001: you play Black" 20
 [ "$(lichess_requests POST /api/challenge/chal0001/accept)" = 1 ] && ok "challenge: with POST .../accept" ||
 	fail "accept: $(lichess_requests POST /api/challenge/chal0001/accept) POSTs"
+
+# 7. Finished games into the local history.
+out=$(XDG_CONFIG_HOME="$tmp/alice" XDG_DATA_HOME="$tmp/data" "$TCHESS" lichess import --max 5)
+games="$tmp/data/tchess/games"
+[ -f "$games/lichess-fin00001.pgn" ] && [ -f "$games/lichess-fin00002.pgn" ] &&
+	[ "$(ls "$games" | wc -l)" = 2 ] && ok "import: one file a game, by its id" || fail "import: $(ls "$games")"
+case "$out" in *"imported 2 finished Lichess games of Alice into $games (1 without a Lichess id passed over)"*)
+	ok "import: says what it did" ;; *) fail "import: '$out'" ;; esac
+lichess_log_wait '"GET"' '"/api/games/user/Alice"' 'max=5&finished=true&ongoing=false' &&
+	ok "import: GET /api/games/user/Alice with max and finished" || fail "import: no such GET"
+grep -q '^\[Black "Bob"\]' "$games/lichess-fin00001.pgn" && ! grep -q 'Dave' "$games/lichess-fin00001.pgn" &&
+	ok "import: each file holds its own game only" || fail "import: $(cat "$games/lichess-fin00001.pgn")"
+out=$(XDG_CONFIG_HOME="$tmp/alice" XDG_DATA_HOME="$tmp/data" "$TCHESS" lichess import --max 5)
+case "$out" in *"imported 0 finished Lichess games of Alice"*"(2 already there)"*) ok "import: again adds none" ;;
+	*) fail "import again: '$out'" ;; esac
+out=$(XDG_DATA_HOME="$tmp/data" "$TCHESS" review --plain fin00001)
+case "$out" in *"7 Qxf7# h5f7"*"end 1-0 checkmate"*) ok "review ID: the imported game replays to mate" ;;
+	*) fail "review fin00001: '$out'" ;; esac
+XDG_CONFIG_HOME="$tmp/alice" XDG_DATA_HOME="$tmp/data" "$TCHESS" lichess import Nobody_here >"$tmp/out" 2>"$tmp/err"
+[ $? = 1 ] && grep -q "Lichess refused: Not found" "$tmp/err" && ok "import: an unknown user is said" ||
+	fail "import Nobody_here: $(cat "$tmp/err")"
 
 lichess_check_agent
 e2e_finish "lichess find: ok"

@@ -325,6 +325,18 @@ class Handler(BaseHTTPRequestHandler):
                                         "rated": False, "status": {"name": "started"}})
         if path.startswith("/api/challenge/"):
             return self.send_json(200, {"ok": True})
+        if path.startswith("/api/games/user/") and method == "GET":
+            # A user's games as PGN: the transcript's "export_pgn" (a list
+            # of lines) for the token's user, 404 for anyone else.
+            if parts[3].lower() != user.lower():
+                return self.send_json(404, {"error": "Not found"})
+            body = "\n".join(w.t.get("export_pgn", [])).encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "application/x-chess-pgn")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+            return
         return self.send_json(404, {"error": "Not found"})
 
     def game_command(self, gid, rest, query, body=""):
