@@ -34,6 +34,7 @@
 #define LICHESS_PATH_CHALLENGE "/api/challenge/"             /* + id + "/accept", "/decline" */
 #define LICHESS_PATH_SEEK "/api/board/seek"
 #define LICHESS_PATH_EVENTS "/api/stream/event"
+#define LICHESS_PATH_WATCH "/api/stream/game/"                /* + the game id: the public stream */
 
 enum lichess_msg_kind {
 	LICHESS_MSG_OTHER = 0,       /* a type this client passes over */
@@ -135,6 +136,30 @@ int lichess_playing_decode(const char *body, size_t len, struct lichess_playing 
 /* The id of the game in an answer that is one (POST /api/challenge/ai's
  * 201): 8 letters and digits into id. Returns 0 or -1 with a message. */
 int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, char *err, size_t errsize);
+
+/* One line of the public stream of a game (GET /api/stream/game/{id}, for
+ * spectators): the game's description (the first line, and the last once
+ * the game is over: description true) or a position ({"fen", "lm", "wc",
+ * "bc"}). */
+struct lichess_watch_line {
+	bool description;
+	char id[LICHESS_ID_MAX];
+	char variant[LICHESS_WORD_MAX];
+	char speed[LICHESS_WORD_MAX];
+	bool rated;
+	struct lichess_player white, black;
+	char fen[LICHESS_FEN_MAX];       /* the position now ("" none given) */
+	char lm[8];                      /* the move that made it, UCI ("" none) */
+	int64_t wc, bc;                  /* the clocks in seconds, -1 not given */
+	bool has_clock;                  /* description: clock {initial, increment} */
+	int64_t clock_initial_s, clock_increment_s;
+	char status[LICHESS_WORD_MAX];   /* description: status.name ("" none) */
+	int winner;                      /* WHITE, BLACK, -1 */
+};
+
+/* Decodes one line of the public game stream into w. Returns 0, or -1
+ * with a message. */
+int lichess_watch_decode(const char *line, size_t len, struct lichess_watch_line *w, char *err, size_t errsize);
 
 /* The answer of POST /api/token (an OAuth code traded for a token):
  * {"token_type":"Bearer","access_token":"lio_...","expires_in":N}; the

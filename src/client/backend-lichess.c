@@ -25,6 +25,7 @@
 #include "backend.h"
 #include "lichess-game.h"
 #include "lichess-stream.h"
+#include "lichess-watch.h"
 #include "loop.h"
 #include "net-stream.h"
 #include "net.h"
@@ -51,6 +52,9 @@ struct lichess_backend {
 	int end_status;
 	char end_text[LICHESS_MESSAGE_MAX];
 	FILE *latency;
+	/* Spectating: the public stream's lines become Board API messages. */
+	bool watch;
+	struct lichess_watch w;
 };
 
 static void lb_open(struct lichess_backend *b);
@@ -65,8 +69,20 @@ static void lb_line(void *ctx, const char *line, size_t n)
 {
 	struct lichess_backend *b = ctx;
 	struct lichess_msg m;
+	struct lichess_watch_line wl;
 	char err[200], text[SESSION_MESSAGE_MAX];
-	if (lichess_msg_decode(line, n, &m, err, sizeof err) < 0) {
+	if (b->watch) {
+		int got = lichess_watch_decode(line, n, &wl, err, sizeof err);
+		if (got == 0)
+			got = lichess_watch_msg(&b->w, &wl, &m, err, sizeof err);
+		if (got == 0)
+			return;
+		if (got < 0) {
+			snprintf(text, sizeof text, "a line from Lichess was not understood: %s", err);
+			lb_say(b, true, text);
+			return;
+		}
+	} else if (lichess_msg_decode(line, n, &m, err, sizeof err) < 0) {
 		snprintf(text, sizeof text, "a line from Lichess was not understood: %s", err);
 		lb_say(b, true, text);
 		return;
@@ -257,6 +273,8 @@ static void lichess_close(struct game_backend *gb)
 		fclose(b->latency);
 	lichess_lines_fini(&b->lines);
 	lichess_game_fini(&b->g);
+	if (b->watch)
+		lichess_watch_fini(&b->w);
 	free(b);
 	gb->self = NULL;
 }
@@ -295,4 +313,13 @@ void backend_lichess_init(struct game_backend *gb, const void *owner, const char
 	gb->ops = &lichess_ops;
 	gb->self = b;
 	gb->owner = owner;
+}
+
+void backend_lichess_watch_init(struct game_backend *gb, const void *owner, const char *game_id)
+{
+	backend_lichess_init(gb, owner, game_id, "");
+	struct lichess_backend *b = gb->self;
+	b->watch = true;
+	lichess_watch_init(&b->w);
+	snprintf(b->path, sizeof b->path, LICHESS_PATH_WATCH "%s", game_id);
 }

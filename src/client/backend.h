@@ -72,4 +72,8 @@ void backend_tchessd_init(struct game_backend *b, const void *owner);
  * POSTs. */
 void backend_lichess_init(struct game_backend *b, const void *owner, const char *game_id, const char *me_id);
 
+/* Lichess, spectating: game_id's public stream (GET /api/stream/game/ID,
+ * no token needed) read as lichess-watch.h says, on the same model. */
+void backend_lichess_watch_init(struct game_backend *b, const void *owner, const char *game_id);
+
 #endif

@@ -419,6 +419,16 @@ static int lichess_connect(const char *cmd, struct lichess_conn *lc)
 	return 0;
 }
 
+/* The terminal for a screen on lc (client_ui_start); on failure lc's net
+ * is freed. Returns 0 or the exit status. */
+static int lichess_ui_start(struct lichess_conn *lc, struct ui *ui, const char *theme)
+{
+	int rc = client_ui_start(&lc->c, ui, theme);
+	if (rc)
+		net_free(lc->c.net);
+	return rc;
+}
+
 /* Lichess's refusal of a request as one line after prefix. */
 static void lichess_print_refusal(const char *prefix, int status, const char *resp, size_t len)
 {
@@ -440,11 +450,9 @@ static void lichess_print_refusal(const char *prefix, int status, const char *re
 static int lichess_run_game(const char *cmd, struct lichess_conn *lc, const char *id, const struct client_opts *o)
 {
 	struct ui ui;
-	int rc = client_ui_start(&lc->c, &ui, o->theme);
-	if (rc) {
-		net_free(lc->c.net);
+	int rc = lichess_ui_start(lc, &ui, o->theme);
+	if (rc)
 		return rc;
-	}
 	struct session s;
 	session_init(&s, id, -1);
 	s.lichess = true;
@@ -1018,11 +1026,9 @@ int cmd_lichess_home(int argc, char **argv)
 	if (lichess_connect(cmd, &lc) < 0)
 		return 1;
 	struct ui ui;
-	int rc = client_ui_start(&lc.c, &ui, o.theme);
-	if (rc) {
-		net_free(lc.c.net);
+	int rc = lichess_ui_start(&lc, &ui, o.theme);
+	if (rc)
 		return rc;
-	}
 	struct home h;
 	home_init_lichess(&h, lc.me_id);
 	struct screen_home_opts opts = {
@@ -1079,5 +1085,73 @@ int cmd_lichess_play_new(int argc, char **argv)
 	}
 	int rc = ai ? lichess_ai(n - 1, args + 1) : lichess_seek(n - 1, args + 1);
 	free(args);
+	return rc;
+}
+
+/* tchess watch --lichess GAME (or a game's URL): the game's public stream
+ * on the play screen, read-only. No token is needed: the kept one is sent
+ * when there is one for this Lichess. */
+int cmd_lichess_watch(int argc, char **argv)
+{
+	static const char cmd[] = "tchess watch";
+	struct client_opts o = { .ascii = -1 };
+	const char *arg = NULL;
+	if (client_args(&o, argc, argv, &arg, "usage: tchess watch --lichess GAME|URL [--theme NAME] [--ascii]") < 0)
+		return 2;
+	/* https://lichess.org/ID[/black], any host: the path's first part. */
+	const char *p = arg;
+	const char *scheme = strstr(p, "://");
+	if (scheme) {
+		p = strchr(scheme + 3, '/');
+		p = p ? p + 1 : "";
+	}
+	size_t n = strcspn(p, "/?#");
+	char id[LICHESS_ID_MAX];
+	if ((n != 8 && n != 12) || strspn(p, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789") < n) {
+		fprintf(stderr, "%s: '%.60s' is not a Lichess game (its 8-letter id or its URL)\n", cmd, arg);
+		return 2;
+	}
+	snprintf(id, sizeof id, "%.8s", p);
+	struct lichess_conn lc;
+	char path[640], err[512];
+	memset(&lc, 0, sizeof lc);
+	if (lichess_setup(cmd, &lc.c.cfg, path, sizeof path) < 0)
+		return 1;
+	lc.url = config_lichess_url(&lc.c.cfg);
+	bool token = account_load(path, &lc.a, err, sizeof err) == 0 && !strcmp(lc.a.server, lc.url);
+	lc.c.net = net_new(lc.url, token ? lc.a.token : NULL, err, sizeof err);
+	if (!lc.c.net) {
+		fprintf(stderr, "%s: %s\n", cmd, err);
+		return 1;
+	}
+	struct ui ui;
+	int rc = lichess_ui_start(&lc, &ui, o.theme);
+	if (rc)
+		return rc;
+	struct session s;
+	session_init(&s, id, -1);
+	s.lichess = true;
+	s.ascii = config_want_ascii(o.ascii, &lc.c.cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.low_time_cfg_ms = lc.c.cfg.low_time_ms;
+	struct loop *l = loop_new(&ui, lc.c.net);
+	struct screen_play *sp = screen_play_new(&ui, &s, NULL, NULL);
+	backend_lichess_watch_init(screen_play_backend(sp), sp, id);
+	loop_push(l, &screen_play_ops, sp);
+	loop_run(l);
+	loop_free(l);
+	ui_stop(&ui);
+	rc = 0;
+	if (!s.view.created && s.message[0]) {
+		fprintf(stderr, "%s: Lichess game %s: %s\n", cmd, id, s.message);
+		rc = 1;
+	} else if (session_over(&s)) {
+		char res[64], why[160];
+		session_result_text(&s, res, sizeof res);
+		session_end_text(&s, why, sizeof why);
+		printf("Lichess game %s: %s%s%s\n", id, res, why[0] ? ", " : "", why);
+	}
+	session_fini(&s);
+	net_free(lc.c.net);
+	memset(&lc.a, 0, sizeof lc.a);
 	return rc;
 }

@@ -760,7 +760,19 @@ int cmd_watch(int argc, char **argv)
 	struct client_opts o = { .ascii = -1 };
 	const char *typed = NULL;
 	char id[PROTOCOL_GAME_ID_MAX + 1];
-	if (client_args(&o, argc, argv, &typed, "usage: tchess watch GAME [--server URL]") < 0)
+	/* A Lichess game: --lichess, or its URL. */
+	bool lichess = client_take_lichess(&argc, argv);
+	for (int i = 0; i < argc; i++) {
+		/* The game given as a URL, not --server's (a tchessd's). */
+		if (!strcmp(argv[i], "--server") || !strcmp(argv[i], "--theme")) {
+			i++;
+			continue;
+		}
+		lichess |= !strncmp(argv[i], "https://", 8) || !strncmp(argv[i], "http://", 7);
+	}
+	if (lichess)
+		return cmd_lichess_watch(argc, argv);
+	if (client_args(&o, argc, argv, &typed, "usage: tchess watch GAME [--server URL]  |  tchess watch --lichess GAME|URL") < 0)
 		return 2;
 	if (!protocol_game_id_valid(typed)) {
 		fprintf(stderr, "tchess watch: '%s' is not a game id\n", typed);

@@ -24,6 +24,8 @@ int cmd_vacation(int argc, char **argv);
 int cmd_lichess(int argc, char **argv);
 /* tchess home --lichess: the home screen on Lichess. */
 int cmd_lichess_home(int argc, char **argv);
+/* tchess watch --lichess GAME, tchess watch URL: spectating on Lichess. */
+int cmd_lichess_watch(int argc, char **argv);
 /* tchess play --lichess: a seek, or the Lichess AI with --vs engine[:N]. */
 int cmd_lichess_play_new(int argc, char **argv);
 /* The non-interactive dump of review --plain (cmd-review-plain.c). */

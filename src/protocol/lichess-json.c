@@ -102,15 +102,11 @@ static int lj_color(struct lj *j, const cJSON *o, const char *name)
 	return -1;
 }
 
-static void lj_player(struct lj *j, const cJSON *o, const char *name, struct lichess_player *p)
+/* What a seat's object holds beside the user: the rating, or the AI's
+ * level; a user without a name is named by the id. */
+static void lj_seat_rest(struct lj *j, const cJSON *v, struct lichess_player *p)
 {
-	const cJSON *v = lj_obj(j, o, name, true);
 	int64_t n = 0;
-	if (!v)
-		return;
-	lj_str(j, v, "id", p->id, sizeof p->id);
-	lj_str(j, v, "name", p->name, sizeof p->name);
-	lj_str(j, v, "title", p->title, sizeof p->title);
 	lj_int(j, v, "rating", &n);
 	p->rating = n > 0 && n < 10000 ? (int)n : 0;
 	n = 0;
@@ -120,6 +116,17 @@ static void lj_player(struct lj *j, const cJSON *o, const char *name, struct lic
 	p->ai_level = (int)n;
 	if (!p->ai_level && !p->name[0])
 		snprintf(p->name, sizeof p->name, "%s", p->id[0] ? p->id : "?");
+}
+
+static void lj_player(struct lj *j, const cJSON *o, const char *name, struct lichess_player *p)
+{
+	const cJSON *v = lj_obj(j, o, name, true);
+	if (!v)
+		return;
+	lj_str(j, v, "id", p->id, sizeof p->id);
+	lj_str(j, v, "name", p->name, sizeof p->name);
+	lj_str(j, v, "title", p->title, sizeof p->title);
+	lj_seat_rest(j, v, p);
 }
 
 static void lj_state(struct lj *j, const cJSON *o, struct lichess_state *s)
@@ -420,6 +427,83 @@ int lichess_game_id_decode(const char *body, size_t len, char *id, size_t size, 
 	if (j.failed)
 		return -1;
 	snprintf(id, size, "%s", got);
+	return 0;
+}
+
+/* A seat of the public stream's description: {"user": {...}, "rating": N}
+ * or {"aiLevel": N}. */
+static void lj_watch_player(struct lj *j, const cJSON *players, const char *name, struct lichess_player *p)
+{
+	const cJSON *v = players ? lj_obj(j, players, name, false) : NULL;
+	if (!v) {
+		snprintf(p->name, sizeof p->name, "?");
+		return;
+	}
+	const cJSON *u = lj_obj(j, v, "user", false);
+	if (u) {
+		lj_str(j, u, "id", p->id, sizeof p->id);
+		lj_str(j, u, "name", p->name, sizeof p->name);
+		lj_str(j, u, "title", p->title, sizeof p->title);
+	}
+	lj_seat_rest(j, v, p);
+}
+
+int lichess_watch_decode(const char *line, size_t len, struct lichess_watch_line *w, char *err, size_t errsize)
+{
+	struct lj j = { err, errsize, 0 };
+	memset(w, 0, sizeof *w);
+	w->wc = w->bc = -1;
+	w->winner = -1;
+	if (len > LICHESS_LINE_MAX) {
+		snprintf(err, errsize, "a line of %zu bytes is too long", len);
+		return -1;
+	}
+	cJSON *o = lj_parse_object(line, len, err, errsize);
+	if (!o)
+		return -1;
+	w->description = cJSON_GetObjectItemCaseSensitive(o, "id") != NULL;
+	lj_str(&j, o, "fen", w->fen, sizeof w->fen);
+	lj_str(&j, o, "lm", w->lm, sizeof w->lm);
+	if (w->description) {
+		lj_str(&j, o, "id", w->id, sizeof w->id);
+		if (!j.failed && !lj_game_id_ok(w->id))
+			lj_fail(&j, "is not a game id", "id");
+		const cJSON *var = lj_obj(&j, o, "variant", false);
+		if (var)
+			lj_str(&j, var, "key", w->variant, sizeof w->variant);
+		lj_str(&j, o, "speed", w->speed, sizeof w->speed);
+		lj_bool(&j, o, "rated", &w->rated);
+		const cJSON *players = lj_obj(&j, o, "players", false);
+		lj_watch_player(&j, players, "white", &w->white);
+		lj_watch_player(&j, players, "black", &w->black);
+		const cJSON *clk = lj_obj(&j, o, "clock", false);
+		if (clk) {
+			w->has_clock = true;
+			lj_require(&j, clk, "initial");
+			lj_int(&j, clk, "initial", &w->clock_initial_s);
+			lj_int(&j, clk, "increment", &w->clock_increment_s);
+			if (w->clock_initial_s < 0 || w->clock_increment_s < 0)
+				lj_fail(&j, "is negative", "clock");
+		}
+		const cJSON *st = lj_obj(&j, o, "status", false);
+		if (st)
+			lj_str(&j, st, "name", w->status, sizeof w->status);
+		w->winner = lj_color(&j, o, "winner");
+	} else {
+		lj_require(&j, o, "fen");
+		lj_int(&j, o, "wc", &w->wc);
+		lj_int(&j, o, "bc", &w->bc);
+		if (w->wc < -1 || w->bc < -1)
+			lj_fail(&j, "is negative", "wc");
+	}
+	size_t ml = strlen(w->lm);
+	if (!j.failed && ml && (ml < 4 || ml > 5 || strspn(w->lm, "abcdefgh12345678qrbn") != ml))
+		lj_fail(&j, "is not a UCI move", "lm");
+	cJSON_Delete(o);
+	if (j.failed) {
+		memset(w, 0, sizeof *w);
+		return -1;
+	}
 	return 0;
 }
 

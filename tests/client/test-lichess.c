@@ -18,6 +18,7 @@
 #include "lichess-game.h"
 #include "lichess-oauth.h"
 #include "lichess-stream.h"
+#include "lichess-watch.h"
 #include "session.h"
 #include "tchess/fen.h"
 #include "testdata.h"
@@ -791,6 +792,82 @@ START_TEST(test_oauth_pkce)
 }
 END_TEST
 
+/* The public stream as Board API messages: the game from the position the
+ * stream starts at, a position already shown, moves, the result; lines
+ * that cannot be followed are refused and change nothing. */
+START_TEST(test_watch_lines)
+{
+	struct lichess_watch w;
+	struct lichess_watch_line l;
+	struct lichess_msg m;
+	char err[200];
+	const char *desc = "{\"id\":\"watc0001\",\"variant\":{\"key\":\"standard\"},\"speed\":\"blitz\",\"rated\":true,"
+			   "\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2\","
+			   "\"status\":{\"id\":20,\"name\":\"started\"},\"clock\":{\"initial\":300,\"increment\":3},"
+			   "\"players\":{\"white\":{\"user\":{\"name\":\"Carol\",\"id\":\"carol\"},\"rating\":2100},"
+			   "\"black\":{\"aiLevel\":5}}}";
+	lichess_watch_init(&w);
+	const char *early = "{\"fen\":\"8/8/8/8/8/8/8/8 w\",\"wc\":1,\"bc\":1}";
+	ck_assert_int_eq(lichess_watch_decode(early, strlen(early), &l, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, "a position before the game's description");
+	ck_assert_int_eq(lichess_watch_decode(desc, strlen(desc), &l, err, sizeof err), 0);
+	ck_assert(l.description);
+	ck_assert_str_eq(l.white.name, "Carol");
+	ck_assert_int_eq(l.white.rating, 2100);
+	ck_assert_int_eq(l.black.ai_level, 5);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), 1);
+	ck_assert_int_eq(m.kind, LICHESS_MSG_GAME_FULL);
+	ck_assert_str_eq(m.initial_fen, "rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w KQkq - 0 2");
+	ck_assert(m.has_clock);
+	ck_assert_int_eq(m.clock_initial_ms, 300000);
+	ck_assert_int_eq(m.clock_increment_ms, 3000);
+	ck_assert_str_eq(m.state.moves, "");
+	ck_assert_str_eq(m.state.status, "started");
+	lichess_msg_fini(&m);
+	/* The same position: the clocks only. */
+	const char *same = "{\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/8/PPPP1PPP/RNBQKBNR w\",\"wc\":299,\"bc\":300}";
+	ck_assert_int_eq(lichess_watch_decode(same, strlen(same), &l, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), 1);
+	ck_assert_str_eq(m.state.moves, "");
+	ck_assert_int_eq(m.state.wtime, 299000);
+	lichess_msg_fini(&m);
+	const char *mv = "{\"fen\":\"rnbqkbnr/pppp1ppp/8/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R b\",\"lm\":\"g1f3\",\"wc\":295,\"bc\":300}";
+	ck_assert_int_eq(lichess_watch_decode(mv, strlen(mv), &l, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), 1);
+	ck_assert_int_eq(m.kind, LICHESS_MSG_GAME_STATE);
+	ck_assert_str_eq(m.state.moves, "g1f3");
+	ck_assert_int_eq(m.state.winc, 3000);
+	lichess_msg_fini(&m);
+	/* A new position without its move cannot be followed. */
+	const char *jump = "{\"fen\":\"8/8/8/8/8/8/8/K6k w\",\"wc\":1,\"bc\":1}";
+	ck_assert_int_eq(lichess_watch_decode(jump, strlen(jump), &l, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), -1);
+	ck_assert_str_eq(err, "a position without the move that made it");
+	const char *mv2 = "{\"fen\":\"r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w\",\"lm\":\"b8c6\"}";
+	ck_assert_int_eq(lichess_watch_decode(mv2, strlen(mv2), &l, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), 1);
+	ck_assert_str_eq(m.state.moves, "g1f3 b8c6");
+	ck_assert_int_eq(m.state.btime, 300000);
+	lichess_msg_fini(&m);
+	const char *end = "{\"id\":\"watc0001\",\"status\":{\"name\":\"resign\"},\"winner\":\"white\"}";
+	ck_assert_int_eq(lichess_watch_decode(end, strlen(end), &l, err, sizeof err), 0);
+	ck_assert_int_eq(lichess_watch_msg(&w, &l, &m, err, sizeof err), 1);
+	ck_assert_str_eq(m.state.status, "resign");
+	ck_assert_int_eq(m.state.winner, WHITE);
+	ck_assert_str_eq(m.state.moves, "g1f3 b8c6");
+	lichess_msg_fini(&m);
+	/* Bad lines. */
+	const char *badlm = "{\"fen\":\"x\",\"lm\":\"e2e4; rm\"}";
+	ck_assert_int_eq(lichess_watch_decode(badlm, strlen(badlm), &l, err, sizeof err), -1);
+	ck_assert_str_eq(err, "\"lm\" is not a UCI move");
+	ck_assert_int_eq(lichess_watch_decode("{\"wc\":1}", 8, &l, err, sizeof err), -1);
+	const char *badid = "{\"id\":\"../etc\"}";
+	ck_assert_int_eq(lichess_watch_decode(badid, strlen(badid), &l, err, sizeof err), -1);
+	lichess_watch_fini(&w);
+}
+END_TEST
+
 int main(void)
 {
 	Suite *s = suite_create("lichess");
@@ -811,6 +888,7 @@ int main(void)
 	tcase_add_test(tc, test_session_commands);
 	tcase_add_test(tc, test_challenge_event_and_done);
 	tcase_add_test(tc, test_oauth_pkce);
+	tcase_add_test(tc, test_watch_lines);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
 	srunner_run_all(sr, CK_NORMAL);

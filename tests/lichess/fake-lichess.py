@@ -63,7 +63,10 @@ Test control (not Lichess): POST /_test/step/ID with a JSON list of STEPs
 runs them on the game at once; POST /_test/event with a JSON object sends
 it as a line to every open event stream (a gameStart, a challenge); POST
 /_test/challenge/ID/WORD ends the held challenge ID with {"done": WORD};
-POST /_test/oauth with a JSON object sets the transcript's "oauth".
+POST /_test/oauth with a JSON object sets the transcript's "oauth"; POST
+/_test/public/ID with a JSON list of lines sends them on every open
+public stream of game ID (GET /api/stream/game/ID, scripted under
+"streams" like any other; a line with a final "status" ends the stream).
 """
 
 import argparse
@@ -100,6 +103,7 @@ class World:
         self.connections = {}
         self.event_subs = []
         self.challenge_subs = {}
+        self.public_subs = {}
         self.codes = {}
         self.n_codes = 0
         self.tokens = set([transcript["token"]] if transcript.get("token") else [])
@@ -251,6 +255,13 @@ class Handler(BaseHTTPRequestHandler):
             return self.oauth_authorize(parse_qs(u.query))
         if u.path == "/api/token" and method == "POST" and not auth:
             return self.oauth_token(parse_qs(body))
+        if u.path.startswith("/_test/public/"):
+            gid = u.path.rsplit("/", 1)[1]
+            with w.lock:
+                for q in list(w.public_subs.get(gid, [])):
+                    for line in json.loads(body or "[]"):
+                        q.put(line)
+            return self.send_json(200, {"ok": True})
         if u.path == "/_test/oauth":
             w.t["oauth"] = json.loads(body or "{}")
             return self.send_json(200, {"ok": True})
@@ -270,7 +281,8 @@ class Handler(BaseHTTPRequestHandler):
             if r.get("times", 1) > 0 and r["method"] == method and r["path"] == u.path:
                 r["times"] = r.get("times", 1) - 1
                 return self.send_json(r["status"], r.get("body", {"error": "refused"}))
-        if w.tokens and not any(auth == "Bearer " + t for t in list(w.tokens)):
+        public = method == "GET" and u.path.startswith("/api/stream/game/")
+        if w.tokens and not public and not any(auth == "Bearer " + t for t in list(w.tokens)):
             return self.send_json(401, {"error": "No such token"})
         key = method + " " + u.path
         parts = u.path.strip("/").split("/")
@@ -534,6 +546,10 @@ class Handler(BaseHTTPRequestHandler):
         elif path == "/api/stream/event":
             with w.lock:
                 w.event_subs.append(q)
+        pub = path.rsplit("/", 1)[1] if path.startswith("/api/stream/game/") else None
+        if pub:
+            with w.lock:
+                w.public_subs.setdefault(pub, []).append(q)
         chunk = [0]
 
         def write(data):
@@ -588,6 +604,8 @@ class Handler(BaseHTTPRequestHandler):
                     continue
                 line(obj)
                 st = obj.get("status") if obj.get("type") == "gameState" else None
+                if pub and isinstance(obj.get("status"), dict):
+                    st = obj["status"].get("name")
                 if st and st not in ("created", "started"):
                     self.wfile.write(b"0\r\n\r\n")
                     w.record({"event": "server-closed", "path": path})
@@ -601,6 +619,8 @@ class Handler(BaseHTTPRequestHandler):
                     w.games[gid]["subs"].remove(q)
                 if q in w.event_subs:
                     w.event_subs.remove(q)
+                if pub and q in w.public_subs.get(pub, []):
+                    w.public_subs[pub].remove(q)
 
 
 class Server(ThreadingHTTPServer):
