@@ -89,24 +89,26 @@ static long lichess_read_token(const char *url, char *buf, size_t size)
 	bool tty = isatty(STDIN_FILENO);
 	struct termios saved, quiet;
 	if (tty) {
+		/* Echo off before the prompt shows, and without flushing:
+		 * what is typed (or pasted) as soon as it shows is kept. */
+		if (tcgetattr(STDIN_FILENO, &saved) == 0) {
+			quiet = saved;
+			quiet.c_lflag &= ~(tcflag_t)ECHO;
+			quiet.c_lflag |= ECHONL;
+			tcsetattr(STDIN_FILENO, TCSANOW, &quiet);
+		} else {
+			tty = false;
+		}
 		fprintf(stderr,
 			"A personal API token with the board:play scope is made at\n  %s" LICHESS_TOKEN_PAGE "\n"
 			"(or press Enter alone to log in through the browser instead)\n"
 			"Paste it here (it is not shown): ",
 			url);
 		fflush(stderr);
-		if (tcgetattr(STDIN_FILENO, &saved) == 0) {
-			quiet = saved;
-			quiet.c_lflag &= ~(tcflag_t)ECHO;
-			quiet.c_lflag |= ECHONL;
-			tcsetattr(STDIN_FILENO, TCSAFLUSH, &quiet);
-		} else {
-			tty = false;
-		}
 	}
 	bool got = fgets(buf, (int)size, stdin) != NULL;
 	if (tty)
-		tcsetattr(STDIN_FILENO, TCSAFLUSH, &saved);
+		tcsetattr(STDIN_FILENO, TCSANOW, &saved);
 	if (!got)
 		return -1;
 	size_t n = strlen(buf);
