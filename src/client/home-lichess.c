@@ -277,7 +277,7 @@ static void lx_challenge(struct home *h)
 		return;
 	}
 	char lower[LICHESS_NAME_MAX];
-	snprintf(lower, sizeof lower, "%s", name);
+	snprintf(lower, sizeof lower, "%.30s", name);
 	for (char *c = lower; *c; c++)
 		*c = (char)tolower((unsigned char)*c);
 	if (!strcmp(lower, x->me_id)) {
@@ -287,13 +287,13 @@ static void lx_challenge(struct home *h)
 	int limit, inc;
 	lx_tc_split(lx_tcs[x->tc], &limit, &inc);
 	struct home_req r = { .kind = HOME_REQ_LX_CHALLENGE, .color = -1 };
-	snprintf(r.id, sizeof r.id, "%s", name);
+	snprintf(r.id, sizeof r.id, "%.30s", name);
 	snprintf(r.note, sizeof r.note, "rated=false&clock.limit=%d&clock.increment=%d&color=random&keepAliveStream=true",
 		 limit, inc);
 	lx_note_before(h);
 	x->challenging = true;
 	x->waiting[0] = '\0';
-	snprintf(x->waiting_for, sizeof x->waiting_for, "%s", name);
+	snprintf(x->waiting_for, sizeof x->waiting_for, "%.30s", name);
 	home_queue(h, &r);
 	char text[HOME_MESSAGE_MAX];
 	snprintf(text, sizeof text, "challenging %s to a %s casual game...", name, lx_tcs[x->tc]);
