@@ -1,13 +1,15 @@
 /*
- * The server's answers the client reads, decoded into plain structs: the
+ * The server's answers the client reads, as plain structs: the
  * tournament list and one tournament (GET /v1/tournaments[/ID], and the
  * answers of register and withdraw), the player's games (GET
- * /v1/me/games) and vacations (GET and POST /v1/me/vacations). The wire
- * shapes are in tchess-protocol(7); the server writes them in
- * protocol-tournament.c and game and account answers. Decoding is
- * lenient about members it does not know (an older client reads a newer
- * server) and strict about the ones it reads: each decoder returns 0, or
- * -1 with "unexpected answer from the server: WHAT" in err.
+ * /v1/me/games), vacations (GET and POST /v1/me/vacations) and credits
+ * (GET /v1/me). The wire shapes are in tchess-protocol(7). Each shape is
+ * one codec table in protocol-answers.c that both the server's encoder
+ * and the client's decoder walk. Decoding skips members it does not know
+ * (an older client reads a newer server) and is strict about the ones it
+ * reads (kind, length, count; null only where the manual allows it):
+ * each decoder returns 0, or -1 with "unexpected answer from the server:
+ * WHAT: WHY" in err.
  */
 #ifndef TCHESS_PROTOCOL_ANSWERS_H
 #define TCHESS_PROTOCOL_ANSWERS_H
@@ -24,6 +26,13 @@
 #define PROTOCOL_TOURNAMENT_PLACES_MAX TOURNAMENT_PRIZE_PLACES_MAX
 
 
+/* The asking player, in a SUMMARY. */
+struct protocol_tournament_you {
+	int64_t player;
+	int64_t credits;            /* -1 when absent */
+	bool registered;
+};
+
 /* A tournament as listed (SUMMARY of tchess-protocol(7)). */
 struct protocol_tournament_summary {
 	char id[PROTOCOL_TOURNAMENT_ID_MAX];
@@ -31,31 +40,34 @@ struct protocol_tournament_summary {
 	int64_t players, registered;
 	char tc[PROTOCOL_TC_MAX];
 	char ruleset[2 * PROTOCOL_WORD_MAX];
-	char status[16];            /* "open", "running", "finished" */
+	char status[PROTOCOL_STATUS_MAX + 1]; /* "open", "running", "finished" */
 	int64_t stake, pot, payout_percent;
-	int n_places;
+	size_t n_places;
 	int64_t places[PROTOCOL_TOURNAMENT_PLACES_MAX];
+	int64_t creator;
+	int64_t created_ms, started_ms, finished_ms; /* 0 (null): not yet */
+	char seed[24];              /* decimal; "" (null) until it starts */
 	bool has_you;               /* "you" was in the answer */
-	bool you_registered;
-	int64_t you_credits;
+	struct protocol_tournament_you you;
 };
 
 struct protocol_tournament_standing {
-	char place[16];             /* "1", "2-3" */
+	char place[TOURNAMENT_PLACE_TEXT_MAX]; /* "1", "2-3" */
+	int64_t place_first, place_last;
 	int64_t player;
 	char name[PROTOCOL_NAME_MAX + 1];
-	int64_t half_points, sb_quarters;
+	int64_t half_points, sb_quarters; /* "points" and "sb" are written from these */
 	int64_t played, wins, draws, losses;
-	int64_t prize;              /* -1: none (yet) */
+	int64_t prize;              /* -1 (null): none (yet) */
 };
 
 /* A crosstable cell from the row player's side. */
 struct protocol_tournament_cell {
-	bool game;                  /* false on the diagonal */
+	bool game;                  /* false (null) on the diagonal */
 	char id[PROTOCOL_TOURNAMENT_ID_MAX];
 	char color[8];
 	char outcome[12];           /* "pending", "1-0", "0-1", "1/2-1/2", "unscored" */
-	int score;                  /* 2, 1, 0 half-points; -1 pending or unscored */
+	int64_t score;              /* 2, 1, 0 half-points; -1 (null) pending or unscored */
 };
 
 struct protocol_tournament_game {
@@ -65,32 +77,42 @@ struct protocol_tournament_game {
 	char outcome[12];
 };
 
+struct protocol_tournament_bye {
+	int64_t round, player;
+};
 
-/* A whole tournament. */
+/* A whole tournament: the summary and the parts in parts
+ * (PROTOCOL_TOURNAMENT_ENTRANTS ...: what the answer held, what the
+ * encoder writes; the games part is "games" and "byes"). */
 struct protocol_tournament_view {
 	struct protocol_tournament_summary sum;
+	unsigned parts;
 	size_t n_entrants;
 	struct protocol_tournament_entrant entrants[TOURNAMENT_PLAYERS_MAX];
 	size_t n_standings;
 	struct protocol_tournament_standing standings[TOURNAMENT_PLAYERS_MAX];
-	int cycles;                 /* 1 or 2; 0: no crosstable yet */
-	size_t n_order;
+	int64_t cycles;             /* 1 or 2; 0: no crosstable */
+	size_t n_order;             /* players in rows and columns (standings order) */
 	int64_t order[TOURNAMENT_PLAYERS_MAX];
 	struct protocol_tournament_cell cells[TOURNAMENT_PLAYERS_MAX][TOURNAMENT_PLAYERS_MAX][2];
 	size_t n_games;
 	struct protocol_tournament_game *games; /* malloc'd */
 	size_t n_byes;
-	struct { int64_t round, player; } byes[2 * TOURNAMENT_PLAYERS_MAX];
+	struct protocol_tournament_bye byes[2 * TOURNAMENT_PLAYERS_MAX];
 };
 
 /* Parses GET /v1/tournaments into *out (malloc'd, *n of them). Returns 0,
  * or -1 with a message. */
 int protocol_tournament_list_decode(const char *json, size_t len, struct protocol_tournament_summary **out,
 				    size_t *n, char *err, size_t errsize);
+/* {"tournaments": [SUMMARY...]}. */
+char *protocol_tournament_summaries_encode(const struct protocol_tournament_summary *s, size_t n);
 /* Parses a TOURNAMENT (any parts) into t (protocol_tournament_view_fini
  * frees). Returns 0, or -1 with a message (t is then empty). */
 int protocol_tournament_view_decode(const char *json, size_t len, struct protocol_tournament_view *t, char *err,
 				    size_t errsize);
+/* The summary and the parts in t->parts, as JSON the caller frees. */
+char *protocol_tournament_view_encode(const struct protocol_tournament_view *t);
 void protocol_tournament_view_fini(struct protocol_tournament_view *t);
 
 /* GET /v1/me/games, into the server's own struct protocol_my_game
@@ -107,8 +129,9 @@ int protocol_my_games_decode(const char *json, size_t len, struct protocol_my_ga
 void protocol_my_games_fini(struct protocol_my_games *g);
 
 /* GET /v1/me/vacations: the bookings and allowances, in the server's
- * structs protocol_vacation and protocol_allowance. */
-#define PROTOCOL_VACATIONS_MAX 64
+ * structs protocol_vacation and protocol_allowance; the server lists at
+ * most PROTOCOL_VACATIONS_MAX bookings. */
+#define PROTOCOL_VACATIONS_MAX 256
 #define PROTOCOL_ALLOWANCES_MAX 4
 
 struct protocol_vacation_list {
@@ -125,7 +148,7 @@ int protocol_vacation_list_decode(const char *json, size_t len, struct protocol_
 /* Parses one booking (the answer of POST /v1/me/vacations). */
 int protocol_vacation_booking_decode(const char *json, size_t len, struct protocol_vacation *out, char *err,
 				     size_t errsize);
-/* The "credits" of GET /v1/me. */
+/* The "credits" of GET /v1/me (0 when absent). */
 int protocol_credits_decode(const char *json, size_t len, int64_t *credits, char *err, size_t errsize);
 
 #endif

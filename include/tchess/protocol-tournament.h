@@ -1,9 +1,12 @@
 /*
  * The wire form of tournaments, credits and vacations (tchess-protocol(7),
- * TOURNAMENTS and CORRESPONDENCE): strict decoders for the requests and the
- * encoder of the tournament answers, which reads standings, crosstable and
- * prizes from tchess/tournament.h so server and client show the same
- * figures. Conventions as in tchess/protocol.h.
+ * TOURNAMENTS and CORRESPONDENCE): strict decoders for the requests, and
+ * the server's side of the answers: its tournament turned into the
+ * struct protocol_tournament_view of tchess/protocol-answers.h, with
+ * standings, crosstable and prizes read from tchess/tournament.h so
+ * server and client show the same figures, and written by the tables the
+ * client reads with (protocol-answers.c), as are the vacations and the
+ * player's games. Conventions as in tchess/protocol.h.
  */
 #ifndef TCHESS_PROTOCOL_TOURNAMENT_H
 #define TCHESS_PROTOCOL_TOURNAMENT_H
@@ -29,7 +32,7 @@ struct protocol_tournament_create_request {
 	char ruleset[PROTOCOL_WORD_MAX];
 	int64_t stake;
 	int64_t payout_percent;
-	int n_places;
+	size_t n_places;
 	int64_t places[TOURNAMENT_PRIZE_PLACES_MAX];
 };
 char *protocol_tournament_create_request_encode(const struct protocol_tournament_create_request *req);
@@ -88,6 +91,12 @@ enum {
 char *protocol_tournament_encode(const struct protocol_tournament *t, unsigned parts, int64_t games_of);
 /* GET /v1/tournaments: {"tournaments": [summary...]}. */
 char *protocol_tournament_list_encode(const struct protocol_tournament *ts, size_t n);
+/* The tournament as the client reads it (struct protocol_tournament_view
+ * of protocol-answers.h, whose tables write it): the parts asked for,
+ * games_of as for protocol_tournament_encode. */
+struct protocol_tournament_view;
+void protocol_tournament_view_of(const struct protocol_tournament *t, unsigned parts, int64_t games_of,
+				 struct protocol_tournament_view *v);
 
 /* A booking of GET/POST /v1/me/vacations. */
 struct protocol_vacation {

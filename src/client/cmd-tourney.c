@@ -125,8 +125,8 @@ static int cmd_tourney_action(struct client_conn *c, const char *what, const cha
 		printf("%s %s: %" PRId64 " of %" PRId64 " registered, %s", !strcmp(what, "register") ? "registered for"
 													  : "withdrawn from",
 		       t.sum.id, t.sum.registered, t.sum.players, t.sum.status);
-		if (t.sum.has_you && t.sum.you_credits >= 0)
-			printf("; your credits: %" PRId64, t.sum.you_credits);
+		if (t.sum.has_you && t.sum.you.credits >= 0)
+			printf("; your credits: %" PRId64, t.sum.you.credits);
 		printf("\n");
 		protocol_tournament_view_fini(&t);
 		rc = 0;

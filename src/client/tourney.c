@@ -70,9 +70,9 @@ size_t tourney_stakes_text(const struct protocol_tournament_summary *s, char *bu
 		return tourney_len(snprintf(buf, size, "no stake, no prizes"));
 	size_t n = tourney_len(snprintf(buf, size, "stake %" PRId64 " credits, pot %" PRId64 ", prizes %" PRId64 "%%:",
 					s->stake, s->pot, s->payout_percent));
-	for (int i = 0; i < s->n_places && n < size; i++) {
+	for (size_t i = 0; i < s->n_places && n < size; i++) {
 		static const char *const th[] = { "st", "nd", "rd" };
-		n += tourney_len(snprintf(buf + n, size - n, " %d%s %" PRId64 "%%", i + 1, i < 3 ? th[i] : "th",
+		n += tourney_len(snprintf(buf + n, size - n, " %zu%s %" PRId64 "%%", i + 1, i < 3 ? th[i] : "th",
 					  s->places[i]));
 	}
 	return n < size ? n : size - 1;
@@ -90,7 +90,7 @@ size_t tourney_list_line(const struct protocol_tournament_summary *s, char *buf,
 	snprintf(players, sizeof players, "%" PRId64 "/%" PRId64, s->registered, s->players);
 	return tourney_len(snprintf(buf, size, " %-8.8s  %-18s  %-7s  %-12s  %-5" PRId64 "  %s%s", s->id,
 				    tourney_kind_text(s->kind), players, s->tc, s->stake, s->status,
-				    s->has_you && s->you_registered ? " (registered)" : ""));
+				    s->has_you && s->you.registered ? " (registered)" : ""));
 }
 
 size_t tourney_standings_header(char *buf, size_t size)
@@ -293,7 +293,7 @@ size_t tourney_build_lines(const struct protocol_tournament_view *t, int64_t me,
 		tourney_add(&l, TOURNEY_LINE_TEXT, -1);
 	}
 	if (t->n_games) {
-		bool mine_only = !all_games && me && s->has_you && s->you_registered;
+		bool mine_only = !all_games && me && s->has_you && s->you.registered;
 		x = tourney_add(&l, TOURNEY_LINE_HEADING, -1);
 		snprintf(x->text, sizeof x->text, "%s (Enter opens; a: %s)", mine_only ? "Your games" : "Games",
 			 mine_only ? "all games" : "your games");
@@ -718,8 +718,8 @@ static int tourney_take(struct tourney_view *v, const char *body, size_t len, ch
 	protocol_tournament_view_fini(&v->t);
 	v->t = t;
 	v->have_t = true;
-	if (t.sum.has_you && t.sum.you_credits >= 0)
-		v->credits = t.sum.you_credits;
+	if (t.sum.has_you && t.sum.you.credits >= 0)
+		v->credits = t.sum.you.credits;
 	/* The list's copy learns the news too. */
 	for (size_t i = 0; i < v->n_list; i++)
 		if (!strcmp(v->list[i].id, t.sum.id))
@@ -761,7 +761,7 @@ unsigned tourney_on_answer(struct tourney_view *v, const struct tourney_req *r, 
 			for (size_t j = 0; j < v->n_list && !list[i].has_you; j++)
 				if (!strcmp(v->list[j].id, list[i].id) && v->list[j].has_you) {
 					list[i].has_you = true;
-					list[i].you_registered = v->list[j].you_registered;
+					list[i].you.registered = v->list[j].you.registered;
 				}
 		free(v->list);
 		v->list = list;

@@ -5,6 +5,7 @@
  * message and a hand-written one refuse the same bodies the same way.
  */
 #include <assert.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,8 +13,9 @@
 #include "tchess/bitboard.h"
 #include "util/xalloc.h"
 
-/* More than any message has; protocol_json_check takes its own rows. */
-#define MEMBERS_MAX 16
+/* More than any message has with its inline ones; protocol_json_check
+ * takes its own rows. */
+#define MEMBERS_MAX 32
 /* Room for a named member's text, more than any names list needs. */
 #define NAME_TEXT_MAX 64
 
@@ -59,12 +61,51 @@ static bool is_absent_value(const struct protocol_codec_member *m, const char *p
 	}
 }
 
-cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const void *src)
+static unsigned parts_of(const struct protocol_codec_message *msg, const void *base)
 {
-	cJSON *o = protocol_json_object();
+	return msg->parts ? *(const unsigned *)((const char *)base + msg->parts_offset) : 0;
+}
+
+static void add_to_array(cJSON *a, cJSON *item)
+{
+	if (!item || !cJSON_AddItemToArray(a, item))
+		xalloc_die();
+}
+
+static cJSON *list_value(const struct protocol_codec_member *m, const char *p, size_t count)
+{
+	const char *elems = m->size ? p : *(const char *const *)p;
+	if (m->elem)
+		return protocol_codec_array(m->elem, elems, m->elem_size, count);
+	cJSON *a = cJSON_CreateArray();
+	if (!a)
+		xalloc_die();
+	for (size_t i = 0; i < count; i++) {
+		char text[24];
+		snprintf(text, sizeof text, "%lld", (long long)((const int64_t *)elems)[i]);
+		add_to_array(a, cJSON_CreateRaw(text));
+	}
+	return a;
+}
+
+static void write_members(const struct protocol_codec_message *msg, cJSON *o, const void *src)
+{
+	unsigned parts = parts_of(msg, src);
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
 		const char *p = (const char *)src + m->offset;
+		if (m->part && !(parts & m->part))
+			continue;
+		if (m->form == PROTOCOL_CODEC_INLINE) {
+			write_members(m->elem, o, p);
+			continue;
+		}
+		if (m->form == PROTOCOL_CODEC_LIST) {
+			size_t count = *(const size_t *)((const char *)src + m->count_offset);
+			if (count || !(m->flags & PROTOCOL_CODEC_OMIT))
+				protocol_json_add_item(o, m->name, list_value(m, p, count));
+			continue;
+		}
 		if (m->form == PROTOCOL_CODEC_NESTED) {
 			cJSON *v = m->nested->write(p);
 			if (v)
@@ -88,7 +129,10 @@ cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const voi
 		}
 		switch (m->kind) {
 		case PROTOCOL_JSON_STRING:
-			protocol_json_add_string(o, m->name, p);
+			if (!p[0] && (m->flags & PROTOCOL_CODEC_NULL_EMPTY))
+				protocol_json_add_item(o, m->name, cJSON_CreateNull());
+			else
+				protocol_json_add_string(o, m->name, p);
 			break;
 		case PROTOCOL_JSON_INT:
 			protocol_json_add_int(o, m->name, clamped(m, *(const int64_t *)p));
@@ -112,6 +156,12 @@ cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const voi
 	}
 	if (msg->encode_rest)
 		msg->encode_rest(o, src);
+}
+
+cJSON *protocol_codec_object(const struct protocol_codec_message *msg, const void *src)
+{
+	cJSON *o = protocol_json_object();
+	write_members(msg, o, src);
 	return o;
 }
 
@@ -161,6 +211,8 @@ static int read_member(const struct protocol_codec_member *m, const cJSON *o, ch
 		return read_name(m, o, (int *)p, what, err);
 	case PROTOCOL_CODEC_COLOR:
 	case PROTOCOL_CODEC_NESTED:
+	case PROTOCOL_CODEC_LIST:
+	case PROTOCOL_CODEC_INLINE:
 		return 0; /* a pass of their own */
 	case PROTOCOL_CODEC_HOOK:
 		return 0; /* the decode_rest hook's */
@@ -169,7 +221,7 @@ static int read_member(const struct protocol_codec_member *m, const cJSON *o, ch
 	}
 	switch (m->kind) {
 	case PROTOCOL_JSON_STRING:
-		if (!v) {
+		if (!v || cJSON_IsNull(v)) { /* null only where NULL_EMPTY let it through */
 			p[0] = '\0';
 			return 0;
 		}
@@ -188,45 +240,118 @@ static int read_member(const struct protocol_codec_member *m, const cJSON *o, ch
 	}
 }
 
-int protocol_codec_read(const struct protocol_codec_message *msg, const cJSON *o, void *dst,
-			struct protocol_error *err)
+/* The array a into the list member m of dst. */
+static int read_list(const struct protocol_codec_member *m, const cJSON *a, char *dst, const char *what,
+		     struct protocol_error *err)
 {
-	struct protocol_json_field fields[MEMBERS_MAX];
-	assert(msg->n <= MEMBERS_MAX);
-	for (size_t i = 0; i < msg->n; i++) {
-		fields[i].name = msg->members[i].name;
-		fields[i].kind = msg->members[i].kind;
-		fields[i].required = msg->members[i].flags & PROTOCOL_CODEC_REQUIRED;
+	size_t *count = (size_t *)(dst + m->count_offset);
+	size_t n = (size_t)cJSON_GetArraySize(a);
+	char *elems = dst + m->offset;
+	*count = 0;
+	if (m->size && n > m->size)
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: at most %zu %s", what, m->size, m->name);
+	if (!m->size) {
+		/* Whatever the pointer held is the caller's (it starts NULL). */
+		char *list = xcalloc(n ? n : 1, m->elem_size);
+		*(char **)elems = list;
+		elems = list;
 	}
-	if (!cJSON_IsObject(o))
-		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", msg->what);
-	if (protocol_json_check(o, fields, msg->n, false, msg->what, err))
-		return -1;
+	for (const cJSON *x = a->child; x; x = x->next) {
+		char *e = elems + *count * m->elem_size;
+		if (m->elem) {
+			if (protocol_codec_read(m->elem, x, e, err))
+				return -1;
+		} else if (protocol_json_is_int(x)) {
+			*(int64_t *)e = (int64_t)x->valuedouble;
+		} else {
+			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: %s must hold integers", what,
+						  m->name);
+		}
+		++*count;
+	}
+	return 0;
+}
+
+/* The rows protocol_json_check holds o to: msg's own and its inline
+ * messages', flattened. */
+static void collect_fields(const struct protocol_codec_message *msg, struct protocol_json_field *fields, size_t *n)
+{
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
-		if (m->form == PROTOCOL_CODEC_COLOR && read_color(m, o, (int *)((char *)dst + m->offset), msg->what, err))
+		if (m->form == PROTOCOL_CODEC_INLINE) {
+			collect_fields(m->elem, fields, n);
+			continue;
+		}
+		assert(*n < MEMBERS_MAX);
+		fields[*n].name = m->name;
+		fields[*n].kind = m->kind == PROTOCOL_JSON_STRING && (m->flags & PROTOCOL_CODEC_NULL_EMPTY)
+					  ? PROTOCOL_JSON_STRING_OR_NULL : m->kind;
+		fields[*n].required = m->flags & PROTOCOL_CODEC_REQUIRED;
+		++*n;
+	}
+}
+
+/* Every pass of protocol_codec_read after the check. */
+static int read_passes(const struct protocol_codec_message *msg, const cJSON *o, char *dst,
+		       struct protocol_error *err)
+{
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
+		if (m->form == PROTOCOL_CODEC_COLOR && read_color(m, o, (int *)(dst + m->offset), msg->what, err))
 			return -1;
 	}
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
-		if (read_member(m, o, (char *)dst + m->offset, msg->what, err))
+		if (read_member(m, o, dst + m->offset, msg->what, err))
 			return -1;
 	}
 	/* Bounds after every copy, so a bad string is reported before a bad
 	 * number wherever they stand in the table. */
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
-		if ((m->flags & PROTOCOL_CODEC_NON_NEGATIVE) && *(const int64_t *)((char *)dst + m->offset) < 0)
+		if ((m->flags & PROTOCOL_CODEC_NON_NEGATIVE) && *(const int64_t *)(dst + m->offset) < 0)
 			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: %s must not be negative",
 						  msg->what, m->name);
 	}
+	unsigned *parts = msg->parts ? (unsigned *)(dst + msg->parts_offset) : NULL;
+	if (parts)
+		*parts = 0;
 	for (size_t i = 0; i < msg->n; i++) {
 		const struct protocol_codec_member *m = &msg->members[i];
-		const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, m->name);
-		if (m->form == PROTOCOL_CODEC_NESTED && v && m->nested->read(v, (char *)dst + m->offset, err))
+		const cJSON *v = m->form == PROTOCOL_CODEC_INLINE ? NULL : cJSON_GetObjectItemCaseSensitive(o, m->name);
+		if (v && m->part && parts)
+			*parts |= m->part;
+		if (m->form == PROTOCOL_CODEC_LIST) {
+			if (v) {
+				if (read_list(m, v, dst, msg->what, err))
+					return -1;
+			} else {
+				*(size_t *)(dst + m->count_offset) = 0;
+			}
+		}
+		if (m->form == PROTOCOL_CODEC_NESTED && v && m->nested->read &&
+		    m->nested->read(v, dst + m->offset, err))
+			return -1;
+	}
+	for (size_t i = 0; i < msg->n; i++) {
+		const struct protocol_codec_member *m = &msg->members[i];
+		if (m->form == PROTOCOL_CODEC_INLINE && read_passes(m->elem, o, dst + m->offset, err))
 			return -1;
 	}
 	return msg->decode_rest ? msg->decode_rest(o, dst, msg->what, err) : 0;
+}
+
+int protocol_codec_read(const struct protocol_codec_message *msg, const cJSON *o, void *dst,
+			struct protocol_error *err)
+{
+	struct protocol_json_field fields[MEMBERS_MAX];
+	size_t n = 0;
+	collect_fields(msg, fields, &n);
+	if (!cJSON_IsObject(o))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: expected an object", msg->what);
+	if (protocol_json_check(o, fields, n, msg->open, msg->what, err))
+		return -1;
+	return read_passes(msg, o, dst, err);
 }
 
 int protocol_codec_decode(const struct protocol_codec_message *msg, const char *json, size_t len, void *dst,

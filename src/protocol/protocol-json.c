@@ -3,6 +3,7 @@
  * member names with control characters replaced and long names cut, because
  * they come from untrusted input and end up in logs and terminals.
  */
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -52,7 +53,7 @@ cJSON *protocol_json_parse(const char *json, size_t len, const char *what, struc
 	return root;
 }
 
-static bool is_int(const cJSON *v)
+bool protocol_json_is_int(const cJSON *v)
 {
 	if (!cJSON_IsNumber(v))
 		return false;
@@ -82,6 +83,8 @@ static const char *kind_name(enum protocol_json_kind kind)
 		return "a string or null";
 	case PROTOCOL_JSON_OBJECT_OR_NULL:
 		return "an object or null";
+	case PROTOCOL_JSON_NUMBER:
+		return "a number";
 	}
 	return "?";
 }
@@ -92,9 +95,9 @@ static bool kind_ok(const cJSON *v, enum protocol_json_kind kind)
 	case PROTOCOL_JSON_STRING:
 		return cJSON_IsString(v) && v->valuestring;
 	case PROTOCOL_JSON_INT:
-		return is_int(v);
+		return protocol_json_is_int(v);
 	case PROTOCOL_JSON_INT_OR_NULL:
-		return cJSON_IsNull(v) || is_int(v);
+		return cJSON_IsNull(v) || protocol_json_is_int(v);
 	case PROTOCOL_JSON_OBJECT:
 		return cJSON_IsObject(v);
 	case PROTOCOL_JSON_ARRAY:
@@ -105,6 +108,8 @@ static bool kind_ok(const cJSON *v, enum protocol_json_kind kind)
 		return cJSON_IsNull(v) || (cJSON_IsString(v) && v->valuestring);
 	case PROTOCOL_JSON_OBJECT_OR_NULL:
 		return cJSON_IsNull(v) || cJSON_IsObject(v);
+	case PROTOCOL_JSON_NUMBER:
+		return cJSON_IsNumber(v) && isfinite(v->valuedouble);
 	}
 	return false;
 }
@@ -144,7 +149,7 @@ int protocol_json_check(const cJSON *obj, const struct protocol_json_field *fiel
 int64_t protocol_json_int(const cJSON *obj, const char *name)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, name);
-	return is_int(v) ? (int64_t)v->valuedouble : 0;
+	return protocol_json_is_int(v) ? (int64_t)v->valuedouble : 0;
 }
 
 int protocol_json_copy(char *dst, size_t size, const cJSON *obj, const char *name, bool empty_ok, const char *what,

@@ -19,6 +19,7 @@ enum protocol_json_kind {
 	PROTOCOL_JSON_BOOL,
 	PROTOCOL_JSON_STRING_OR_NULL,
 	PROTOCOL_JSON_OBJECT_OR_NULL,
+	PROTOCOL_JSON_NUMBER,      /* any finite number (1.5) */
 };
 
 struct protocol_json_field {
@@ -38,6 +39,8 @@ cJSON *protocol_json_parse(const char *json, size_t len, const char *what, struc
  * members are allowed (an event's data) but still must not repeat. */
 int protocol_json_check(const cJSON *obj, const struct protocol_json_field *fields, size_t n, bool extra_ok,
 			const char *what, struct protocol_error *err);
+/* Whether v is an integer as PROTOCOL_JSON_INT means it. */
+bool protocol_json_is_int(const cJSON *v);
 /* Value of an integer member that protocol_json_check accepted (0 if null or
  * absent). */
 int64_t protocol_json_int(const cJSON *obj, const char *name);

@@ -1,8 +1,9 @@
 /*
- * Tournaments, credits and vacations on the wire; see
- * tchess/protocol-tournament.h. Standings, crosstable and prizes are
- * computed here from the pure tournament core, never by hand, so every
- * side shows the figures tournament.h defines.
+ * Tournaments and vacations on the wire; see tchess/protocol-tournament.h.
+ * The requests' tables, and the server's tournament as the answer struct
+ * protocol-answers.c writes: standings, crosstable and prizes computed
+ * here from the pure tournament core, never by hand, so every side shows
+ * the figures tournament.h defines.
  */
 #include <stddef.h>
 #include <stdio.h>
@@ -10,6 +11,7 @@
 #include <string.h>
 
 #include "protocol-codec.h"
+#include "tchess/protocol-answers.h"
 #include "tchess/protocol-tournament.h"
 #include "util/xalloc.h"
 
@@ -29,42 +31,6 @@ bool protocol_tournament_kind_parse(const char *s, enum tournament_kind *out)
 	return true;
 }
 
-static cJSON *array(void)
-{
-	cJSON *a = cJSON_CreateArray();
-	if (!a)
-		xalloc_die();
-	return a;
-}
-
-static void push(cJSON *a, cJSON *item)
-{
-	if (!item || !cJSON_AddItemToArray(a, item))
-		xalloc_die();
-}
-
-static void add_null(cJSON *o, const char *name)
-{
-	cJSON *n = cJSON_CreateNull();
-	if (!n)
-		xalloc_die();
-	protocol_json_add_item(o, name, n);
-}
-
-/* An instant, or null for 0 ("not yet"). */
-static void add_ms(cJSON *o, const char *name, int64_t ms)
-{
-	if (ms)
-		protocol_json_add_int(o, name, ms);
-	else
-		add_null(o, name);
-}
-
-static void add_number(cJSON *o, const char *name, double v)
-{
-	protocol_json_add_item(o, name, cJSON_CreateNumber(v));
-}
-
 /* ---- requests ---- */
 
 /* Table rows as in protocol.c: see protocol-codec.h. */
@@ -72,30 +38,15 @@ static void add_number(cJSON *o, const char *name, double v)
 #define STRING PROTOCOL_CODEC_STRING
 #define INT PROTOCOL_CODEC_INT
 
-static void create_encode_rest(cJSON *o, const void *src)
-{
-	const struct protocol_tournament_create_request *req = src;
-	if (!req->n_places)
-		return;
-	cJSON *a = array();
-	for (int i = 0; i < req->n_places; i++)
-		push(a, cJSON_CreateNumber((double)req->places[i]));
-	protocol_json_add_item(o, "places", a);
-}
-
+/* Whole percentages (the table reads the integers). */
 static int create_decode_rest(const cJSON *o, void *dst, const char *what, struct protocol_error *err)
 {
-	struct protocol_tournament_create_request *out = dst;
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(o, "places");
-	for (const cJSON *p = a ? a->child : NULL; p; p = p->next) {
-		if (out->n_places == TOURNAMENT_PRIZE_PLACES_MAX)
-			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: at most %d places", what,
-						  TOURNAMENT_PRIZE_PLACES_MAX);
-		if (!cJSON_IsNumber(p) || p->valuedouble != (double)(int)p->valuedouble || p->valuedouble < 0 ||
-		    p->valuedouble > 100)
+	(void)o;
+	const struct protocol_tournament_create_request *req = dst;
+	for (size_t i = 0; i < req->n_places; i++) {
+		if (req->places[i] < 0 || req->places[i] > 100)
 			return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST,
 						  "%s: places must be whole percentages 0..100", what);
-		out->places[out->n_places++] = (int64_t)p->valuedouble;
 	}
 	return 0;
 }
@@ -109,10 +60,11 @@ static const struct protocol_codec_member create_members[] = {
 	INT(struct protocol_tournament_create_request, stake, PROTOCOL_CODEC_OMIT),
 	{ .name = "payout_percent", .kind = PROTOCOL_JSON_INT, .flags = PROTOCOL_CODEC_OMIT,
 	  .offset = offsetof(struct protocol_tournament_create_request, payout_percent), .absent = -1 },
-	PROTOCOL_CODEC_HOOKED("places", PROTOCOL_JSON_ARRAY, 0),
+	PROTOCOL_CODEC_LIST_AS("places", struct protocol_tournament_create_request, places, n_places, PROTOCOL_CODEC_OMIT,
+			       NULL),
 };
 static const struct protocol_codec_message create_msg =
-	PROTOCOL_CODEC_MESSAGE("create tournament", create_members, create_decode_rest, create_encode_rest);
+	PROTOCOL_CODEC_MESSAGE("create tournament", create_members, create_decode_rest, NULL);
 
 char *protocol_tournament_create_request_encode(const struct protocol_tournament_create_request *req)
 {
@@ -151,7 +103,7 @@ int protocol_vacation_request_decode(const char *json, size_t len, struct protoc
 	return protocol_codec_decode(&vacation_request_msg, json, len, out, err);
 }
 
-/* ---- answers ---- */
+/* ---- answers: the server's tournament as protocol-answers.h's ---- */
 
 static const char *outcome_str(enum tournament_outcome o)
 {
@@ -174,275 +126,147 @@ static int64_t player_id(const struct protocol_tournament *t, int index)
 	return index >= 0 && index < t->n_entrants ? t->entrants[index].player : 0;
 }
 
-static void add_player(const struct protocol_tournament *t, cJSON *o, const char *name, int index)
+static void summary_of(const struct protocol_tournament *t, struct protocol_tournament_summary *s)
 {
-	if (index >= 0 && index < t->n_entrants)
-		protocol_json_add_int(o, name, t->entrants[index].player);
-	else
-		add_null(o, name);
-}
-
-static void summary(const struct protocol_tournament *t, cJSON *o)
-{
-	protocol_json_add_string(o, "id", t->id);
-	protocol_json_add_string(o, "kind", protocol_tournament_kind_str(t->kind));
-	protocol_json_add_int(o, "players", t->players);
-	protocol_json_add_int(o, "registered", t->n_entrants);
-	protocol_json_add_string(o, "tc", t->tc);
-	protocol_json_add_string(o, "ruleset", t->ruleset);
-	protocol_json_add_string(o, "status", t->status);
-	protocol_json_add_int(o, "stake", t->prizes.stake);
-	protocol_json_add_int(o, "pot", t->prizes.stake * t->n_entrants);
-	protocol_json_add_int(o, "payout_percent", t->prizes.payout_percent);
-	cJSON *places = array();
+	memset(s, 0, sizeof *s);
+	snprintf(s->id, sizeof s->id, "%s", t->id);
+	snprintf(s->kind, sizeof s->kind, "%s", protocol_tournament_kind_str(t->kind));
+	s->players = t->players;
+	s->registered = t->n_entrants;
+	snprintf(s->tc, sizeof s->tc, "%s", t->tc);
+	snprintf(s->ruleset, sizeof s->ruleset, "%s", t->ruleset);
+	snprintf(s->status, sizeof s->status, "%s", t->status);
+	s->stake = t->prizes.stake;
+	s->pot = t->prizes.stake * t->n_entrants;
+	s->payout_percent = t->prizes.payout_percent;
 	for (int i = 0; i < t->prizes.n_places; i++)
-		push(places, cJSON_CreateNumber(t->prizes.place_percent[i]));
-	protocol_json_add_item(o, "places", places);
-	protocol_json_add_int(o, "creator", t->creator);
-	protocol_json_add_int(o, "created_ms", t->created_ms);
-	add_ms(o, "started_ms", t->started_ms);
-	add_ms(o, "finished_ms", t->finished_ms);
+		s->places[s->n_places++] = t->prizes.place_percent[i];
+	s->creator = t->creator;
+	s->created_ms = t->created_ms;
+	s->started_ms = t->started_ms;
+	s->finished_ms = t->finished_ms;
 	/* Published once the tables are drawn, so anyone can check them with
 	 * tournament_init(); a decimal string, as JSON numbers stop at 2^53. */
-	if (t->t) {
-		char seed[24];
-		snprintf(seed, sizeof seed, "%llu", (unsigned long long)t->seed);
-		protocol_json_add_string(o, "seed", seed);
-	} else {
-		add_null(o, "seed");
-	}
+	if (t->t)
+		snprintf(s->seed, sizeof s->seed, "%llu", (unsigned long long)t->seed);
 	if (t->viewer) {
-		cJSON *you = protocol_json_object();
-		bool in = false;
+		s->has_you = true;
+		s->you.player = t->viewer;
+		s->you.credits = t->viewer_credits;
 		for (int i = 0; i < t->n_entrants; i++)
-			in = in || t->entrants[i].player == t->viewer;
-		protocol_json_add_int(you, "player", t->viewer);
-		protocol_json_add_int(you, "credits", t->viewer_credits);
-		protocol_json_add_item(you, "registered", cJSON_CreateBool(in));
-		protocol_json_add_item(o, "you", you);
+			s->you.registered = s->you.registered || t->entrants[i].player == t->viewer;
 	}
 }
 
-static const struct protocol_codec_member entrant_members[] = {
-	INT(struct protocol_tournament_entrant, player, REQ),
-	STRING(struct protocol_tournament_entrant, name, REQ),
-};
-static const struct protocol_codec_message entrant_msg =
-	PROTOCOL_CODEC_MESSAGE("entrant", entrant_members, NULL, NULL);
-
-static void entrants(const struct protocol_tournament *t, cJSON *o)
+static void standings_of(const struct protocol_tournament *t, const struct tournament_standing *st,
+			 struct protocol_tournament_view *v)
 {
-	protocol_json_add_item(o, "entrants",
-			       protocol_codec_array(&entrant_msg, t->entrants, sizeof t->entrants[0],
-						    (size_t)t->n_entrants));
-}
-
-static void standings(const struct protocol_tournament *t, const struct tournament_standing *st, cJSON *o)
-{
-	cJSON *a = array();
 	int64_t prize[TOURNAMENT_PLAYERS_MAX];
 	bool paid = t->t && tournament_payout(t->t, prize, NULL, NULL) == TCHESS_OK;
 	for (int i = 0; t->t && i < t->t->n_players; i++) {
 		const struct tournament_standing *s = &st[i];
-		cJSON *e = protocol_json_object();
-		char place[TOURNAMENT_PLACE_TEXT_MAX];
-		tournament_place_format(s, place, sizeof place);
-		protocol_json_add_string(e, "place", place);
-		protocol_json_add_int(e, "place_first", s->place_first);
-		protocol_json_add_int(e, "place_last", s->place_last);
-		add_player(t, e, "player", s->player);
-		protocol_json_add_string(e, "name", t->entrants[s->player].name);
-		add_number(e, "points", s->points / 2.0);
-		protocol_json_add_int(e, "half_points", s->points);
-		add_number(e, "sb", s->sb / 4.0);
-		protocol_json_add_int(e, "sb_quarters", s->sb);
-		protocol_json_add_int(e, "played", s->played);
-		protocol_json_add_int(e, "wins", s->wins);
-		protocol_json_add_int(e, "draws", s->draws);
-		protocol_json_add_int(e, "losses", s->losses);
-		if (paid)
-			protocol_json_add_int(e, "prize", prize[s->player]);
-		else
-			add_null(e, "prize");
-		push(a, e);
+		struct protocol_tournament_standing *o = &v->standings[v->n_standings++];
+		tournament_place_format(s, o->place, sizeof o->place);
+		o->place_first = s->place_first;
+		o->place_last = s->place_last;
+		o->player = player_id(t, s->player);
+		snprintf(o->name, sizeof o->name, "%s", t->entrants[s->player].name);
+		o->half_points = s->points;
+		o->sb_quarters = s->sb;
+		o->played = s->played;
+		o->wins = s->wins;
+		o->draws = s->draws;
+		o->losses = s->losses;
+		o->prize = paid ? prize[s->player] : -1;
 	}
-	protocol_json_add_item(o, "standings", a);
 }
 
-static void crosstable(const struct protocol_tournament *t, const struct tournament_standing *st, cJSON *o)
+static void crosstable_of(const struct protocol_tournament *t, const struct tournament_standing *st,
+			  struct protocol_tournament_view *v)
 {
-	cJSON *x = protocol_json_object();
-	int cycles = t->kind == TOURNAMENT_DOUBLE ? 2 : 1;
-	protocol_json_add_int(x, "cycles", cycles);
-	cJSON *order = array();
-	cJSON *rows = array();
+	v->cycles = t->kind == TOURNAMENT_DOUBLE ? 2 : 1;
 	for (int r = 0; t->t && r < t->t->n_players; r++) {
-		push(order, cJSON_CreateNumber((double)player_id(t, st[r].player)));
-		cJSON *row = protocol_json_object();
-		add_player(t, row, "player", st[r].player);
-		cJSON *cells = array();
+		v->order[v->n_order++] = player_id(t, st[r].player);
 		for (int c = 0; c < t->t->n_players; c++) {
-			cJSON *per = array();
-			for (int cy = 0; cy < cycles; cy++) {
+			for (int cy = 0; cy < v->cycles; cy++) {
+				struct protocol_tournament_cell *o = &v->cells[r][c][cy];
 				struct tournament_cell cell;
+				o->score = -1;
 				if (tournament_crosstable(t->t, st[r].player, st[c].player, cy, &cell, NULL) ||
-				    cell.game < 0) {
-					push(per, cJSON_CreateNull());
+				    cell.game < 0)
 					continue;
-				}
-				cJSON *ce = protocol_json_object();
-				protocol_json_add_string(ce, "game", t->game_ids ? t->game_ids[cell.game] : "");
-				protocol_json_add_string(ce, "color", cell.color == WHITE ? "white" : "black");
-				protocol_json_add_string(ce, "outcome", outcome_str(cell.outcome));
-				if (cell.score >= 0)
-					protocol_json_add_int(ce, "score", cell.score);
-				else
-					add_null(ce, "score");
-				push(per, ce);
+				o->game = true;
+				snprintf(o->id, sizeof o->id, "%s", t->game_ids ? t->game_ids[cell.game] : "");
+				snprintf(o->color, sizeof o->color, "%s", cell.color == WHITE ? "white" : "black");
+				snprintf(o->outcome, sizeof o->outcome, "%s", outcome_str(cell.outcome));
+				o->score = cell.score >= 0 ? cell.score : -1;
 			}
-			push(cells, per);
 		}
-		protocol_json_add_item(row, "cells", cells);
-		push(rows, row);
 	}
-	protocol_json_add_item(x, "order", order);
-	protocol_json_add_item(x, "rows", rows);
-	protocol_json_add_item(o, "crosstable", x);
 }
 
-static void games(const struct protocol_tournament *t, int64_t games_of, cJSON *o)
+static void games_of_player(const struct protocol_tournament *t, int64_t games_of,
+			    struct protocol_tournament_view *v)
 {
-	cJSON *a = array();
-	cJSON *byes = array();
+	v->games = xcalloc(t->t && t->t->n_games ? (size_t)t->t->n_games : 1, sizeof *v->games);
 	for (int i = 0; t->t && i < t->t->n_games; i++) {
 		const struct tournament_game *g = &t->t->games[i];
 		if (games_of && player_id(t, g->white) != games_of && player_id(t, g->black) != games_of)
 			continue;
-		cJSON *e = protocol_json_object();
-		protocol_json_add_int(e, "index", i);
-		protocol_json_add_int(e, "round", g->round);
-		protocol_json_add_int(e, "board", g->board);
-		protocol_json_add_string(e, "id", t->game_ids ? t->game_ids[i] : "");
-		add_player(t, e, "white", g->white);
-		add_player(t, e, "black", g->black);
-		protocol_json_add_string(e, "outcome", outcome_str(g->outcome));
-		push(a, e);
+		struct protocol_tournament_game *o = &v->games[v->n_games++];
+		o->index = i;
+		o->round = g->round;
+		o->board = g->board;
+		snprintf(o->id, sizeof o->id, "%s", t->game_ids ? t->game_ids[i] : "");
+		o->white = player_id(t, g->white);
+		o->black = player_id(t, g->black);
+		snprintf(o->outcome, sizeof o->outcome, "%s", outcome_str(g->outcome));
 	}
 	for (int r = 1; t->t && r <= t->t->n_rounds; r++) {
 		int p = t->t->bye[r];
 		if (p == TOURNAMENT_NOBODY || (games_of && player_id(t, p) != games_of))
 			continue;
-		cJSON *e = protocol_json_object();
-		protocol_json_add_int(e, "round", r);
-		add_player(t, e, "player", p);
-		push(byes, e);
+		v->byes[v->n_byes++] = (struct protocol_tournament_bye){ r, player_id(t, p) };
 	}
-	protocol_json_add_item(o, "games", a);
-	protocol_json_add_item(o, "byes", byes);
+}
+
+void protocol_tournament_view_of(const struct protocol_tournament *t, unsigned parts, int64_t games_of,
+				 struct protocol_tournament_view *v)
+{
+	struct tournament_standing st[TOURNAMENT_PLAYERS_MAX];
+	memset(v, 0, sizeof *v);
+	if (t->t)
+		tournament_standings(t->t, st);
+	summary_of(t, &v->sum);
+	v->parts = parts & PROTOCOL_TOURNAMENT_ALL;
+	v->n_entrants = (size_t)t->n_entrants;
+	memcpy(v->entrants, t->entrants, v->n_entrants * sizeof *v->entrants);
+	if (parts & PROTOCOL_TOURNAMENT_STANDINGS)
+		standings_of(t, st, v);
+	if (parts & PROTOCOL_TOURNAMENT_CROSSTABLE)
+		crosstable_of(t, st, v);
+	if (parts & PROTOCOL_TOURNAMENT_GAMES)
+		games_of_player(t, games_of, v);
 }
 
 char *protocol_tournament_encode(const struct protocol_tournament *t, unsigned parts, int64_t games_of)
 {
-	cJSON *o = protocol_json_object();
-	struct tournament_standing st[TOURNAMENT_PLAYERS_MAX];
-	if (t->t)
-		tournament_standings(t->t, st);
-	summary(t, o);
-	if (parts & PROTOCOL_TOURNAMENT_ENTRANTS)
-		entrants(t, o);
-	if (parts & PROTOCOL_TOURNAMENT_STANDINGS)
-		standings(t, st, o);
-	if (parts & PROTOCOL_TOURNAMENT_CROSSTABLE)
-		crosstable(t, st, o);
-	if (parts & PROTOCOL_TOURNAMENT_GAMES)
-		games(t, games_of, o);
-	return protocol_json_print(o);
+	struct protocol_tournament_view *v = xmalloc(sizeof *v);
+	protocol_tournament_view_of(t, parts, games_of, v);
+	char *s = protocol_tournament_view_encode(v);
+	protocol_tournament_view_fini(v);
+	free(v);
+	return s;
 }
 
 char *protocol_tournament_list_encode(const struct protocol_tournament *ts, size_t n)
 {
-	cJSON *o = protocol_json_object();
-	cJSON *a = array();
-	for (size_t i = 0; i < n; i++) {
-		cJSON *e = protocol_json_object();
-		summary(&ts[i], e);
-		push(a, e);
-	}
-	protocol_json_add_item(o, "tournaments", a);
-	return protocol_json_print(o);
-}
-
-/* ---- vacations, the player's games, the test clock ---- */
-
-static const struct protocol_codec_member vacation_members[] = {
-	INT(struct protocol_vacation, id, REQ),
-	STRING(struct protocol_vacation, start, REQ),
-	INT(struct protocol_vacation, days, REQ),
-	INT(struct protocol_vacation, start_ms, REQ),
-	INT(struct protocol_vacation, end_ms, REQ),
-	PROTOCOL_CODEC_BOOL(struct protocol_vacation, active, REQ),
-	PROTOCOL_CODEC_BOOL(struct protocol_vacation, cancellable, REQ),
-};
-static const struct protocol_codec_message vacation_msg =
-	PROTOCOL_CODEC_MESSAGE("vacation", vacation_members, NULL, NULL);
-
-static const struct protocol_codec_member allowance_members[] = {
-	INT(struct protocol_allowance, year, REQ),
-	INT(struct protocol_allowance, days, REQ),
-	INT(struct protocol_allowance, booked, REQ),
-	INT(struct protocol_allowance, left, REQ),
-};
-static const struct protocol_codec_message allowance_msg =
-	PROTOCOL_CODEC_MESSAGE("allowance", allowance_members, NULL, NULL);
-
-char *protocol_vacation_encode(const struct protocol_vacation *v)
-{
-	return protocol_codec_encode(&vacation_msg, v);
-}
-
-char *protocol_vacations_encode(const struct protocol_vacation *v, size_t n, const struct protocol_allowance *a,
-				size_t n_allowance, bool on_vacation)
-{
-	cJSON *o = protocol_json_object();
-	protocol_json_add_item(o, "vacations", protocol_codec_array(&vacation_msg, v, sizeof *v, n));
-	protocol_json_add_item(o, "allowance", protocol_codec_array(&allowance_msg, a, sizeof *a, n_allowance));
-	protocol_json_add_item(o, "on_vacation", cJSON_CreateBool(on_vacation));
-	return protocol_json_print(o);
-}
-
-char *protocol_my_games_encode(const struct protocol_my_game *g, size_t n, int64_t now_ms)
-{
-	cJSON *o = protocol_json_object();
-	cJSON *a = array();
-	for (size_t i = 0; i < n; i++) {
-		cJSON *e = protocol_json_object();
-		protocol_json_add_string(e, "id", g[i].id);
-		protocol_json_add_string(e, "status", g[i].status);
-		protocol_json_add_string(e, "tc", g[i].tc);
-		protocol_json_add_string(e, "color", g[i].color);
-		if (g[i].opponent) {
-			cJSON *op = protocol_json_object();
-			protocol_json_add_int(op, "player", g[i].opponent);
-			protocol_json_add_string(op, "name", g[i].opponent_name);
-			protocol_json_add_item(e, "opponent", op);
-		} else {
-			add_null(e, "opponent");
-		}
-		protocol_json_add_int(e, "ply", g[i].ply);
-		protocol_json_add_item(e, "your_move", cJSON_CreateBool(g[i].your_move));
-		if (g[i].deadline_ms == INT64_MAX)
-			add_null(e, "deadline_ms");
-		else
-			protocol_json_add_int(e, "deadline_ms", g[i].deadline_ms);
-		if (g[i].tournament[0])
-			protocol_json_add_string(e, "tournament", g[i].tournament);
-		else
-			add_null(e, "tournament");
-		push(a, e);
-	}
-	protocol_json_add_item(o, "games", a);
-	protocol_json_add_int(o, "now_ms", now_ms);
-	return protocol_json_print(o);
+	struct protocol_tournament_summary *s = xcalloc(n ? n : 1, sizeof *s);
+	for (size_t i = 0; i < n; i++)
+		summary_of(&ts[i], &s[i]);
+	char *text = protocol_tournament_summaries_encode(s, n);
+	free(s);
+	return text;
 }
 
 int protocol_test_clock_request_decode(const char *json, size_t len, int64_t *advance_ms, struct protocol_error *err)

@@ -164,7 +164,8 @@ static const struct protocol_codec_member player_members[] = {
 	STRING(struct protocol_player, name, REQ),
 	INT(struct protocol_player, credits, 0),
 };
-static const struct protocol_codec_message player_msg = PROTOCOL_CODEC_MESSAGE("player", player_members, NULL, NULL);
+/* An answer (GET /v1/me), which the server never reads: open. */
+static const struct protocol_codec_message player_msg = PROTOCOL_CODEC_ANSWER("player", player_members, NULL, NULL);
 
 char *protocol_player_encode(const struct protocol_player *p)
 {
@@ -379,7 +380,7 @@ int protocol_join_request_decode(const char *json, size_t len, struct protocol_j
 
 int protocol_empty_request_decode(const char *json, size_t len, struct protocol_error *err)
 {
-	static const struct protocol_codec_message empty_msg = { "request", NULL, 0, NULL, NULL };
+	static const struct protocol_codec_message empty_msg = { "request", NULL, 0, NULL, NULL, false, false, 0 };
 	if (body_empty(json, len))
 		return 0;
 	return protocol_codec_decode(&empty_msg, json, len, NULL, err);

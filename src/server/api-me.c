@@ -15,6 +15,7 @@
 #include "ratelimit.h"
 #include "store-tournaments.h"
 #include "tchess/calendar.h"
+#include "tchess/protocol-answers.h"
 #include "tchess/protocol-tournament.h"
 #include "tchess/vacation.h"
 #include "util/log.h"
@@ -22,7 +23,8 @@
 #include "util/xalloc.h"
 
 #define MY_GAMES_MAX 1000
-#define VACATIONS_LISTED 256
+/* As many as a client holds. */
+#define VACATIONS_LISTED PROTOCOL_VACATIONS_MAX
 
 /* ---- GET /v1/me/games ---- */
 

@@ -177,8 +177,8 @@ void tournament_service_create(struct tournament_service *ts, int64_t me, const 
 	/* Defaults: with a stake, all of the pot to first place (the
 	 * document's table); without one, no prizes. */
 	row.prizes.stake = req->stake;
-	row.prizes.n_places = req->n_places;
-	for (int i = 0; i < req->n_places; i++)
+	row.prizes.n_places = (int)req->n_places;
+	for (size_t i = 0; i < req->n_places; i++)
 		row.prizes.place_percent[i] = (int)req->places[i];
 	if (!req->n_places && (req->stake || req->payout_percent > 0)) {
 		row.prizes.n_places = 1;

@@ -81,8 +81,8 @@ START_TEST(test_parse_tournament)
 	ck_assert_str_eq(t.sum.status, "finished");
 	ck_assert_int_eq(t.sum.pot, 30);
 	ck_assert_int_eq(t.sum.n_places, 2);
-	ck_assert(t.sum.has_you && t.sum.you_registered);
-	ck_assert_int_eq(t.sum.you_credits, 1005);
+	ck_assert(t.sum.has_you && t.sum.you.registered);
+	ck_assert_int_eq(t.sum.you.credits, 1005);
 	ck_assert_uint_eq(t.n_standings, 3);
 	ck_assert_str_eq(t.standings[1].place, "2-3");
 	ck_assert_int_eq(t.standings[0].sb_quarters, 5);
@@ -102,14 +102,70 @@ START_TEST(test_parse_refuses_bad_answers)
 	struct protocol_tournament_view t;
 	char err[200];
 	ck_assert_int_eq(protocol_tournament_view_decode("[]", 2, &t, err, sizeof err), -1);
-	ck_assert_ptr_nonnull(strstr(err, "not a tournament"));
+	ck_assert_str_eq(err, "unexpected answer from the server: tournament: expected a JSON object");
 	const char *bad = "{\"id\":\"x1\",\"kind\":\"round-robin\",\"players\":\"3\",\"registered\":0,\"tc\":\"5+3\"}";
 	ck_assert_int_eq(protocol_tournament_view_decode(bad, strlen(bad), &t, err, sizeof err), -1);
+	ck_assert_str_eq(err, "unexpected answer from the server: tournament: member \"players\" must be an integer");
 	ck_assert_int_eq(protocol_tournament_view_decode("{", 1, &t, err, sizeof err), -1);
+	/* Null only where tchess-protocol(7) allows it (seed, started_ms). */
+	const char *null_id = "{\"id\":null,\"players\":3,\"registered\":0}";
+	ck_assert_int_eq(protocol_tournament_view_decode(null_id, strlen(null_id), &t, err, sizeof err), -1);
+	ck_assert_str_eq(err, "unexpected answer from the server: tournament: member \"id\" must be a string");
+	/* A part of the wrong shape is refused in its element's words, and
+	 * leaves t empty. */
+	const char *bad_game = "{\"id\":\"x1\",\"players\":3,\"registered\":0,\"games\":[{\"index\":0,\"round\":1,"
+			       "\"white\":1,\"black\":\"2\"}]}";
+	ck_assert_int_eq(protocol_tournament_view_decode(bad_game, strlen(bad_game), &t, err, sizeof err), -1);
+	ck_assert_str_eq(err,
+			 "unexpected answer from the server: tournament game: member \"black\" must be an integer");
+	ck_assert_ptr_null(t.games);
+	ck_assert_uint_eq(t.n_games, 0);
 	struct protocol_tournament_summary *l;
 	size_t n;
 	ck_assert_int_eq(protocol_tournament_list_decode("{\"tournaments\":3}", 17, &l, &n, err, sizeof err), -1);
+	ck_assert_str_eq(err, "unexpected answer from the server: tournaments: member \"tournaments\" must be an array");
 	ck_assert_ptr_null(l);
+	/* A newer server's members are skipped, at every level. */
+	const char *newer = "{\"tournaments\":[{\"id\":\"x1\",\"players\":3,\"registered\":1,\"arena\":true,"
+			    "\"you\":{\"player\":1,\"credits\":5,\"registered\":true,\"badge\":\"gold\"}}],\"page\":1}";
+	ck_assert_int_eq(protocol_tournament_list_decode(newer, strlen(newer), &l, &n, err, sizeof err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(l[0].id, "x1");
+	ck_assert(l[0].has_you && l[0].you.registered);
+	ck_assert_int_eq(l[0].you.credits, 5);
+	free(l);
+}
+END_TEST
+
+/* The client reads with the tables the server writes with: what it read
+ * of a whole answer, written back, is the server's text member for
+ * member (points and sb written from the exact figures). */
+START_TEST(test_answers_written_back)
+{
+	struct protocol_tournament_view t;
+	char err[200];
+	ck_assert_int_eq(protocol_tournament_view_decode(finished_json, strlen(finished_json), &t, err, sizeof err), 0);
+	ck_assert_uint_eq(t.parts, PROTOCOL_TOURNAMENT_ALL);
+	char *s = protocol_tournament_view_encode(&t);
+	ck_assert_str_eq(s, finished_json);
+	free(s);
+	/* The parts not in the answer are not written. */
+	t.parts = PROTOCOL_TOURNAMENT_STANDINGS;
+	s = protocol_tournament_view_encode(&t);
+	ck_assert_ptr_null(strstr(s, "\"entrants\""));
+	ck_assert_ptr_null(strstr(s, "\"crosstable\""));
+	ck_assert_ptr_null(strstr(s, "\"byes\""));
+	ck_assert_ptr_nonnull(strstr(s, "\"standings\":[{\"place\":\"1\""));
+	free(s);
+	protocol_tournament_view_fini(&t);
+	struct protocol_tournament_summary *l;
+	size_t n;
+	ck_assert_int_eq(protocol_tournament_list_decode(list_json, strlen(list_json), &l, &n, err, sizeof err), 0);
+	ck_assert_uint_eq(n, 2);
+	s = protocol_tournament_summaries_encode(l, n);
+	ck_assert_str_eq(s, list_json);
+	free(s);
+	free(l);
 }
 END_TEST
 
@@ -506,9 +562,20 @@ START_TEST(test_my_games)
 	ck_assert(!corr_tc_is_correspondence(g.games[1].tc));
 	ck_assert_ptr_eq(corr_my_games_find(&g, "764cb576fd06b243e78d7dbc1a54fab7"), &g.games[1]);
 	ck_assert_ptr_null(corr_my_games_find(&g, "nope"));
+	/* Written back with the server's encoder: the same text. */
+	char *back = protocol_my_games_encode(g.games, g.n, g.now_ms);
+	ck_assert_str_eq(back, json);
+	free(back);
 	protocol_my_games_fini(&g);
 	ck_assert_int_eq(protocol_my_games_decode("{\"games\":[{\"id\":7}],\"now_ms\":1}", 31, &g, err, sizeof err), -1);
+	ck_assert_str_eq(err, "unexpected answer from the server: game: member \"id\" must be a string");
 	ck_assert_uint_eq(g.n, 0);
+	ck_assert_ptr_null(g.games);
+	/* "tournament" may be null, "color" may not. */
+	const char *null_color = "{\"games\":[{\"id\":\"a1\",\"color\":null,\"ply\":0,\"deadline_ms\":null}],"
+				 "\"now_ms\":1}";
+	ck_assert_int_eq(protocol_my_games_decode(null_color, strlen(null_color), &g, err, sizeof err), -1);
+	ck_assert_str_eq(err, "unexpected answer from the server: game: member \"color\" must be a string");
 }
 END_TEST
 
@@ -538,7 +605,11 @@ START_TEST(test_vacations)
 	ck_assert_int_eq(vs.allowance[0].left, 58);
 	corr_vacation_line(&vs.v[0], line, sizeof line);
 	ck_assert_str_eq(line, "#3    2026-12-10    2 days  (to 2026-12-11)  cancellable");
+	char *back = protocol_vacations_encode(vs.v, vs.n, vs.allowance, vs.n_allowance, vs.on_vacation);
+	ck_assert_str_eq(back, json);
+	free(back);
 	ck_assert_int_eq(protocol_vacation_list_decode("{}", 2, &vs, err, sizeof err), -1);
+	ck_assert_str_eq(err, "unexpected answer from the server: vacations: member \"vacations\" is missing");
 }
 END_TEST
 
@@ -548,6 +619,7 @@ static Suite *tourney_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_parse_tournament);
 	tcase_add_test(tc, test_parse_refuses_bad_answers);
+	tcase_add_test(tc, test_answers_written_back);
 	tcase_add_test(tc, test_standings_layout);
 	tcase_add_test(tc, test_points_text);
 	tcase_add_test(tc, test_crosstable_layout);
