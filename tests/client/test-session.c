@@ -74,13 +74,24 @@ static void created_event(struct fold_event *e, const char *fen)
 	snprintf(e->seats[WHITE].name, sizeof e->seats[WHITE].name, "alice");
 }
 
-static void started_fen(struct session *s, struct evbuf *b, int me, const char *fen);
+/* How a started game differs from 5+3 fide from the start position
+ * without undo (NULL, or a member NULL or false: as that). */
+struct game_setup {
+	const char *fen, *ruleset, *tc;
+	bool undo;
+};
 
-/* game-created, player-joined, game-started at T0 (5+3, fide, alice v bob). */
-static void start_events(struct evbuf *b)
+/* game-created (from setup, alice White), player-joined (bob Black) and
+ * game-started at T0. */
+static void start_events(struct evbuf *b, const struct game_setup *g)
 {
 	struct fold_event e;
-	created_event(&e, START_FEN);
+	created_event(&e, g && g->fen ? g->fen : START_FEN);
+	if (g && g->ruleset)
+		snprintf(e.ruleset, sizeof e.ruleset, "%s", g->ruleset);
+	if (g && g->tc)
+		snprintf(e.tc, sizeof e.tc, "%s", g->tc);
+	e.undo = g && g->undo;
 	evbuf_add(b, T0, &e);
 	fold_event_init(&e, FOLD_EV_JOINED);
 	e.color = BLACK;
@@ -143,12 +154,16 @@ static void type(struct session *s, const char *text)
 }
 
 /* A started game with s playing me. */
-static void started(struct session *s, struct evbuf *b, int me)
+/* A game started as setup says (NULL: the default), folded into s
+ * playing me (-1: watching). */
+static void started_game(struct session *s, struct evbuf *b, int me, const struct game_setup *g)
 {
 	session_init(s, ID, me);
 	evbuf_init(b, 0);
-	start_events(b);
+	start_events(b, g);
 	evbuf_fold(b, s, 5000);
+	ck_assert_str_eq(s->view.game.rules.name, g && g->ruleset ? g->ruleset : "fide");
+	ck_assert(s->view.undo == (g && g->undo));
 }
 
 START_TEST(test_fold_mirror)
@@ -156,7 +171,7 @@ START_TEST(test_fold_mirror)
 	struct session s;
 	struct evbuf b;
 	struct position p;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	ck_assert(s.view.started);
 	ck_assert_int_eq(s.after, 3);
 	ck_assert_str_eq(s.view.seats[BLACK].name, "bob");
@@ -210,7 +225,7 @@ START_TEST(test_illegal_refused_locally)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	type(&s, "e5");
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_ptr_nonnull(strstr(s.message, "illegal"));
@@ -258,7 +273,7 @@ START_TEST(test_promotion_chooser)
 {
 	struct session s;
 	struct evbuf b;
-	started_fen(&s, &b, WHITE, "8/4P3/8/8/8/8/k7/4K3 w - - 0 1");
+	started_game(&s, &b, WHITE, &(struct game_setup){ .fen = "8/4P3/8/8/8/8/k7/4K3 w - - 0 1" });
 	ck_assert(s.view.started);
 	apply(&s, SESSION_CMD_CLICK, make_sq(4, 6));
 	apply(&s, SESSION_CMD_CLICK, SQ_E8);
@@ -281,7 +296,7 @@ START_TEST(test_premoves)
 	struct session s;
 	struct evbuf b;
 	struct position p;
-	started(&s, &b, BLACK);
+	started_game(&s, &b, BLACK, NULL);
 	ck_assert(s.flipped);
 	ck_assert(!session_my_turn(&s));
 	/* A premove of the wrong shape is refused locally. */
@@ -509,23 +524,6 @@ START_TEST(test_premove_stale_resent)
 }
 END_TEST
 
-/* A started fide game from fen, White to move, s playing me. */
-static void started_fen(struct session *s, struct evbuf *b, int me, const char *fen)
-{
-	struct fold_event e;
-	session_init(s, ID, me);
-	evbuf_init(b, 0);
-	created_event(&e, fen);
-	e.seats[BLACK] = e.seats[WHITE];
-	e.seats[BLACK].player = 2;
-	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "bob");
-	evbuf_add(b, T0, &e);
-	fold_event_init(&e, FOLD_EV_STARTED);
-	clock_reading(&e, 300000, 300000, WHITE);
-	evbuf_add(b, T0, &e);
-	evbuf_fold(b, s, 0);
-}
-
 /* Premoves read like SAN on the board the player sees: a second knight
  * that reaches the square names the origin file, a pawn capture its
  * file, castling O-O; a premove whose piece is gone reads "b8-d7". */
@@ -534,7 +532,7 @@ START_TEST(test_premove_text)
 	struct session s;
 	struct evbuf b;
 	char pt[120];
-	started_fen(&s, &b, BLACK, "rn2k2r/8/8/2p5/3N4/8/3P4/4K3 w kq - 0 1");
+	started_game(&s, &b, BLACK, &(struct game_setup){ .fen = "rn2k2r/8/8/2p5/3N4/8/3P4/4K3 w kq - 0 1" });
 	ck_assert(!session_my_turn(&s));
 	type(&s, "b8d7");
 	ck_assert_int_eq(s.premoves.n, 1);
@@ -551,7 +549,7 @@ START_TEST(test_premove_text)
 	ck_assert_str_eq(pt, "premove: cxd4   x clears");
 	session_fini(&s);
 
-	started_fen(&s, &b, BLACK, "1n2kn2/8/8/8/8/8/3P4/4K3 w - - 0 1");
+	started_game(&s, &b, BLACK, &(struct game_setup){ .fen = "1n2kn2/8/8/8/8/8/3P4/4K3 w - - 0 1" });
 	type(&s, "f8d7");
 	ck_assert(session_premoves_text(&s, pt, sizeof pt));
 	ck_assert_str_eq(pt, "premove: Nfd7   x clears");
@@ -570,7 +568,7 @@ START_TEST(test_clocks)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	/* The answer said now_ms = T0: white's clock reads 5:00 at mono 5000. */
 	ck_assert_int_eq(session_clock_ms(&s, WHITE, 5000), 300000);
 	ck_assert_int_eq(session_clock_ms(&s, WHITE, 6500), 298500);
@@ -606,7 +604,7 @@ START_TEST(test_server_behind)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	ck_assert_int_eq(s.after, 3);
 	struct protocol_events same = { .seq = 3, .now_ms = T0 + 100 };
 	session_on_events(&s, &same, 5100);
@@ -626,7 +624,7 @@ START_TEST(test_reconnect_clears_stale_message)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	ck_assert_msg(strstr(s.message, "the game has started"), "%s", s.message);
 	session_set_conn(&s, SESSION_CONN_ONLINE, 10);
 	ck_assert(strstr(s.message, "the game has started"));
@@ -651,7 +649,7 @@ START_TEST(test_first_move_countdown)
 	struct evbuf b;
 	struct position p;
 	int side;
-	started(&s, &b, BLACK);
+	started_game(&s, &b, BLACK, NULL);
 	ck_assert_int_eq(session_first_move_ms(&s, 5000, &side), 30000);
 	ck_assert_int_eq(side, WHITE);
 	ck_assert_int_eq(session_first_move_ms(&s, 15500, &side), 19500);
@@ -694,7 +692,7 @@ START_TEST(test_command_table)
 	struct session s;
 	struct evbuf b;
 	for (int me = -1; me <= WHITE; me++) {
-		started(&s, &b, me < 0 ? -1 : me);
+		started_game(&s, &b, me < 0 ? -1 : me, NULL);
 		apply(&s, SESSION_CMD_RESIZE, 80);
 		for (int k = 0; k < SESSION_CMD_NB; k++) {
 			struct session_cmd c = { (enum session_cmd_kind)k, k == SESSION_CMD_RESIZE ? 80 : 0,
@@ -748,7 +746,7 @@ START_TEST(test_keys)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	ck_assert_int_eq(session_key(&s, KEYS_LEFT).kind, SESSION_CMD_CURSOR);
 	ck_assert_int_eq(session_key(&s, KEYS_LEFT).arg, -1);
 	ck_assert_int_eq(session_key(&s, KEYS_DOWN).arg2, 1);
@@ -803,7 +801,7 @@ START_TEST(test_spectator)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, -1);
+	started_game(&s, &b, -1, NULL);
 	ck_assert(!s.flipped);
 	int inputs[] = { ' ', KEYS_ENTER, '/', ':', 'e', 'N', 'x', 'R' };
 	for (size_t i = 0; i < sizeof inputs / sizeof inputs[0]; i++) {
@@ -829,7 +827,7 @@ START_TEST(test_completion)
 	struct session s;
 	struct evbuf b;
 	char cands[256];
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	apply(&s, SESSION_CMD_PROMPT_INPUT, 'N');
 	ck_assert_int_eq(session_complete(&s, cands, sizeof cands), 4);
 	ck_assert_str_eq(cands, "Na3 Nc3 Nf3 Nh3");
@@ -852,7 +850,7 @@ START_TEST(test_game_over)
 	struct session s;
 	struct evbuf b;
 	struct position p;
-	started(&s, &b, BLACK);
+	started_game(&s, &b, BLACK, NULL);
 	const char *moves[] = { "f2f3", "e7e5", "g2g4", "d8h4" };
 	for (int i = 0; i < 4; i++) {
 		session_position(&s, &p);
@@ -896,7 +894,7 @@ START_TEST(test_status_line_fits)
 	struct session s;
 	struct evbuf b;
 	char line[400];
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	session_set_conn(&s, SESSION_CONN_ONLINE, 3);
 	play_status_line(&s, 200, line, sizeof line);
 	ck_assert_str_eq(line, "game 01234567 | your move | online, rtt 3 ms | m menu  = draw  ? help");
@@ -941,7 +939,7 @@ START_TEST(test_status_line_fits)
 	ck_assert_str_eq(line, "game 01234567 | not started | connecting | f flip  ? help  q quit");
 	session_fini(&s);
 	/* A spectator's. */
-	started(&s, &b, -1);
+	started_game(&s, &b, -1, NULL);
 	play_status_line(&s, 80, line, sizeof line);
 	ck_assert_str_eq(line, "watching 01234567 | White to move | connecting | f flip  ? help  q quit");
 	session_fini(&s);
@@ -949,22 +947,6 @@ START_TEST(test_status_line_fits)
 END_TEST
 
 /* ---- game actions ---- */
-
-/* A started game under ruleset with s playing me. */
-static void started_rules(struct session *s, struct evbuf *b, int me, const char *ruleset)
-{
-	struct fold_event e;
-	session_init(s, ID, me);
-	evbuf_init(b, 0);
-	start_events(b);
-	/* start_events wrote fide into game-created: rewrite its ruleset. */
-	fold_event_decode("game-created", b->evs.events[0].data, &e, NULL);
-	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
-	free(b->evs.events[0].data);
-	b->evs.events[0].data = fold_event_encode(&e);
-	evbuf_fold(b, s, 5000);
-	ck_assert_str_eq(s->view.game.rules.name, ruleset);
-}
 
 static void request_event(struct evbuf *b, int color, enum fold_request_what what, enum fold_request_action action,
 			  int64_t ply)
@@ -1007,7 +989,7 @@ START_TEST(test_draw_offer_and_answer)
 {
 	struct session w, bl;
 	struct evbuf b, b2;
-	started(&w, &b, WHITE);
+	started_game(&w, &b, WHITE, NULL);
 	/* The keys name the commands; the keys themselves change nothing. */
 	ck_assert_int_eq(session_key(&w, '=').kind, SESSION_CMD_DRAW_OFFER);
 	ck_assert_int_eq(session_key(&w, '+').kind, SESSION_CMD_ACCEPT);
@@ -1028,7 +1010,7 @@ START_TEST(test_draw_offer_and_answer)
 	ck_assert_str_eq(w.message, "nothing to accept: no offer or request from Black");
 
 	/* Black sees White's offer in the status line and accepts it. */
-	started(&bl, &b2, BLACK);
+	started_game(&bl, &b2, BLACK, NULL);
 	request_event(&b2, WHITE, FOLD_REQ_DRAW, FOLD_REQ_MADE, 0);
 	evbuf_fold(&b2, &bl, 6000);
 	char text[160];
@@ -1093,7 +1075,7 @@ START_TEST(test_offer_rules_by_ruleset)
 {
 	struct session s;
 	struct evbuf b;
-	started_rules(&s, &b, BLACK, "yourpot");
+	started_game(&s, &b, BLACK, &(struct game_setup){ .ruleset = "yourpot" });
 	press(&s, '=');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "no draw offer: Black may offer a draw only on their own move");
@@ -1112,7 +1094,7 @@ START_TEST(test_offer_rules_by_ruleset)
 
 	/* fide: offers at any time, even right after my own move still on
 	 * its way: then it is meant for the next ply. */
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	press(&s, 'e');
 	press(&s, '4');
 	press(&s, KEYS_ENTER);
@@ -1131,7 +1113,7 @@ START_TEST(test_claims)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, BLACK);
+	started_game(&s, &b, BLACK, NULL);
 	/* Not my move: refused here. */
 	press(&s, 'm');
 	press(&s, 'c');
@@ -1187,7 +1169,7 @@ START_TEST(test_abort)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	press(&s, 'X');
 	ck_assert_int_eq(s.confirm, SESSION_CONFIRM_ABORT);
 	ck_assert_int_eq(s.n_out, 0);
@@ -1234,7 +1216,7 @@ START_TEST(test_poll_gone_erased)
 	struct evbuf b;
 	struct fold_event e;
 	char head[120], hint[160], line[400];
-	started(&s, &b, -1);
+	started_game(&s, &b, -1, NULL);
 	/* White aborts before the first move. */
 	fold_event_init(&e, FOLD_EV_ENDED);
 	e.color = WHITE;
@@ -1285,7 +1267,7 @@ START_TEST(test_poll_gone_account)
 	struct session s;
 	struct evbuf b;
 	char head[120], hint[160], line[400];
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	ck_assert(session_clock_running(&s, WHITE));
 	ck_assert_int_eq(session_clock_ms(&s, WHITE, 6000), 299000);
 	bool retry = true;
@@ -1332,7 +1314,7 @@ START_TEST(test_poll_refused_other)
 	ck_assert_str_eq(s.message, "no such game on this server");
 	session_fini(&s);
 
-	started(&s, &b, BLACK);
+	started_game(&s, &b, BLACK, NULL);
 	struct protocol_error err = { .code = PROTOCOL_ERR_BAD_REQUEST };
 	snprintf(err.message, sizeof err.message, "after: expected a non-negative integer");
 	retry = false;
@@ -1356,7 +1338,7 @@ START_TEST(test_adjourn_and_absence)
 	struct evbuf b;
 	struct fold_event e;
 	char text[160];
-	started_rules(&s, &b, WHITE, "yourpot");
+	started_game(&s, &b, WHITE, &(struct game_setup){ .ruleset = "yourpot" });
 	press(&s, 'P');
 	take_http(&s, "POST", "/v1/games/" ID "/adjourn", "{\"ply\":0,\"action\":\"request\"}");
 	/* Black is gone: yourpot adjourns. */
@@ -1410,7 +1392,7 @@ START_TEST(test_adjourn_and_absence)
 	session_fini(&s);
 
 	/* chessgamble: "the present player may claim the win" (ruleset.h). */
-	started_rules(&s, &b, WHITE, "chessgamble");
+	started_game(&s, &b, WHITE, &(struct game_setup){ .ruleset = "chessgamble" });
 	press(&s, 'V');
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "nothing to claim: your opponent is present");
@@ -1429,7 +1411,7 @@ START_TEST(test_adjourn_and_absence)
 	session_fini(&s);
 
 	/* fide: a disconnect ends the game, nothing to claim. */
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	press(&s, 'V');
 	ck_assert_str_eq(s.message, "nothing to claim: these rules give no win for a disconnect");
 	ck_assert_int_eq(s.n_out, 0);
@@ -1456,7 +1438,7 @@ static void fit_state(struct session *s, struct evbuf *b, enum fit_state st)
 	struct fold_event e;
 	static const char *const rules[FIT_STATES] = { "fide", "fide", "yourpot", "chessgamble", "fide", "fide", "fide" };
 	int me = st == FIT_THEIR_MOVE ? BLACK : st == FIT_WATCHING ? -1 : WHITE;
-	started_rules(s, b, me, rules[st]);
+	started_game(s, b, me, &(struct game_setup){ .ruleset = rules[st] });
 	switch (st) {
 	case FIT_ADJOURNED:
 		fold_event_init(&e, FOLD_EV_PRESENCE);
@@ -1558,7 +1540,7 @@ START_TEST(test_server_away_clocks)
 	struct evbuf b;
 	struct position p;
 	struct fold_event e;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	session_position(&s, &p);
 	move_event(&b, &s, &p, 0, "e2e4", T0 + 1000, false);
 	evbuf_fold(&b, &s, 6000);
@@ -1624,7 +1606,7 @@ START_TEST(test_opponent_left)
 	struct evbuf b;
 	struct fold_event e;
 	char text[160];
-	started_rules(&s, &b, WHITE, "chessgamble");
+	started_game(&s, &b, WHITE, &(struct game_setup){ .ruleset = "chessgamble" });
 	/* Left at server T0+20000 (mono 30000 here), gone at T0+35000: the
 	 * win at mono 45000, whatever this client's own guess would be. */
 	left_event(&b, T0 + 20000, BLACK, T0 + 35000, T0 + 35000);
@@ -1671,7 +1653,7 @@ START_TEST(test_opponent_left)
 
 	/* yourpot adjourns, fide ends the game unscored: the countdown says
 	 * so, and V claims nothing. */
-	started_rules(&s, &b, WHITE, "yourpot");
+	started_game(&s, &b, WHITE, &(struct game_setup){ .ruleset = "yourpot" });
 	left_event(&b, T0 + 20000, BLACK, T0 + 35000, 0);
 	evbuf_fold(&b, &s, 30000);
 	session_tick(&s, 30000);
@@ -1681,7 +1663,7 @@ START_TEST(test_opponent_left)
 	ck_assert_int_eq(s.n_out, 0);
 	ck_assert_str_eq(s.message, "your opponent left: these rules give no win for it; the game adjourns in 15 s");
 	session_fini(&s);
-	started(&s, &b, BLACK);
+	started_game(&s, &b, BLACK, NULL);
 	left_event(&b, T0 + 20000, WHITE, T0 + 35000, 0);
 	evbuf_fold(&b, &s, 30000);
 	session_tick(&s, 31000);
@@ -1689,7 +1671,7 @@ START_TEST(test_opponent_left)
 	ck_assert_str_eq(text, "opponent left \u2014 the game ends unscored in 14 s");
 	session_fini(&s);
 	/* A spectator hears who left and who may claim. */
-	started_rules(&s, &b, -1, "chessgamble");
+	started_game(&s, &b, -1, &(struct game_setup){ .ruleset = "chessgamble" });
 	left_event(&b, T0 + 20000, WHITE, T0 + 35000, T0 + 35000);
 	evbuf_fold(&b, &s, 30000);
 	session_tick(&s, 30000);
@@ -1717,7 +1699,7 @@ START_TEST(test_notes)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	press(&s, 'j');
 	ck_assert(s.notes_open);
 	/* In the editor, letters are text, not moves or actions. */
@@ -1765,7 +1747,7 @@ START_TEST(test_notes)
 	session_fini(&s);
 
 	/* A spectator reads the notes only once they are revealed. */
-	started(&s, &b, -1);
+	started_game(&s, &b, -1, NULL);
 	press(&s, 'n');
 	ck_assert(!s.notes_open);
 	ck_assert_str_eq(s.message, "spectating: the players' notes show after the game");
@@ -1789,7 +1771,7 @@ START_TEST(test_resync)
 	struct session x, y;
 	struct evbuf b;
 	struct position p;
-	started(&x, &b, WHITE);
+	started_game(&x, &b, WHITE, NULL);
 	raw_event(&b, "note", "{\"text\":\"Ruy Lopez today\"}");
 	evbuf_fold(&b, &x, 6000);
 	for (int i = 0; i < 8; i++) {
@@ -1845,22 +1827,6 @@ END_TEST
 /* ---- undo games, rematch series, low time ---- */
 
 
-/* A started game with tc, as an undo game or not, s playing me. */
-static void started_tc(struct session *s, struct evbuf *b, int me, const char *tc, bool undo)
-{
-	struct fold_event e;
-	session_init(s, ID, me);
-	evbuf_init(b, 0);
-	start_events(b);
-	fold_event_decode("game-created", b->evs.events[0].data, &e, NULL);
-	snprintf(e.tc, sizeof e.tc, "%s", tc);
-	e.undo = undo;
-	free(b->evs.events[0].data);
-	b->evs.events[0].data = fold_event_encode(&e);
-	evbuf_fold(b, s, 5000);
-	ck_assert(s->view.undo == undo);
-}
-
 /* A provisional-move (or, with back, move-taken-back) event of color's
  * uci in the committed position of s. */
 static void provisional_event(struct evbuf *b, const struct session *s, int color, const char *uci, bool back)
@@ -1903,8 +1869,8 @@ START_TEST(test_undo_game)
 	struct session w, bl;
 	struct evbuf b, b2;
 	char text[160];
-	started_tc(&w, &b, WHITE, "5+3", true);
-	started_tc(&bl, &b2, BLACK, "5+3", true);
+	started_game(&w, &b, WHITE, &(struct game_setup){ .undo = true });
+	started_game(&bl, &b2, BLACK, &(struct game_setup){ .undo = true });
 	protocol_events_fini(&b2.evs);
 	ck_assert_int_eq(session_key(&w, 'u').kind, SESSION_CMD_TAKEBACK);
 	/* d starts a typed move (d4) until a provisional move stands. */
@@ -1986,7 +1952,7 @@ START_TEST(test_undo_game)
 	 * (libtchess judges the pair; both requests go, in order). */
 	struct session u2;
 	struct evbuf b3;
-	started_tc(&u2, &b3, WHITE, "5+3", true);
+	started_game(&u2, &b3, WHITE, &(struct game_setup){ .undo = true });
 	type(&u2, "Nf3");
 	ck_assert(u2.pending);
 	press(&u2, 'u');
@@ -2050,14 +2016,14 @@ START_TEST(test_undo_game)
 	session_fini(&bl);
 
 	/* Not an undo game: u is refused, d types a move. */
-	started(&w, &b, WHITE);
+	started_game(&w, &b, WHITE, NULL);
 	press(&w, 'u');
 	ck_assert_str_eq(w.message, "not an undo game: moves are final");
 	ck_assert_int_eq(session_key(&w, 'd').kind, SESSION_CMD_PROMPT_INPUT);
 	ck_assert_int_eq(w.n_out, 0);
 	session_fini(&w);
 	/* Spectators press nothing. */
-	started_tc(&w, &b, -1, "5+3", true);
+	started_game(&w, &b, -1, &(struct game_setup){ .undo = true });
 	ck_assert_int_eq(session_key(&w, 'u').kind, SESSION_CMD_SPECTATING);
 	ck_assert_int_eq(session_key(&w, 'r').kind, SESSION_CMD_SPECTATING);
 	session_fini(&w);
@@ -2108,9 +2074,9 @@ START_TEST(test_rematch_series)
 	struct session w, bl, sp;
 	struct evbuf b, b2, b3;
 	char text[160];
-	started(&w, &b, WHITE);
-	started(&bl, &b2, BLACK);
-	started(&sp, &b3, -1);
+	started_game(&w, &b, WHITE, NULL);
+	started_game(&bl, &b2, BLACK, NULL);
+	started_game(&sp, &b3, -1, NULL);
 	protocol_events_fini(&b2.evs);
 	protocol_events_fini(&b3.evs);
 	/* r is a rook's move while the game runs; the rematch key after it. */
@@ -2208,7 +2174,7 @@ START_TEST(test_rematch_series)
 
 	/* No rematch after an abort (against the engine r is a new game:
 	 * client-aftergame-tmux). */
-	started(&w, &b, WHITE);
+	started_game(&w, &b, WHITE, NULL);
 	ended_event(&b, WHITE, "*", "aborted");
 	evbuf_fold(&b, &w, 6000);
 	press(&w, 'r');
@@ -2226,7 +2192,7 @@ START_TEST(test_low_time)
 	struct session s, o;
 	struct evbuf b;
 	/* 5+3: the start events read 300000 for White, running, at mono 5000. */
-	started_tc(&s, &b, WHITE, "5+3", false);
+	started_game(&s, &b, WHITE, NULL);
 	s.bell = true;
 	ck_assert_int_eq(session_low_threshold_ms(&s), 30000);
 	int64_t at30001 = 5000 + 300000 - 30001;
@@ -2258,21 +2224,21 @@ START_TEST(test_low_time)
 
 	/* The opponent's clock colours but never rings; nor does mine with
 	 * the bell off. */
-	started_tc(&o, &b, BLACK, "5+3", false);
+	started_game(&o, &b, BLACK, NULL);
 	o.bell = true;
 	ck_assert_int_eq(session_tick(&o, at30001), SESSION_DIRTY_CLOCKS);
 	ck_assert_int_eq(session_tick(&o, at30001 + 2), SESSION_DIRTY_CLOCKS);
 	session_fini(&o);
-	started_tc(&s, &b, WHITE, "5+3", false);
+	started_game(&s, &b, WHITE, NULL);
 	ck_assert_int_eq(session_tick(&s, at30001), SESSION_DIRTY_CLOCKS);
 	ck_assert_int_eq(session_tick(&s, at30001 + 2), SESSION_DIRTY_CLOCKS);
 	session_fini(&s);
 
 	/* The default's bounds: 1+0 warns at 10 s, 90+30 at a minute. */
-	started_tc(&s, &b, WHITE, "1+0", false);
+	started_game(&s, &b, WHITE, &(struct game_setup){ .tc = "1+0" });
 	ck_assert_int_eq(session_low_threshold_ms(&s), 10000);
 	session_fini(&s);
-	started_tc(&s, &b, WHITE, "90+30", false);
+	started_game(&s, &b, WHITE, &(struct game_setup){ .tc = "90+30" });
 	ck_assert_int_eq(session_low_threshold_ms(&s), 60000);
 	session_fini(&s);
 
@@ -2280,7 +2246,7 @@ START_TEST(test_low_time)
 	session_init(&s, ID, WHITE);
 	s.bell = true;
 	evbuf_init(&b, 0);
-	start_events(&b);
+	start_events(&b, NULL);
 	/* The answer comes 295 s into White's first move. */
 	b.evs.now_ms = T0 + 295000;
 	evbuf_fold(&b, &s, 100);
@@ -2298,7 +2264,7 @@ START_TEST(test_letters_are_moves)
 {
 	struct session s;
 	struct evbuf b;
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	for (const char *k = "abcdefghABCDEFGHKQRBNkqrbnOo0"; *k; k++)
 		ck_assert_msg(session_key(&s, *k).kind == SESSION_CMD_PROMPT_INPUT, "%c is not the move's", *k);
 	ck_assert_int_eq(session_key(&s, '+').kind, SESSION_CMD_ACCEPT);
@@ -2326,7 +2292,7 @@ START_TEST(test_letters_are_moves)
 	ck_assert_str_eq(s.outbox[0].moves[0], "g1f3");
 	session_fini(&s);
 	/* After the game no move can start: q quits, f flips, r rematches. */
-	started(&s, &b, WHITE);
+	started_game(&s, &b, WHITE, NULL);
 	ended_event(&b, BLACK, "1-0", "resignation");
 	evbuf_fold(&b, &s, 6000);
 	ck_assert_int_eq(session_key(&s, 'q').kind, SESSION_CMD_QUIT);

@@ -77,6 +77,20 @@ static int64_t player_of(int color)
 	return color == WHITE ? WHITE_PLAYER : BLACK_PLAYER;
 }
 
+/* A game-created event: tc, ruleset, from the start position, an open
+ * seek, ann (WHITE_PLAYER) White; the caller adds to it. */
+static void created_event(struct fold_event *e, const char *tc, const char *ruleset)
+{
+	fold_event_init(e, FOLD_EV_CREATED);
+	snprintf(e->tc, sizeof e->tc, "%s", tc);
+	snprintf(e->ruleset, sizeof e->ruleset, "%s", ruleset);
+	strcpy(e->fen, FEN_START);
+	strcpy(e->opponent, "open");
+	e->seats[WHITE].kind = FOLD_SEAT_HUMAN;
+	e->seats[WHITE].player = WHITE_PLAYER;
+	strcpy(e->seats[WHITE].name, "ann");
+}
+
 static void move_event(struct gen *g, struct fold_event *e, enum fold_event_kind kind, move m)
 {
 	fold_event_init(e, kind);
@@ -339,11 +353,11 @@ static void generate(struct gen *g, uint64_t seed)
 	g->rng = seed * 0x9e3779b97f4a7c15ULL + 1;
 	g->t = 1700000000000LL + (int64_t)(seed * 1000);
 	fold_view_init(&g->v);
-	fold_event_init(&e, FOLD_EV_CREATED);
-	snprintf(e.tc, sizeof e.tc, "%s", tcs[pick(g, 8)]);
-	snprintf(e.ruleset, sizeof e.ruleset, "%s", rulesets[pick(g, 3)]);
-	strcpy(e.fen, pick(g, 4) ? FEN_START : "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
-	strcpy(e.opponent, "open");
+	/* The random stream in the order it always had: tc, ruleset, fen. */
+	const char *tc = tcs[pick(g, 8)];
+	created_event(&e, tc, rulesets[pick(g, 3)]);
+	if (!pick(g, 4))
+		strcpy(e.fen, "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
 	e.undo = pick(g, 4) == 0;
 	/* The game's own options, in some games (by seed: the random
 	 * stream, and so every other game, stays as it was). */
@@ -351,9 +365,6 @@ static void generate(struct gen *g, uint64_t seed)
 		e.premove_depth = (int64_t)(1 + seed % PREMOVE_DEPTH_MAX);
 	if (seed % 4 == 2)
 		e.first_move_ms = 8000;
-	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
-	e.seats[WHITE].player = WHITE_PLAYER;
-	strcpy(e.seats[WHITE].name, "ann");
 	if (seed % 5 == 3) {
 		struct fold_series s = { .game = 2 };
 		memcpy(s.id, "fedcba9876543210fedcba9876543210", sizeof s.id);
@@ -530,16 +541,10 @@ static void started_view_rules(struct game_view *v, const char *ruleset)
 	struct fold_event e;
 	struct protocol_error err;
 	fold_view_init(v);
-	fold_event_init(&e, FOLD_EV_CREATED);
-	strcpy(e.tc, "5+3");
-	snprintf(e.ruleset, sizeof e.ruleset, "%s", ruleset);
-	strcpy(e.fen, FEN_START);
-	strcpy(e.opponent, "open");
-	for (int c = WHITE; c <= BLACK; c++) {
-		e.seats[c].kind = FOLD_SEAT_HUMAN;
-		e.seats[c].player = player_of(c);
-		strcpy(e.seats[c].name, c ? "bob" : "ann");
-	}
+	created_event(&e, "5+3", ruleset);
+	e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
+	e.seats[BLACK].player = player_of(BLACK);
+	strcpy(e.seats[BLACK].name, "bob");
 	ck_assert_int_eq(fold_apply_event(v, 1, 1000, &e, &err), 0);
 	fold_event_init(&e, FOLD_EV_STARTED);
 	ck_assert_int_eq(fold_apply_event(v, 2, 1000, &e, &err), 0);
@@ -721,14 +726,7 @@ START_TEST(test_game_options)
 	struct game_view v, r;
 	struct protocol_error err;
 	struct fold_event e;
-	fold_event_init(&e, FOLD_EV_CREATED);
-	strcpy(e.tc, "5+3");
-	strcpy(e.ruleset, "fide");
-	strcpy(e.fen, FEN_START);
-	strcpy(e.opponent, "open");
-	e.seats[WHITE].kind = FOLD_SEAT_HUMAN;
-	e.seats[WHITE].player = WHITE_PLAYER;
-	strcpy(e.seats[WHITE].name, "ann");
+	created_event(&e, "5+3", "fide");
 	const int64_t bad[][2] = { { PREMOVE_DEPTH_MAX + 1, 0 }, { -1, 0 }, { 0, FOLD_FIRST_MOVE_MS_MAX + 1 } };
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		fold_view_init(&v);

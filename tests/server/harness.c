@@ -67,6 +67,25 @@ bool tchessd_postgresql(void)
 	return pgtest_enabled();
 }
 
+int harness_main_postgresql(const char *name, int timeout, const TTest *const *tests, size_t n)
+{
+	if (!pgtest_enabled()) {
+		fprintf(stderr, "SKIP: no test PostgreSQL cluster (run under tests/server/with-postgresql)\n");
+		return 77;
+	}
+	Suite *s = suite_create(name);
+	TCase *tc = tcase_create(name);
+	tcase_set_timeout(tc, timeout);
+	for (size_t i = 0; i < n; i++)
+		tcase_add_test(tc, tests[i]);
+	suite_add_tcase(s, tc);
+	SRunner *sr = srunner_create(s);
+	srunner_run_all(sr, CK_NORMAL);
+	int failed = srunner_ntests_failed(sr);
+	srunner_free(sr);
+	return failed ? 1 : 0;
+}
+
 /* The database of this tchessd: a file in its folder, or a new database
  * of the test cluster. */
 static void make_db(struct tchessd *d)

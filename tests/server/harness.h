@@ -11,6 +11,7 @@
 #ifndef TCHESS_TESTS_SERVER_HARNESS_H
 #define TCHESS_TESTS_SERVER_HARNESS_H
 
+#include <check.h>
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
 #include <stdbool.h>
@@ -65,6 +66,11 @@ void tchessd_advance(struct tchessd *d, int64_t ms);
 /* Whether tchessd runs on PostgreSQL (TCHESS_TEST_PG_HOST is set): the
  * few cases about SQLite's file say so and return. */
 bool tchessd_postgresql(void);
+/* The main() of a test that runs only on the test PostgreSQL cluster:
+ * without one, says so and returns 77 (skipped); else runs the n tests as
+ * one case named name with timeout seconds each and returns 0 if all
+ * passed, 1 if not. */
+int harness_main_postgresql(const char *name, int timeout, const TTest *const *tests, size_t n);
 
 /* One request; returns the status and fills *body (caller frees) if asked.
  * token may be NULL; body NULL means no request body. */

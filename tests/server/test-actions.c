@@ -41,6 +41,47 @@ static const char *draw_offer(struct table *t, char *buf)
 
 static const char *FAST = "poll_timeout_ms = 1000\n";
 
+/* Keeps a long-poll of token's parked: presence for that seat. */
+static void park(struct table *t, struct poll_req *p, const char *token)
+{
+	cJSON *s = table_snapshot(t, NULL);
+	int64_t seq = jint(s, "seq");
+	cJSON_Delete(s);
+	poll_start(p, &t->d, t->game, seq, token);
+	poll_wait_parked(p, &t->d, 1);
+}
+
+/* How started_game leaves the game after 1.e4 e5. */
+enum adjourned {
+	PLAYING,
+	BY_CONSENT, /* Alice asks at ply 2, Bob accepts */
+	BY_ABSENCE, /* Bob's poll parked, Alice silent past the 15 s grace (test_clock) */
+};
+
+static void adjourn(struct table *t, enum adjourned how)
+{
+	if (how == BY_CONSENT) {
+		ck_assert_uint_eq(table_ok(t, "adjourn", t->alice, "{\"ply\":2}"), 1);
+		ck_assert_uint_eq(table_ok(t, "adjourn", t->bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	} else if (how == BY_ABSENCE) {
+		struct poll_req p;
+		park(t, &p, t->bob);
+		tchessd_advance(&t->d, 16000);
+		cJSON_Delete(table_wait_event(t, "game-adjourned"));
+		poll_fini(&p);
+	}
+}
+
+/* A table opened with conf and game (as table_open takes them) after
+ * 1.e4 e5, adjourned as how says. */
+static void started_game(struct table *t, const char *conf, const char *game, enum adjourned how)
+{
+	table_open(t, conf, game);
+	play(t, t->alice, 0, "e4");
+	play(t, t->bob, 1, "e5");
+	adjourn(t, how);
+}
+
 START_TEST(test_draw_fide)
 {
 	/* fide (Polychess): an offer at any time, lapsing when the opponent
@@ -245,10 +286,8 @@ START_TEST(test_abort)
 	 * the game is aborted all information about the game including moves
 	 * is removed." */
 	struct table t;
-	table_open(&t, "poll_timeout_ms = 20000\naborted_retention_ms = 300\n",
-		   "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
-	play(&t, t.alice, 0, "e4");
-	play(&t, t.bob, 1, "e5");
+	started_game(&t, "poll_timeout_ms = 20000\naborted_retention_ms = 300\n", "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"",
+		     PLAYING);
 	ck_assert_uint_eq(table_ok(&t, "abort", t.alice, "{\"ply\":2}"), 1);
 	ck_assert_uint_eq(table_ok(&t, "abort", t.alice, "{\"ply\":2}"), 0);
 	table_refused(&t, "abort", t.alice, "{\"ply\":2,\"action\":\"accept\"}", 422, "consent");
@@ -298,16 +337,6 @@ START_TEST(test_abort)
 	table_close(&t);
 }
 END_TEST
-
-/* Keeps a long-poll of token's parked: presence for that seat. */
-static void park(struct table *t, struct poll_req *p, const char *token)
-{
-	cJSON *s = table_snapshot(t, NULL);
-	int64_t seq = jint(s, "seq");
-	cJSON_Delete(s);
-	poll_start(p, &t->d, t->game, seq, token);
-	poll_wait_parked(p, &t->d, 1);
-}
 
 START_TEST(test_disconnect_adjourn)
 {
@@ -388,12 +417,8 @@ START_TEST(test_discard_is_a_refusal)
 	 * more than one discard per day." A discard is the partner's refusal:
 	 * a decline, or no answer for the ruleset's 60 s while online. */
 	struct table t;
-	table_open(&t, "poll_timeout_ms = 1000\ndisconnect_grace_ms = 3600000\ntest_clock = on\n",
-		   "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
-	play(&t, t.alice, 0, "e4");
-	play(&t, t.bob, 1, "e5");
-	ck_assert_uint_eq(table_ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
-	ck_assert_uint_eq(table_ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	started_game(&t, "poll_timeout_ms = 1000\ndisconnect_grace_ms = 3600000\ntest_clock = on\n",
+		     "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"", BY_CONSENT);
 	/* A request and a claim straight after it: Bob, online, refused
 	 * nothing. */
 	table_refused(&t, "claim", t.alice, "{\"ply\":2,\"claim\":\"discard\"}", 422, "make one first");
@@ -438,14 +463,8 @@ START_TEST(test_discard_partner_gone)
 	 * for ever (before, it waited for the operator's max_game_minutes,
 	 * by default never). */
 	struct table t;
-	table_open(&t, "poll_timeout_ms = 20000\ntest_clock = on\n", "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
-	play(&t, t.alice, 0, "e4");
-	play(&t, t.bob, 1, "e5");
-	struct poll_req p;
-	park(&t, &p, t.bob);
-	tchessd_advance(&t.d, 16000);
-	cJSON_Delete(table_wait_event(&t, "game-adjourned"));
-	poll_fini(&p);
+	started_game(&t, "poll_timeout_ms = 20000\ntest_clock = on\n", "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"",
+		     BY_ABSENCE);
 	ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2}"), 1);
 	table_refused(&t, "claim", t.bob, "{\"ply\":2,\"claim\":\"discard\"}", 422,
 		      "white is not online and has not refused: their absence counts as a refusal after 24 h");
@@ -473,17 +492,10 @@ START_TEST(test_resume_twice_at_one_ply)
 	 * both are online." A second consent at the same ply is a new
 	 * consent, not a retry of the first (issue 18 item 1). */
 	struct table t;
-	table_open(&t, "poll_timeout_ms = 20000\ntest_clock = on\n", "\"tc\":\"10+0\",\"ruleset\":\"yourpot\"");
-	play(&t, t.alice, 0, "e4");
-	play(&t, t.bob, 1, "e5");
+	started_game(&t, "poll_timeout_ms = 20000\ntest_clock = on\n", "\"tc\":\"10+0\",\"ruleset\":\"yourpot\"",
+		     PLAYING);
 	for (int round = 0; round < 2; round++) {
-		/* Bob's poll parked, Alice silent past the 15 s grace. */
-		struct poll_req p;
-		park(&t, &p, t.bob);
-		tchessd_advance(&t.d, 16000);
-		cJSON *e = table_wait_event(&t, "game-adjourned");
-		cJSON_Delete(e);
-		poll_fini(&p);
+		adjourn(&t, BY_ABSENCE);
 		ck_assert_uint_eq(table_ok(&t, "resume", t.alice, "{\"ply\":2}"), 1);
 		ck_assert_uint_eq(table_ok(&t, "resume", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
 		cJSON *s = table_snapshot(&t, NULL);
@@ -502,11 +514,8 @@ START_TEST(test_adjourned_clock_stands)
 	 * no deadline, the times frozen; resumed, the side to move's clock
 	 * runs again. */
 	struct table t;
-	table_open(&t, "poll_timeout_ms = 1000\ntest_clock = on\n", "\"tc\":\"10+0\",\"ruleset\":\"yourpot\"");
-	play(&t, t.alice, 0, "e4");
-	play(&t, t.bob, 1, "e5");
-	ck_assert_uint_eq(table_ok(&t, "adjourn", t.alice, "{\"ply\":2}"), 1);
-	ck_assert_uint_eq(table_ok(&t, "adjourn", t.bob, "{\"ply\":2,\"action\":\"accept\"}"), 1);
+	started_game(&t, "poll_timeout_ms = 1000\ntest_clock = on\n", "\"tc\":\"10+0\",\"ruleset\":\"yourpot\"",
+		     BY_CONSENT);
 	cJSON *e = table_wait_event(&t, "game-adjourned");
 	const cJSON *c = jobj(e, "clock");
 	ck_assert(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(c, "running")));

@@ -1025,27 +1025,17 @@ END_TEST
 
 int main(void)
 {
-	if (!pgtest_enabled()) {
-		fprintf(stderr, "SKIP: no test PostgreSQL cluster (run under tests/server/with-postgresql)\n");
-		return 77;
-	}
-	Suite *s = suite_create("cluster");
-	TCase *tc = tcase_create("cluster");
-	tcase_set_timeout(tc, 90);
-	tcase_add_test(tc, test_moves_on_two_nodes_spectator_on_third);
-	tcase_add_test(tc, test_same_ply_on_two_nodes);
-	tcase_add_test(tc, test_flag_after_kill);
-	tcase_add_test(tc, test_channel_terminated);
-	tcase_add_test(tc, test_postgresql_crash);
-	tcase_add_test(tc, test_limits_across_nodes);
-	tcase_add_test(tc, test_tournament_on_two_nodes);
-	tcase_add_test(tc, test_evicted_game_timed_by_its_log);
-	tcase_add_test(tc, test_shown_only_once_flushed);
-	tcase_add_test(tc, test_viewer_numbers_on_nodes);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	const TTest *const tests[] = {
+		test_moves_on_two_nodes_spectator_on_third,
+		test_same_ply_on_two_nodes,
+		test_flag_after_kill,
+		test_channel_terminated,
+		test_postgresql_crash,
+		test_limits_across_nodes,
+		test_tournament_on_two_nodes,
+		test_evicted_game_timed_by_its_log,
+		test_shown_only_once_flushed,
+		test_viewer_numbers_on_nodes,
+	};
+	return harness_main_postgresql("cluster", 90, tests, sizeof tests / sizeof tests[0]);
 }

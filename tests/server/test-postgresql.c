@@ -126,20 +126,10 @@ END_TEST
 
 int main(void)
 {
-	if (!pgtest_enabled()) {
-		fprintf(stderr, "SKIP: no test PostgreSQL cluster (run under tests/server/with-postgresql)\n");
-		return 77;
-	}
-	Suite *s = suite_create("postgresql");
-	TCase *tc = tcase_create("postgresql");
-	tcase_set_timeout(tc, 60);
-	tcase_add_test(tc, test_stale_game_catches_up);
-	tcase_add_test(tc, test_connection_reset);
-	tcase_add_test(tc, test_node_name);
-	suite_add_tcase(s, tc);
-	SRunner *sr = srunner_create(s);
-	srunner_run_all(sr, CK_NORMAL);
-	int failed = srunner_ntests_failed(sr);
-	srunner_free(sr);
-	return failed ? 1 : 0;
+	const TTest *const tests[] = {
+		test_stale_game_catches_up,
+		test_connection_reset,
+		test_node_name,
+	};
+	return harness_main_postgresql("postgresql", 60, tests, sizeof tests / sizeof tests[0]);
 }
