@@ -87,7 +87,12 @@ static void tchessd_send(struct game_backend *b, struct loop *l, struct session 
 		char path[256];
 		char *body;
 		session_req_http(s, &req, &method, path, sizeof path, &body);
+		/* A hotseat game: each request as the seat it was made for. */
+		if (s->hotseat && loop_net(l))
+			net_act_as_second(loop_net(l), req.seat != s->hotseat_host);
 		loop_command(l, b->owner, true, method, path, body, (int)req.kind, &req, sizeof req);
+		if (s->hotseat && loop_net(l))
+			net_act_as_second(loop_net(l), false);
 		free(body);
 	}
 }

@@ -37,36 +37,37 @@ void client_disconnect(struct client_conn *c)
 	account_embedded_leave(&c->emb);
 }
 
-/* Registers name on the connected server and saves the account. */
-static int client_register(struct client_conn *c, const char *name, bool quiet)
+/* Registers name on the connected server and saves the account at path
+ * (into *out). Returns 0, 1 when the name is taken, or -1 with why in
+ * err (the server's refusal, the network's or the file's error). */
+static int client_register_at(struct client_conn *c, const char *name, const char *path, struct account *out,
+			      char *err, size_t errsize)
 {
 	struct protocol_register_request req;
 	struct protocol_register_response res;
 	struct protocol_error perr;
-	char err[512], *resp = NULL;
+	char *resp = NULL;
 	size_t len = 0;
 	snprintf(req.name, sizeof req.name, "%s", name);
 	/* The folder first: a token the server gave and we could not keep
 	 * would leave the name taken for nothing. */
 	char dir[sizeof c->account_path];
-	snprintf(dir, sizeof dir, "%s", c->account_path);
+	snprintf(dir, sizeof dir, "%s", path);
 	if (strrchr(dir, '/'))
 		*strrchr(dir, '/') = '\0';
-	if (account_mkdirs(dir, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
+	if (account_mkdirs(dir, err, errsize) < 0)
 		return -1;
-	}
 	char *body = protocol_register_request_encode(&req);
-	int status = net_request(c->net, route_method(ROUTE_PLAYERS_CREATE), route_fixed(ROUTE_PLAYERS_CREATE), body, &resp, &len, err, sizeof err);
+	int status = net_request(c->net, route_method(ROUTE_PLAYERS_CREATE), route_fixed(ROUTE_PLAYERS_CREATE), body, &resp, &len, err, errsize);
 	free(body);
-	if (status < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
+	if (status < 0)
 		return -1;
-	}
 	if (status != 201 || protocol_register_response_decode(resp, len, &res, &perr) < 0) {
 		struct protocol_error e;
-		if (protocol_error_decode(resp, len, &e, NULL) == 0 && !quiet)
-			fprintf(stderr, "tchess register: %s\n", e.message);
+		if (protocol_error_decode(resp, len, &e, NULL) == 0)
+			snprintf(err, errsize, "%s", e.message);
+		else
+			snprintf(err, errsize, "unexpected answer (HTTP %d)", status);
 		free(resp);
 		return status == 409 ? 1 : -1;
 	}
@@ -77,13 +78,125 @@ static int client_register(struct client_conn *c, const char *name, bool quiet)
 	snprintf(a.name, sizeof a.name, "%s", res.name);
 	snprintf(a.token, sizeof a.token, "%s", res.token);
 	a.player = res.player;
-	if (account_save(c->account_path, &a, err, sizeof err) < 0) {
-		fprintf(stderr, "tchess: %s\n", err);
+	if (account_save(path, &a, err, errsize) < 0)
+		return -1;
+	*out = a;
+	return 0;
+}
+
+/* Registers name on the connected server as the player's own account.
+ * Returns 0, 1 when the name is taken, or -1 after printing why (unless
+ * quiet, for a refusal). */
+static int client_register(struct client_conn *c, const char *name, bool quiet)
+{
+	char err[512];
+	int rc = client_register_at(c, name, c->account_path, &c->acct, err, sizeof err);
+	if (rc == 0)
+		c->have_account = true;
+	else if (rc < 0 || !quiet)
+		fprintf(stderr, "tchess register: %s\n", err);
+	return rc;
+}
+
+int client_guest(struct client_conn *c, struct account *guest, char *err, size_t errsize)
+{
+	char path[sizeof c->account_path + 8];
+	snprintf(path, sizeof path, "%s-guest", c->account_path);
+	int rc = account_load(path, guest, err, errsize);
+	if (rc <= 0)
+		return rc;
+	/* Registered without the player's token: the guest is nobody's
+	 * second account on the server's side. */
+	struct net *own = c->net;
+	c->net = net_new(c->server, NULL, err, errsize);
+	if (!c->net) {
+		c->net = own;
 		return -1;
 	}
-	c->acct = a;
-	c->have_account = true;
-	return 0;
+	rc = 1;
+	for (int i = 0; rc == 1 && i < 20; i++) {
+		char tryname[PROTOCOL_NAME_MAX + 1];
+		snprintf(tryname, sizeof tryname, i ? "%.16s-guest%d" : "%.16s-guest", c->acct.name, i + 1);
+		rc = client_register_at(c, tryname, path, guest, err, errsize);
+	}
+	net_free(c->net);
+	c->net = own;
+	if (rc == 1)
+		snprintf(err, errsize, "no free name for the hotseat's second player");
+	return rc == 0 ? 0 : -1;
+}
+
+/* One request on n: 0 with the answer in *resp when its status is want,
+ * else -1 with the network's error or the server's refusal in err. */
+static int client_ask(struct net *n, const char *method, const char *path, const char *body, int want, char **resp,
+		      size_t *len, char *err, size_t errsize)
+{
+	struct protocol_error perr;
+	int status = net_request(n, method, path, body, resp, len, err, errsize);
+	if (status < 0)
+		return -1;
+	if (status == want)
+		return 0;
+	if (protocol_error_decode(*resp, *len, &perr, NULL) < 0)
+		snprintf(perr.message, sizeof perr.message, "unexpected answer (HTTP %d)", status);
+	snprintf(err, errsize, "%s", perr.message);
+	return -1;
+}
+
+int client_hotseat_create(struct client_conn *c, const struct account *guest,
+			  const struct protocol_game_create_request *want, char *id, size_t size, int *host, char *err,
+			  size_t errsize)
+{
+	struct protocol_game_create_request req = *want;
+	char path[128], *resp = NULL;
+	size_t len = 0;
+	int rc = -1;
+	/* An invite game for the player's seat, then the guest takes the
+	 * other with the code: both seats are ours, the rules the server's. */
+	snprintf(req.opponent, sizeof req.opponent, "invite");
+	req.level = 0;
+	if (!req.color[0])
+		snprintf(req.color, sizeof req.color, "white");
+	char *body = protocol_game_create_request_encode(&req);
+	int r = client_ask(c->net, route_method(ROUTE_GAMES_CREATE), route_fixed(ROUTE_GAMES_CREATE), body, 201, &resp,
+			   &len, err, errsize);
+	free(body);
+	struct protocol_seat_response seat, joined;
+	struct protocol_error perr;
+	if (r < 0)
+		goto out;
+	if (protocol_seat_response_decode(resp, len, &seat, &perr) < 0 || !fold_color_parse(seat.color, host) ||
+	    *host < 0) {
+		snprintf(err, errsize, "the server's answer: %s", perr.message);
+		goto out;
+	}
+	free(resp);
+	resp = NULL;
+	struct protocol_join_request jr;
+	memset(&jr, 0, sizeof jr);
+	snprintf(jr.invite, sizeof jr.invite, "%s", seat.invite);
+	body = protocol_join_request_encode(&jr);
+	const char *method = route_request(path, sizeof path, ROUTE_GAME_JOIN, seat.id, NULL);
+	struct net *as_guest = net_new(c->server, guest->token, err, errsize);
+	if (!as_guest) {
+		free(body);
+		goto out;
+	}
+	r = client_ask(as_guest, method, path, body, 200, &resp, &len, err, errsize);
+	free(body);
+	net_free(as_guest);
+	if (r < 0)
+		goto out;
+	if (protocol_seat_response_decode(resp, len, &joined, &perr) < 0) {
+		snprintf(err, errsize, "the server's answer: %s", perr.message);
+		goto out;
+	}
+	net_set_second(c->net, guest->token);
+	snprintf(id, size, "%s", seat.id);
+	rc = 0;
+out:
+	free(resp);
+	return rc;
 }
 
 /* A name for the automatic local player: the login name, cleaned. */
@@ -211,8 +324,11 @@ int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 }
 
 /* Runs the play screen on game id as colour me (-1 watching). */
+/* The play screen of game id, seated as me (-1 watching); a hotseat game
+ * when hotseat_host >= 0 (the seat of c's own token; flip: the board
+ * turns to each mover). */
 static int client_screen(struct client_conn *c, const char *id, int me, const char *note, const char *theme_arg,
-			 int ascii_arg)
+			 int ascii_arg, int hotseat_host, bool flip)
 {
 	struct ui ui;
 	int rc = client_ui_start(c, &ui, theme_arg);
@@ -220,6 +336,8 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 		return rc;
 	struct session s;
 	session_init(&s, id, me);
+	if (hotseat_host >= 0)
+		session_hotseat(&s, hotseat_host, flip);
 	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
 	s.bell = c->cfg.bell;
 	s.low_time_cfg_ms = c->cfg.low_time_ms;
@@ -247,6 +365,8 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	}
 	if (session_over(&s))
 		printf("game %s: %s\n", s.game_id, res);
+	else if (s.hotseat)
+		printf("left hotseat game %s: it stays open on the server, its clock running\n", s.game_id);
 	else
 		printf("left game %s (tchess %s %s to come back)\n", s.game_id, s.me < 0 ? "watch" : "join",
 		       s.game_id);
@@ -423,9 +543,7 @@ out:
 	return rc;
 }
 
-/* tchess (or tchess home): the home screen, on the configured server or
- * the embedded one, with an account (registered automatically on the
- * embedded server). */
+/* Takes --lichess (or --server lichess) out of argv; true if it was there. */
 bool client_take_lichess(int *argc, char **argv)
 {
 	bool found = false;
@@ -446,6 +564,25 @@ bool client_take_lichess(int *argc, char **argv)
 	return found;
 }
 
+/* The home screen's hotseat game (screens.h): the guest found or
+ * registered, the game made with time control tc. */
+static int client_home_hotseat(void *ctx, const char *tc, char *id, size_t size, int *host, char *err,
+			       size_t errsize)
+{
+	struct client_conn *c = ctx;
+	struct protocol_game_create_request req;
+	struct account guest;
+	memset(&req, 0, sizeof req);
+	snprintf(req.tc, sizeof req.tc, "%s", tc);
+	req.premoves = CONFIG_PREMOVES_DEFAULT;
+	if (client_guest(c, &guest, err, errsize) < 0)
+		return -1;
+	return client_hotseat_create(c, &guest, &req, id, size, host, err, errsize);
+}
+
+/* tchess (or tchess home): the home screen, on the configured server or
+ * the embedded one, with an account (registered automatically on the
+ * embedded server). */
 int cmd_home(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
@@ -472,6 +609,8 @@ int cmd_home(int argc, char **argv)
 		.low_time_ms = c.cfg.low_time_ms,
 		.player = c.have_account ? c.acct.player : 0,
 	};
+	opts.hotseat = client_home_hotseat;
+	opts.hotseat_ctx = &c;
 	struct loop *l = loop_new(&ui, c.net);
 	loop_push(l, &screen_home_ops, screen_home_new(&ui, &h, &opts));
 	rc = loop_run(l);
@@ -486,7 +625,7 @@ static int play_usage(void)
 {
 	fprintf(stderr, "usage: tchess play [--server URL] [--tc 5+3] [--ruleset NAME] [--color white|black|random]\n"
 			"                   [--vs engine[:LEVEL]|open|invite] [--premoves N] [--undo] [--theme NAME]\n"
-			"                   [--ascii|--unicode]\n"
+			"                   [--ascii|--unicode] [--hotseat [--board turn|fixed]]\n"
 			"       tchess play --lichess [--vs engine[:1-8]|open] [--tc M+S] [--color C] [--rated]\n");
 	return 2;
 }
@@ -503,6 +642,7 @@ int cmd_play(int argc, char **argv)
 	req.level = 3;
 	/* A casual game lets a player queue several premoves. */
 	req.premoves = CONFIG_PREMOVES_DEFAULT;
+	bool hotseat = false, flip = true, board_set = false, vs_set = false;
 	for (int i = 0; i < argc; i++) {
 		int r = client_common_opt(&o, argc, argv, &i);
 		if (r < 0)
@@ -519,13 +659,24 @@ int cmd_play(int argc, char **argv)
 			req.undo = true;
 			continue;
 		}
+		if (!strcmp(a, "--hotseat")) {
+			hotseat = true;
+			continue;
+		}
 		if (i + 1 >= argc || (strcmp(a, "--tc") && strcmp(a, "--ruleset") && strcmp(a, "--color") &&
-				      strcmp(a, "--vs") && strcmp(a, "--premoves"))) {
+				      strcmp(a, "--vs") && strcmp(a, "--premoves") && strcmp(a, "--board"))) {
 			fprintf(stderr, "tchess play: unknown option or missing value: %s\n", a);
 			return play_usage();
 		}
 		const char *v = argv[++i];
-		if (!strcmp(a, "--premoves")) {
+		if (!strcmp(a, "--board")) {
+			if (strcmp(v, "turn") && strcmp(v, "fixed")) {
+				fprintf(stderr, "tchess play: --board takes turn or fixed\n");
+				return 2;
+			}
+			flip = !strcmp(v, "turn");
+			board_set = true;
+		} else if (!strcmp(a, "--premoves")) {
 			char *end;
 			long d = strtol(v, &end, 10);
 			if (*end || end == v || d < 1 || d > PREMOVE_DEPTH_MAX) {
@@ -560,11 +711,34 @@ int cmd_play(int argc, char **argv)
 				return 2;
 			}
 			snprintf(req.opponent, sizeof req.opponent, "%s", kind);
+			vs_set = true;
 		}
+	}
+	if (hotseat && (vs_set || req.undo)) {
+		fprintf(stderr, "tchess play: --hotseat is two players at this terminal: no --vs, no --undo\n");
+		return 2;
+	}
+	if (board_set && !hotseat) {
+		fprintf(stderr, "tchess play: --board is for --hotseat games (t turns the board in any game)\n");
+		return 2;
 	}
 	struct client_conn c;
 	if (client_connect(&c, o.server, true) < 0)
 		return 1;
+	if (hotseat) {
+		char id[PROTOCOL_GAME_ID_MAX + 1];
+		int host;
+		int hrc = 1;
+		struct account guest;
+		char err[512];
+		if (client_guest(&c, &guest, err, sizeof err) < 0 ||
+		    client_hotseat_create(&c, &guest, &req, id, sizeof id, &host, err, sizeof err) < 0)
+			fprintf(stderr, "tchess play: %s\n", err);
+		else
+			hrc = client_screen(&c, id, host, NULL, o.theme, o.ascii, host, flip);
+		client_disconnect(&c);
+		return hrc;
+	}
 	char err[512], *resp = NULL;
 	size_t len = 0;
 	char *body = protocol_game_create_request_encode(&req);
@@ -592,7 +766,7 @@ int cmd_play(int argc, char **argv)
 		snprintf(note, sizeof note, "invite: tchess join %.8s:%s", seat.id, seat.invite);
 	else
 		snprintf(note, sizeof note, "others join with: tchess join %s", seat.id);
-	rc = client_screen(&c, seat.id, me, strcmp(req.opponent, "engine") ? note : NULL, o.theme, o.ascii);
+	rc = client_screen(&c, seat.id, me, strcmp(req.opponent, "engine") ? note : NULL, o.theme, o.ascii, -1, false);
 out:
 	free(resp);
 	client_disconnect(&c);
@@ -748,7 +922,7 @@ int cmd_join(int argc, char **argv)
 		}
 		fold_color_parse(seat.color, &me);
 	}
-	rc = client_screen(&c, id, me, NULL, o.theme, o.ascii);
+	rc = client_screen(&c, id, me, NULL, o.theme, o.ascii, -1, false);
 out:
 	free(resp);
 	client_disconnect(&c);
@@ -783,7 +957,7 @@ int cmd_watch(int argc, char **argv)
 		return 1;
 	int rc = client_resolve_game(&c, typed, id, sizeof id, "tchess watch");
 	if (rc == 0)
-		rc = client_screen(&c, id, -1, NULL, o.theme, o.ascii);
+		rc = client_screen(&c, id, -1, NULL, o.theme, o.ascii, -1, false);
 	client_disconnect(&c);
 	return rc;
 }

@@ -57,6 +57,20 @@ int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
  * refused (prefix when NULL). The caller frees *resp either way. */
 int client_call(struct client_conn *c, const char *method, const char *path, const char *body, int want,
                 const char *prefix, const char *refused, char **resp, size_t *len);
+/* The hotseat's second player (client_guest): its account on c's server
+ * (named after the player, "alice-guest"), kept beside the player's
+ * account file with "-guest" added and registered the first time.
+ * Returns 0, or -1 with why in err. */
+int client_guest(struct client_conn *c, struct account *guest, char *err, size_t errsize);
+/* A hotseat game on c's server: an invite game for c's account, its other
+ * seat taken by guest with the code, guest's token set as c->net's second
+ * (net_set_second). want says the time control, ruleset, colour (of c's
+ * account; White when unset) and premoves. Returns 0 with the game's id
+ * and *host (c's seat), or -1 with why in err. */
+struct protocol_game_create_request;
+int client_hotseat_create(struct client_conn *c, const struct account *guest,
+			  const struct protocol_game_create_request *want, char *id, size_t size, int *host, char *err,
+			  size_t errsize);
 /* Prints the server's refusal in an answer (or "HTTP N") after prefix. */
 void client_print_refusal(const char *prefix, int status, const char *resp, size_t len);
 

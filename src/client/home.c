@@ -24,6 +24,7 @@ static const char *const home_action_text[HOME_ACTION_NB][2] = {
 	[HOME_JOIN] = { "Join a game", "by its invite line, code or id" },
 	[HOME_TOURNAMENTS] = { "Tournaments", "register, withdraw, open their games" },
 	[HOME_REVIEW] = { "Review a PGN file", "step through a file's games, offline" },
+	[HOME_HOTSEAT] = { "Play a friend here", "two players on this terminal" },
 	[HOME_QUIT] = { "Quit", "" },
 };
 
@@ -71,6 +72,7 @@ void home_init(struct home *h, bool have_account)
 	h->engine_level = 3;
 	h->engine_color = -1;
 	h->engine_tc = 2; /* 5+3 */
+	h->hotseat_tc = 2;
 	home_refresh(h);
 }
 
@@ -171,6 +173,11 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 				 h->sel == HOME_ENGINE ? "   (+ - c t)" : "");
 			break;
 		}
+		if (i == HOME_HOTSEAT) {
+			snprintf(buf, size, "  %d  %-18s %s, %s%s", HOME_HOTSEAT + 1, home_action_text[i][0],
+				 home_action_text[i][1], home_tcs[h->hotseat_tc], h->sel == HOME_HOTSEAT ? "   (t)" : "");
+			break;
+		}
 		snprintf(buf, size, "  %c  %-18s %s", i == HOME_QUIT ? 'q' : (char)('1' + i), home_action_text[i][0],
 			 home_action_text[i][1]);
 		break;
@@ -223,8 +230,10 @@ void home_status_text(const struct home *h, char *buf, size_t size)
 		snprintf(buf, size, "join: %s_   Enter joins, Esc cancels", h->input);
 	else if (h->sel == HOME_ENGINE)
 		snprintf(buf, size, "tchess | +/- level  c colour  t time control  Enter play  q quit");
+	else if (h->sel == HOME_HOTSEAT)
+		snprintf(buf, size, "tchess | t time control  Enter play  q quit");
 	else
-		snprintf(buf, size, "tchess | Up/Down select  Enter open  1-6 start  r refresh  q quit");
+		snprintf(buf, size, "tchess | Up/Down select  Enter open  1-%d start  r refresh  q quit", HOME_QUIT);
 }
 
 struct home_cmd home_key(const struct home *h, int key)
@@ -265,7 +274,7 @@ struct home_cmd home_key(const struct home *h, int key)
 			return (struct home_cmd){ HOME_CMD_ENGINE_LEVEL, key == '-' ? -1 : 1, 0 };
 		if (h->sel == HOME_ENGINE && key == 'c')
 			return (struct home_cmd){ HOME_CMD_ENGINE_COLOR, 0, 0 };
-		if (h->sel == HOME_ENGINE && key == 't')
+		if ((h->sel == HOME_ENGINE || h->sel == HOME_HOTSEAT) && key == 't')
 			return (struct home_cmd){ HOME_CMD_ENGINE_TC, 0, 0 };
 		if (key >= '1' && key < '1' + HOME_QUIT)
 			return (struct home_cmd){ HOME_CMD_SELECT, key - '1', 0 };
@@ -380,6 +389,17 @@ static unsigned home_activate(struct home *h, int row)
 		case HOME_TOURNAMENTS:
 			home_queue_kind(h, HOME_REQ_TOURNAMENTS);
 			break;
+		case HOME_HOTSEAT: {
+			struct home_req r = { .kind = HOME_REQ_HOTSEAT, .color = -1 };
+			snprintf(r.tc, sizeof r.tc, "%s", home_tcs[h->hotseat_tc]);
+			if (!h->have_account) {
+				home_say(h, true, "no account on this server: tchess register NAME first");
+				break;
+			}
+			home_queue(h, &r);
+			home_say(h, false, "opening a game for two at this terminal...");
+			break;
+		}
 		default:
 			h->quit = true;
 			break;
@@ -512,9 +532,11 @@ unsigned home_apply(struct home *h, const struct home_cmd *c)
 	case HOME_CMD_ENGINE_COLOR:
 		h->engine_color = h->engine_color == -1 ? WHITE : h->engine_color == WHITE ? BLACK : -1;
 		return HOME_DIRTY_BODY;
-	case HOME_CMD_ENGINE_TC:
-		h->engine_tc = (h->engine_tc + 1) % (int)(sizeof home_tcs / sizeof home_tcs[0]);
+	case HOME_CMD_ENGINE_TC: {
+		int *tc = h->sel == HOME_HOTSEAT ? &h->hotseat_tc : &h->engine_tc;
+		*tc = (*tc + 1) % (int)(sizeof home_tcs / sizeof home_tcs[0]);
 		return HOME_DIRTY_BODY;
+	}
 	default:
 		return 0;
 	}

@@ -27,7 +27,7 @@
 #define HOME_MIN_WIDTH 40
 #define HOME_MIN_HEIGHT 12
 
-/* The actions at the top of the screen, in their order (keys 1..6, q). */
+/* The actions at the top of the screen, in their order (keys 1..7, q). */
 enum home_action {
 	HOME_ENGINE = 0, /* a game against the engine */
 	HOME_SEEK,       /* an open game anyone may join */
@@ -35,6 +35,7 @@ enum home_action {
 	HOME_JOIN,       /* join by code or id: a prompt */
 	HOME_TOURNAMENTS,
 	HOME_REVIEW,     /* a PGN file's games, offline: a prompt for the file */
+	HOME_HOTSEAT,    /* two players at this terminal */
 	HOME_QUIT,
 	HOME_ACTION_NB
 };
@@ -56,6 +57,7 @@ enum home_req_kind {
 	HOME_REQ_LX_AI,        /* POST /api/challenge/ai (form in note) */
 	HOME_REQ_LX_ACCEPT,    /* POST /api/challenge/ID/accept */
 	HOME_REQ_LX_DECLINE,   /* POST /api/challenge/ID/decline */
+	HOME_REQ_HOTSEAT,      /* not HTTP: the loop makes a hotseat game (tc) and opens it */
 };
 
 struct home_req {
@@ -67,7 +69,7 @@ struct home_req {
 	char note[160];                     /* open: a line for the play screen; review: the file */
 	int level;                          /* create, engine: its level */
 	int want_color;                     /* create, engine: -1 drawn, WHITE, BLACK */
-	char tc[16];                        /* create, engine: the time control */
+	char tc[16];                        /* create, engine, hotseat: the time control */
 };
 
 enum home_dirty {
@@ -91,7 +93,7 @@ enum home_cmd_kind {
 	HOME_CMD_QUIT,
 	HOME_CMD_ENGINE_LEVEL, /* arg: +1 or -1 */
 	HOME_CMD_ENGINE_COLOR, /* drawn, White, Black, drawn... */
-	HOME_CMD_ENGINE_TC,    /* the next time control */
+	HOME_CMD_ENGINE_TC,    /* the next time control (of the engine's or the hotseat's row) */
 };
 
 struct home_cmd {
@@ -156,6 +158,7 @@ struct home {
 	int engine_level;  /* 1..FOLD_ENGINE_LEVEL_MAX */
 	int engine_color;  /* -1 drawn, WHITE or BLACK */
 	int engine_tc;     /* index into home_time_controls() */
+	int hotseat_tc;    /* the hotseat game's, the same way (t on its row) */
 	struct home_req out[8];
 	size_t n_out;
 	bool lichess;      /* the home screen on Lichess: lx, not mine and live */

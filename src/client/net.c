@@ -31,6 +31,7 @@ struct net_cmd {
 	int tag;
 	bool once;                 /* net_ask: a network error is its answer */
 	bool form;                 /* the body is a form, not JSON */
+	bool second;               /* sent with the second seat's token */
 	unsigned char data[NET_DATA_MAX];
 	struct net_cmd *next;
 };
@@ -55,6 +56,8 @@ struct net {
 	bool polling;
 	struct net_xfer cmd;
 	struct curl_slist *form_headers; /* a form command's, with auth */
+	struct curl_slist *second_headers; /* a JSON command's as the second seat */
+	bool as_second;            /* commands queued now go as the second seat */
 	struct net_cmd *queue, *queue_tail;
 	int n_queued;
 	enum net_state state;
@@ -202,6 +205,7 @@ void net_free(struct net *n)
 	net_xfer_fini(n, &n->poll);
 	net_xfer_fini(n, &n->cmd);
 	curl_slist_free_all(n->form_headers);
+	curl_slist_free_all(n->second_headers);
 	while (n->queue) {
 		struct net_cmd *c = n->queue;
 		n->queue = c->next;
@@ -330,6 +334,8 @@ static void net_cmd_add(struct net *n)
 	net_xfer_setup(n, &n->cmd, c->method, url, c->body, NET_COMMAND_TIMEOUT_MS);
 	if (c->form)
 		curl_easy_setopt(n->cmd.easy, CURLOPT_HTTPHEADER, n->form_headers);
+	else if (c->second)
+		curl_easy_setopt(n->cmd.easy, CURLOPT_HTTPHEADER, n->second_headers);
 	n->cmd.retry_at_ms = 0;
 	n->cmd.busy = true;
 	curl_multi_add_handle(n->multi, n->cmd.easy);
@@ -340,6 +346,7 @@ static void net_queue(struct net *n, const char *method, const char *path, const
 {
 	struct net_cmd *c = xcalloc(1, sizeof *c);
 	c->form = form;
+	c->second = n->as_second && n->second_headers && !form;
 	snprintf(c->method, sizeof c->method, "%s", method);
 	c->path = xstrdup(path);
 	c->body = body ? xstrdup(body) : NULL;
@@ -373,6 +380,23 @@ void net_ask(struct net *n, const char *method, const char *path, const char *bo
 	     size_t data_size)
 {
 	net_queue(n, method, path, body, tag, data, data_size, true, false);
+}
+
+void net_set_second(struct net *n, const char *token)
+{
+	curl_slist_free_all(n->second_headers);
+	n->second_headers = NULL;
+	n->as_second = false;
+	if (!token || !*token)
+		return;
+	char *auth = xasprintf("Authorization: Bearer %s", token);
+	n->second_headers = curl_slist_append(curl_slist_append(NULL, "Content-Type: application/json"), auth);
+	free(auth);
+}
+
+void net_act_as_second(struct net *n, bool second)
+{
+	n->as_second = second;
 }
 
 int net_pending(const struct net *n)

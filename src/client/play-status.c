@@ -31,7 +31,7 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 			   : !s->view.started ? "not started"
 			   : session_over(s) ? "game over"
 			   : fold_adjourned(&s->view) ? "adjourned"
-			   : session_my_turn(s) ? "your move"
+			   : session_my_turn(s) && !s->hotseat ? "your move"
 			   : session_turn(s) == WHITE ? "White to move" : "Black to move";
 	/* A standing offer or request takes the place of the key hints (it
 	 * names its own keys); so does an undo game's reminder to press d. */

@@ -283,10 +283,14 @@ static void screen_home_game_closed(void *ctx, struct session *s)
 	free(s);
 }
 
-static void screen_home_open_game(struct screen_home *p, struct loop *l, const struct home_req *r)
+/* Opens game r->id; a hotseat game when host >= 0 (the seat of the net's
+ * own token). */
+static void screen_home_open_game(struct screen_home *p, struct loop *l, const struct home_req *r, int host)
 {
 	struct session *s = xcalloc(1, sizeof *s);
 	session_init(s, r->id, r->color);
+	if (host >= 0)
+		session_hotseat(s, host, true);
 	s->ascii = p->opts.ascii;
 	s->bell = p->opts.bell;
 	s->low_time_cfg_ms = p->opts.low_time_ms;
@@ -347,7 +351,19 @@ static void screen_home_send(void *self, struct loop *l)
 	struct home_req r;
 	while (!p->away && home_take_request(p->h, &r)) {
 		if (r.kind == HOME_REQ_OPEN_GAME) {
-			screen_home_open_game(p, l, &r);
+			screen_home_open_game(p, l, &r, -1);
+			continue;
+		}
+		if (r.kind == HOME_REQ_HOTSEAT) {
+			char err[300] = "no hotseat games here";
+			int host = -1;
+			/* Two requests to the player's own server, waited for:
+			 * the game is made before its screen opens. */
+			if (!p->opts.hotseat || p->opts.hotseat(p->opts.hotseat_ctx, r.tc, r.id, sizeof r.id, &host, err,
+								 sizeof err) < 0)
+				home_back(p->h, err);
+			else
+				screen_home_open_game(p, l, &r, host);
 			continue;
 		}
 		if (r.kind == HOME_REQ_TOURNAMENTS) {

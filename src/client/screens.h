@@ -67,6 +67,11 @@ struct screen_home_opts {
 	bool bell;           /* the config file's bell */
 	int64_t low_time_ms; /* and its low-time threshold (-1: by the time control) */
 	int64_t player;      /* the player's id (0: none) */
+	/* Makes a hotseat game with time control tc (NULL: none offered):
+	 * 0 with its id and *host (the seat of the net's own token), or -1
+	 * with why in err. */
+	int (*hotseat)(void *ctx, const char *tc, char *id, size_t size, int *host, char *err, size_t errsize);
+	void *hotseat_ctx;
 };
 struct home;
 /* The home screen of h (the caller's) on ui. */

@@ -100,6 +100,8 @@ bool session_rematch_possible(const struct session *s, const char **why)
 		*why = "a Lichess rematch is not offered from tchess";
 	else if (s->me < 0)
 		*why = "spectating: only the players play a rematch";
+	else if (s->hotseat)
+		*why = "a new hotseat game is started from home, or with tchess play --hotseat";
 	else if (!session_over(s))
 		*why = "a rematch is offered after the game";
 	else if (v->game.termination == GAME_TERM_ABORTED)
@@ -656,7 +658,7 @@ void session_outcome_text(const struct session *s, char *buf, size_t size)
 		snprintf(buf, size, "%s", g->termination == GAME_TERM_ABORTED ? "Aborted, unscored" : "Unscored");
 	else if (winner < 0)
 		snprintf(buf, size, "Draw");
-	else if (s->me < 0)
+	else if (s->me < 0 || s->hotseat)
 		snprintf(buf, size, "%s won", session_side(winner));
 	else
 		snprintf(buf, size, "%s", winner == s->me ? "You won" : "You lost");

@@ -70,12 +70,40 @@ static int64_t left_tick(const struct session *s, int64_t mono_ms)
 	return rest ? rest : 1000;
 }
 
+/* How often a hotseat's second seat says it is here: well inside the
+ * disconnect grace of the game's rules, and no more than 2 s apart (a
+ * server may set a shorter grace than the rules'), no less than half a
+ * second. */
+static int64_t session_hotseat_every_ms(const struct session *s)
+{
+	int64_t every = s->view.game.rules.disconnect_grace_ms / 3;
+	return every > 2000 ? 2000 : every < 500 ? 500 : every;
+}
+
+static bool session_hotseat_watching(const struct session *s)
+{
+	return s->hotseat && s->view.created && s->view.started && !session_over(s) && !s->gone;
+}
+
+/* The time until the hotseat's presence read, or -1. */
+static int64_t session_hotseat_wake(const struct session *s, int64_t mono_ms)
+{
+	if (!session_hotseat_watching(s))
+		return -1;
+	return s->hotseat_seen_due_ms > mono_ms ? s->hotseat_seen_due_ms - mono_ms : 1;
+}
+
+/* The sooner of two wake-ups (-1: none). */
+static int64_t sooner(int64_t a, int64_t b)
+{
+	return a < 0 ? b : b < 0 || a < b ? a : b;
+}
+
 static int64_t clock_tick(const struct session *s, int64_t mono_ms);
 
 int64_t session_next_tick(const struct session *s, int64_t mono_ms)
 {
-	int64_t clock = clock_tick(s, mono_ms), left = left_tick(s, mono_ms);
-	return left >= 0 && (clock < 0 || left < clock) ? left : clock;
+	return sooner(sooner(clock_tick(s, mono_ms), left_tick(s, mono_ms)), session_hotseat_wake(s, mono_ms));
 }
 
 static int64_t clock_tick(const struct session *s, int64_t mono_ms)
@@ -146,6 +174,12 @@ unsigned session_tick(struct session *s, int64_t mono_ms)
 		dirty |= SESSION_DIRTY_STATUS;
 	}
 	s->mono_ms = mono_ms;
+	if (session_hotseat_watching(s) && mono_ms >= s->hotseat_seen_due_ms) {
+		struct session_req r = { .kind = SESSION_REQ_PRESENCE };
+		session_push(s, &r);
+		s->outbox[s->n_out - 1].seat = !s->hotseat_host;
+		s->hotseat_seen_due_ms = mono_ms + session_hotseat_every_ms(s);
+	}
 	if (!s->have_reading)
 		return 0;
 	for (int c = WHITE; c <= BLACK; c++) {

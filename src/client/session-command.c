@@ -99,7 +99,17 @@ static unsigned session_run_flip(struct session *s, const struct session_cmd *c)
 {
 	(void)c;
 	unsigned dirty = 0;
-	s->flipped = !s->flipped;
+	if (s->hotseat) {
+		/* At a hotseat the key switches between the board turning to
+		 * each player and a board that stays as it is now. */
+		s->hotseat_flip = !s->hotseat_flip;
+		if (s->hotseat_flip)
+			s->flipped = s->me == BLACK;
+		session_say(s, false, "%s", s->hotseat_flip ? "the board turns to each player (t keeps it still)"
+							    : "the board stays as it is (t turns it to each player)");
+	} else {
+		s->flipped = !s->flipped;
+	}
 	dirty |= SESSION_DIRTY_BOARD | SESSION_DIRTY_CLOCKS | SESSION_DIRTY_STATUS;
 	return dirty;
 }
@@ -550,7 +560,7 @@ static const struct session_menu_item session_menu[] = {
 	{ 'V', SESSION_CMD_GONE_CLAIM, "opponent gone: claim the win / their discard" },
 	{ 'u', SESSION_CMD_TAKEBACK, "undo games: take your move back" },
 	{ 'j', SESSION_CMD_NOTES_OPEN, "notes: write (private until the end), read" },
-	{ 't', SESSION_CMD_FLIP, "turn the board" },
+	{ 't', SESSION_CMD_FLIP, "turn the board (hotseat: to each mover, or still)" },
 	{ 's', SESSION_CMD_SAVE_PGN, "save the PGN (after the game)" },
 	{ '?', SESSION_CMD_HELP, "help: every key" },
 	{ 'q', SESSION_CMD_QUIT, "leave the game (asks first while it runs)" },

@@ -449,7 +449,10 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 			break;
 		case FOLD_EV_STARTED: {
 			int side;
-			if (s->me >= 0 && s->view.series.id[0])
+			if (s->hotseat)
+				session_say(s, false, "the game has started: White moves first%s",
+					    s->hotseat_flip ? "; the board turns to each player" : "");
+			else if (s->me >= 0 && s->view.series.id[0])
 				session_say(s, false, "game %d of the series has started: you play %s",
 					    s->view.series.game, session_side(s->me));
 			else if (s->me >= 0 && s->view.game.rules.first_move_timeout_ms > 0 &&
@@ -507,6 +510,7 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		dirty |= SESSION_DIRTY_CLOCKS;
 	}
 	dirty |= session_over_check(s);
+	dirty |= session_hotseat_follow(s);
 	if (dirty & SESSION_DIRTY_MOVES) {
 		session_fix_selection(s);
 		session_relayout_moves(s);
@@ -587,6 +591,9 @@ unsigned session_on_answer(struct session *s, const struct session_req *req, int
 	case SESSION_REQ_NEW_GAME:
 		session_say(s, true, "no new game: %s", why);
 		return SESSION_DIRTY_STATUS;
+	case SESSION_REQ_PRESENCE:
+		/* The next read tries again; the poll says what matters. */
+		return 0;
 	}
 	return 0;
 }

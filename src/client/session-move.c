@@ -138,6 +138,17 @@ static bool session_is_promotion(const struct position *p, int from, int to)
 	return pc != NO_PIECE && piece_type(pc) == PAWN && (sq_rank(to) == 7 || sq_rank(to) == 0);
 }
 
+/* Both seats of a hotseat are here: a move made before the last one is
+ * in is the other player's, not a premove. True (and said) then. */
+static bool session_hotseat_busy(struct session *s)
+{
+	if (!s->hotseat || !s->pending)
+		return false;
+	s->selected = SQ_NONE;
+	session_say(s, true, "the last move is on its way: a moment");
+	return true;
+}
+
 unsigned session_try(struct session *s, int from, int to, int promo)
 {
 	struct position p;
@@ -156,6 +167,8 @@ unsigned session_try(struct session *s, int from, int to, int promo)
 	default:
 		break;
 	}
+	if (session_hotseat_busy(s))
+		return SESSION_DIRTY_STATUS | SESSION_DIRTY_BOARD;
 	enum session_req_kind sent;
 	if (session_undo_sent(s, &sent) && sent == SESSION_REQ_DONE) {
 		s->selected = SQ_NONE;
@@ -233,6 +246,8 @@ unsigned session_submit_text(struct session *s, const char *text)
 	struct position p;
 	struct tchess_error err = { 0 };
 	size_t len = strlen(text);
+	if (session_hotseat_busy(s))
+		return SESSION_DIRTY_STATUS | SESSION_DIRTY_BOARD;
 	session_rules_position(s, &p);
 	if (session_over(s) || !fold_running(&s->view) || fold_adjourned(&s->view) || session_my_turn(s) ||
 	    session_provisional_mine(s)) {

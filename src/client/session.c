@@ -31,6 +31,30 @@ void session_init(struct session *s, const char *game_id, int me)
 	session_layout_compute(&s->layout, 80, 24);
 }
 
+void session_hotseat(struct session *s, int host, bool flip)
+{
+	s->hotseat = true;
+	s->hotseat_host = host;
+	s->hotseat_flip = flip;
+	s->me = WHITE;
+	s->flipped = false;
+}
+
+unsigned session_hotseat_follow(struct session *s)
+{
+	if (!s->hotseat)
+		return 0;
+	int side = s->view.created ? (int)s->view.game.pos.side : WHITE;
+	bool flipped = s->hotseat_flip ? side == BLACK : s->flipped;
+	if (side == s->me && flipped == s->flipped)
+		return 0;
+	s->me = side;
+	s->flipped = flipped;
+	/* Whatever the last player had picked up is not the next one's. */
+	s->selected = SQ_NONE;
+	return SESSION_DIRTY_ALL & ~SESSION_DIRTY_HELP;
+}
+
 void session_notes_clear(struct session *s)
 {
 	for (size_t i = 0; i < s->n_notes; i++)
@@ -94,7 +118,8 @@ void session_push(struct session *s, const struct session_req *r)
 	}
 	if (session_req_is_premoves(r))
 		s->premoves_out++;
-	s->outbox[s->n_out++] = *r;
+	s->outbox[s->n_out] = *r;
+	s->outbox[s->n_out++].seat = s->me;
 }
 
 /* The server's queue for my seat becomes the one shown, unless a request
@@ -181,6 +206,9 @@ void session_req_http(const struct session *s, const struct session_req *req, co
 		*body = protocol_game_create_request_encode(&c);
 		break;
 	}
+	case SESSION_REQ_PRESENCE:
+		*method = route_request(path, size, ROUTE_GAME, s->game_id, NULL);
+		break;
 	case SESSION_REQ_NOTE: {
 		struct protocol_note_request nr;
 		snprintf(nr.text, sizeof nr.text, "%s", req->text);
@@ -199,13 +227,14 @@ const char *session_side(int c)
 /* "you" for me, else the side's name. */
 const char *session_who(const struct session *s, int c)
 {
-	return c == s->me ? "you" : session_side(c);
+	/* At a hotseat both players read the screen: sides by name. */
+	return c == s->me && !s->hotseat ? "you" : session_side(c);
 }
 
 /* "your" for me, else the side's name with 's. */
 const char *session_whose(const struct session *s, int c)
 {
-	return c == s->me ? "your" : c == WHITE ? "White's" : c == BLACK ? "Black's" : "nobody's";
+	return c == s->me && !s->hotseat ? "your" : c == WHITE ? "White's" : c == BLACK ? "Black's" : "nobody's";
 }
 
 /* ---- views ---- */

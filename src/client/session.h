@@ -70,7 +70,8 @@ enum session_req_kind {
 	SESSION_REQ_TAKEBACK,      /* POST takeback {ply} (undo games) */
 	SESSION_REQ_DONE,          /* POST done {ply} (undo games) */
 	SESSION_REQ_REMATCH,       /* POST rematch {ply, action} (after the game) */
-	SESSION_REQ_NEW_GAME       /* POST games: the engine again, colours swapped (after an engine game) */
+	SESSION_REQ_NEW_GAME,      /* POST games: the engine again, colours swapped (after an engine game) */
+	SESSION_REQ_PRESENCE       /* GET the game: a hotseat's second seat is still here */
 };
 
 /* A note's text as the editor takes it (the server takes up to
@@ -87,6 +88,7 @@ struct session_req {
 	char text[SESSION_NOTE_MAX];                        /* note; a new game's time control */
 	int color;                                          /* a new game's colour: WHITE or BLACK */
 	char ruleset[PROTOCOL_WORD_MAX];                    /* a new game's ruleset */
+	int seat;                                           /* hotseat: the side it is sent for */
 };
 
 #define SESSION_OUTBOX_MAX 16
@@ -296,6 +298,20 @@ struct session {
 	enum session_gone gone;
 	int64_t gone_mono_ms;
 
+	/* A hotseat game: two players at one terminal hold both seats. me
+	 * follows the side to move (session_hotseat_follow), the board turns
+	 * to the mover when hotseat_flip, and each request carries the seat
+	 * it is made for (session_req.seat), which the backend sends with
+	 * that seat's token; hotseat_host is the seat of the token the net
+	 * was opened with. */
+	bool hotseat;
+	bool hotseat_flip;
+	int hotseat_host;
+	/* The server counts a seat gone when it sends nothing for the
+	 * disconnect grace; only the host's token polls, so the other seat
+	 * reads the game (SESSION_REQ_PRESENCE) at this mono instant. */
+	int64_t hotseat_seen_due_ms;
+
 	struct session_layout layout;
 	bool quit;
 	int64_t mono_ms;           /* the instant of the last session_tick */
@@ -323,6 +339,13 @@ struct lichess_game;
 /* Sets s up for game id, played as me (WHITE/BLACK) or watched (-1). */
 void session_init(struct session *s, const char *game_id, int me);
 void session_fini(struct session *s);
+/* Makes s a hotseat game (session.h, hotseat): host is the seat of the
+ * net's own token, flip whether the board turns to each mover. */
+void session_hotseat(struct session *s, int host, bool flip);
+/* A hotseat game: me becomes the side to move, and the board turns to it
+ * when the game flips per move. Returns dirty bits (0: nothing changed,
+ * or not a hotseat game). */
+unsigned session_hotseat_follow(struct session *s);
 
 /* Folds the events of one long-poll answer (in seq order; ones already
  * applied are skipped) and anchors the clocks to the answer's now_ms,

@@ -2302,6 +2302,89 @@ START_TEST(test_letters_are_moves)
 }
 END_TEST
 
+/* A hotseat game: me follows the side to move, the board turns to it (or
+ * stays once t fixes it), each request names the seat it is made for, a
+ * move typed while the last is on its way is refused (not queued as a
+ * premove), the end names the side, and the second seat's presence read
+ * falls due while the game runs. */
+START_TEST(test_hotseat)
+{
+	struct session s;
+	struct evbuf b;
+	struct session_req r;
+	session_init(&s, ID, WHITE);
+	session_hotseat(&s, WHITE, true);
+	evbuf_init(&b, 0);
+	start_events(&b);
+	evbuf_fold(&b, &s, 5000);
+	ck_assert_int_eq(s.me, WHITE);
+	ck_assert(!s.flipped);
+	type(&s, "f3");
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_MOVE);
+	ck_assert_int_eq(r.seat, WHITE);
+	/* Black's move before White's is in: refused, nothing queued. */
+	type(&s, "e5");
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_int_eq(s.premoves.n, 0);
+	ck_assert_ptr_nonnull(strstr(s.message, "on its way"));
+	/* The server's event for it (from the mirror's position: the
+	 * move shown as sent is not in it yet). */
+	move_event(&b, &s, &s.view.game.pos, 0, "f2f3", T0 + 1000, false);
+	evbuf_fold(&b, &s, 6000);
+	ck_assert(!s.pending);
+	ck_assert_int_eq(s.me, BLACK);
+	ck_assert(s.flipped);
+	type(&s, "e5");
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_MOVE);
+	ck_assert_int_eq(r.seat, BLACK);
+	move_event(&b, &s, &s.view.game.pos, 1, "e7e5", T0 + 2000, false);
+	evbuf_fold(&b, &s, 6001);
+	const char *const more[] = { "g2g4" };
+	play_moves(&s, &b, more, 1);
+	ck_assert_int_eq(s.me, BLACK);
+	/* t: the board stays still from now on. */
+	press(&s, 't');
+	ck_assert(!s.hotseat_flip);
+	ck_assert(s.flipped);
+	const char *const mate[] = { "d8h4" };
+	play_moves(&s, &b, mate, 1);
+	ck_assert(s.flipped);
+	ck_assert(session_over(&s));
+	char out[64];
+	session_outcome_text(&s, out, sizeof out);
+	ck_assert_str_eq(out, "Black won");
+	const char *why;
+	ck_assert(!session_rematch_possible(&s, &why));
+	session_fini(&s);
+
+	/* The presence read: due at once in a running game, then every 2 s,
+	 * as the guest's seat. */
+	session_init(&s, ID, WHITE);
+	session_hotseat(&s, WHITE, false);
+	evbuf_init(&b, 0);
+	start_events(&b);
+	evbuf_fold(&b, &s, 5000);
+	session_tick(&s, 5000);
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_PRESENCE);
+	ck_assert_int_eq(r.seat, BLACK);
+	const char *m;
+	char path[160], *body;
+	session_req_http(&s, &r, &m, path, sizeof path, &body);
+	ck_assert_str_eq(m, "GET");
+	ck_assert_str_eq(path, "/v1/games/" ID);
+	ck_assert_ptr_null(body);
+	session_tick(&s, 6000);
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_int_le(session_next_tick(&s, 6000), 1000);
+	session_tick(&s, 7000);
+	ck_assert_int_eq(s.n_out, 1);
+	session_fini(&s);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -2345,6 +2428,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_undo_game);
 	tcase_add_test(tc, test_rematch_series);
 	tcase_add_test(tc, test_low_time);
+	tcase_add_test(tc, test_hotseat);
 	suite_add_tcase(s, tc);
 	return s;
 }

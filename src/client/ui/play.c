@@ -102,7 +102,7 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 		else
 			clock_text_format(ms, clk);
 		snprintf(line, sizeof line, "%s %s%s", board_view_glyph(c == WHITE ? W_KING : B_KING, s->ascii, false),
-			 ui_play_name(s, c, name, sizeof name), c == s->me ? " (you)" : "");
+			 ui_play_name(s, c, name, sizeof name), c == s->me && !s->hotseat ? " (you)" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 		ui_draw_put(w, row, 0, line, width - 10);
 		int right = width - (int)strlen(clk) - 2;
@@ -265,7 +265,11 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		snprintf(line, sizeof line, "spectating: %s to move%s", session_turn(s) == WHITE ? "White" : "Black",
 			 position_in_check(&pos) ? ", check" : "");
 	} else if (session_my_turn(s)) {
-		snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
+		if (s->hotseat)
+			snprintf(line, sizeof line, "%s to move%s", s->me == WHITE ? "White" : "Black",
+				 position_in_check(&pos) ? ", check!" : "");
+		else
+			snprintf(line, sizeof line, "your move%s", position_in_check(&pos) ? ", check!" : "");
 		wattrset(w, ui_attr(p->ui, THEME_HEADING, -1) | A_BOLD);
 	} else if (session_provisional_mine(s) && !session_undo_sent(s, NULL)) {
 		snprintf(line, sizeof line, "your move (provisional): d when done, u takes back");

@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# Issue 14 item 7, two players at one terminal (hotseat) on a real tchessd:
+#
+# 1. tchess play --hotseat: fool's mate typed for both sides; the board
+#    turns to each player (the top rank label changes from 8 to 1 and
+#    back); the end reads "Black won: 0-1 checkmate" and s saves the PGN,
+#    whose players are the player and the guest account.
+# 2. --board fixed keeps White at the bottom after Black's turn comes; t
+#    switches to turning, and the board turns to Black at once.
+# 3. From the home screen, 7 ("Play a friend here") opens a hotseat game
+#    with the time control chosen on its row (t).
+#
+# Every wait polls the screen with a deadline. Skips (exit 77) without tmux.
+set -u
+. "$(dirname "${BASH_SOURCE[0]}")/tmux-lib.sh"
+
+e2e_require tmux
+: "${TCHESS:?TCHESS must name the tchess binary}"
+: "${TCHESSD:?TCHESSD must name the tchessd binary}"
+e2e_init hotseat
+
+# A disconnect grace of 3 s: the seat that does not poll (the guest's)
+# must still count as here while the other player thinks.
+printf 'disconnect_grace_ms = 3000\n' >"$tmp/tchessd.conf"
+start_server 127.0.0.1:0 --config "$tmp/tchessd.conf"
+register_player friend host_p
+
+# top_rank SESSION: the rank label at the top of the board (the first
+# character of the board's first row, screen row 2).
+top_rank() { capture "$1"; printf '%s\n' "$screen" | sed -n 2p | cut -c1; }
+
+# wait_top SESSION RANK: polls until the top rank label is RANK.
+wait_top() {
+	local deadline=$((SECONDS + wait_seconds))
+	while [ "$(top_rank "$1")" != "$2" ]; do
+		[ $SECONDS -ge $deadline ] && return 1
+		poll_pause
+	done
+}
+
+# 1. Fool's mate, both sides at the keyboard.
+start_session h friend play --hotseat --tc 5+0 --server "$url"
+check "the hotseat game starts with White to move" h "White to move" 20
+check "the game says the board turns" h "the board turns to each player"
+if wait_top h 8; then ok "White's turn: rank 8 at the top"; else fail "top rank $(top_rank h), not 8"; show_screen; fi
+absent "nobody is 'you' at a hotseat" h "(you)"
+# White thinks for longer than the grace: the guest's reads of the game
+# (GET /v1/games/ID, three of them, 2 s apart) keep Black's seat here.
+gid=$(printf '%s\n' "$screen" | sed -n 's/^game \([0-9a-f]*\) .*/\1/p' | tail -1)
+deadline=$((SECONDS + 20))
+while [ "$(grep -c "GET /v1/games/$gid[0-9a-f]* 200" "$tmp/log")" -lt 3 ] && [ $SECONDS -lt $deadline ]; do poll_pause; done
+if [ "$(grep -c "GET /v1/games/$gid[0-9a-f]* 200" "$tmp/log")" -ge 3 ] && ! grep -q "is gone" "$tmp/log"; then
+	ok "the second seat reads the game while White thinks, and is never counted gone"
+else
+	fail "presence of the second seat: $(grep -c "GET /v1/games/$gid" "$tmp/log") reads; $(grep "is gone" "$tmp/log")"
+fi
+keys h f 3 Enter
+check "f3 is played" h "1. f3"
+check "then Black to move" h "Black to move"
+if wait_top h 1; then ok "Black's turn: the board turned, rank 1 at the top"; else fail "top rank $(top_rank h), not 1"; show_screen; fi
+keys h e 5 Enter
+check "e5 is played as Black's" h "e5"
+if wait_top h 8; then ok "White's turn again: rank 8 at the top"; else fail "top rank $(top_rank h), not 8"; show_screen; fi
+keys h g 4 Enter
+check "g4 is played" h "2. g4"
+keys h Q h 4 Enter
+check "Qh4 mates" h "Qh4#"
+check "the end says who won, by side" h "Black won: 0-1 checkmate"
+keys h s
+check "s saves the PGN" h "saved the game to" 10
+pgn=$(ls "$tmp"/.local/share/tchess/games/tchess-*.pgn 2>/dev/null | head -1)
+if [ -n "$pgn" ] && grep -q '^\[Result "0-1"\]' "$pgn" && grep -q '^\[White "host_p"\]' "$pgn" &&
+	grep -q '^\[Black "host_p-guest"\]' "$pgn" && grep -q 'Qh4#' "$pgn"; then
+	ok "the PGN: host_p (White) v host_p-guest, 0-1, Qh4#"
+else
+	fail "the saved PGN: $pgn"; [ -n "$pgn" ] && cat "$pgn"
+fi
+keys h q
+check "q leaves after the game" h "tchess-exit-0"
+check "the result is printed" h "0-1"
+
+# 2. A fixed board, then t turns it to each player.
+start_session f friend play --hotseat --board fixed --tc 5+0 --server "$url"
+check "the fixed game starts" f "White to move" 20
+keys f e 4 Enter
+check "e4 is played" f "Black to move"
+if wait_top f 8; then ok "--board fixed: Black's turn, rank 8 still at the top"; else fail "top rank $(top_rank f)"; show_screen; fi
+keys f t
+check "t says the board now turns" f "the board turns to each player (t keeps it still)"
+if wait_top f 1; then ok "t: the board turns to Black at once"; else fail "top rank $(top_rank f), not 1"; show_screen; fi
+keys f m q
+check "leave asks" f "leave the game?"
+keys f y
+check "leaving says the game stays open" f "left hotseat game"
+
+# 3. From the home screen.
+start_session m friend
+check "the home screen lists the hotseat action" m "Play a friend here"
+keys m 7
+check "7 opens a hotseat game" m "White to move" 20
+check "with the row's time control (5+3)" m "5+3"
+keys m d 4 Enter
+check "d4 is played from home's hotseat game" m "Black to move"
+if wait_top m 1; then ok "the board turns to Black"; else fail "top rank $(top_rank m)"; show_screen; fi
+
+e2e_finish "hotseat: fool's mate, the turning board, a fixed board, from home"
