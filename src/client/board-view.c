@@ -6,7 +6,10 @@
 
 #include "board-view.h"
 
-static const int board_sizes[][2] = { { 7, 3 }, { 5, 2 }, { 3, 1 } };
+/* Largest first: 11x4 squares (a 90x33 board, from about 115x35 on the
+ * play screen) hold the pieces' art (board_view_art); the rest one
+ * glyph each. */
+static const int board_sizes[][2] = { { BOARD_VIEW_ART_SQ_W, BOARD_VIEW_ART_SQ_H }, { 7, 3 }, { 5, 2 }, { 3, 1 } };
 
 void board_view_init(struct board_view *v)
 {
@@ -99,6 +102,47 @@ const char *board_view_glyph(enum piece p, bool ascii, bool solid)
 	if (ascii)
 		return white ? white_letter[pt] : black_letter[pt];
 	return white && !solid ? white_glyph[pt] : black_glyph[pt];
+}
+
+bool board_view_has_art(const struct board_geometry *g)
+{
+	return g->sq_w >= BOARD_VIEW_ART_SQ_W && g->sq_h >= BOARD_VIEW_ART_SQ_H;
+}
+
+const char *board_view_art(enum piece p, bool ascii, int row)
+{
+	/* Indexed by piece type (pawn, knight, bishop, rook, queen, king),
+	 * then row; every row BOARD_VIEW_ART_W columns. One base for the
+	 * pieces, the pawn smaller and lower; the head tells them apart. */
+	static const char *const blocks[PIECE_TYPE_NB][BOARD_VIEW_ART_H] = {
+		{ "       ", "   \u2584   ", "  \u2590\u2588\u258c  " },
+		{ "  \u2584\u2588\u2588\u2596 ", " \u259d\u2580\u2590\u2588\u258c ", " \u2590\u2588\u2588\u2588\u258c " },
+		{ "  \u2597\u2588\u2596  ", "  \u259d\u2588\u2598  ", " \u2590\u2588\u2588\u2588\u258c " },
+		{ " \u2590\u2584\u2588\u2584\u258c ", "  \u2590\u2588\u258c  ", " \u2590\u2588\u2588\u2588\u258c " },
+		{ "  \u259a\u2588\u259e  ", "  \u2590\u2588\u258c  ", " \u2590\u2588\u2588\u2588\u258c " },
+		{ "   \u254b   ", "  \u2590\u2588\u258c  ", " \u2590\u2588\u2588\u2588\u258c " },
+	};
+	/* The letter in the middle row, upper case White, lower case Black. */
+	static const char *const letters[2][PIECE_TYPE_NB][BOARD_VIEW_ART_H] = {
+		{ { "       ", "   o   ", "  (P)  " },
+		  { "  _/|  ", "  \\N|  ", " /___\\ " },
+		  { "   o   ", "  (B)  ", " /___\\ " },
+		  { " |=|=| ", "  |R|  ", " /___\\ " },
+		  { "  \\^/  ", "  |Q|  ", " /___\\ " },
+		  { "   +   ", "  |K|  ", " /___\\ " } },
+		{ { "       ", "   o   ", "  (p)  " },
+		  { "  _/|  ", "  \\n|  ", " /___\\ " },
+		  { "   o   ", "  (b)  ", " /___\\ " },
+		  { " |=|=| ", "  |r|  ", " /___\\ " },
+		  { "  \\^/  ", "  |q|  ", " /___\\ " },
+		  { "   +   ", "  |k|  ", " /___\\ " } },
+	};
+	if (p == NO_PIECE || row < 0 || row >= BOARD_VIEW_ART_H)
+		return "";
+	enum piece_type pt = piece_type(p);
+	if (pt < PAWN || pt >= PIECE_TYPE_NB)
+		return "";
+	return ascii ? letters[piece_color(p) == WHITE ? 0 : 1][pt][row] : blocks[pt][row];
 }
 
 int board_view_cursor_step(bool flipped, int sq, int dx, int dy)

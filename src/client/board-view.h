@@ -35,6 +35,12 @@ struct board_geometry {
 	int board_x, board_y;      /* where a1/h8's corner square row starts inside the pane */
 };
 
+/* The square that holds a piece's art (board_view_art), and the art. */
+#define BOARD_VIEW_ART_SQ_W 11
+#define BOARD_VIEW_ART_SQ_H 4
+#define BOARD_VIEW_ART_W 7
+#define BOARD_VIEW_ART_H 3
+
 #define BOARD_VIEW_MIN_WIDTH 26
 #define BOARD_VIEW_MIN_HEIGHT 9
 
@@ -65,6 +71,15 @@ char board_view_rank_label(bool flipped, int row);
  * case White, lower case Black) when ascii. solid draws both colours with
  * the filled glyphs (colour tells them apart). "" for NO_PIECE. */
 const char *board_view_glyph(enum piece p, bool ascii, bool solid);
+
+/* True when g's squares are large enough for the pieces' art. */
+bool board_view_has_art(const struct board_geometry *g);
+/* Row row (0 to BOARD_VIEW_ART_H - 1, top first) of a piece's art:
+ * BOARD_VIEW_ART_W columns of UTF-8 block elements, solid, to be coloured
+ * by side; or, when ascii (the terminal lacks the glyphs, or has no
+ * colour to tell the sides apart), of ASCII with the piece's letter,
+ * upper case White, lower case Black. "" for NO_PIECE. */
+const char *board_view_art(enum piece p, bool ascii, int row);
 
 /* Moves a keyboard cursor one step in screen direction (dx right, dy
  * down), so the arrows follow the picture whichever way the board is

@@ -460,6 +460,7 @@ static int lichess_run_game(const char *cmd, struct lichess_conn *lc, const char
 	s.lichess = true;
 	s.ascii = config_want_ascii(o->ascii, &lc->c.cfg, nl_langinfo(CODESET), getenv("TERM"));
 	s.bell = lc->c.cfg.bell;
+	s.move_alert = (int)lc->c.cfg.move_alert;
 	s.low_time_cfg_ms = lc->c.cfg.low_time_ms;
 	struct loop *l = loop_new(&ui, lc->c.net);
 	struct screen_play *p = screen_play_new(&ui, &s, NULL, NULL);

@@ -340,6 +340,7 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 		session_hotseat(&s, hotseat_host, flip);
 	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
 	s.bell = c->cfg.bell;
+	s.move_alert = (int)c->cfg.move_alert;
 	s.low_time_cfg_ms = c->cfg.low_time_ms;
 	if (note)
 		snprintf(s.note, sizeof s.note, "%s", note);
@@ -606,6 +607,7 @@ int cmd_home(int argc, char **argv)
 	struct screen_home_opts opts = {
 		.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM")),
 		.bell = c.cfg.bell,
+		.move_alert = (int)c.cfg.move_alert,
 		.low_time_ms = c.cfg.low_time_ms,
 		.player = c.have_account ? c.acct.player : 0,
 	};

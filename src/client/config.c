@@ -55,6 +55,18 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				tmp.ascii = b;
 			else
 				tmp.bell = b;
+		} else if (!strcmp(key, "move_alert")) {
+			if (!strcmp(value, "off") || !strcmp(value, "no"))
+				tmp.move_alert = CONFIG_ALERT_OFF;
+			else if (!strcmp(value, "bell"))
+				tmp.move_alert = CONFIG_ALERT_BELL;
+			else if (!strcmp(value, "flash"))
+				tmp.move_alert = CONFIG_ALERT_FLASH;
+			else {
+				snprintf(err, errsize, "line %d: move_alert is 'off', 'bell' or 'flash', not '%.60s'",
+					 line, value);
+				return -1;
+			}
 		} else if (!strcmp(key, "low_time_ms")) {
 			char *end;
 			errno = 0;
@@ -103,7 +115,7 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 			memcpy(tmp.lichess_url, value, n + 1);
 		} else {
 			snprintf(err, errsize,
-				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, low_time_ms, lichess_url, "
+				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, move_alert, low_time_ms, lichess_url, "
 				 "engine, engine_depth, engine_start_timeout)",
 				 line, key);
 			return -1;

@@ -6,6 +6,7 @@
  *	ascii = no                 # yes: letters instead of chess glyphs
  *	server = http://host:port  # for the network commands
  *	bell = yes                 # ring once when my clock goes under low time
+ *	move_alert = bell          # the opponent moved: off (default), bell, flash
  *	low_time_ms = 30000        # the low-time threshold (0: no warning)
  *	lichess_url = https://lichess.org  # where tchess lichess plays
  *	engine = /usr/games/stockfish      # review's UCI engine (--engine)
@@ -25,11 +26,14 @@
  * several. */
 #define CONFIG_PREMOVES_DEFAULT 3
 
+enum config_alert { CONFIG_ALERT_OFF = 0, CONFIG_ALERT_BELL, CONFIG_ALERT_FLASH };
+
 struct config {
 	char theme[256];   /* "" when not set */
 	int ascii;         /* -1 not set, 0 no, 1 yes */
 	char server[256];  /* "" when not set */
 	bool bell;
+	enum config_alert move_alert; /* the opponent's move: CONFIG_ALERT_OFF unless set */
 	long long low_time_ms; /* -1 not set: a tenth of the base time, 10 s to 60 s */
 	char lichess_url[256]; /* "" when not set: CONFIG_LICHESS_URL */
 	char engine[256];      /* review's engine; "" when not set */

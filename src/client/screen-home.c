@@ -293,6 +293,7 @@ static void screen_home_open_game(struct screen_home *p, struct loop *l, const s
 		session_hotseat(s, host, true);
 	s->ascii = p->opts.ascii;
 	s->bell = p->opts.bell;
+	s->move_alert = p->opts.move_alert;
 	s->low_time_cfg_ms = p->opts.low_time_ms;
 	if (r->note[0])
 		snprintf(s->note, sizeof s->note, "%s", r->note);

@@ -100,6 +100,17 @@ static unsigned screen_play_key(void *self, struct loop *l, int key)
 	return dirty;
 }
 
+/* The bell or the flash the session asked for, rung once; the rest of
+ * dirty returned. */
+static unsigned screen_play_alerts(unsigned dirty)
+{
+	if (dirty & SESSION_DIRTY_BELL)
+		ui_beep();
+	if (dirty & SESSION_DIRTY_FLASH)
+		ui_flash();
+	return dirty & ~(unsigned)(SESSION_DIRTY_BELL | SESSION_DIRTY_FLASH);
+}
+
 static unsigned screen_play_apply(void *self, struct loop *l, int64_t mono_ms)
 {
 	struct screen_play *p = self;
@@ -120,17 +131,13 @@ static unsigned screen_play_apply(void *self, struct loop *l, int64_t mono_ms)
 	if (session_next_tick(s, mono_ms) >= 0 || p->ticking)
 		dirty |= SESSION_DIRTY_CLOCKS;
 	dirty |= session_tick(s, mono_ms);
-	if (dirty & SESSION_DIRTY_BELL) {
-		ui_beep();
-		dirty &= ~(unsigned)SESSION_DIRTY_BELL;
-	}
-	return dirty;
+	return screen_play_alerts(dirty);
 }
 
 static unsigned screen_play_on_reply(void *self, struct loop *l, const struct net_reply *r)
 {
 	struct screen_play *p = self;
-	return p->backend.ops->on_reply(&p->backend, l, p->s, r);
+	return screen_play_alerts(p->backend.ops->on_reply(&p->backend, l, p->s, r));
 }
 
 static int64_t screen_play_next_tick(void *self, int64_t mono_ms)

@@ -65,6 +65,7 @@ extern const struct screen_ops screen_home_ops;
 struct screen_home_opts {
 	bool ascii;          /* games and tournaments drawn in ASCII */
 	bool bell;           /* the config file's bell */
+	int move_alert;      /* and its move_alert (session.h) */
 	int64_t low_time_ms; /* and its low-time threshold (-1: by the time control) */
 	int64_t player;      /* the player's id (0: none) */
 	/* Makes a hotseat game with time control tc (NULL: none offered):

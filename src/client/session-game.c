@@ -316,6 +316,7 @@ static void session_switch(struct session *s, const char *next)
 	int side = s->me >= 0 ? !s->me : -1;
 	snprintf(s->game_id, sizeof s->game_id, "%s", next);
 	session_reset(s);
+	s->alert_plies = 0;
 	s->me = side;
 	s->flipped = !s->flipped;
 	s->over_seen = false;
@@ -407,6 +408,8 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		return SESSION_DIRTY_STATUS;
 	}
 	unsigned dirty = evs->resync && evs->snapshot ? session_on_resync(s, evs) : 0;
+	/* The opponent's moves made while we follow the game alert. */
+	bool alert = s->alert_ready && s->move_alert && s->me >= 0 && !s->hotseat;
 	for (size_t i = 0; i < evs->n; i++) {
 		const struct protocol_event *ev = &evs->events[i];
 		if (ev->seq <= s->view.seq)
@@ -423,6 +426,8 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		switch (fe.kind) {
 		case FOLD_EV_MOVE:
 			session_san_append(s, fe.san);
+			if (alert && fe.color != s->me && fe.ply >= s->alert_plies)
+				dirty |= s->move_alert == 2 ? SESSION_DIRTY_FLASH : SESSION_DIRTY_BELL;
 			if (s->pending && fe.ply == s->pending_ply)
 				s->pending = false;
 			if (s->view.undo && s->me >= 0)
@@ -511,6 +516,9 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 	}
 	dirty |= session_over_check(s);
 	dirty |= session_hotseat_follow(s);
+	s->alert_ready = true;
+	if ((int64_t)s->view.game.n_plies > s->alert_plies)
+		s->alert_plies = (int64_t)s->view.game.n_plies;
 	if (dirty & SESSION_DIRTY_MOVES) {
 		session_fix_selection(s);
 		session_relayout_moves(s);

@@ -183,7 +183,9 @@ enum {
 	SESSION_DIRTY_ALL = (1 << 8) - 1,
 	/* Not a pane: ring the terminal bell once (outside ALL on purpose,
 	 * so a full redraw never rings). */
-	SESSION_DIRTY_BELL = 1 << 8
+	SESSION_DIRTY_BELL = 1 << 8,
+	/* Nor this: flash the screen once (the opponent moved). */
+	SESSION_DIRTY_FLASH = 1 << 9
 };
 
 #define SESSION_MIN_WIDTH 60
@@ -287,6 +289,13 @@ struct session {
 	int64_t low_time_cfg_ms;
 	bool bell;
 	int low_state[2];
+	/* The opponent's move (CONFIG_ALERT_*: 0 none, 1 the bell, 2 a
+	 * flash): only for moves made while the screen follows the game,
+	 * not those of the first answer or of a refold from 0 (alert_plies:
+	 * the plies seen so far). */
+	int move_alert;
+	bool alert_ready;
+	int64_t alert_plies;
 	int games_followed;        /* rematches switched to */
 
 	struct session_req outbox[SESSION_OUTBOX_MAX];

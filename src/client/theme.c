@@ -5,6 +5,7 @@
  */
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -46,13 +47,15 @@ void theme_init_default(struct theme *t)
 	snprintf(t->name, sizeof t->name, "default");
 	t->use_color = true;
 	t->markers = false;
-	/* Outline glyphs for White: the pieces read right even where
-	 * colour is lost (copied text, a bad palette). */
-	t->solid_pieces = false;
-	/* Mid-tone squares, so both white and black pieces stand out on
-	 * both; the second number of each pair is the 8-colour fallback. */
-	theme_set(t, THEME_LIGHT_SQUARE, 180, 3);
-	theme_set(t, THEME_DARK_SQUARE, 137, 2);
+	/* Solid glyphs coloured by side: an outline glyph in white on a
+	 * light square is a thin line that barely shows. */
+	t->solid_pieces = true;
+	/* Mid-tone squares, so both white and black pieces keep 3:1 against
+	 * both (THEME_PIECE_CONTRAST_MIN); the second number of each pair is
+	 * the 8-colour fallback, where only magenta and red are mid-tones
+	 * (yellow under white pieces was 1.35:1). */
+	theme_set(t, THEME_LIGHT_SQUARE, 137, 5);
+	theme_set(t, THEME_DARK_SQUARE, 94, 1);
 	theme_set(t, THEME_WHITE_PIECE, 231, 7);
 	theme_set(t, THEME_BLACK_PIECE, 16, 0);
 	theme_set(t, THEME_COORDINATES, 244, THEME_DEFAULT_COLOR);
@@ -155,6 +158,79 @@ int theme_parse_color(const char *text, struct theme_color *c, char *err, size_t
 		return theme_error(err, errsize, "no colour given");
 	*c = tmp;
 	return 0;
+}
+
+void theme_rgb(int n, unsigned char rgb[3])
+{
+	/* xterm's system colours (its default resources). */
+	static const unsigned char sys[16][3] = {
+		{ 0, 0, 0 },     { 205, 0, 0 },     { 0, 205, 0 },   { 205, 205, 0 },
+		{ 0, 0, 238 },   { 205, 0, 205 },   { 0, 205, 205 }, { 229, 229, 229 },
+		{ 127, 127, 127 }, { 255, 0, 0 },   { 0, 255, 0 },   { 255, 255, 0 },
+		{ 92, 92, 255 }, { 255, 0, 255 },   { 0, 255, 255 }, { 255, 255, 255 },
+	};
+	static const unsigned char cube[6] = { 0, 95, 135, 175, 215, 255 };
+	if (n < 0 || n > 255)
+		n = 0;
+	if (n < 16) {
+		memcpy(rgb, sys[n], 3);
+	} else if (n < 232) {
+		rgb[0] = cube[(n - 16) / 36];
+		rgb[1] = cube[(n - 16) / 6 % 6];
+		rgb[2] = cube[(n - 16) % 6];
+	} else {
+		rgb[0] = rgb[1] = rgb[2] = (unsigned char)(8 + 10 * (n - 232));
+	}
+}
+
+/* WCAG 2's relative luminance of an sRGB colour. */
+static double theme_luminance(const unsigned char c[3])
+{
+	static const double weight[3] = { 0.2126, 0.7152, 0.0722 };
+	double l = 0;
+	for (int i = 0; i < 3; i++) {
+		double v = c[i] / 255.0;
+		v = v <= 0.04045 ? v / 12.92 : pow((v + 0.055) / 1.055, 2.4);
+		l += weight[i] * v;
+	}
+	return l;
+}
+
+double theme_contrast(const unsigned char a[3], const unsigned char b[3])
+{
+	double la = theme_luminance(a), lb = theme_luminance(b);
+	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
+}
+
+double theme_piece_contrast(const struct theme *t, int ncolors, int *piece, int *square)
+{
+	static const int pieces[2] = { THEME_WHITE_PIECE, THEME_BLACK_PIECE };
+	static const int squares[2] = { THEME_LIGHT_SQUARE, THEME_DARK_SQUARE };
+	double worst = 21.0;
+	/* A direct-colour terminal is sent the 256-colour choice's RGB. */
+	int n = ncolors > 256 ? 256 : ncolors;
+	*piece = pieces[0];
+	*square = squares[0];
+	if (!t->use_color)
+		return 1.0;
+	for (int i = 0; i < 2; i++) {
+		for (int k = 0; k < 2; k++) {
+			int fg = theme_pick(&t->color[pieces[i]], n), bg = theme_pick(&t->color[squares[k]], n);
+			double c = 1.0;
+			if (fg != THEME_DEFAULT_COLOR && bg != THEME_DEFAULT_COLOR) {
+				unsigned char a[3], b[3];
+				theme_rgb(fg, a);
+				theme_rgb(bg, b);
+				c = theme_contrast(a, b);
+			}
+			if (c < worst) {
+				worst = c;
+				*piece = pieces[i];
+				*square = squares[k];
+			}
+		}
+	}
+	return worst;
 }
 
 int theme_pick(const struct theme_color *c, int ncolors)

@@ -83,6 +83,30 @@ int theme_parse_color(const char *text, struct theme_color *c, char *err, size_t
  * colours lose their brightness, others become THEME_DEFAULT_COLOR). */
 int theme_pick(const struct theme_color *c, int ncolors);
 
+/* The sRGB colour a terminal shows for palette colour n (0-255) with
+ * xterm's default palette (the 16 system colours, the 6x6x6 cube, the
+ * 24 greys): what the contrast check measures, and what a direct-colour
+ * (truecolour) terminal is sent for n. */
+void theme_rgb(int n, unsigned char rgb[3]);
+/* The WCAG 2 contrast ratio of two sRGB colours: 1 (the same luminance)
+ * to 21 (black on white). */
+double theme_contrast(const unsigned char a[3], const unsigned char b[3]);
+
+/* The floor every shipped theme's pieces keep against both squares: 3:1,
+ * WCAG 2.1's minimum for graphical objects (success criterion 1.4.11).
+ * A solid glyph is a shape with no outline, so its colour alone must
+ * stand off the square. */
+#define THEME_PIECE_CONTRAST_MIN 3.0
+
+/* The lowest contrast of a piece colour against a square colour of t as
+ * drawn on a terminal of ncolors colours (8, 16, 256, or more: direct
+ * colour, theme_rgb of the 256-colour choice), with which piece
+ * (THEME_WHITE_PIECE, THEME_BLACK_PIECE) and square it is in *piece and
+ * *square. White pieces are counted without the brightening bold gives
+ * on some terminals. 1.0 where a colour is the terminal's default (it
+ * cannot be known), and for a theme without colour. */
+double theme_piece_contrast(const struct theme *t, int ncolors, int *piece, int *square);
+
 /* Finds the theme file for name into path (size bytes). A name containing
  * '/' or ending in ".theme" is a path and is used as is; otherwise
  * NAME.theme is searched in $TCHESS_THEME_DIR, $XDG_DATA_HOME/tchess/themes

@@ -275,7 +275,7 @@ START_TEST(test_layout)
 	ck_assert_int_eq(l.comment_y + l.comment_h, l.status_y);
 	ck_assert_int_gt(l.moves_h, 5);
 	review_layout_compute(&l, 200, 60);
-	ck_assert_int_eq(l.board.sq_w, 7);
+	ck_assert_int_eq(l.board.sq_w, 11);
 	review_layout_compute(&l, REVIEW_MIN_WIDTH, REVIEW_MIN_HEIGHT);
 	ck_assert(!l.too_small);
 	ck_assert_int_eq(l.board.sq_w, 3);

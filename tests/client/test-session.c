@@ -2385,6 +2385,66 @@ START_TEST(test_hotseat)
 }
 END_TEST
 
+/* The opponent's move alert (move_alert): the bell (or the flash) for a
+ * move the opponent makes while the game is followed; not for my own,
+ * not for the moves of the first answer (joining a running game), not
+ * when the mirror is refolded from 0, and never when it is off. */
+START_TEST(test_move_alert)
+{
+	struct session s;
+	struct evbuf b;
+	struct position p;
+	session_init(&s, ID, BLACK);
+	s.move_alert = 1;
+	evbuf_init(&b, 0);
+	start_events(&b);
+	/* The first answer: the start. */
+	evbuf_fold(&b, &s, 5000);
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 0, "e2e4", T0 + 1000, false);
+	unsigned d = session_on_events(&s, &b.evs, 6000);
+	protocol_events_fini(&b.evs);
+	memset(&b.evs, 0, sizeof b.evs);
+	ck_assert(d & SESSION_DIRTY_BELL);
+	ck_assert(!(d & SESSION_DIRTY_FLASH));
+	/* My own move: no bell. */
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 1, "e7e5", T0 + 2000, false);
+	d = session_on_events(&s, &b.evs, 7000);
+	protocol_events_fini(&b.evs);
+	memset(&b.evs, 0, sizeof b.evs);
+	ck_assert(!(d & SESSION_DIRTY_BELL));
+	/* The flash instead. */
+	s.move_alert = 2;
+	session_position(&s, &p);
+	move_event(&b, &s, &p, 2, "g1f3", T0 + 3000, false);
+	d = session_on_events(&s, &b.evs, 8000);
+	protocol_events_fini(&b.evs);
+	memset(&b.evs, 0, sizeof b.evs);
+	ck_assert(d & SESSION_DIRTY_FLASH);
+	ck_assert(!(d & SESSION_DIRTY_BELL));
+	session_fini(&s);
+
+	/* Joining: the first answer holds the opponent's moves, silently. */
+	session_init(&s, ID, BLACK);
+	s.move_alert = 1;
+	evbuf_init(&b, 0);
+	start_events(&b);
+	struct position start;
+	ck_assert_int_eq(fen_parse(&start, START_FEN, NULL), TCHESS_OK);
+	move_event(&b, &s, &start, 0, "e2e4", T0 + 1000, false);
+	d = session_on_events(&s, &b.evs, 5000);
+	ck_assert(!(d & SESSION_DIRTY_BELL));
+	ck_assert_int_eq(s.view.game.n_plies, 1);
+	/* A refold from 0 (the same events again): silent too. */
+	session_reset(&s);
+	d = session_on_events(&s, &b.evs, 5100);
+	ck_assert(!(d & SESSION_DIRTY_BELL));
+	protocol_events_fini(&b.evs);
+	session_fini(&s);
+}
+END_TEST
+
 static Suite *session_suite(void)
 {
 	Suite *s = suite_create("session");
@@ -2429,6 +2489,7 @@ static Suite *session_suite(void)
 	tcase_add_test(tc, test_rematch_series);
 	tcase_add_test(tc, test_low_time);
 	tcase_add_test(tc, test_hotseat);
+	tcase_add_test(tc, test_move_alert);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -5,6 +5,7 @@
  * NO_COLOR, config file, locale) holds.
  */
 #include <check.h>
+#include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -112,6 +113,75 @@ START_TEST(test_theme_binary_garbage)
 }
 END_TEST
 
+/* Every theme in themes/ (and the built-in default) keeps its pieces at
+ * THEME_PIECE_CONTRAST_MIN (3:1, WCAG 2.1's floor for graphical
+ * objects) against both squares, on 8-, 16-, 256-colour and direct-colour
+ * terminals, measured with xterm's palette; and the measure fails what
+ * the issue saw: white pieces on yellow squares in 8 colours. */
+START_TEST(test_theme_contrast)
+{
+	static const int depths[] = { 8, 16, 256, 1 << 24 };
+	const char *dir = getenv("TCHESS_SOURCE_THEMES");
+	char err[512], path[1024];
+	struct theme t;
+	int piece, square, checked = 0;
+	ck_assert_ptr_nonnull(dir);
+	DIR *d = opendir(dir);
+	ck_assert_ptr_nonnull(d);
+	struct dirent *e;
+	while ((e = readdir(d))) {
+		size_t n = strlen(e->d_name);
+		if (n < 7 || strcmp(e->d_name + n - 6, ".theme"))
+			continue;
+		snprintf(path, sizeof path, "%s/%s", dir, e->d_name);
+		ck_assert_msg(theme_load(&t, path, err, sizeof err) == 0, "%s", err);
+		if (!t.use_color)
+			continue; /* monochrome: reverse video, no colours to measure */
+		for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
+			double c = theme_piece_contrast(&t, depths[i], &piece, &square);
+			ck_assert_msg(c >= THEME_PIECE_CONTRAST_MIN, "%s at %d colours: %s on %s is %.2f:1, under %.1f:1",
+				      e->d_name, depths[i], piece == THEME_WHITE_PIECE ? "white" : "black",
+				      square == THEME_LIGHT_SQUARE ? "light squares" : "dark squares", c,
+				      THEME_PIECE_CONTRAST_MIN);
+		}
+		checked++;
+	}
+	closedir(d);
+	ck_assert_int_ge(checked, 3);
+	theme_init_default(&t);
+	for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++)
+		ck_assert(theme_piece_contrast(&t, depths[i], &piece, &square) >= THEME_PIECE_CONTRAST_MIN);
+	ck_assert(t.solid_pieces);
+
+	/* The old default: 180 yellow light squares, white pieces 231 white. */
+	ck_assert_int_eq(parse(&t, "light_square = 180 yellow\ndark_square = 137 green\n", err), 0);
+	double c = theme_piece_contrast(&t, 8, &piece, &square);
+	ck_assert_int_eq(piece, THEME_WHITE_PIECE);
+	ck_assert_int_eq(square, THEME_LIGHT_SQUARE);
+	ck_assert_double_lt(c, 1.4);
+	ck_assert_double_gt(c, 1.3);
+	ck_assert_double_lt(theme_piece_contrast(&t, 256, &piece, &square), THEME_PIECE_CONTRAST_MIN);
+	/* A square left to the terminal's own colour cannot be measured. */
+	ck_assert_int_eq(parse(&t, "dark_square = default\n", err), 0);
+	ck_assert_double_eq(theme_piece_contrast(&t, 256, &piece, &square), 1.0);
+	ck_assert_int_eq(square, THEME_DARK_SQUARE);
+
+	/* The measure itself: black on white is 21:1, a colour on itself 1:1,
+	 * and the palette is xterm's. */
+	unsigned char black[3], white[3], c137[3], grey[3];
+	theme_rgb(16, black);
+	theme_rgb(231, white);
+	theme_rgb(137, c137);
+	theme_rgb(244, grey);
+	ck_assert_double_eq_tol(theme_contrast(black, white), 21.0, 0.01);
+	ck_assert_double_eq_tol(theme_contrast(c137, c137), 1.0, 0.0001);
+	ck_assert_int_eq(c137[0], 0xaf);
+	ck_assert_int_eq(c137[1], 0x87);
+	ck_assert_int_eq(c137[2], 0x5f);
+	ck_assert_int_eq(grey[0], 128);
+}
+END_TEST
+
 /* Every theme that meson installs loads cleanly from the source tree. */
 START_TEST(test_shipped_themes)
 {
@@ -154,6 +224,14 @@ START_TEST(test_config_good)
 	ck_assert_int_eq(c.ascii, 1);
 	ck_assert_str_eq(c.server, "http://h:8080/#x");
 	ck_assert(c.bell);
+	/* The opponent's move alert: off until set. */
+	ck_assert_int_eq(c.move_alert, CONFIG_ALERT_OFF);
+	const char *ma = "move_alert = flash\n";
+	ck_assert_int_eq(config_parse(&c, ma, strlen(ma), err, sizeof err), 0);
+	ck_assert_int_eq(c.move_alert, CONFIG_ALERT_FLASH);
+	ma = "move_alert = bell\n";
+	ck_assert_int_eq(config_parse(&c, ma, strlen(ma), err, sizeof err), 0);
+	ck_assert_int_eq(c.move_alert, CONFIG_ALERT_BELL);
 	/* The low-time threshold is unset (the default applies) until given. */
 	ck_assert_int_eq(c.low_time_ms, -1);
 	const char *lt = "low_time_ms = 12345\n";
@@ -195,6 +273,7 @@ START_TEST(test_config_bad)
 		{ "theme = x\nengine_depth = 0\n", "line 2: engine_depth is a depth from 1 to 60, not '0'" },
 		{ "theme = x\nengine_depth = 61\n", "line 2: engine_depth is a depth from 1 to 60, not '61'" },
 		{ "theme = x\nengine =\n", "line 2: engine has no value" },
+		{ "move_alert = loud\n", "line 1: move_alert is 'off', 'bell' or 'flash', not 'loud'" },
 	};
 	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
 		struct config c;
@@ -265,6 +344,7 @@ int main(void)
 	TCase *tc = tcase_create("theme");
 	tcase_add_test(tc, test_theme_good);
 	tcase_add_test(tc, test_theme_pick);
+	tcase_add_test(tc, test_theme_contrast);
 	tcase_add_loop_test(tc, test_theme_bad, 0, (int)(sizeof bad_themes / sizeof bad_themes[0]));
 	tcase_add_test(tc, test_theme_binary_garbage);
 	tcase_add_test(tc, test_shipped_themes);

@@ -3,7 +3,11 @@
  * glyphs, the move list layout, clock text, material difference, word
  * wrapping and short game ids.
  */
+#define _XOPEN_SOURCE 700 /* wcswidth */
 #include <check.h>
+#include <locale.h>
+#include <stdlib.h>
+#include <wchar.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -57,6 +61,45 @@ START_TEST(test_cell_round_trip)
 }
 END_TEST
 
+/* The pieces' art: every row of every piece is BOARD_VIEW_ART_W columns
+ * (block elements count one column each, as wcwidth says in a UTF-8
+ * locale), the kinds differ, and the ASCII art names the piece by its
+ * letter in the side's case. */
+START_TEST(test_piece_art)
+{
+	static const enum piece all[] = { W_PAWN, W_KNIGHT, W_BISHOP, W_ROOK, W_QUEEN, W_KING,
+					  B_PAWN, B_KNIGHT, B_BISHOP, B_ROOK, B_QUEEN, B_KING };
+	ck_assert_ptr_nonnull(setlocale(LC_CTYPE, "C.UTF-8"));
+	for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) {
+		for (int ascii = 0; ascii < 2; ascii++) {
+			char joined[200] = "";
+			for (int r = 0; r < BOARD_VIEW_ART_H; r++) {
+				const char *row = board_view_art(all[i], ascii, r);
+				wchar_t wide[32];
+				size_t n = mbstowcs(wide, row, 32);
+				ck_assert_msg(n != (size_t)-1, "piece %d row %d is not UTF-8", (int)all[i], r);
+				ck_assert_msg(wcswidth(wide, n) == BOARD_VIEW_ART_W, "piece %d row %d ('%s') is %d wide",
+					      (int)all[i], r, row, wcswidth(wide, n));
+				strcat(joined, row);
+			}
+			if (ascii) {
+				char letter = board_view_glyph(all[i], true, false)[0];
+				ck_assert_msg(strchr(joined, letter), "'%s' lacks %c", joined, letter);
+			}
+		}
+		/* Each kind's art is its own. */
+		for (size_t k = 0; i < 6 && k < i; k++) {
+			bool same = true;
+			for (int r = 0; r < BOARD_VIEW_ART_H; r++)
+				same = same && !strcmp(board_view_art(all[i], false, r), board_view_art(all[k], false, r));
+			ck_assert_msg(!same, "pieces %d and %d share their art", (int)all[i], (int)all[k]);
+		}
+	}
+	ck_assert_str_eq(board_view_art(NO_PIECE, false, 0), "");
+	ck_assert_str_eq(board_view_art(W_KING, false, BOARD_VIEW_ART_H), "");
+}
+END_TEST
+
 START_TEST(test_geometry)
 {
 	struct board_geometry g;
@@ -67,7 +110,21 @@ START_TEST(test_geometry)
 	ck_assert_int_eq(g.width, 42);
 	ck_assert_int_eq(g.height, 17);
 	ck_assert_int_eq(board_view_geometry(200, 60, &g), 0);
+	ck_assert_int_eq(g.sq_w, 11);
+	ck_assert(board_view_has_art(&g));
+	/* 120x40 with the side column (95x38): 11x4 squares, a 90x33 board
+	 * holding the pieces' art; one column or row less, 7x3 and glyphs. */
+	ck_assert_int_eq(board_view_geometry(95, 38, &g), 0);
+	ck_assert_int_eq(g.sq_w, 11);
+	ck_assert_int_eq(g.sq_h, 4);
+	ck_assert_int_eq(g.width, 90);
+	ck_assert_int_eq(g.height, 33);
+	ck_assert_int_eq(board_view_geometry(89, 38, &g), 0);
 	ck_assert_int_eq(g.sq_w, 7);
+	ck_assert(!board_view_has_art(&g));
+	ck_assert_int_eq(board_view_geometry(95, 32, &g), 0);
+	ck_assert_int_eq(g.sq_h, 3);
+	ck_assert_int_eq(board_view_geometry(120, 60, &g), 0);
 	ck_assert_int_eq(board_view_geometry(26, 9, &g), 0);
 	ck_assert_int_eq(g.sq_w, 3);
 	ck_assert_int_eq(board_view_geometry(25, 9, &g), -1);
@@ -330,6 +387,7 @@ int main(void)
 	tcase_add_test(tc, test_orientation_black);
 	tcase_add_test(tc, test_cell_round_trip);
 	tcase_add_test(tc, test_geometry);
+	tcase_add_test(tc, test_piece_art);
 	tcase_add_test(tc, test_glyphs);
 	tcase_add_test(tc, test_cursor_follows_screen);
 	tcase_add_test(tc, test_view_highlights);

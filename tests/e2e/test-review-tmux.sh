@@ -78,10 +78,12 @@ keys t Enter
 check "game opens at the start" t "ply 0/13, start position"
 check "opening comment" t "A short game for the review tests."
 keys t Right Right Right
+# The default theme draws both sides solid (colour tells them apart):
+# the glyph names the piece, the colour the side.
 check "three steps" t "ply 3/13, after 2.Nf3"
-expect_cell "white knight on f3" "$(sq_row 5)" "$(sq_col 5)" "♘"
+expect_cell "white knight on f3" "$(sq_row 5)" "$(sq_col 5)" "♞"
 expect_cell "g1 is empty" "$(sq_row 7)" "$(sq_col 6)" " "
-expect_cell "white pawn on e4" "$(sq_row 4)" "$(sq_col 4)" "♙"
+expect_cell "white pawn on e4" "$(sq_row 4)" "$(sq_col 4)" "♟"
 expect_cell "black pawn on e5" "$(sq_row 3)" "$(sq_col 4)" "♟"
 expect_cell "rank 8 at the top" "$(sq_row 0)" 0 "8"
 expect_cell "file a at the left" 17 "$(sq_col 0)" "a"
@@ -98,7 +100,7 @@ expect_cell "rank 8 at the bottom" "$(sq_row 7)" 0 "8"
 expect_cell "file h at the left" 17 "$(sq_col 0)" "h"
 expect_cell "file a at the right" 17 "$(sq_col 7)" "a"
 # Seen from Black, f3 is board column 2, board row 2.
-expect_cell "knight on f3 seen from Black" "$(sq_row 2)" "$(sq_col 2)" "♘"
+expect_cell "knight on f3 seen from Black" "$(sq_row 2)" "$(sq_col 2)" "♞"
 keys t f
 check "flip back" t "game 1/2   "
 
@@ -148,7 +150,7 @@ check "quits" t "tchess-exit-0"
 # 9. Black's view from the start, and a named theme.
 start -- --flip --theme high-contrast --game 1 "$pgn"
 check "starts flipped" t "(Black's view)"
-expect_cell "white king on e1 seen from Black" "$(sq_row 0)" "$(sq_col 3)" "♔"
+expect_cell "white king on e1 seen from Black" "$(sq_row 0)" "$(sq_col 3)" "♚"
 keys t q
 check "quits" t "tchess-exit-0"
 

@@ -52,6 +52,7 @@ void ui_board_draw(struct ui *ui, WINDOW *w, const struct board_geometry *g, con
 	const struct theme *t = &ui->theme;
 	bool mono = ui->ncolors == 0;
 	int coord = ui_attr(ui, THEME_COORDINATES, -1);
+	bool art = board_view_has_art(g);
 
 	werase(w);
 	for (int row = 0; row < 8; row++) {
@@ -68,11 +69,14 @@ void ui_board_draw(struct ui *ui, WINDOW *w, const struct board_geometry *g, con
 				mvwhline(w, y0 + dy, x0, ' ', g->sq_w);
 
 			int cx = x0 + g->sq_w / 2, cy = y0 + g->sq_h / 2;
+			/* The markers stand either side of the piece: of its
+			 * glyph, or of its art. */
+			int reach = art ? BOARD_VIEW_ART_W / 2 + 1 : 1;
 			char left, right;
 			ui_board_markers(v, t->markers, sq, &left, &right);
 			if (left && g->sq_w >= 3) {
-				mvwaddch(w, cy, cx - 1, (chtype)left);
-				mvwaddch(w, cy, cx + 1, (chtype)right);
+				mvwaddch(w, cy, cx - reach, (chtype)left);
+				mvwaddch(w, cy, cx + reach, (chtype)right);
 			}
 			if (v->premove[sq])
 				mvwaddch(w, y0, x0, (chtype)('0' + v->premove[sq] % 10));
@@ -86,7 +90,14 @@ void ui_board_draw(struct ui *ui, WINDOW *w, const struct board_geometry *g, con
 				if (white)
 					a |= A_BOLD;
 				wattrset(w, a);
-				mvwaddstr(w, cy, cx, board_view_glyph(p, v->ascii, t->solid_pieces && !mono));
+				if (art) {
+					/* Blocks need colour to tell the sides apart. */
+					for (int r = 0; r < BOARD_VIEW_ART_H; r++)
+						mvwaddstr(w, cy - 1 + r, cx - BOARD_VIEW_ART_W / 2,
+							  board_view_art(p, v->ascii || mono, r));
+				} else {
+					mvwaddstr(w, cy, cx, board_view_glyph(p, v->ascii, t->solid_pieces && !mono));
+				}
 			} else if (v->legal & sq_bb(sq)) {
 				wattrset(w, ui_attr(ui, THEME_LEGAL, bg) | (mono && bg == THEME_DARK_SQUARE ? A_REVERSE : 0));
 				mvwaddstr(w, cy, cx, v->ascii ? "." : "\u00b7");

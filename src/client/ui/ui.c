@@ -84,7 +84,19 @@ void ui_stop(struct ui *ui)
 	ui->screen = NULL;
 }
 
-static int ui_pair(struct ui *ui, short fg, short bg)
+/* A direct-colour (truecolour) terminal takes colours as 0xRRGGBB past
+ * the first eight: a theme's palette number is sent as its RGB
+ * (theme_rgb), which the contrast check measured. */
+static int ui_direct(int c)
+{
+	if (c < 8)
+		return c;
+	unsigned char rgb[3];
+	theme_rgb(c, rgb);
+	return (rgb[0] << 16) | (rgb[1] << 8) | rgb[2];
+}
+
+static int ui_pair(struct ui *ui, int fg, int bg)
 {
 	for (int i = 1; i < ui->npairs; i++)
 		if (ui->pair_fg[i] == fg && ui->pair_bg[i] == bg)
@@ -92,7 +104,10 @@ static int ui_pair(struct ui *ui, short fg, short bg)
 	if (ui->npairs >= UI_PAIRS_MAX || ui->npairs >= COLOR_PAIRS)
 		return 0;
 	int n = ui->npairs++;
-	init_pair((short)n, fg, bg);
+	if (ui->ncolors > 256)
+		init_extended_pair(n, fg < 0 ? fg : ui_direct(fg), bg < 0 ? bg : ui_direct(bg));
+	else
+		init_pair((short)n, (short)fg, (short)bg);
 	ui->pair_fg[n] = fg;
 	ui->pair_bg[n] = bg;
 	return n;
@@ -102,8 +117,10 @@ int ui_attr(struct ui *ui, int fg_slot, int bg_slot)
 {
 	if (ui->ncolors == 0)
 		return A_NORMAL;
-	short fg = fg_slot < 0 ? -1 : (short)theme_pick(&ui->theme.color[fg_slot], ui->ncolors);
-	short bg = bg_slot < 0 ? -1 : (short)theme_pick(&ui->theme.color[bg_slot], ui->ncolors);
+	/* Past 256 colours the 256-colour choice, sent as its RGB. */
+	int n = ui->ncolors > 256 ? 256 : ui->ncolors;
+	int fg = fg_slot < 0 ? -1 : theme_pick(&ui->theme.color[fg_slot], n);
+	int bg = bg_slot < 0 ? -1 : theme_pick(&ui->theme.color[bg_slot], n);
 	return (int)COLOR_PAIR(ui_pair(ui, fg, bg));
 }
 
@@ -173,6 +190,11 @@ void ui_flush(void)
 void ui_beep(void)
 {
 	beep();
+}
+
+void ui_flash(void)
+{
+	flash();
 }
 
 void ui_clear(void)

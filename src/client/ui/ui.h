@@ -22,7 +22,7 @@ struct ui {
 	struct theme theme;
 	int ncolors;        /* colours the theme may use: 0 without colour */
 	int npairs;
-	short pair_fg[UI_PAIRS_MAX], pair_bg[UI_PAIRS_MAX];
+	int pair_fg[UI_PAIRS_MAX], pair_bg[UI_PAIRS_MAX];
 	bool started;
 	void *screen;       /* the curses SCREEN */
 };
@@ -52,6 +52,8 @@ void ui_mouse(bool on);
 void ui_flush(void);
 /* Rings the terminal's bell. */
 void ui_beep(void);
+/* Flashes the screen once (the terminal's visible bell). */
+void ui_flash(void);
 /* The screens drawn from a fresh terminal, after another screen had it. */
 void ui_clear(void);
 
