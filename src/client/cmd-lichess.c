@@ -458,7 +458,7 @@ static int lichess_run_game(const char *cmd, struct lichess_conn *lc, const char
 	struct session s;
 	session_init(&s, id, -1);
 	s.lichess = true;
-	s.ascii = config_want_ascii(o->ascii, &lc->c.cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.ascii = config_want_ascii(o->ascii, &lc->c.cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols);
 	s.bell = lc->c.cfg.bell;
 	s.move_alert = (int)lc->c.cfg.move_alert;
 	s.low_time_cfg_ms = lc->c.cfg.low_time_ms;

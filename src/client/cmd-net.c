@@ -338,7 +338,7 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	session_init(&s, id, me);
 	if (hotseat_host >= 0)
 		session_hotseat(&s, hotseat_host, flip);
-	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.ascii = config_want_ascii(ascii_arg, &c->cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols);
 	s.bell = c->cfg.bell;
 	s.move_alert = (int)c->cfg.move_alert;
 	s.low_time_cfg_ms = c->cfg.low_time_ms;
@@ -605,7 +605,7 @@ int cmd_home(int argc, char **argv)
 	struct home h;
 	home_init(&h, c.have_account);
 	struct screen_home_opts opts = {
-		.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM")),
+		.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols),
 		.bell = c.cfg.bell,
 		.move_alert = (int)c.cfg.move_alert,
 		.low_time_ms = c.cfg.low_time_ms,

@@ -180,7 +180,7 @@ int cmd_review(int argc, char **argv)
 	review_init(&r, base, rp.entries, rp.n_games, review_pgn_load, &rp);
 	r.save = review_pgn_save;
 	r.save_ctx = &rp;
-	r.ascii = config_want_ascii(ascii_arg, &cfg, nl_langinfo(CODESET), getenv("TERM"));
+	r.ascii = config_want_ascii(ascii_arg, &cfg, nl_langinfo(CODESET), getenv("TERM"), 0);
 	r.flipped = flip;
 	if (game_no > 0 || rp.n_games == 1) {
 		r.list_sel = game_no > 0 ? (size_t)game_no - 1 : 0;
@@ -205,6 +205,8 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "tchess review: %s\n", err);
 		goto out_review;
 	}
+	/* Again with the glyphs' width the terminal showed at start. */
+	r.ascii = config_want_ascii(ascii_arg, &cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols);
 	struct loop *l = loop_new(&ui, NULL);
 	loop_push(l, &screen_review_ops, screen_review_new(&ui, &r, engine, (int)depth, cfg.engine_start_s, tb));
 	loop_run(l);

@@ -34,9 +34,9 @@ static int cmd_tourney_screen(struct client_conn *c, const struct client_opts *o
 		return rc;
 	struct tourney_view v;
 	tourney_view_init(&v, id, c->have_account ? c->acct.player : 0);
-	v.ascii = config_want_ascii(o->ascii, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	v.ascii = config_want_ascii(o->ascii, &c->cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols);
 	struct loop *l = loop_new(&ui, c->net);
-	bool game_ascii = config_want_ascii(-1, &c->cfg, nl_langinfo(CODESET), getenv("TERM"));
+	bool game_ascii = config_want_ascii(-1, &c->cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols);
 	loop_push(l, &screen_tourney_ops, screen_tourney_new(&ui, &v, game_ascii));
 	rc = loop_run(l);
 	loop_free(l);

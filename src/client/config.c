@@ -159,7 +159,7 @@ int config_load(struct config *c, char *err, size_t errsize)
 	return rc;
 }
 
-bool config_want_ascii(int cli, const struct config *c, const char *codeset, const char *term)
+bool config_want_ascii(int cli, const struct config *c, const char *codeset, const char *term, int glyph_cols)
 {
 	if (cli >= 0)
 		return cli;
@@ -167,7 +167,11 @@ bool config_want_ascii(int cli, const struct config *c, const char *codeset, con
 		return c->ascii;
 	if (!codeset || (strcmp(codeset, "UTF-8") && strcmp(codeset, "utf8")))
 		return true;
-	return term && !strcmp(term, "linux");
+	if (term && !strcmp(term, "linux"))
+		return true;
+	/* Measured at start: a glyph that took other than one column would
+	 * push the board's squares apart. */
+	return glyph_cols > 1;
 }
 
 const char *config_lichess_url(const struct config *c)

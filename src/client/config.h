@@ -64,9 +64,11 @@ int config_load(struct config *c, char *err, size_t errsize);
 
 /* Whether to draw letters instead of chess glyphs: the command line's
  * choice (-1 none, 0 no, 1 yes), else the config file's, else yes when the
- * locale's character set (codeset) is not UTF-8 or the terminal is the
- * Linux console (whose fonts lack the glyphs). */
-bool config_want_ascii(int cli, const struct config *c, const char *codeset, const char *term);
+ * locale's character set (codeset) is not UTF-8, the terminal is the
+ * Linux console (whose fonts lack the glyphs), or the terminal gave a
+ * chess glyph glyph_cols > 1 columns at start (ui_probe_glyph_cols; 0
+ * when not measured). */
+bool config_want_ascii(int cli, const struct config *c, const char *codeset, const char *term, int glyph_cols);
 
 /* The theme to load: the command line's (NULL for none), else
  * "monochrome" when no_color (the NO_COLOR variable) is set and not empty,

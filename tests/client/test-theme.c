@@ -328,13 +328,18 @@ START_TEST(test_precedence)
 	ck_assert_str_eq(config_theme_name(NULL, &c, "1"), "monochrome");
 	ck_assert_str_eq(config_theme_name("high-contrast", &c, "1"), "high-contrast");
 
-	ck_assert(!config_want_ascii(-1, &c, "UTF-8", "xterm-256color"));
-	ck_assert(config_want_ascii(-1, &c, "ANSI_X3.4-1968", "xterm"));
-	ck_assert(config_want_ascii(-1, &c, "UTF-8", "linux"));
-	ck_assert(config_want_ascii(1, &c, "UTF-8", "xterm"));
-	ck_assert(!config_want_ascii(0, &c, "ANSI_X3.4-1968", "linux"));
+	ck_assert(!config_want_ascii(-1, &c, "UTF-8", "xterm-256color", 0));
+	ck_assert(config_want_ascii(-1, &c, "ANSI_X3.4-1968", "xterm", 0));
+	ck_assert(config_want_ascii(-1, &c, "UTF-8", "linux", 0));
+	ck_assert(config_want_ascii(1, &c, "UTF-8", "xterm", 0));
+	ck_assert(!config_want_ascii(0, &c, "ANSI_X3.4-1968", "linux", 0));
+	/* The glyphs measured at start: one column keeps them, two (or
+	 * more) means letters, unless the command line says otherwise. */
+	ck_assert(!config_want_ascii(-1, &c, "UTF-8", "xterm-256color", 1));
+	ck_assert(config_want_ascii(-1, &c, "UTF-8", "xterm-256color", 2));
+	ck_assert(!config_want_ascii(0, &c, "UTF-8", "xterm-256color", 2));
 	c.ascii = 1;
-	ck_assert(config_want_ascii(-1, &c, "UTF-8", "xterm"));
+	ck_assert(config_want_ascii(-1, &c, "UTF-8", "xterm", 0));
 }
 END_TEST
 

@@ -3,6 +3,7 @@
  * theme, and key translation.
  */
 #include <errno.h>
+#include <langinfo.h>
 #include <locale.h>
 #include <poll.h>
 #include <stdio.h>
@@ -43,6 +44,11 @@ int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize)
 	/* Arrow keys arrive as escape sequences; wait only briefly to tell
 	 * them from a lone Esc. */
 	set_escdelay(25);
+	/* Before curses owns the terminal: the chess glyphs' width, where
+	 * the locale would draw them (config_want_ascii reads it). */
+	const char *cs = nl_langinfo(CODESET);
+	if (cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8")) && !getenv("TCHESS_NO_PROBE"))
+		ui->glyph_cols = ui_probe_glyph_cols(STDIN_FILENO, STDOUT_FILENO, UI_PROBE_TIMEOUT_MS);
 	/* newterm, unlike initscr, reports failure instead of exiting. */
 	ui->screen = newterm(NULL, stdout, stdin);
 	if (!ui->screen) {

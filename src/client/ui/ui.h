@@ -25,7 +25,24 @@ struct ui {
 	int pair_fg[UI_PAIRS_MAX], pair_bg[UI_PAIRS_MAX];
 	bool started;
 	void *screen;       /* the curses SCREEN */
+	/* The columns the terminal gave a chess glyph at start (1, 2...),
+	 * 0 when not measured (no answer, or not a UTF-8 locale). */
+	int glyph_cols;
 };
+
+/* How long the self-check waits for the terminal's answer: a local
+ * terminal answers in a millisecond or two, one over ssh in a round trip. */
+#define UI_PROBE_TIMEOUT_MS 250
+
+/* The terminal self-check (ui/probe.c): writes a chess glyph at the start
+ * of the line on out and asks the terminal where the cursor went, waiting
+ * up to timeout_ms for the answer on in (put in raw mode meanwhile, then
+ * restored; the glyph is erased). Returns the columns the glyph took, or
+ * 0 when in or out is no terminal or none answered in time. */
+int ui_probe_glyph_cols(int in, int out, int timeout_ms);
+/* The column of a cursor position report (ESC [ row ; col R) in buf, the
+ * last one when several: 0 with *col, -1 when there is none. */
+int ui_probe_parse(const char *buf, size_t len, int *col);
 
 /* Starts curses on the terminal with theme t (copied). A theme that wants
  * colour on a terminal without it falls back to monochrome. Returns 0, or
