@@ -42,7 +42,7 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 			keys[k++] = "r rematch";
 		if (!s->gone && session_over(s)) {
 			keys[k++] = "s save PGN";
-			keys[k++] = "n notes";
+			keys[k++] = "j notes";
 		} else if (s->gone || s->me < 0 || !s->view.started) {
 			/* Nothing to move, offer or resign yet, or ever again
 			 * once the game is not followed. */

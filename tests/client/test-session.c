@@ -874,7 +874,11 @@ START_TEST(test_game_over)
 	char st[200];
 	play_status_line(&s, 80, st, sizeof st);
 	ck_assert_ptr_nonnull(strstr(st, "game over"));
-	ck_assert_ptr_nonnull(strstr(st, "n notes"));
+	/* The notes key is j after the game as during it: one key. */
+	ck_assert_ptr_nonnull(strstr(st, "j notes"));
+	ck_assert_ptr_null(strstr(st, "n notes"));
+	ck_assert_int_eq(session_key(&s, 'j').kind, SESSION_CMD_NOTES_OPEN);
+	ck_assert_int_ne(session_key(&s, 'n').kind, SESSION_CMD_NOTES_OPEN);
 	ck_assert_str_eq(s.san[3], "Qh4#");
 	ck_assert_int_eq(session_next_tick(&s, 8000), -1);
 	apply(&s, SESSION_CMD_SAVE_PGN, 0);
@@ -922,7 +926,7 @@ START_TEST(test_status_line_fits)
 	evbuf_fold(&b, &s, 7000);
 	ck_assert(session_over(&s));
 	play_status_line(&s, 80, line, sizeof line);
-	ck_assert_str_eq(line, "game 01234567 | game over | online | r rematch  s save PGN  n notes  ? help");
+	ck_assert_str_eq(line, "game 01234567 | game over | online | r rematch  s save PGN  j notes  ? help");
 	session_fini(&s);
 	/* Before the start: no move, draw or resign hints for a game that
 	 * has not begun. */
@@ -1748,7 +1752,7 @@ START_TEST(test_notes)
 
 	/* A spectator reads the notes only once they are revealed. */
 	started_game(&s, &b, -1, NULL);
-	press(&s, 'n');
+	press(&s, 'j');
 	ck_assert(!s.notes_open);
 	ck_assert_str_eq(s.message, "spectating: the players' notes show after the game");
 	ck_assert_int_eq(session_key(&s, '=').kind, SESSION_CMD_SPECTATING);

@@ -25,6 +25,12 @@ check "resign asks first" b1 "resign this game? (y/n)"
 keys b1 y
 check "the winner reads 'You won'" w1 "You won: 1-0 resignation" 10
 check "the loser reads 'You lost'" b1 "You lost: 1-0 resignation" 10
+# The notes key is j on the end screen, as in the game and in the help.
+check "the end screen names j for the notes" w1 "j notes"
+absent "no second notes key on the end screen" w1 "n notes"
+keys w1 j
+check "j opens the notes after the game" w1 "Esc closes"
+keys w1 Escape
 
 # 2. s saves the PGN in the games folder, made on the first save.
 keys w1 s

@@ -252,7 +252,7 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
 		/* The same keys, in the same order, as the status line's. */
-		snprintf(line, sizeof line, "%ss save PGN%s   n notes   q quit",
+		snprintf(line, sizeof line, "%ss save PGN%s   j notes   q quit",
 			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "", s->saved ? " (saved)" : "");
 		ui_draw_put(w, 2, 0, line, width);
 		if (in_series)
@@ -341,7 +341,7 @@ static const char *const ui_play_help_text[] = {
 	"  u  d                undo games: take back / done (commit the move)",
 	"  j  t                notes (private until the end) / turn the board",
 	"  PgUp PgDn  Ctrl-L   scroll the move list / redraw",
-	"  after the game      r rematch  s save PGN  n notes  f flip  q quit",
+	"  after the game      r rematch  s save PGN  j notes  f flip  q quit",
 	NULL,
 };
 
