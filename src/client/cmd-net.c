@@ -316,6 +316,7 @@ int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 		fprintf(stderr, "tchess: %s\n", err);
 		return 2;
 	}
+	config_apply_theme(&c->cfg, &theme);
 	if (ui_start(ui, &theme, err, sizeof err) < 0) {
 		fprintf(stderr, "tchess: %s\n", err);
 		return 1;
@@ -613,6 +614,8 @@ int cmd_home(int argc, char **argv)
 	};
 	opts.hotseat = client_home_hotseat;
 	opts.hotseat_ctx = &c;
+	opts.cfg = &c.cfg;
+	opts.theme_name = config_theme_name(o.theme, &c.cfg, getenv("NO_COLOR"));
 	struct loop *l = loop_new(&ui, c.net);
 	loop_push(l, &screen_home_ops, screen_home_new(&ui, &h, &opts));
 	rc = loop_run(l);

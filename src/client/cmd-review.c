@@ -158,6 +158,7 @@ int cmd_review(int argc, char **argv)
 		fprintf(stderr, "tchess: %s\n", err);
 		return 2;
 	}
+	config_apply_theme(&cfg, &theme);
 
 	struct review_pgn rp;
 	if (review_pgn_open(&rp, file, err, sizeof err) < 0) {

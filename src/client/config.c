@@ -1,16 +1,20 @@
 /*
- * The config file: locating it by the XDG rules and parsing its few keys.
- * Unknown keys are errors, so a typo is reported instead of silently
- * ignored.
+ * The config file: locating it by the XDG rules, parsing its few keys,
+ * and setting one key in it (the settings screen). Unknown keys are
+ * errors, so a typo is reported instead of silently ignored.
  */
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "account.h"
 #include "config.h"
 #include "keyvalue.h"
 #include "review-engine.h"
+#include "theme.h"
+#include "util/buf.h"
 
 #define CONFIG_FILE_MAX (64 * 1024)
 
@@ -19,6 +23,7 @@ void config_init(struct config *c)
 	memset(c, 0, sizeof *c);
 	c->ascii = -1;
 	c->bell = false;
+	c->pieces = -1;
 	c->low_time_ms = -1;
 }
 
@@ -55,6 +60,13 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				tmp.ascii = b;
 			else
 				tmp.bell = b;
+		} else if (!strcmp(key, "pieces")) {
+			if (!strcmp(value, "solid") || !strcmp(value, "outline")) {
+				tmp.pieces = value[0] == 's';
+			} else {
+				snprintf(err, errsize, "line %d: pieces is 'solid' or 'outline', not '%.60s'", line, value);
+				return -1;
+			}
 		} else if (!strcmp(key, "move_alert")) {
 			if (!strcmp(value, "off") || !strcmp(value, "no"))
 				tmp.move_alert = CONFIG_ALERT_OFF;
@@ -115,8 +127,8 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 			memcpy(tmp.lichess_url, value, n + 1);
 		} else {
 			snprintf(err, errsize,
-				 "line %d: unknown key '%.60s' (known: theme, ascii, server, bell, move_alert, low_time_ms, lichess_url, "
-				 "engine, engine_depth, engine_start_timeout)",
+				 "line %d: unknown key '%.60s' (known: theme, ascii, pieces, server, bell, move_alert, low_time_ms, "
+				 "lichess_url, engine, engine_depth, engine_start_timeout)",
 				 line, key);
 			return -1;
 		}
@@ -156,6 +168,98 @@ int config_load(struct config *c, char *err, size_t errsize)
 	else
 		rc = 0;
 	free(buf);
+	return rc;
+}
+
+void config_apply_theme(const struct config *c, struct theme *t)
+{
+	if (c->pieces >= 0)
+		t->solid_pieces = c->pieces == 1;
+}
+
+/* Makes the folders above path, as mkdir -p would. */
+static int config_mkdirs(const char *path, char *err, size_t errsize)
+{
+	char dir[1024];
+	snprintf(dir, sizeof dir, "%s", path);
+	char *slash = strrchr(dir, '/');
+	if (!slash || slash == dir)
+		return 0;
+	*slash = '\0';
+	return account_mkdirs(dir, err, errsize);
+}
+
+/* Whether line (len bytes, no newline) sets key: "key = ..." after
+ * blanks, not a comment. */
+static bool config_line_sets(const char *line, size_t len, const char *key)
+{
+	size_t i = 0, k = strlen(key);
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	if (len - i < k || strncmp(line + i, key, k))
+		return false;
+	i += k;
+	while (i < len && (line[i] == ' ' || line[i] == '\t'))
+		i++;
+	return i < len && line[i] == '=';
+}
+
+int config_set(const char *path, const char *key, const char *value, char *err, size_t errsize)
+{
+	size_t len = 0;
+	char why[256];
+	char *old = keyvalue_read_file(path, CONFIG_FILE_MAX, &len, why, sizeof why);
+	if (!old && errno != ENOENT) {
+		snprintf(err, errsize, "%s", why);
+		return -1;
+	}
+	struct buf out;
+	buf_init(&out);
+	bool done = false;
+	/* Each line of the old text, the key's first line replaced and any
+	 * later one dropped (the last would win). */
+	for (size_t pos = 0; old && pos < len;) {
+		const char *nl = memchr(old + pos, '\n', len - pos);
+		size_t end = nl ? (size_t)(nl - old) : len;
+		if (config_line_sets(old + pos, end - pos, key)) {
+			if (!done) {
+				buf_printf(&out, "%s = %s\n", key, value);
+				done = true;
+			}
+		} else {
+			buf_append(&out, old + pos, end - pos);
+			buf_append(&out, "\n", 1);
+		}
+		pos = nl ? end + 1 : len;
+	}
+	if (!done)
+		buf_printf(&out, "%s = %s\n", key, value);
+	free(old);
+	struct config check;
+	config_init(&check);
+	int rc = -1;
+	char tmp[1100];
+	if (config_parse(&check, out.data, out.len, why, sizeof why) < 0) {
+		snprintf(err, errsize, "%s = %s: %s", key, value, why);
+		goto out;
+	}
+	if (config_mkdirs(path, err, errsize) < 0)
+		goto out;
+	snprintf(tmp, sizeof tmp, "%s.new", path);
+	FILE *f = fopen(tmp, "w");
+	if (!f) {
+		snprintf(err, errsize, "%s: %s", tmp, strerror(errno));
+		goto out;
+	}
+	bool wrote = fwrite(out.data, 1, out.len, f) == out.len;
+	if (fclose(f) != 0 || !wrote || rename(tmp, path) < 0) {
+		snprintf(err, errsize, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		goto out;
+	}
+	rc = 0;
+out:
+	buf_fini(&out);
 	return rc;
 }
 

@@ -7,6 +7,7 @@
  *	server = http://host:port  # for the network commands
  *	bell = yes                 # ring once when my clock goes under low time
  *	move_alert = bell          # the opponent moved: off (default), bell, flash
+ *	pieces = outline           # the glyphs, over the theme's: solid or outline
  *	low_time_ms = 30000        # the low-time threshold (0: no warning)
  *	lichess_url = https://lichess.org  # where tchess lichess plays
  *	engine = /usr/games/stockfish      # review's UCI engine (--engine)
@@ -34,6 +35,7 @@ struct config {
 	char server[256];  /* "" when not set */
 	bool bell;
 	enum config_alert move_alert; /* the opponent's move: CONFIG_ALERT_OFF unless set */
+	int pieces;        /* -1 the theme's, 0 outline, 1 solid glyphs */
 	long long low_time_ms; /* -1 not set: a tenth of the base time, 10 s to 60 s */
 	char lichess_url[256]; /* "" when not set: CONFIG_LICHESS_URL */
 	char engine[256];      /* review's engine; "" when not set */
@@ -61,6 +63,17 @@ int config_path(char *buf, size_t size);
 /* Reads the config file over c. A missing file is no error. Returns 0, or
  * -1 with a message naming the file and line in err. */
 int config_load(struct config *c, char *err, size_t errsize);
+
+/* Sets key to value in the config file at path (made, with its folders,
+ * when missing): the key's line replaced where it is, other lines and
+ * comments kept, else the line added at the end. The new text must parse
+ * (config_parse), or nothing is written. Written to a temporary file and
+ * renamed over the old one. Returns 0, or -1 with why in err. */
+int config_set(const char *path, const char *key, const char *value, char *err, size_t errsize);
+
+/* The config file's pieces over theme t's (solid or outline glyphs). */
+struct theme;
+void config_apply_theme(const struct config *c, struct theme *t);
 
 /* Whether to draw letters instead of chess glyphs: the command line's
  * choice (-1 none, 0 no, 1 yes), else the config file's, else yes when the

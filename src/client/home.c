@@ -25,6 +25,7 @@ static const char *const home_action_text[HOME_ACTION_NB][2] = {
 	[HOME_TOURNAMENTS] = { "Tournaments", "register, withdraw, open their games" },
 	[HOME_REVIEW] = { "Review a PGN file", "step through a file's games, offline" },
 	[HOME_HOTSEAT] = { "Play a friend here", "two players on this terminal" },
+	[HOME_SETTINGS] = { "Settings", "theme, pieces, sounds (saved to the config file)" },
 	[HOME_QUIT] = { "Quit", "" },
 };
 
@@ -388,6 +389,9 @@ static unsigned home_activate(struct home *h, int row)
 			break;
 		case HOME_TOURNAMENTS:
 			home_queue_kind(h, HOME_REQ_TOURNAMENTS);
+			break;
+		case HOME_SETTINGS:
+			home_queue_kind(h, HOME_REQ_SETTINGS);
 			break;
 		case HOME_HOTSEAT: {
 			struct home_req r = { .kind = HOME_REQ_HOTSEAT, .color = -1 };

@@ -27,7 +27,7 @@
 #define HOME_MIN_WIDTH 40
 #define HOME_MIN_HEIGHT 12
 
-/* The actions at the top of the screen, in their order (keys 1..7, q). */
+/* The actions at the top of the screen, in their order (keys 1..8, q). */
 enum home_action {
 	HOME_ENGINE = 0, /* a game against the engine */
 	HOME_SEEK,       /* an open game anyone may join */
@@ -36,6 +36,7 @@ enum home_action {
 	HOME_TOURNAMENTS,
 	HOME_REVIEW,     /* a PGN file's games, offline: a prompt for the file */
 	HOME_HOTSEAT,    /* two players at this terminal */
+	HOME_SETTINGS,   /* theme, pieces, sounds */
 	HOME_QUIT,
 	HOME_ACTION_NB
 };
@@ -58,6 +59,7 @@ enum home_req_kind {
 	HOME_REQ_LX_ACCEPT,    /* POST /api/challenge/ID/accept */
 	HOME_REQ_LX_DECLINE,   /* POST /api/challenge/ID/decline */
 	HOME_REQ_HOTSEAT,      /* not HTTP: the loop makes a hotseat game (tc) and opens it */
+	HOME_REQ_SETTINGS,     /* not HTTP: the loop opens the settings */
 };
 
 struct home_req {

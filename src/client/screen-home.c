@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "backend.h"
+#include "config.h"
 #include "home.h"
 #include "lichess-stream.h"
 #include "loop.h"
@@ -369,6 +370,18 @@ static void screen_home_send(void *self, struct loop *l)
 		}
 		if (r.kind == HOME_REQ_TOURNAMENTS) {
 			screen_home_open_tournaments(p, l);
+			continue;
+		}
+		if (r.kind == HOME_REQ_SETTINGS) {
+			char path[1024];
+			if (!p->opts.cfg || config_path(path, sizeof path) < 0) {
+				home_back(p->h, "no config file: neither XDG_CONFIG_HOME nor HOME is set");
+				continue;
+			}
+			p->away = true;
+			p->why[0] = '\0';
+			loop_push(l, &screen_settings_ops,
+				  screen_settings_new(p->ui, p->opts.cfg, p->opts.theme_name, path, &p->opts));
 			continue;
 		}
 		if (r.kind == HOME_REQ_REVIEW) {

@@ -73,7 +73,19 @@ struct screen_home_opts {
 	 * with why in err. */
 	int (*hotseat)(void *ctx, const char *tc, char *id, size_t size, int *host, char *err, size_t errsize);
 	void *hotseat_ctx;
+	/* For the settings screen: the config file read at start, and the
+	 * theme in use. */
+	const struct config *cfg;
+	const char *theme_name;
 };
+struct config;
+extern const struct screen_ops screen_settings_ops;
+/* The settings screen (settings.h) over the config c and the theme in use,
+ * writing to the config file at path; its changes go to opts (the home
+ * screen's, the caller's) for the games opened from now on. */
+struct screen_settings *screen_settings_new(struct ui *ui, const struct config *c, const char *theme_name,
+					    const char *path, struct screen_home_opts *opts);
+
 struct home;
 /* The home screen of h (the caller's) on ui. */
 struct screen_home *screen_home_new(struct ui *ui, struct home *h, const struct screen_home_opts *opts);

@@ -7,8 +7,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "config.h"
 #include "home.h"
+#include "settings.h"
 #include "keys.h"
 
 static void drain(struct home *h)
@@ -195,6 +198,120 @@ START_TEST(test_engine_choices)
 }
 END_TEST
 
+/* The settings screen's model: each change is written to the config
+ * file at once (made with its folders), other lines kept; a bad file is
+ * not made worse; 7 and 8 on the home screen ask for the hotseat game
+ * and the settings. */
+START_TEST(test_settings)
+{
+	char dir[] = "/tmp/tchess-settings.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256], text[1024];
+	snprintf(path, sizeof path, "%s/cfg/tchess/config", dir);
+	struct config c;
+	config_init(&c);
+	struct settings st;
+	settings_init(&st, &c, "default", true, false, path);
+	char line[160];
+	settings_row_text(&st, SETTINGS_THEME, line, sizeof line);
+	ck_assert_msg(strstr(line, "< default >"), "%s", line);
+	settings_row_text(&st, SETTINGS_PIECES, line, sizeof line);
+	ck_assert_msg(strstr(line, "< solid glyphs >"), "%s", line);
+	/* Right on the theme: the next shipped one, saved. */
+	struct settings_cmd k = settings_key(&st, KEYS_RIGHT);
+	settings_apply(&st, &k);
+	ck_assert_str_eq(settings_theme_name(&st), "high-contrast");
+	ck_assert_int_eq(st.changed, SETTINGS_CHANGED_THEME);
+	ck_assert_str_eq(st.message, "saved: theme = high-contrast");
+	/* Down, Right: outline glyphs (ascii = no, pieces = outline). */
+	k = settings_key(&st, KEYS_DOWN);
+	settings_apply(&st, &k);
+	k = settings_key(&st, KEYS_RIGHT);
+	settings_apply(&st, &k);
+	ck_assert_int_eq(st.pieces, SETTINGS_OUTLINE);
+	/* Down, Left: the alert goes round to flash; Down, Enter: the bell on. */
+	k = settings_key(&st, KEYS_DOWN);
+	settings_apply(&st, &k);
+	k = settings_key(&st, KEYS_LEFT);
+	settings_apply(&st, &k);
+	ck_assert_int_eq(st.move_alert, CONFIG_ALERT_FLASH);
+	k = settings_key(&st, KEYS_DOWN);
+	settings_apply(&st, &k);
+	k = settings_key(&st, KEYS_ENTER);
+	settings_apply(&st, &k);
+	ck_assert(st.bell);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	ck_assert_str_eq(text, "theme = high-contrast\nascii = no\npieces = outline\nmove_alert = flash\nbell = yes\n");
+	/* Read back, the file says what the screen showed. */
+	config_init(&c);
+	ck_assert_int_eq(config_parse(&c, text, n, line, sizeof line), 0);
+	ck_assert_str_eq(c.theme, "high-contrast");
+	ck_assert_int_eq(c.pieces, 0);
+	ck_assert_int_eq(c.ascii, 0);
+	ck_assert_int_eq(c.move_alert, CONFIG_ALERT_FLASH);
+	ck_assert(c.bell);
+
+	/* config_set keeps comments and other keys, replaces the key where
+	 * it stands, and drops a later duplicate (the last would win). */
+	f = fopen(path, "w");
+	fputs("# mine\ntheme = 256\nserver = http://h:1  # remote\ntheme = default\n", f);
+	fclose(f);
+	ck_assert_int_eq(config_set(path, "theme", "monochrome", line, sizeof line), 0);
+	f = fopen(path, "r");
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	ck_assert_str_eq(text, "# mine\ntheme = monochrome\nserver = http://h:1  # remote\n");
+	/* A value the parser refuses: nothing written, the reason given. */
+	ck_assert_int_eq(config_set(path, "bell", "loud", line, sizeof line), -1);
+	ck_assert_msg(strstr(line, "bell is 'yes' or 'no'"), "%s", line);
+	f = fopen(path, "r");
+	n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	ck_assert_str_eq(text, "# mine\ntheme = monochrome\nserver = http://h:1  # remote\n");
+	/* The screen says a failed save and keeps the old value. */
+	settings_init(&st, &c, "default", true, false, "/proc/no/such/config");
+	k = settings_key(&st, KEYS_RIGHT);
+	settings_apply(&st, &k);
+	ck_assert_str_eq(settings_theme_name(&st), "default");
+	ck_assert(st.message_error);
+	ck_assert_msg(strstr(st.message, "not saved"), "%s", st.message);
+	ck_assert_int_eq(st.changed, 0);
+	/* q leaves. */
+	k = settings_key(&st, 'q');
+	settings_apply(&st, &k);
+	ck_assert(st.quit);
+	unlink(path);
+	snprintf(path, sizeof path, "%s/cfg/tchess", dir);
+	rmdir(path);
+	snprintf(path, sizeof path, "%s/cfg", dir);
+	rmdir(path);
+	rmdir(dir);
+
+	/* The home screen's 7 and 8. */
+	struct home h;
+	struct home_req r;
+	home_init(&h, true);
+	while (home_take_request(&h, &r))
+		;
+	struct home_cmd rc = { HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &rc);
+	press(&h, '8');
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_SETTINGS);
+	press(&h, '7');
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_HOTSEAT);
+	ck_assert_str_eq(r.tc, "5+3");
+	home_fini(&h);
+}
+END_TEST
+
 static Suite *home_suite(void)
 {
 	Suite *s = suite_create("home");
@@ -202,6 +319,7 @@ static Suite *home_suite(void)
 	tcase_add_test(tc, test_rows_and_keys);
 	tcase_add_test(tc, test_join_prompt);
 	tcase_add_test(tc, test_engine_choices);
+	tcase_add_test(tc, test_settings);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -45,8 +45,8 @@ if [ -n "$engine" ]; then
 	check "and whose move" h "* your move"
 	id=$(printf '%s\n' "$screen" | sed -n 's/^  \([0-9a-f]\{8\}\)  .* vs engine .* move [0-9]* .*/\1/p' | head -1)
 	if [ -n "$id" ]; then ok "the row names the game ($id) and its move number"; else fail "no game row"; show_screen; fi
-	# The selection goes down the eight actions to the game.
-	keys h j j j j j j j j Enter
+	# The selection goes down the nine actions to the game.
+	keys h j j j j j j j j j Enter
 	check "Enter takes the game back" h "game $id |" 20
 	check "with its moves" h "$san"
 	keys h m q

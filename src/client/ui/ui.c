@@ -62,21 +62,34 @@ int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize)
 	nonl();
 	keypad(stdscr, TRUE);
 	curs_set(0);
-	if (ui->theme.use_color && has_colors() && start_color() == OK) {
+	/* Colour is started whatever the theme, so that the settings
+	 * screen can switch to a coloured one. */
+	if (has_colors() && start_color() == OK) {
 		use_default_colors();
-		ui->ncolors = COLORS;
-	} else {
-		/* No colour to be had: the monochrome look, with markers. */
-		if (ui->theme.use_color)
-			theme_init_monochrome(&ui->theme);
-		ui->ncolors = 0;
+		ui->term_colors = COLORS;
 	}
+	ui_set_theme(ui, &ui->theme);
 	ui->npairs = 1;
 	ui_define_keys();
 	/* The first refresh of stdscr clears the terminal; do it now, so the
 	 * first key read (which refreshes stdscr) does not wipe the panes. */
 	refresh();
 	return 0;
+}
+
+void ui_set_theme(struct ui *ui, const struct theme *t)
+{
+	ui->theme = *t;
+	if (ui->theme.use_color && ui->term_colors > 0) {
+		ui->ncolors = ui->term_colors;
+	} else {
+		/* No colour to be had: the monochrome look, with markers. */
+		if (ui->theme.use_color)
+			theme_init_monochrome(&ui->theme);
+		ui->ncolors = 0;
+	}
+	/* The colour pairs are made again on demand for the new colours. */
+	ui->npairs = 1;
 }
 
 void ui_stop(struct ui *ui)

@@ -21,6 +21,7 @@
 struct ui {
 	struct theme theme;
 	int ncolors;        /* colours the theme may use: 0 without colour */
+	int term_colors;    /* the terminal's colours: 0 without colour */
 	int npairs;
 	int pair_fg[UI_PAIRS_MAX], pair_bg[UI_PAIRS_MAX];
 	bool started;
@@ -50,6 +51,9 @@ int ui_probe_parse(const char *buf, size_t len, int *col);
 int ui_start(struct ui *ui, const struct theme *t, char *err, size_t errsize);
 /* Restores the terminal. Safe to call twice. */
 void ui_stop(struct ui *ui);
+/* Draws with theme t (copied) from now on, monochrome when the terminal
+ * has no colour; the screens then redraw everything. */
+void ui_set_theme(struct ui *ui, const struct theme *t);
 
 /* The curses attribute (colour pair included) for foreground slot fg on
  * background slot bg of the theme; slot -1 is the terminal's default. */
@@ -117,5 +121,9 @@ void ui_home_free(struct ui_home *p);
 void ui_home_layout(struct ui_home *p);
 /* Draws what dirty (HOME_DIRTY_*) says. */
 void ui_home_draw(struct ui_home *p, unsigned dirty);
+
+/* The settings screen (settings.h), drawn whole. */
+struct settings;
+void ui_settings_draw(struct ui *ui, const struct settings *st);
 
 #endif
