@@ -1035,7 +1035,7 @@ int cmd_lichess_home(int argc, char **argv)
 	struct home h;
 	home_init_lichess(&h, lc.me_id);
 	struct screen_home_opts opts = {
-		.ascii = config_want_ascii(o.ascii, &lc.c.cfg, nl_langinfo(CODESET), getenv("TERM")),
+		.ascii = config_want_ascii(o.ascii, &lc.c.cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols),
 		.bell = lc.c.cfg.bell,
 		.low_time_ms = lc.c.cfg.low_time_ms,
 	};
@@ -1134,7 +1134,7 @@ int cmd_lichess_watch(int argc, char **argv)
 	struct session s;
 	session_init(&s, id, -1);
 	s.lichess = true;
-	s.ascii = config_want_ascii(o.ascii, &lc.c.cfg, nl_langinfo(CODESET), getenv("TERM"));
+	s.ascii = config_want_ascii(o.ascii, &lc.c.cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols);
 	s.low_time_cfg_ms = lc.c.cfg.low_time_ms;
 	struct loop *l = loop_new(&ui, lc.c.net);
 	struct screen_play *sp = screen_play_new(&ui, &s, NULL, NULL);

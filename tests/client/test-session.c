@@ -2319,7 +2319,7 @@ START_TEST(test_hotseat)
 	session_init(&s, ID, WHITE);
 	session_hotseat(&s, WHITE, true);
 	evbuf_init(&b, 0);
-	start_events(&b);
+	start_events(&b, NULL);
 	evbuf_fold(&b, &s, 5000);
 	ck_assert_int_eq(s.me, WHITE);
 	ck_assert(!s.flipped);
@@ -2368,7 +2368,7 @@ START_TEST(test_hotseat)
 	session_init(&s, ID, WHITE);
 	session_hotseat(&s, WHITE, false);
 	evbuf_init(&b, 0);
-	start_events(&b);
+	start_events(&b, NULL);
 	evbuf_fold(&b, &s, 5000);
 	session_tick(&s, 5000);
 	ck_assert(session_take_request(&s, &r));
@@ -2401,7 +2401,7 @@ START_TEST(test_move_alert)
 	session_init(&s, ID, BLACK);
 	s.move_alert = 1;
 	evbuf_init(&b, 0);
-	start_events(&b);
+	start_events(&b, NULL);
 	/* The first answer: the start. */
 	evbuf_fold(&b, &s, 5000);
 	session_position(&s, &p);
@@ -2433,7 +2433,7 @@ START_TEST(test_move_alert)
 	session_init(&s, ID, BLACK);
 	s.move_alert = 1;
 	evbuf_init(&b, 0);
-	start_events(&b);
+	start_events(&b, NULL);
 	struct position start;
 	ck_assert_int_eq(fen_parse(&start, START_FEN, NULL), TCHESS_OK);
 	move_event(&b, &s, &start, 0, "e2e4", T0 + 1000, false);
