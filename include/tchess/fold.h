@@ -242,8 +242,11 @@ struct game_view {
 	int64_t seq;               /* the last event applied */
 	int64_t created_ms;        /* t_ms of game-created */
 	int64_t last_t_ms;         /* t_ms of the last event applied */
-	/* Each side's vacations from "vacation" events: they stop that side's
-	 * correspondence clock (tchess/vacation.h). */
+	/* Each side's vacations: they stop that side's correspondence clock
+	 * (tchess/vacation.h). No event carries them any more (issue 12 item
+	 * 2): the server fills them from its players' records, a client from
+	 * the snapshot and the events answers (fold_view_vacations_decode);
+	 * "vacation" events of older logs still fold. */
 	struct vacation vacations[2][FOLD_VACATIONS_MAX];
 	size_t n_vacations[2];
 };
@@ -365,6 +368,14 @@ char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_
  * or -1 with err (v unchanged). */
 int fold_view_from_snapshot(struct game_view *v, const char *json, size_t len, const char *id,
 			    struct protocol_error *err);
+
+/* The seats' vacations as the snapshot's "vacations" member and an events
+ * answer's carry them ({"white": [...], "black": [...]}; malloc'd). */
+char *fold_vacations_encode(const struct game_view *v);
+/* Replaces v's vacation lists with that text's (an events answer's
+ * "vacations": the players' bookings, which no event carries). Returns 0,
+ * or -1 with err and v unchanged. */
+int fold_view_vacations_decode(struct game_view *v, const char *json, size_t len, struct protocol_error *err);
 
 /* A note that everyone may read (revealed at the end of the game, or
  * written after it). */

@@ -161,6 +161,9 @@ struct protocol_events {
 	int64_t now_ms;
 	bool resync;
 	char *snapshot; /* resync: the snapshot object's JSON text (malloc'd); else NULL */
+	/* A correspondence game's answer: the seats' vacations object's JSON
+	 * text (malloc'd; fold_view_vacations_decode reads it); else NULL. */
+	char *vacations;
 };
 /* Fails (NULL, err set) if an event's data is bad, as protocol_event_encode. */
 char *protocol_events_encode(const struct protocol_events *evs, struct protocol_error *err);

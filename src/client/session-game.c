@@ -408,6 +408,16 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		return SESSION_DIRTY_STATUS;
 	}
 	unsigned dirty = evs->resync && evs->snapshot ? session_on_resync(s, evs) : 0;
+	/* A correspondence game's vacations are the players' bookings, sent
+	 * with every answer rather than as events: the clock and the moves
+	 * folded below are charged with them, as the server charged them. */
+	if (evs->vacations) {
+		struct protocol_error err;
+		if (fold_view_vacations_decode(&s->view, evs->vacations, strlen(evs->vacations), &err) < 0)
+			session_say(s, true, "vacations refused: %s", err.message);
+		else
+			dirty |= SESSION_DIRTY_CLOCKS;
+	}
 	/* The opponent's moves made while we follow the game alert. */
 	bool alert = s->alert_ready && s->move_alert && s->me >= 0 && !s->hotseat;
 	for (size_t i = 0; i < evs->n; i++) {

@@ -174,6 +174,31 @@ char *fold_snapshot_encode(const struct game_view *v, const char *id, int64_t no
 	return fold_snapshot_encode_seq(v, id, now_ms, viewer, v->seq, NULL, NULL);
 }
 
+/* The seats' vacations: {"white": [{"start_ms", "end_ms"}...], "black": [...]}. */
+static cJSON *vacations_json(const struct game_view *v)
+{
+	cJSON *vacs = protocol_json_object();
+	for (int side = WHITE; side <= BLACK; side++) {
+		cJSON *a = cJSON_CreateArray();
+		if (!a)
+			xalloc_die();
+		for (size_t k = 0; k < v->n_vacations[side]; k++) {
+			cJSON *iv = protocol_json_object();
+			protocol_json_add_int(iv, "start_ms", v->vacations[side][k].start_ms);
+			protocol_json_add_int(iv, "end_ms", v->vacations[side][k].end_ms);
+			if (!cJSON_AddItemToArray(a, iv))
+				xalloc_die();
+		}
+		protocol_json_add_item(vacs, fold_color_str(side), a);
+	}
+	return vacs;
+}
+
+char *fold_vacations_encode(const struct game_view *v)
+{
+	return protocol_json_print(vacations_json(v));
+}
+
 char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_t now_ms, int64_t viewer, int64_t seq,
 			       int64_t (*seq_of)(const void *ctx, int64_t s), const void *ctx)
 {
@@ -226,21 +251,7 @@ char *fold_snapshot_encode_seq(const struct game_view *v, const char *id, int64_
 	protocol_json_add_item(o, "clock", fold_json_clock(&c));
 	protocol_json_add_string(o, "result", game_result_str(v->game.result));
 	protocol_json_add_string(o, "termination", game_termination_str(v->game.termination));
-	cJSON *vacs = protocol_json_object();
-	for (int side = WHITE; side <= BLACK; side++) {
-		cJSON *a = cJSON_CreateArray();
-		if (!a)
-			xalloc_die();
-		for (size_t k = 0; k < v->n_vacations[side]; k++) {
-			cJSON *iv = protocol_json_object();
-			protocol_json_add_int(iv, "start_ms", v->vacations[side][k].start_ms);
-			protocol_json_add_int(iv, "end_ms", v->vacations[side][k].end_ms);
-			if (!cJSON_AddItemToArray(a, iv))
-				xalloc_die();
-		}
-		protocol_json_add_item(vacs, fold_color_str(side), a);
-	}
-	protocol_json_add_item(o, "vacations", vacs);
+	protocol_json_add_item(o, "vacations", vacations_json(v));
 	cJSON *offers = protocol_json_object();
 	protocol_json_add_item(offers, "draw", fold_json_nullable_string(fold_color_str(v->game.offer_by)));
 	protocol_json_add_item(offers, "abort", fold_json_nullable_string(fold_color_str(v->game.abort_request_by)));
@@ -819,5 +830,20 @@ int fold_view_from_snapshot(struct game_view *v, const char *json, size_t len, c
 	}
 	fold_view_fini(v);
 	*v = w;
+	return 0;
+}
+
+int fold_view_vacations_decode(struct game_view *v, const char *json, size_t len, struct protocol_error *err)
+{
+	cJSON *o = protocol_json_parse(json, len, "vacations", err);
+	if (!o)
+		return -1;
+	struct game_view w;
+	int rc = cJSON_IsObject(o) ? vacations_decode(o, &w, err) : refuse(err, "vacations: expected an object");
+	cJSON_Delete(o);
+	if (rc)
+		return -1;
+	memcpy(v->vacations, w.vacations, sizeof v->vacations);
+	memcpy(v->n_vacations, w.n_vacations, sizeof v->n_vacations);
 	return 0;
 }

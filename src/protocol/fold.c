@@ -29,7 +29,11 @@ __attribute__((format(printf, 2, 3))) static int bad(struct protocol_error *err,
 }
 
 /* A vacation booked (added to the side's list) or cancelled (removed; only
- * one that has not started by t_ms, as tchess/vacation.h allows). */
+ * one that has not started by t_ms, as tchess/vacation.h allows). Logs
+ * written before tchessd kept vacations as one record per player carry
+ * these; the server now fills the lists from those records (and sends them
+ * with every events answer), so a booking already listed is no change and
+ * a cancellation of one not listed is none either. */
 static int apply_vacation(struct game_view *v, int64_t t_ms, const struct fold_event *e, struct protocol_error *err)
 {
 	const struct vacation *nv = &e->vacation;
@@ -46,7 +50,11 @@ static int apply_vacation(struct game_view *v, int64_t t_ms, const struct fold_e
 			list[k] = list[--*n];
 			return 0;
 		}
-		return bad(err, "%s: no such vacation to cancel", "vacation");
+		return 0;
+	}
+	for (size_t k = 0; k < *n; k++) {
+		if (list[k].start_ms == nv->start_ms && list[k].end_ms == nv->end_ms)
+			return 0;
 	}
 	if (*n == FOLD_VACATIONS_MAX) {
 		/* Drop what ended before the running turn (or now) began. */

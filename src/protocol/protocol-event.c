@@ -225,6 +225,16 @@ char *protocol_events_encode(const struct protocol_events *evs, struct protocol_
 		protocol_json_add_item(o, "resync", cJSON_CreateBool(true));
 		protocol_json_add_item(o, "snapshot", snap);
 	}
+	if (evs->vacations) {
+		cJSON *vacs = protocol_json_parse(evs->vacations, strlen(evs->vacations), "vacations", err);
+		if (!cJSON_IsObject(vacs)) {
+			cJSON_Delete(vacs);
+			cJSON_Delete(o);
+			protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "vacations: expected an object");
+			return NULL;
+		}
+		protocol_json_add_item(o, "vacations", vacs);
+	}
 	return protocol_json_print(o);
 }
 
@@ -268,6 +278,7 @@ int protocol_events_decode(const char *json, size_t len, struct protocol_events 
 		{ "now_ms", PROTOCOL_JSON_INT, true },
 		{ "resync", PROTOCOL_JSON_BOOL, false },
 		{ "snapshot", PROTOCOL_JSON_OBJECT, false },
+		{ "vacations", PROTOCOL_JSON_OBJECT, false },
 	};
 	memset(out, 0, sizeof *out);
 	cJSON *o = protocol_json_parse(json, len, "events", err);
@@ -287,6 +298,9 @@ int protocol_events_decode(const char *json, size_t len, struct protocol_events 
 						"events: \"snapshot\" comes with \"resync\": true, and only then");
 		else if (snap)
 			out->snapshot = protocol_json_print(cJSON_Duplicate(snap, 1));
+		const cJSON *vacs = cJSON_GetObjectItemCaseSensitive(o, "vacations");
+		if (vacs)
+			out->vacations = protocol_json_print(cJSON_Duplicate(vacs, 1));
 		int64_t prev = 0;
 		for (cJSON *e = a->child; e && !rc; e = e->next) {
 			rc = event_from_json(e, &out->events[out->n], err);
@@ -314,5 +328,7 @@ void protocol_events_fini(struct protocol_events *evs)
 	evs->n = 0;
 	free(evs->snapshot);
 	evs->snapshot = NULL;
+	free(evs->vacations);
+	evs->vacations = NULL;
 	evs->resync = false;
 }

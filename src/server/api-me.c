@@ -2,9 +2,10 @@
  * The player's own resources for correspondence play: GET /v1/me/games
  * (which of my games wait for my move, and their deadlines), the vacations
  * under /v1/me/vacations, and the test-only clock. Booking rules are
- * tchess/vacation.h's; a booking or cancellation reaches every one of the
- * player's correspondence games as a "vacation" event in the same
- * transaction (game_service_vacation in a batch).
+ * tchess/vacation.h's; a booking or cancellation is one row of the store,
+ * written alone: the player's correspondence games consult the rows
+ * whenever they charge time (game_service_vacations_changed tells the
+ * ones in memory), none of them is written (issue 12 item 2).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -106,9 +107,9 @@ static void vacation_out(const struct store_vacation *sv, int64_t now, struct pr
 	out->cancellable = vacation_can_cancel(&sv->v, now);
 }
 
-/* Each booking or cancellation writes a vacation event into every one of
- * the player's correspondence games: vacation_changes_per_day bounds how
- * often. false after replying 429. */
+/* Each booking or cancellation makes the player's games in memory read
+ * the bookings again: vacation_changes_per_day bounds how often. false
+ * after replying 429. */
 static bool churn_ok(struct server *srv, int64_t me, struct http_reply *reply)
 {
 	char key[24];
@@ -201,7 +202,7 @@ void api_me_vacations_book(struct server *srv, struct http_request *req, struct 
 		return;
 	}
 	int64_t now = now_wall_ms();
-	/* Each game carries the bookings that have not ended (tchess/fold.h
+	/* Each game holds the bookings that have not ended (tchess/fold.h
 	 * keeps FOLD_VACATIONS_MAX per side), so that many is the limit. */
 	int pending = 0;
 	for (int i = 0; i < n; i++)
@@ -224,15 +225,12 @@ void api_me_vacations_book(struct server *srv, struct http_request *req, struct 
 		game_service_batch_abort(srv->games);
 		return;
 	}
-	struct game_outcome o = { 0 };
-	if (store_vacation_add(srv->store, me.id, &booked.v, &booked.id) ||
-	    game_service_vacation(srv->games, me.id, &booked.v, false, &o) || game_service_batch_commit(srv->games)) {
+	if (store_vacation_add(srv->store, me.id, &booked.v, &booked.id) || game_service_batch_commit(srv->games)) {
 		game_service_batch_abort(srv->games);
-		game_outcome_fini(&o);
 		api_store_failed(srv, reply);
 		return;
 	}
-	game_outcome_fini(&o);
+	game_service_vacations_changed(srv->games, me.id, &booked.v, false);
 	log_info("player %lld: vacation %s for %lld days", (long long)me.id, in.start, (long long)in.days);
 	struct protocol_vacation out;
 	vacation_out(&booked, now, &out);
@@ -276,15 +274,12 @@ void api_me_vacations_cancel(struct server *srv, struct http_request *req, struc
 		game_service_batch_abort(srv->games);
 		return;
 	}
-	struct game_outcome o = { 0 };
-	if (store_vacation_delete(srv->store, me.id, id) || game_service_vacation(srv->games, me.id, &sv.v, true, &o) ||
-	    game_service_batch_commit(srv->games)) {
+	if (store_vacation_delete(srv->store, me.id, id) || game_service_batch_commit(srv->games)) {
 		game_service_batch_abort(srv->games);
-		game_outcome_fini(&o);
 		api_store_failed(srv, reply);
 		return;
 	}
-	game_outcome_fini(&o);
+	game_service_vacations_changed(srv->games, me.id, &sv.v, true);
 	http_reply_json(reply, 200, xstrdup("{}"));
 }
 

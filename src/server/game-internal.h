@@ -36,9 +36,8 @@ struct engine_ask;
 
 #define GS_BUCKETS 1024
 /* Events one command may append: a move, the opponent's premove, a
- * discard, an end, with room to spare; a correspondence game's start also
- * carries both seats' vacations. */
-#define TXN_EVENTS_MAX (8 + 2 * FOLD_VACATIONS_MAX)
+ * discard, an end, with room to spare. */
+#define TXN_EVENTS_MAX 16
 
 /* The last event each audience may see (issue 12 item 16): everyone's, and
  * each seat's player's own private ones. A viewer is told the latest seq it
@@ -266,6 +265,9 @@ bool game_registry_evicted_here(struct game_service *gs, const char *id);
 size_t game_registry_revive_moved(struct game_service *gs);
 /* Brings back player's evicted unfinished games. */
 void game_registry_revive_player(struct game_service *gs, int64_t player);
+/* Makes the timer look at player's evicted unfinished games with a
+ * deadline by at_ms at the latest (their deadline may have come earlier). */
+void game_registry_deadline_by(struct game_service *gs, int64_t player, int64_t at_ms);
 /* Frees every game and record (game_service_free). */
 void game_registry_fini(struct game_service *gs);
 
@@ -364,6 +366,10 @@ struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const cha
 				  struct game_outcome *out);
 /* When both seats are filled, the game starts (with the seats' vacations). */
 int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
+/* Fills a correspondence game's vacation lists in v from its seats'
+ * bookings in the store, those that end after started_ms (the game's
+ * start); nothing for other games. 0, or -1 if the store cannot read. */
+int game_seat_vacations(struct game_service *gs, struct game_view *v, int64_t started_ms);
 
 /* ---- game actions (game-action.c), shared with undo and rematch ---- */
 

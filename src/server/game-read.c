@@ -140,12 +140,11 @@ static int resync_answer(struct game_service *gs, struct live_game *lg, int64_t 
 	return 1;
 }
 
-int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
-			struct game_outcome *out)
+/* game_service_events on lg: 1 to park the poll, else 0 with out filled. */
+static int events_answer(struct game_service *gs, struct live_game *lg, int64_t viewer, int64_t after,
+			 bool must_answer, struct game_outcome *out)
 {
-	struct live_game *lg = game_registry_read(gs, id, out);
-	if (!lg)
-		return 0;
+	const char *id = lg->id;
 	out->status = 200;
 	/* after is the viewer's number (issue 12 item 16): the log's seq of
 	 * that event is where its poll resumes. */
@@ -211,6 +210,36 @@ int game_service_events(struct game_service *gs, int64_t viewer, const char *id,
 		}
 	}
 	protocol_events_fini(&evs);
+	return 0;
+}
+
+/* A correspondence game's answer carries its seats' vacations (the players'
+ * bookings, which no event carries: game-seat.c), so that a client folds
+ * the moves in it with the charges the server made. */
+static void with_vacations(const struct live_game *lg, struct game_outcome *out)
+{
+	const struct game_view *v = &lg->view;
+	size_t len = out->body ? strlen(out->body) : 0;
+	if (out->failed || out->status != 200 || !len || out->body[len - 1] != '}' || !v->created ||
+	    v->clock.tc.kind != TC_CORRESPONDENCE)
+		return;
+	char *vacs = fold_vacations_encode(v);
+	out->body[len - 1] = '\0';
+	char *body = xasprintf("%s,\"vacations\":%s}", out->body, vacs);
+	free(vacs);
+	free(out->body);
+	out->body = body;
+}
+
+int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,
+			struct game_outcome *out)
+{
+	struct live_game *lg = game_registry_read(gs, id, out);
+	if (!lg)
+		return 0;
+	if (events_answer(gs, lg, viewer, after, must_answer, out))
+		return 1;
+	with_vacations(lg, out);
 	return 0;
 }
 

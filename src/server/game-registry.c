@@ -9,7 +9,7 @@
  * is its seq and no fsync is under way for it), no batch open. What
  * memory alone knew stays behind in a small record (struct
  * evicted_game): each seat's presence and invalid-command count, the
- * human seats (a player's games and vacations find it by them) and the
+ * human seats (a player's games find it by them) and the
  * instant of its next deadline, computed by the same function that tells
  * the timer about a live game's (game_timer_deadline). Any access goes
  * through game_registry_lookup(), which brings the game back by the replay
@@ -119,6 +119,7 @@ void game_registry_live_free(struct live_game *lg)
 }
 
 struct replay {
+	struct game_service *gs;
 	struct live_game *lg;
 	int rc;
 };
@@ -129,6 +130,14 @@ static int replay_event(void *arg, const struct store_event *ev)
 	struct protocol_event pe = { .seq = ev->seq, .t_ms = ev->created_ms, .data = (char *)ev->payload };
 	struct protocol_error err;
 	snprintf(pe.type, sizeof pe.type, "%s", ev->type);
+	/* A correspondence game's clock runs from its start: from then on
+	 * its charges read its seats' bookings (game-seat.c). */
+	if (fold_event_kind_of(ev->type) == FOLD_EV_STARTED && !r->lg->view.started &&
+	    game_seat_vacations(r->gs, &r->lg->view, ev->created_ms)) {
+		log_error("game %s: cannot read its players' vacations", r->lg->id);
+		r->rc = -1;
+		return 1;
+	}
 	if (fold_apply(&r->lg->view, &pe, &err)) {
 		log_error("game %s: event %lld (%s) does not fold: %s", r->lg->id, (long long)ev->seq, ev->type,
 			  err.message);
@@ -151,11 +160,13 @@ int game_registry_catch_up(struct game_service *gs, struct live_game *lg)
 
 int game_registry_fold_missed(struct game_service *gs, struct live_game *lg)
 {
-	struct replay r = {.lg = lg};
+	struct replay r = { .gs = gs, .lg = lg };
 	int64_t was = lg->view.seq;
 	int64_t seated[2] = { lg->view.seats[WHITE].player, lg->view.seats[BLACK].player };
 	bool started = lg->view.started;
-	if (store_events_after(gs->srv->store, lg->id, was, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc)
+	/* The other writer charged with the bookings as they are now. */
+	if ((started && game_seat_vacations(gs, &lg->view, lg->view.started_ms)) ||
+	    store_events_after(gs->srv->store, lg->id, was, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc)
 		return -1;
 	/* A seat filled, or the game started, elsewhere (another node): as
 	 * game_seat_start_if_full counts it, the seats were there just now. */
@@ -203,9 +214,11 @@ static struct live_game *replay_new(struct game_service *gs, const char *id, str
 	if (g.params && !protocol_game_params_decode(g.params, strlen(g.params), &gp, &perr))
 		snprintf(lg->invite_hash, sizeof lg->invite_hash, "%s", gp.invite_sha256);
 	store_game_fini(&g);
-	struct replay r = { .lg = lg };
+	struct replay r = { .gs = gs, .lg = lg };
+	/* Once more at the end: a log from before bookings were rows carries
+	 * "vacation" events, which the rows outrank. */
 	if (store_events_after(gs->srv->store, id, 0, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc ||
-	    !lg->view.created) {
+	    !lg->view.created || (lg->view.started && game_seat_vacations(gs, &lg->view, lg->view.started_ms))) {
 		game_registry_live_free(lg);
 		game_fail(out, PROTOCOL_ERR_INTERNAL, "the game's log cannot be replayed");
 		return NULL;
@@ -512,6 +525,17 @@ void game_registry_revive_player(struct game_service *gs, int64_t player)
 		game_outcome_fini(&o);
 	}
 	free(l.ids);
+}
+
+void game_registry_deadline_by(struct game_service *gs, int64_t player, int64_t at_ms)
+{
+	for (unsigned b = 0; b < GS_BUCKETS && player; b++) {
+		for (struct evicted_game *e = gs->evicted[b]; e; e = e->next) {
+			if (e->unfinished && (e->players[WHITE] == player || e->players[BLACK] == player) &&
+			    dheap_contains(&e->timer) && e->timer.key > at_ms)
+				dheap_set(&gs->timer_evicted, &e->timer, at_ms);
+		}
+	}
 }
 
 void game_service_counts(struct game_service *gs, size_t *live, size_t *evicted)

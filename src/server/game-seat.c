@@ -1,7 +1,8 @@
 /*
  * Seats: creating a game (a seek, an invite, an engine game, a
  * tournament's), joining it, starting it when both seats are filled, and
- * the seats' vacations carried as events in correspondence games.
+ * the seats' vacations, read from the players' bookings into their
+ * correspondence games.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -9,6 +10,7 @@
 
 #include "game-internal.h"
 #include "server.h"
+#include "util/log.h"
 #include "util/now.h"
 #include "util/sha256.h"
 #include "util/token.h"
@@ -48,33 +50,103 @@ static void seat_answer(struct game_outcome *out, int status, const char *id, in
 	out->status = status;
 }
 
-/* A correspondence game carries its seats' vacations as events, so every
- * fold stops the same clocks; those that ended already cannot matter. */
-static int add_vacations(struct game_txn *t, int64_t t_ms, struct game_outcome *out)
+/* ---- vacations (issue 12 item 2) ----
+ *
+ * A booking is one row of the player's in the store (api-me.c), never an
+ * event: a correspondence game consults the rows. Its view's vacation
+ * lists (tchess/fold.h), which every charge and deadline reads, are filled
+ * from them when the game starts, when it is replayed, at the start of
+ * every transaction on it (so a booking made on another node counts too)
+ * and, for the games in memory, when the player books or cancels. Folding
+ * past events with today's rows is exact: a booking starts a day after it
+ * is made and may be cancelled only before it starts, so no row that came
+ * or went since an event overlaps the time that event charged. */
+
+/* Bookings read at once: far more than one game's span can hold (60 days
+ * a year, FOLD_VACATIONS_MAX pending). */
+#define SEAT_VACATIONS_READ 512
+
+static bool vacations_matter(const struct game_view *v)
 {
-	struct game_service *gs = t->gs;
-	if (t->work.clock.tc.kind != TC_CORRESPONDENCE || !gs->hooks.vacations)
+	return v->created && v->clock.tc.kind == TC_CORRESPONDENCE;
+}
+
+/* Fills side's list in v from the player's bookings all[0..n) (by start):
+ * those ending after the game started (at started_ms), or, if more than
+ * the list holds, after the running turn began -- all that any charge from
+ * now on reads. */
+static void vacations_pick(struct game_view *v, int side, const struct vacation *all, int n, int64_t started_ms)
+{
+	int64_t from = started_ms;
+	int fit = 0;
+	for (int i = 0; i < n; i++)
+		fit += all[i].end_ms > from;
+	if (fit > FOLD_VACATIONS_MAX && v->clock.since_ms > from)
+		from = v->clock.since_ms;
+	size_t k = 0;
+	for (int i = 0; i < n && k < FOLD_VACATIONS_MAX; i++) {
+		if (all[i].end_ms > from)
+			v->vacations[side][k++] = all[i];
+	}
+	v->n_vacations[side] = k;
+}
+
+int game_seat_vacations(struct game_service *gs, struct game_view *v, int64_t started_ms)
+{
+	if (!vacations_matter(v) || !gs->hooks.vacations)
 		return 0;
+	struct vacation all[SEAT_VACATIONS_READ];
 	for (int side = WHITE; side <= BLACK; side++) {
-		if (t->work.seats[side].kind != FOLD_SEAT_HUMAN)
-			continue;
-		struct vacation vac[FOLD_VACATIONS_MAX];
-		int n = gs->hooks.vacations(gs->hooks.ctx, t->work.seats[side].player, t_ms, vac, FOLD_VACATIONS_MAX);
-		if (n < 0) {
-			game_txn_abort(t);
-			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		int n = 0;
+		if (v->seats[side].kind == FOLD_SEAT_HUMAN &&
+		    (n = gs->hooks.vacations(gs->hooks.ctx, v->seats[side].player, started_ms, all,
+					     SEAT_VACATIONS_READ)) < 0)
 			return -1;
-		}
-		for (int k = 0; k < n; k++) {
-			struct fold_event e;
-			fold_event_init(&e, FOLD_EV_VACATION);
-			e.color = side;
-			e.vacation = vac[k];
-			if (game_txn_add(t, &e, 0, t_ms, out))
-				return -1;
-		}
+		vacations_pick(v, side, all, n, started_ms);
 	}
 	return 0;
+}
+
+void game_service_vacations_changed(struct game_service *gs, int64_t player, const struct vacation *vac,
+				    bool cancelled)
+{
+	/* Replays kept aside for reads hold the old rows. */
+	game_registry_cold_clear(gs);
+	int64_t from = INT64_MAX;
+	for (unsigned b = 0; b < GS_BUCKETS; b++) {
+		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+			if (fold_seat_of(&lg->view, player) >= 0 && vacations_matter(&lg->view) && lg->view.started &&
+			    lg->view.started_ms < from)
+				from = lg->view.started_ms;
+		}
+	}
+	int n = 0;
+	struct vacation *all = NULL;
+	if (from != INT64_MAX && gs->hooks.vacations) {
+		all = xmalloc(SEAT_VACATIONS_READ * sizeof *all);
+		n = gs->hooks.vacations(gs->hooks.ctx, player, from, all, SEAT_VACATIONS_READ);
+	}
+	if (n < 0) {
+		/* Each game's next transaction reads them again. */
+		log_error("player %lld: cannot read the vacations for the games in memory", (long long)player);
+	} else if (all) {
+		for (unsigned b = 0; b < GS_BUCKETS; b++) {
+			for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
+				int side = fold_seat_of(&lg->view, player);
+				if (side < 0 || !vacations_matter(&lg->view) || !lg->view.started)
+					continue;
+				vacations_pick(&lg->view, side, all, n, lg->view.started_ms);
+				game_timer_poke(gs, lg);
+			}
+		}
+	}
+	free(all);
+	/* An evicted game's deadline may come earlier now; it cannot come
+	 * before the cancelled vacation's start (until then both clocks are
+	 * the same), where the timer brings the game back to look. A booking
+	 * only moves deadlines later: an early look finds nothing due. */
+	if (cancelled)
+		game_registry_deadline_by(gs, player, vac->start_ms);
 }
 
 /* When both seats are filled, the game starts: the clock of the side to
@@ -83,8 +155,12 @@ int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcom
 {
 	if (t->work.seats[WHITE].kind == FOLD_SEAT_EMPTY || t->work.seats[BLACK].kind == FOLD_SEAT_EMPTY)
 		return 0;
-	if (add_vacations(t, t_ms, out))
+	/* Before the start, so that its clock reading counts them. */
+	if (game_seat_vacations(t->gs, &t->work, t_ms)) {
+		game_txn_abort(t);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
+	}
 	struct fold_event e;
 	fold_event_init(&e, FOLD_EV_STARTED);
 	t->lg->last_seen[WHITE] = t->lg->last_seen[BLACK] = t_ms;
@@ -348,40 +424,4 @@ void game_service_create_seated(struct game_service *gs, const struct fold_seat 
 	snprintf(id_out, STORE_GAME_ID_MAX + 1, "%s", lg->id);
 	protocol_events_fini(&out->events);
 	out->status = 201;
-}
-
-static bool has_vacation(const struct game_view *v, int side, const struct vacation *vac)
-{
-	for (size_t k = 0; k < v->n_vacations[side]; k++) {
-		if (v->vacations[side][k].start_ms == vac->start_ms && v->vacations[side][k].end_ms == vac->end_ms)
-			return true;
-	}
-	return false;
-}
-
-int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
-			  struct game_outcome *out)
-{
-	game_registry_revive_player(gs, player);
-	for (unsigned b = 0; b < GS_BUCKETS; b++) {
-		for (struct live_game *lg = gs->bucket[b]; lg; lg = lg->next) {
-			const struct game_view *v = &lg->view;
-			int side = fold_seat_of(v, player);
-			if (side < 0 || !v->created || game_is_over(&v->game) ||
-			    v->clock.tc.kind != TC_CORRESPONDENCE || has_vacation(v, side, vac) == !cancelled)
-				continue;
-			struct game_txn t;
-			struct fold_event e;
-			fold_event_init(&e, FOLD_EV_VACATION);
-			e.color = side;
-			e.vacation = *vac;
-			e.cancelled = cancelled;
-			if (game_txn_begin(&t, gs, lg, out) || game_txn_add(&t, &e, 0, game_txn_instant(v), out) ||
-			    game_txn_commit(&t, 0, out))
-				return -1;
-			protocol_events_fini(&out->events);
-			memset(&out->events, 0, sizeof out->events);
-		}
-	}
-	return 0;
 }

@@ -159,8 +159,9 @@ struct game_service_hooks {
 	void *ctx;
 	/* Game id has just ended: v is its state with the end applied. */
 	int (*ended)(void *ctx, const char *id, const struct game_view *v);
-	/* player's vacations that have not ended by now_ms into out (at most
-	 * max); returns how many, or -1. */
+	/* player's vacations that have not ended by now_ms into out (the
+	 * first max by start); returns how many, or -1. Correspondence games
+	 * consult them (game-seat.c); no event carries them. */
 	int (*vacations)(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max);
 };
 
@@ -180,11 +181,13 @@ void game_service_create_seated(struct game_service *gs, const struct fold_seat 
 				const char *ruleset, const char *params, char id_out[STORE_GAME_ID_MAX + 1],
 				struct game_outcome *out);
 
-/* Appends a "vacation" event (booked, or cancelled) for player to each of
- * their unfinished correspondence games, so their clocks stop during it.
- * Returns 0, or -1 with out filled. */
-int game_service_vacation(struct game_service *gs, int64_t player, const struct vacation *vac, bool cancelled,
-			  struct game_outcome *out);
+/* After player's booking vac was stored (or, cancelled, deleted) and
+ * committed: the games in memory read player's bookings again and the
+ * timer looks at their deadlines. No game is written: a correspondence
+ * game consults the bookings (the hooks' vacations) whenever it charges
+ * time, so this is memory only, whatever the player's number of games. */
+void game_service_vacations_changed(struct game_service *gs, int64_t player, const struct vacation *vac,
+				    bool cancelled);
 
 /* Calls fn for every game player holds a seat in that is in memory, after
  * bringing back player's evicted unfinished games (so every unfinished

@@ -350,6 +350,14 @@ int game_txn_begin(struct game_txn *t, struct game_service *gs, struct live_game
 		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
 	}
+	/* Every charge reads the seats' bookings as the store has them now
+	 * (another node may have taken one). */
+	if (t->work.started && !game_is_over(&t->work.game) &&
+	    game_seat_vacations(gs, &t->work, t->work.started_ms)) {
+		game_txn_abort(t);
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
 	return 0;
 }
 

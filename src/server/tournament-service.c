@@ -466,13 +466,16 @@ out:
 static int vacations(void *ctx, int64_t player, int64_t now_ms, struct vacation *out, size_t max)
 {
 	struct tournament_service *ts = ctx;
-	struct store_vacation all[FOLD_VACATIONS_MAX];
+	struct store_vacation *all = xcalloc(max ? max : 1, sizeof *all);
 	int n;
-	if (store_vacations(ts->store, player, now_ms, all, FOLD_VACATIONS_MAX, &n))
+	if (store_vacations(ts->store, player, now_ms, all, (int)max, &n)) {
+		free(all);
 		return -1;
-	for (int i = 0; i < n && (size_t)i < max; i++)
+	}
+	for (int i = 0; i < n; i++)
 		out[i] = all[i].v;
-	return n < (int)max ? n : (int)max;
+	free(all);
+	return n;
 }
 
 void tournament_service_hooks(struct tournament_service *ts, struct game_service_hooks *out)

@@ -27,6 +27,13 @@
  * game ended. (Eviction and the disconnect grace are off, so that the
  * flags are all the timer has to do.) Run it against two tchessd builds
  * to compare their timers.
+ *
+ * --vacations K times the vacation bookings of a player with the N games
+ * (issue 12 item 2): K cycles of a booking (tomorrow, 1 day) and its
+ * cancellation by White, with the games in memory, and again once they
+ * are evicted (with eviction on); it prints each request's median and
+ * worst time and what the database grew by. Before bookings were one row,
+ * each wrote an event into every game.
  */
 #include <curl/curl.h>
 #include <errno.h>
@@ -35,6 +42,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -53,6 +61,7 @@ struct ig {
 	int idle_s;
 	const char *sync;
 	bool storm;
+	int vacations;
 	char dir[256];
 	char base[64];
 	pid_t pid;
@@ -200,6 +209,72 @@ static int ig_flag_storm(struct ig *g, const char *token, int64_t first_ms, int6
 	return left ? -1 : 0;
 }
 
+static int ig_cmp_ms(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return x < y ? -1 : x > y;
+}
+
+/* The database's bytes on disk (with its write-ahead log). */
+static long long ig_db_bytes(const struct ig *g)
+{
+	long long total = 0;
+	const char *suffix[] = { "", "-wal" };
+	for (int i = 0; i < 2; i++) {
+		char path[320];
+		struct stat st;
+		snprintf(path, sizeof path, "%s/t.db%s", g->dir, suffix[i]);
+		if (!stat(path, &st))
+			total += (long long)st.st_size;
+	}
+	return total;
+}
+
+/* --vacations: g->vacations booking and cancellation cycles by token's
+ * player, timed; what names the games' state (live, evicted). */
+static int ig_vacations(struct ig *g, const char *token, const char *what)
+{
+	int k = g->vacations;
+	int64_t *book = calloc((size_t)k, sizeof *book), *cancel = calloc((size_t)k, sizeof *cancel);
+	if (!book || !cancel)
+		return -1;
+	long long db0 = ig_db_bytes(g);
+	for (int i = 0; i < k; i++) {
+		if (ig_call(g, "GET", "/v1/health", NULL, NULL) != 200)
+			return -1;
+		char num[32], body[96], path[96];
+		const char *p = strstr(g->out.data, "\"now_ms\":");
+		time_t tomorrow = (time_t)((p ? strtoll(p + 9, NULL, 10) : 0) / 1000 + 86400);
+		struct tm tm;
+		gmtime_r(&tomorrow, &tm);
+		strftime(num, sizeof num, "%Y-%m-%d", &tm);
+		snprintf(body, sizeof body, "{\"start\":\"%s\",\"days\":1}", num);
+		int64_t t0 = ig_now_ms();
+		if (ig_call(g, "POST", "/v1/me/vacations", token, body) != 201) {
+			fprintf(stderr, "book: %s\n", g->out.data);
+			return -1;
+		}
+		int64_t t1 = ig_now_ms();
+		snprintf(path, sizeof path, "/v1/me/vacations/%ld", ig_number(g, "id"));
+		if (ig_call(g, "DELETE", path, token, NULL) != 200) {
+			fprintf(stderr, "cancel: %s\n", g->out.data);
+			return -1;
+		}
+		book[i] = t1 - t0;
+		cancel[i] = ig_now_ms() - t1;
+	}
+	long long grew = ig_db_bytes(g) - db0;
+	qsort(book, (size_t)k, sizeof *book, ig_cmp_ms);
+	qsort(cancel, (size_t)k, sizeof *cancel, ig_cmp_ms);
+	printf("vacations (%s, %d games): %d cycles; book median %lld ms, worst %lld ms; cancel median %lld ms, "
+	       "worst %lld ms; database grew %lld bytes\n",
+	       what, g->games, k, (long long)book[k / 2], (long long)book[k - 1], (long long)cancel[k / 2],
+	       (long long)cancel[k - 1], grew);
+	free(book);
+	free(cancel);
+	return 0;
+}
+
 static void ig_report(const struct ig *g, const char *what, long kb, long base_kb)
 {
 	printf("%-8s RSS %8ld kB   %7.0f bytes/game\n", what, kb, (double)(kb - base_kb) * 1024.0 / g->games);
@@ -219,15 +294,17 @@ int main(int argc, char **argv)
 			g.sync = argv[++i];
 		else if (!strcmp(argv[i], "--flag-storm"))
 			g.storm = true;
+		else if (!strcmp(argv[i], "--vacations") && i + 1 < argc)
+			g.vacations = atoi(argv[++i]);
 		else {
 			fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n"
-				"                         [--flag-storm]\n");
+				"                         [--flag-storm] [--vacations K]\n");
 			return 2;
 		}
 	}
 	if (!g.tchessd || g.games < 1) {
 		fprintf(stderr, "usage: tchess-idle-games --tchessd PATH [--games N] [--evict-idle-s S] [--sync full|normal]\n"
-				"                         [--flag-storm]\n");
+				"                         [--flag-storm] [--vacations K]\n");
 		return 2;
 	}
 	const char *tmp = getenv("TMPDIR");
@@ -244,7 +321,7 @@ int main(int argc, char **argv)
 	if (g.storm)
 		g.idle_s = 0;
 	fprintf(f, "sync = %s\nengine_processes = 0\nrate_ip_per_s = 0\nrate_token_per_s = 0\n"
-		   "test_clock = on\nevict_idle_s = %d\n%s",
+		   "test_clock = on\nevict_idle_s = %d\nvacation_changes_per_day = 1000\n%s",
 		g.sync, g.idle_s, g.storm ? "disconnect_grace_ms = 3600000\n" : "");
 	fclose(f);
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -298,6 +375,8 @@ int main(int argc, char **argv)
 	}
 	ig_report(&g, "base", base_kb, base_kb);
 	ig_report(&g, "live", proc_status_kb(g.pid, "VmRSS"), base_kb);
+	if (g.vacations > 0 && ig_vacations(&g, token[0], "in memory"))
+		rc = 1;
 	if (g.idle_s > 0) {
 		char body[64];
 		snprintf(body, sizeof body, "{\"advance_ms\":%lld}", 2000LL * g.idle_s);
@@ -306,6 +385,8 @@ int main(int argc, char **argv)
 		if (got != g.games)
 			printf("only %ld games evicted\n", got);
 		ig_report(&g, "evicted", proc_status_kb(g.pid, "VmRSS"), base_kb);
+		if (g.vacations > 0 && ig_vacations(&g, token[0], "evicted"))
+			rc = 1;
 	}
 	ig_stop(&g);
 	if (ig_start(&g))

@@ -340,6 +340,11 @@ void fold_game(struct tchessd *d, const char *game, const char *token, struct ga
 	if (evs.resync)
 		ck_assert_msg(fold_view_from_snapshot(v, evs.snapshot, strlen(evs.snapshot), game, &err) == 0, "%s",
 			      err.message);
+	/* A correspondence game's vacations come with the answer, as the
+	 * client reads them. */
+	if (evs.vacations)
+		ck_assert_msg(fold_view_vacations_decode(v, evs.vacations, strlen(evs.vacations), &err) == 0, "%s",
+			      err.message);
 	for (size_t i = 0; i < evs.n; i++) {
 		if (evs.events[i].seq > v->seq)
 			ck_assert_msg(fold_apply(v, &evs.events[i], &err) == 0, "%s", err.message);

@@ -93,7 +93,8 @@ void join_game(struct tchessd *d, const char *game, const char *token);
 /* The game as a client folds it from nothing (v not initialised): GET
  * events?after=0 answers every event, or for a log longer than the
  * server's ring a resync snapshot (tchess-protocol(7)); either way v ends
- * at the game's seq. token may be NULL (a spectator). */
+ * at the game's seq, with the vacations the answer carries (a
+ * correspondence game's). token may be NULL (a spectator). */
 struct game_view;
 void fold_game(struct tchessd *d, const char *game, const char *token, struct game_view *v);
 /* The number of parked polls according to GET /v1/health. */
