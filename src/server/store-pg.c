@@ -145,6 +145,10 @@ static const char *const migrations[] = {
 	"  mark bigint NOT NULL,"
 	"  n bigint NOT NULL,"
 	"  PRIMARY KEY (game_id, color, kind));",
+	/* 4: a player's open games, counted at every create
+	 * (open_games_per_player): one partial index per seat. */
+	("CREATE INDEX games_open_white ON games(white) WHERE NOT finished AND status = 'open';"
+	 "CREATE INDEX games_open_black ON games(black) WHERE NOT finished AND status = 'open';"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -216,8 +220,9 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAMES_PREFIX] = "SELECT " LIST_COLUMNS("$3") " FROM games WHERE id >= $1::text AND id < $1::text || '~' "
 			   "ORDER BY id LIMIT $2",
 	/* As in store-sqlite.c. */
-	[S_GAMES_OPEN_OF] = "SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' "
-			    "AND (white = $1 OR black = $1)",
+	/* One count per seat, each on its partial index. */
+	[S_GAMES_OPEN_OF] = "SELECT (SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' AND white = $1) + "
+			    "(SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' AND black = $1)",
 };
 
 struct pg_store {

@@ -60,6 +60,11 @@ static const char *const migrations[] = {
 	"  PRIMARY KEY (game_id, seq)) WITHOUT ROWID;",
 	/* 2: credits, tournaments and vacations (store-tournaments.c). */
 	STORE_TOURNAMENTS_MIGRATION,
+	/* 3: a player's games waiting for an opponent, counted at every
+	 * create (open_games_per_player), without a scan of every game:
+	 * one small index per seat, of the open games only. */
+	("CREATE INDEX games_open_white ON games(white) WHERE finished = 0 AND status = 'open';"
+	 "CREATE INDEX games_open_black ON games(black) WHERE finished = 0 AND status = 'open';"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -125,8 +130,11 @@ static const char *const stmt_sql[S_COUNT] = {
 	/* A range of the primary key: '~' sorts after every id character. */
 	[S_GAMES_PREFIX] = "SELECT " LIST_COLUMNS("?3") " FROM games WHERE id >= ?1 AND id < ?1 || '~' "
 			   "ORDER BY id LIMIT ?2",
-	/* A player's games waiting for an opponent (issue 12 item 4). */
-	[S_GAMES_OPEN_OF] = "SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND (white = ?1 OR black = ?1)",
+	/* A player's games waiting for an opponent (issue 12 item 4): one
+	 * count per seat, each on its partial index (a player never holds
+	 * both seats of a game). */
+	[S_GAMES_OPEN_OF] = "SELECT (SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND white = ?1) + "
+			    "(SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND black = ?1)",
 };
 
 /* Players by token hash, direct-mapped: every authenticated request looks
@@ -685,6 +693,11 @@ enum store_result sqlite_store_games_open_of(struct sqlite_store *st, int64_t pl
 		r = fail(st, "open games", rc);
 	sqlite3_reset(q);
 	return r;
+}
+
+const char *sqlite_store_open_of_sql(void)
+{
+	return stmt_sql[S_GAMES_OPEN_OF];
 }
 
 sqlite3 *store_sqlite_db(struct sqlite_store *st)

@@ -11,5 +11,7 @@
 #include "store-backend.h"
 
 sqlite3 *store_sqlite_db(struct sqlite_store *st);
+/* The SQL of store_games_open_of, for a test of its query plan. */
+const char *sqlite_store_open_of_sql(void);
 
 #endif

@@ -6,12 +6,14 @@
  * games; waiters woken by game, by deadline in order, and all at once.
  */
 #include <check.h>
+#include <sqlite3.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "pgtest.h"
+#include "store-sqlite.h"
 #include "store.h"
 #include "util/sha256.h"
 #include "waiters.h"
@@ -216,6 +218,72 @@ START_TEST(test_schema_version)
 }
 END_TEST
 
+/* The query plan of the open-games count (issue 12 item 4's
+ * open_games_per_player, at every create) on db: each seat's count
+ * searches its partial index, no scan of the games. */
+static void check_open_of_plan(sqlite3 *db)
+{
+	char *sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sqlite_store_open_of_sql());
+	sqlite3_stmt *q;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	bool white = false, black = false;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		const char *detail = (const char *)sqlite3_column_text(q, 3);
+		/* The outer SELECT of the two counts is one constant row. */
+		ck_assert_msg(!strstr(detail, "SCAN") || !strcmp(detail, "SCAN CONSTANT ROW"), "the count scans: %s",
+			      detail);
+		white |= strstr(detail, "USING COVERING INDEX games_open_white") || strstr(detail, "USING INDEX games_open_white");
+		black |= strstr(detail, "USING COVERING INDEX games_open_black") || strstr(detail, "USING INDEX games_open_black");
+	}
+	sqlite3_finalize(q);
+	ck_assert_msg(white && black, "the count does not search both seats' indexes");
+}
+
+/* The open games are counted on an index, in a new database and in one
+ * made before the index existed (schema version 2), which the store
+ * migrates when it opens it; the count is the same either way. */
+START_TEST(test_open_games_indexed)
+{
+	if (pgtest_enabled())
+		return; /* SQLite's plan; PostgreSQL runs the same migration */
+	struct store *st = open_store();
+	int64_t ann;
+	uint8_t h[STORE_HASH_SIZE] = { 7 };
+	ck_assert_int_eq(store_player_create(st, "ann", h, 1, &ann), STORE_OK);
+	const char *status[] = { "open", "open", "playing", "open" };
+	for (int i = 0; i < 4; i++) {
+		struct store_game g = { .created_ms = i, .white = i == 1 ? 0 : ann, .black = i == 1 ? ann : 0,
+					.finished = i == 3, .params = "{}" };
+		snprintf(g.id, sizeof g.id, "g%d", i);
+		snprintf(g.status, sizeof g.status, "%s", status[i]);
+		ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+	}
+	int64_t n = -1;
+	ck_assert_int_eq(store_games_open_of(st, ann, &n), STORE_OK);
+	ck_assert_int_eq(n, 2);
+	store_close(st);
+
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	check_open_of_plan(db);
+	/* Back to version 2: no index. */
+	ck_assert_int_eq(sqlite3_exec(db,
+				      "DROP INDEX games_open_white; DROP INDEX games_open_black; "
+				      "DELETE FROM schema_version; INSERT INTO schema_version VALUES (2);",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	st = open_store();
+	ck_assert_int_eq(store_games_open_of(st, ann, &n), STORE_OK);
+	ck_assert_int_eq(n, 2);
+	store_close(st);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	check_open_of_plan(db);
+	sqlite3_close(db);
+}
+END_TEST
+
 static int wake_log[8];
 static int wake_n;
 
@@ -264,6 +332,7 @@ int main(void)
 	tcase_add_test(tc, test_events);
 	tcase_add_test(tc, test_games_prefix);
 	tcase_add_test(tc, test_schema_version);
+	tcase_add_test(tc, test_open_games_indexed);
 	tcase_add_test(tc, test_waiters);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
