@@ -227,7 +227,10 @@ void api_games_premoves_clear(struct server *srv, struct http_request *req, stru
 	api_reply_outcome(reply, &o);
 }
 
-void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply)
+/* A seat's command with an empty body ({} or none) and nothing to say but
+ * its outcome: resign, leave. */
+static void seat_command(struct server *srv, struct http_request *req, struct http_reply *reply,
+			 void (*command)(struct game_service *, int64_t, const char *, struct game_outcome *))
 {
 	struct store_player me;
 	struct protocol_error err;
@@ -238,25 +241,20 @@ void api_games_resign(struct server *srv, struct http_request *req, struct http_
 		return;
 	}
 	struct game_outcome o = { 0 };
-	game_service_resign(srv->games, me.id, req->params[0], &o);
+	command(srv->games, me.id, req->params[0], &o);
 	api_reply_outcome(reply, &o);
+}
+
+void api_games_resign(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	seat_command(srv, req, reply, game_service_resign);
 }
 
 /* The seat says it leaves (tchess quitting a game): its opponent hears of
  * it at once, with the instant it will be gone. */
 void api_games_leave(struct server *srv, struct http_request *req, struct http_reply *reply)
 {
-	struct store_player me;
-	struct protocol_error err;
-	if (api_auth(srv, req, reply, true, &me) < 0)
-		return;
-	if (protocol_empty_request_decode(req->body, req->body_len, &err)) {
-		refuse_body(srv, req, reply, me.id, &err);
-		return;
-	}
-	struct game_outcome o = { 0 };
-	game_service_leave(srv->games, me.id, req->params[0], &o);
-	api_reply_outcome(reply, &o);
+	seat_command(srv, req, reply, game_service_leave);
 }
 
 void api_games_note(struct server *srv, struct http_request *req, struct http_reply *reply)
