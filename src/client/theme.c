@@ -3,6 +3,7 @@
  * the colour a terminal can show, and finding theme files on disk. No
  * curses here, so the parser is tested without a terminal.
  */
+#include <assert.h>
 #include <ctype.h>
 #include <errno.h>
 #include <math.h>
@@ -34,6 +35,15 @@ static const char *const theme_color_names[8] = {
 	"black", "red", "green", "yellow", "blue", "magenta", "cyan", "white",
 };
 
+/* Three choices: 256 colours, 16, 8. */
+static void theme_set3(struct theme *t, enum theme_slot slot, short c256, short c16, short c8)
+{
+	t->color[slot].choice[0] = c256;
+	t->color[slot].choice[1] = c16;
+	t->color[slot].choice[2] = c8;
+	t->color[slot].n = 3;
+}
+
 static void theme_set(struct theme *t, enum theme_slot slot, short best, short fallback)
 {
 	t->color[slot].choice[0] = best;
@@ -50,21 +60,26 @@ void theme_init_default(struct theme *t)
 	/* Solid glyphs coloured by side: an outline glyph in white on a
 	 * light square is a thin line that barely shows. */
 	t->solid_pieces = true;
-	/* Mid-tone squares, so both white and black pieces keep 3:1 against
-	 * both (THEME_PIECE_CONTRAST_MIN); the second number of each pair is
-	 * the 8-colour fallback, where only magenta and red are mid-tones
-	 * (yellow under white pieces was 1.35:1). */
+	/* Mid-tone squares and highlights, so both white and black pieces
+	 * keep 3:1 against each (THEME_BOARD_CONTRAST_MIN, the client's
+	 * theme test). The second number is the 16-colour choice, where
+	 * White is bright white; the last the 8-colour one, where only
+	 * magenta and red are mid-tones (yellow under white pieces was
+	 * 1.35:1), so highlights there are those two and the board adds
+	 * markers (ui/board.c). */
 	theme_set(t, THEME_LIGHT_SQUARE, 137, 5);
 	theme_set(t, THEME_DARK_SQUARE, 94, 1);
-	theme_set(t, THEME_WHITE_PIECE, 231, 7);
+	theme_set3(t, THEME_WHITE_PIECE, 231, 15, 7);
 	theme_set(t, THEME_BLACK_PIECE, 16, 0);
 	theme_set(t, THEME_COORDINATES, 244, THEME_DEFAULT_COLOR);
-	theme_set(t, THEME_LAST_MOVE, 143, 6);
-	theme_set(t, THEME_CHECK, 167, 1);
-	theme_set(t, THEME_CURSOR, 74, 4);
-	theme_set(t, THEME_SELECTED, 108, 6);
-	theme_set(t, THEME_PREMOVE, 97, 5);
-	theme_set(t, THEME_LEGAL, 22, 4);
+	theme_set3(t, THEME_LAST_MOVE, 100, 8, 5);
+	theme_set3(t, THEME_CHECK, 167, 9, 1);
+	theme_set3(t, THEME_CURSOR, 32, 12, 5);
+	theme_set3(t, THEME_SELECTED, 29, 13, 1);
+	theme_set3(t, THEME_PREMOVE, 97, 13, 5);
+	/* The dot on an empty destination: black keeps 3:1 on every
+	 * mid-tone it can sit on. */
+	theme_set(t, THEME_LEGAL, 16, 0);
 	theme_set(t, THEME_TEXT, THEME_DEFAULT_COLOR, THEME_DEFAULT_COLOR);
 	theme_set(t, THEME_HEADING, 110, 6);
 	theme_set(t, THEME_COMMENT, 150, 2);
@@ -202,35 +217,67 @@ double theme_contrast(const unsigned char a[3], const unsigned char b[3])
 	return la > lb ? (la + 0.05) / (lb + 0.05) : (lb + 0.05) / (la + 0.05);
 }
 
-double theme_piece_contrast(const struct theme *t, int ncolors, int *piece, int *square)
+const char *theme_slot_key(int slot)
 {
-	static const int pieces[2] = { THEME_WHITE_PIECE, THEME_BLACK_PIECE };
-	static const int squares[2] = { THEME_LIGHT_SQUARE, THEME_DARK_SQUARE };
-	double worst = 21.0;
-	/* A direct-colour terminal is sent the 256-colour choice's RGB. */
-	int n = ncolors > 256 ? 256 : ncolors;
-	*piece = pieces[0];
-	*square = squares[0];
-	if (!t->use_color)
+	return slot >= 0 && slot < THEME_SLOT_NB ? theme_keys[slot] : "?";
+}
+
+/* The contrast of slot fg drawn on slot bg at n (at most 256) colours:
+ * 1.0 where either is the terminal's default colour. */
+static double theme_pair_contrast(const struct theme *t, int n, int fg_slot, int bg_slot)
+{
+	int fg = theme_pick(&t->color[fg_slot], n), bg = theme_pick(&t->color[bg_slot], n);
+	if (fg == THEME_DEFAULT_COLOR || bg == THEME_DEFAULT_COLOR)
 		return 1.0;
-	for (int i = 0; i < 2; i++) {
-		for (int k = 0; k < 2; k++) {
-			int fg = theme_pick(&t->color[pieces[i]], n), bg = theme_pick(&t->color[squares[k]], n);
-			double c = 1.0;
-			if (fg != THEME_DEFAULT_COLOR && bg != THEME_DEFAULT_COLOR) {
-				unsigned char a[3], b[3];
-				theme_rgb(fg, a);
-				theme_rgb(bg, b);
-				c = theme_contrast(a, b);
-			}
-			if (c < worst) {
-				worst = c;
-				*piece = pieces[i];
-				*square = squares[k];
-			}
+	unsigned char a[3], b[3];
+	theme_rgb(fg, a);
+	theme_rgb(bg, b);
+	return theme_contrast(a, b);
+}
+
+int theme_board_pairs(const struct theme *t, int ncolors, struct theme_pair pairs[THEME_BOARD_PAIRS])
+{
+	/* What ui/board.c draws on what: either side's piece on a plain
+	 * square and on every highlight (ui_board_square_bg), and the
+	 * legal-move dot on the squares an empty destination can have (a
+	 * selected square holds the piece, a checked one the king). */
+	static const int piece_bg[] = { THEME_LIGHT_SQUARE, THEME_DARK_SQUARE, THEME_LAST_MOVE, THEME_CHECK,
+					THEME_CURSOR,       THEME_SELECTED,    THEME_PREMOVE };
+	static const int dot_bg[] = { THEME_LIGHT_SQUARE, THEME_DARK_SQUARE, THEME_LAST_MOVE, THEME_CURSOR,
+				      THEME_PREMOVE };
+	struct {
+		int fg;
+		const int *bg;
+		size_t nbg;
+	} const draws[] = {
+		{ THEME_WHITE_PIECE, piece_bg, sizeof piece_bg / sizeof piece_bg[0] },
+		{ THEME_BLACK_PIECE, piece_bg, sizeof piece_bg / sizeof piece_bg[0] },
+		{ THEME_LEGAL, dot_bg, sizeof dot_bg / sizeof dot_bg[0] },
+	};
+	/* A direct-colour terminal is sent the 256-colour choice's RGB. */
+	int n = ncolors > 256 ? 256 : ncolors, np = 0;
+	for (size_t i = 0; i < sizeof draws / sizeof draws[0]; i++) {
+		for (size_t k = 0; k < draws[i].nbg; k++) {
+			assert(np < THEME_BOARD_PAIRS);
+			pairs[np].fg = draws[i].fg;
+			pairs[np].bg = draws[i].bg[k];
+			pairs[np].contrast = t->use_color ? theme_pair_contrast(t, n, draws[i].fg, draws[i].bg[k]) : 1.0;
+			np++;
 		}
 	}
-	return worst;
+	return np;
+}
+
+double theme_board_contrast(const struct theme *t, int ncolors, int *fg, int *bg)
+{
+	struct theme_pair pairs[THEME_BOARD_PAIRS];
+	int np = theme_board_pairs(t, ncolors, pairs), worst = 0;
+	for (int i = 1; i < np; i++)
+		if (pairs[i].contrast < pairs[worst].contrast)
+			worst = i;
+	*fg = pairs[worst].fg;
+	*bg = pairs[worst].bg;
+	return pairs[worst].contrast;
 }
 
 int theme_pick(const struct theme_color *c, int ncolors)

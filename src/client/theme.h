@@ -92,20 +92,37 @@ void theme_rgb(int n, unsigned char rgb[3]);
  * to 21 (black on white). */
 double theme_contrast(const unsigned char a[3], const unsigned char b[3]);
 
-/* The floor every shipped theme's pieces keep against both squares: 3:1,
- * WCAG 2.1's minimum for graphical objects (success criterion 1.4.11).
- * A solid glyph is a shape with no outline, so its colour alone must
- * stand off the square. */
-#define THEME_PIECE_CONTRAST_MIN 3.0
+/* The floor every shipped theme keeps on its board: 3:1, WCAG 2.1's
+ * minimum for graphical objects (success criterion 1.4.11). A solid
+ * glyph is a shape with no outline, so its colour alone must stand off
+ * the square, and a highlight is a square colour like any other. */
+#define THEME_BOARD_CONTRAST_MIN 3.0
 
-/* The lowest contrast of a piece colour against a square colour of t as
- * drawn on a terminal of ncolors colours (8, 16, 256, or more: direct
- * colour, theme_rgb of the 256-colour choice), with which piece
- * (THEME_WHITE_PIECE, THEME_BLACK_PIECE) and square it is in *piece and
- * *square. White pieces are counted without the brightening bold gives
- * on some terminals. 1.0 where a colour is the terminal's default (it
- * cannot be known), and for a theme without colour. */
-double theme_piece_contrast(const struct theme *t, int ncolors, int *piece, int *square);
+/* One colour drawn on another on the board: the foreground and
+ * background slots and their contrast. */
+struct theme_pair {
+	int fg, bg;
+	double contrast;
+};
+#define THEME_BOARD_PAIRS 19
+
+/* Every pair t's board draws, as on a terminal of ncolors colours (8,
+ * 16, 256, or more: direct colour, theme_rgb of the 256-colour choice):
+ * either side's piece on the light and dark squares and on every
+ * highlight (last_move, check, cursor, selected, premove), and the
+ * legal-move dot on the squares an empty destination can have (light,
+ * dark, last_move, cursor, premove). White pieces are counted without
+ * the brightening bold gives on some terminals. A contrast is 1.0 where a
+ * colour is the terminal's default (it cannot be known), and for a theme
+ * without colour. Returns the number of pairs (THEME_BOARD_PAIRS). */
+int theme_board_pairs(const struct theme *t, int ncolors, struct theme_pair pairs[THEME_BOARD_PAIRS]);
+
+/* The lowest contrast of theme_board_pairs, with that pair's slots in
+ * *fg and *bg. */
+double theme_board_contrast(const struct theme *t, int ncolors, int *fg, int *bg);
+
+/* The theme file key of slot ("light_square"), or "?". */
+const char *theme_slot_key(int slot);
 
 /* Finds the theme file for name into path (size bytes). A name containing
  * '/' or ending in ".theme" is a path and is used as is; otherwise

@@ -113,18 +113,20 @@ START_TEST(test_theme_binary_garbage)
 }
 END_TEST
 
-/* Every theme in themes/ (and the built-in default) keeps its pieces at
- * THEME_PIECE_CONTRAST_MIN (3:1, WCAG 2.1's floor for graphical
- * objects) against both squares, on 8-, 16-, 256-colour and direct-colour
- * terminals, measured with xterm's palette; and the measure fails what
- * the issue saw: white pieces on yellow squares in 8 colours. */
+/* Every theme in themes/ (and the built-in default) keeps its board at
+ * THEME_BOARD_CONTRAST_MIN (3:1, WCAG 2.1's floor for graphical
+ * objects): both sides' pieces against both squares and every highlight
+ * (last move, check, cursor, selected, premove), and the legal-move dot
+ * against the squares it can sit on, on 8-, 16-, 256-colour and
+ * direct-colour terminals, measured with xterm's palette; and the measure
+ * fails what the issue saw: white pieces on yellow squares in 8 colours. */
 START_TEST(test_theme_contrast)
 {
 	static const int depths[] = { 8, 16, 256, 1 << 24 };
 	const char *dir = getenv("TCHESS_SOURCE_THEMES");
 	char err[512], path[1024];
 	struct theme t;
-	int piece, square, checked = 0;
+	int fg, bg, checked = 0, failed = 0;
 	ck_assert_ptr_nonnull(dir);
 	DIR *d = opendir(dir);
 	ck_assert_ptr_nonnull(d);
@@ -138,33 +140,51 @@ START_TEST(test_theme_contrast)
 		if (!t.use_color)
 			continue; /* monochrome: reverse video, no colours to measure */
 		for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++) {
-			double c = theme_piece_contrast(&t, depths[i], &piece, &square);
-			ck_assert_msg(c >= THEME_PIECE_CONTRAST_MIN, "%s at %d colours: %s on %s is %.2f:1, under %.1f:1",
-				      e->d_name, depths[i], piece == THEME_WHITE_PIECE ? "white" : "black",
-				      square == THEME_LIGHT_SQUARE ? "light squares" : "dark squares", c,
-				      THEME_PIECE_CONTRAST_MIN);
+			/* Every failing pair is printed, not only the first. */
+			struct theme_pair pairs[THEME_BOARD_PAIRS];
+			int np = theme_board_pairs(&t, depths[i], pairs);
+			ck_assert_int_eq(np, THEME_BOARD_PAIRS);
+			for (int k = 0; k < np; k++) {
+				if (pairs[k].contrast >= THEME_BOARD_CONTRAST_MIN)
+					continue;
+				fprintf(stderr, "%s at %d colours: %s on %s is %.2f:1, under %.1f:1\n", e->d_name,
+					depths[i], theme_slot_key(pairs[k].fg), theme_slot_key(pairs[k].bg),
+					pairs[k].contrast, THEME_BOARD_CONTRAST_MIN);
+				failed++;
+			}
 		}
 		checked++;
 	}
 	closedir(d);
 	ck_assert_int_ge(checked, 3);
+	ck_assert_msg(failed == 0, "%d board colour pairs under %.1f:1 (listed above)", failed, THEME_BOARD_CONTRAST_MIN);
 	theme_init_default(&t);
 	for (size_t i = 0; i < sizeof depths / sizeof depths[0]; i++)
-		ck_assert(theme_piece_contrast(&t, depths[i], &piece, &square) >= THEME_PIECE_CONTRAST_MIN);
+		ck_assert(theme_board_contrast(&t, depths[i], &fg, &bg) >= THEME_BOARD_CONTRAST_MIN);
 	ck_assert(t.solid_pieces);
 
 	/* The old default: 180 yellow light squares, white pieces 231 white. */
 	ck_assert_int_eq(parse(&t, "light_square = 180 yellow\ndark_square = 137 green\n", err), 0);
-	double c = theme_piece_contrast(&t, 8, &piece, &square);
-	ck_assert_int_eq(piece, THEME_WHITE_PIECE);
-	ck_assert_int_eq(square, THEME_LIGHT_SQUARE);
+	double c = theme_board_contrast(&t, 8, &fg, &bg);
+	ck_assert_int_eq(fg, THEME_WHITE_PIECE);
+	ck_assert_int_eq(bg, THEME_LIGHT_SQUARE);
 	ck_assert_double_lt(c, 1.4);
 	ck_assert_double_gt(c, 1.3);
-	ck_assert_double_lt(theme_piece_contrast(&t, 256, &piece, &square), THEME_PIECE_CONTRAST_MIN);
+	ck_assert_double_lt(theme_board_contrast(&t, 256, &fg, &bg), THEME_BOARD_CONTRAST_MIN);
+	/* Highlights are squares too: a white cursor hides White's pieces,
+	 * and a legal dot in the dark square's own colour vanishes. */
+	ck_assert_int_eq(parse(&t, "cursor = 231 white\n", err), 0);
+	ck_assert_double_lt(theme_board_contrast(&t, 256, &fg, &bg), 1.01);
+	ck_assert_int_eq(fg, THEME_WHITE_PIECE);
+	ck_assert_int_eq(bg, THEME_CURSOR);
+	ck_assert_int_eq(parse(&t, "legal = 94 red\n", err), 0);
+	ck_assert_double_lt(theme_board_contrast(&t, 8, &fg, &bg), 1.01);
+	ck_assert_int_eq(fg, THEME_LEGAL);
+	ck_assert_int_eq(bg, THEME_DARK_SQUARE);
 	/* A square left to the terminal's own colour cannot be measured. */
 	ck_assert_int_eq(parse(&t, "dark_square = default\n", err), 0);
-	ck_assert_double_eq(theme_piece_contrast(&t, 256, &piece, &square), 1.0);
-	ck_assert_int_eq(square, THEME_DARK_SQUARE);
+	ck_assert_double_eq(theme_board_contrast(&t, 256, &fg, &bg), 1.0);
+	ck_assert_int_eq(bg, THEME_DARK_SQUARE);
 
 	/* The measure itself: black on white is 21:1, a colour on itself 1:1,
 	 * and the palette is xterm's. */

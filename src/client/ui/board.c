@@ -2,7 +2,11 @@
  * The board pane: draws a struct board_view into a curses window. Square
  * colours come from the theme; highlights are background colours, and
  * with "markers" (the monochrome look) also characters beside the piece,
- * so every highlight reads without colour:
+ * so every highlight reads without colour. Below 256 colours the markers
+ * are always shown: the palette's only mid-tones (magenta and red in 8
+ * colours, a few more in 16) are what keeps pieces readable on a
+ * highlight (the theme test's 3:1), so the highlights share the squares'
+ * colours there:
  *
  *	[K]  cursor      <K>  selected   !K!  king in check
  *	*p*  legal capture  .  legal move   (P)  last move   1  premove number
@@ -51,6 +55,7 @@ void ui_board_draw(struct ui *ui, WINDOW *w, const struct board_geometry *g, con
 {
 	const struct theme *t = &ui->theme;
 	bool mono = ui->ncolors == 0;
+	bool markers = t->markers || ui->ncolors < 256;
 	int coord = ui_attr(ui, THEME_COORDINATES, -1);
 	bool art = board_view_has_art(g);
 
@@ -73,7 +78,7 @@ void ui_board_draw(struct ui *ui, WINDOW *w, const struct board_geometry *g, con
 			 * glyph, or of its art. */
 			int reach = art ? BOARD_VIEW_ART_W / 2 + 1 : 1;
 			char left, right;
-			ui_board_markers(v, t->markers, sq, &left, &right);
+			ui_board_markers(v, markers, sq, &left, &right);
 			if (left && g->sq_w >= 3) {
 				mvwaddch(w, cy, cx - reach, (chtype)left);
 				mvwaddch(w, cy, cx + reach, (chtype)right);
