@@ -101,9 +101,12 @@ static unsigned screen_play_key(void *self, struct loop *l, int key)
 }
 
 /* The bell or the flash the session asked for, rung once; the rest of
- * dirty returned. */
-static unsigned screen_play_alerts(unsigned dirty)
+ * dirty returned. The opponent's move is noticed here, after whichever
+ * backend folded it (backend.h), so tchessd and Lichess games ring
+ * alike. */
+static unsigned screen_play_alerts(struct session *s, unsigned dirty)
 {
+	dirty |= session_move_alert(s);
 	if (dirty & SESSION_DIRTY_BELL)
 		ui_beep();
 	if (dirty & SESSION_DIRTY_FLASH)
@@ -131,13 +134,13 @@ static unsigned screen_play_apply(void *self, struct loop *l, int64_t mono_ms)
 	if (session_next_tick(s, mono_ms) >= 0 || p->ticking)
 		dirty |= SESSION_DIRTY_CLOCKS;
 	dirty |= session_tick(s, mono_ms);
-	return screen_play_alerts(dirty);
+	return screen_play_alerts(s, dirty);
 }
 
 static unsigned screen_play_on_reply(void *self, struct loop *l, const struct net_reply *r)
 {
 	struct screen_play *p = self;
-	return screen_play_alerts(p->backend.ops->on_reply(&p->backend, l, p->s, r));
+	return screen_play_alerts(p->s, p->backend.ops->on_reply(&p->backend, l, p->s, r));
 }
 
 static int64_t screen_play_next_tick(void *self, int64_t mono_ms)

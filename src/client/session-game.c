@@ -418,8 +418,6 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		else
 			dirty |= SESSION_DIRTY_CLOCKS;
 	}
-	/* The opponent's moves made while we follow the game alert. */
-	bool alert = s->alert_ready && s->move_alert && s->me >= 0 && !s->hotseat;
 	for (size_t i = 0; i < evs->n; i++) {
 		const struct protocol_event *ev = &evs->events[i];
 		if (ev->seq <= s->view.seq)
@@ -436,8 +434,6 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 		switch (fe.kind) {
 		case FOLD_EV_MOVE:
 			session_san_append(s, fe.san);
-			if (alert && fe.color != s->me && fe.ply >= s->alert_plies)
-				dirty |= s->move_alert == 2 ? SESSION_DIRTY_FLASH : SESSION_DIRTY_BELL;
 			if (s->pending && fe.ply == s->pending_ply)
 				s->pending = false;
 			if (s->view.undo && s->me >= 0)
@@ -526,13 +522,31 @@ unsigned session_on_events(struct session *s, const struct protocol_events *evs,
 	}
 	dirty |= session_over_check(s);
 	dirty |= session_hotseat_follow(s);
-	s->alert_ready = true;
-	if ((int64_t)s->view.game.n_plies > s->alert_plies)
-		s->alert_plies = (int64_t)s->view.game.n_plies;
 	if (dirty & SESSION_DIRTY_MOVES) {
 		session_fix_selection(s);
 		session_relayout_moves(s);
 	}
+	return dirty;
+}
+
+unsigned session_move_alert(struct session *s)
+{
+	if (!s->view.created)
+		return 0;
+	int64_t n = (int64_t)s->view.game.n_plies;
+	unsigned dirty = 0;
+	/* Only past the most plies seen: a take-back's replay and a log
+	 * refolded from 0 (over several answers) ring nothing. */
+	if (s->alert_ready && n > s->alert_plies && s->move_alert && s->me >= 0 && !s->hotseat) {
+		/* Two plies or more: the opponent moved among them (my premove
+		 * answered at once). One: the side not to move made it. */
+		bool theirs = n - s->alert_plies >= 2 || (int)game_side_to_move(&s->view.game) == s->me;
+		if (theirs)
+			dirty = s->move_alert == 2 ? SESSION_DIRTY_FLASH : SESSION_DIRTY_BELL;
+	}
+	s->alert_ready = true;
+	if (n > s->alert_plies)
+		s->alert_plies = n;
 	return dirty;
 }
 

@@ -292,7 +292,7 @@ struct session {
 	/* The opponent's move (CONFIG_ALERT_*: 0 none, 1 the bell, 2 a
 	 * flash): only for moves made while the screen follows the game,
 	 * not those of the first answer or of a refold from 0 (alert_plies:
-	 * the plies seen so far). */
+	 * the most plies seen so far; session_move_alert). */
 	int move_alert;
 	bool alert_ready;
 	int64_t alert_plies;
@@ -455,6 +455,14 @@ bool session_clock_running(const struct session *s, int c);
 int64_t session_first_move_ms(const struct session *s, int64_t mono_ms, int *side);
 /* Milliseconds until a clock's text changes, or -1 when none runs. */
 int64_t session_next_tick(const struct session *s, int64_t mono_ms);
+
+/* The opponent's move, for either backend: called after each answer or
+ * stream pass has been folded into the mirror (screen-play.c), it
+ * returns SESSION_DIRTY_BELL or SESSION_DIRTY_FLASH (move_alert) when
+ * the mirror holds more plies than ever before and the opponent made one
+ * of them; 0 for the mirror's first plies, for my own moves, in hotseat
+ * and when watching. */
+unsigned session_move_alert(struct session *s);
 
 /* The passing of time at mono_ms: CLOCKS when a clock crossed the
  * low-time threshold either way, with BELL when it was my own clock going

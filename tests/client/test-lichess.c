@@ -618,6 +618,51 @@ static void lichess_press(struct session *s, int key, const char *path)
 		lichess_take(s, path, NULL);
 }
 
+/* The opponent's move alert on Lichess, noticed where tchessd's is
+ * (session_move_alert after the stream's lines): the bell for Bob's
+ * move, not for the moves of the gameFull, nor for my own; the flash
+ * when move_alert says so. */
+START_TEST(test_session_move_alert)
+{
+	struct session s;
+	struct lichess_game g;
+	lichess_start(&s, &g, "e2e4 e7e5");
+	s.move_alert = 1;
+	ck_assert_int_eq(session_move_alert(&s), 0);
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3", "", 1100);
+	ck_assert_int_eq(session_move_alert(&s), 0);
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3 b8c6", "", 1200);
+	ck_assert_int_eq(session_move_alert(&s), SESSION_DIRTY_BELL);
+	ck_assert_int_eq(session_move_alert(&s), 0);
+	s.move_alert = 2;
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3 b8c6 f1c4", "", 1300);
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6", "", 1400);
+	ck_assert_int_eq(session_move_alert(&s), SESSION_DIRTY_FLASH);
+	s.move_alert = 0;
+	lichess_state(&s, &g, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 d2d3 f8c5", "", 1500);
+	ck_assert_int_eq(session_move_alert(&s), 0);
+	lichess_game_fini(&g);
+	session_fini(&s);
+
+	/* The low-time bell: my clock (21 s, running) crossing 20 s rings
+	 * once, counted on this client's clock from the line's arrival. */
+	lichess_start(&s, &g, "e2e4 e7e5");
+	s.bell = true;
+	s.low_time_cfg_ms = 20000;
+	lichess_line(&s, &g,
+		     "{\"type\":\"gameState\",\"moves\":\"e2e4 e7e5\",\"wtime\":21000,\"btime\":300000,"
+		     "\"winc\":0,\"binc\":0,\"status\":\"started\"}",
+		     2000);
+	ck_assert(session_clock_running(&s, WHITE));
+	ck_assert_int_eq(session_tick(&s, 2000) & SESSION_DIRTY_BELL, 0);
+	ck_assert_int_eq(session_tick(&s, 2900) & SESSION_DIRTY_BELL, 0);
+	ck_assert_int_eq(session_tick(&s, 3100) & SESSION_DIRTY_BELL, SESSION_DIRTY_BELL);
+	ck_assert_int_eq(session_tick(&s, 3200) & SESSION_DIRTY_BELL, 0);
+	lichess_game_fini(&g);
+	session_fini(&s);
+}
+END_TEST
+
 START_TEST(test_session_commands)
 {
 	struct session s;
@@ -885,6 +930,7 @@ int main(void)
 	tcase_add_test(tc, test_account);
 	tcase_add_test(tc, test_playing_and_game_id);
 	tcase_add_test(tc, test_session_premoves);
+	tcase_add_test(tc, test_session_move_alert);
 	tcase_add_test(tc, test_session_commands);
 	tcase_add_test(tc, test_challenge_event_and_done);
 	tcase_add_test(tc, test_oauth_pkce);

@@ -2389,7 +2389,8 @@ START_TEST(test_hotseat)
 }
 END_TEST
 
-/* The opponent's move alert (move_alert): the bell (or the flash) for a
+/* The opponent's move alert (move_alert, session_move_alert after each
+ * answer, as screen-play.c calls it): the bell (or the flash) for a
  * move the opponent makes while the game is followed; not for my own,
  * not for the moves of the first answer (joining a running game), not
  * when the mirror is refolded from 0, and never when it is off. */
@@ -2404,9 +2405,10 @@ START_TEST(test_move_alert)
 	start_events(&b, NULL);
 	/* The first answer: the start. */
 	evbuf_fold(&b, &s, 5000);
+	ck_assert_int_eq(session_move_alert(&s), 0);
 	session_position(&s, &p);
 	move_event(&b, &s, &p, 0, "e2e4", T0 + 1000, false);
-	unsigned d = session_on_events(&s, &b.evs, 6000);
+	unsigned d = session_on_events(&s, &b.evs, 6000) | session_move_alert(&s);
 	protocol_events_fini(&b.evs);
 	memset(&b.evs, 0, sizeof b.evs);
 	ck_assert(d & SESSION_DIRTY_BELL);
@@ -2414,7 +2416,7 @@ START_TEST(test_move_alert)
 	/* My own move: no bell. */
 	session_position(&s, &p);
 	move_event(&b, &s, &p, 1, "e7e5", T0 + 2000, false);
-	d = session_on_events(&s, &b.evs, 7000);
+	d = session_on_events(&s, &b.evs, 7000) | session_move_alert(&s);
 	protocol_events_fini(&b.evs);
 	memset(&b.evs, 0, sizeof b.evs);
 	ck_assert(!(d & SESSION_DIRTY_BELL));
@@ -2422,7 +2424,7 @@ START_TEST(test_move_alert)
 	s.move_alert = 2;
 	session_position(&s, &p);
 	move_event(&b, &s, &p, 2, "g1f3", T0 + 3000, false);
-	d = session_on_events(&s, &b.evs, 8000);
+	d = session_on_events(&s, &b.evs, 8000) | session_move_alert(&s);
 	protocol_events_fini(&b.evs);
 	memset(&b.evs, 0, sizeof b.evs);
 	ck_assert(d & SESSION_DIRTY_FLASH);
@@ -2437,12 +2439,12 @@ START_TEST(test_move_alert)
 	struct position start;
 	ck_assert_int_eq(fen_parse(&start, START_FEN, NULL), TCHESS_OK);
 	move_event(&b, &s, &start, 0, "e2e4", T0 + 1000, false);
-	d = session_on_events(&s, &b.evs, 5000);
+	d = session_on_events(&s, &b.evs, 5000) | session_move_alert(&s);
 	ck_assert(!(d & SESSION_DIRTY_BELL));
 	ck_assert_int_eq(s.view.game.n_plies, 1);
 	/* A refold from 0 (the same events again): silent too. */
 	session_reset(&s);
-	d = session_on_events(&s, &b.evs, 5100);
+	d = session_on_events(&s, &b.evs, 5100) | session_move_alert(&s);
 	ck_assert(!(d & SESSION_DIRTY_BELL));
 	protocol_events_fini(&b.evs);
 	session_fini(&s);

@@ -15,7 +15,13 @@
 #   5. the opponent gone: the countdown, then G claims the win;
 #   6. a stream that stalls: the watchdog reopens it and the move made
 #      meanwhile is read;
-#   7. a 429 on the stream: said on the screen, waited out, then read.
+#   7. a 429 on the stream: said on the screen, waited out, then read;
+#   8. the alerts (issue 14 item 10): move_alert = bell rings the
+#      terminal bell (tmux's window_bell_flag) for the opponent's move
+#      and not for the gameFull's moves or my own; move_alert = flash
+#      writes the flash (ESC [?5h, read from the pane's output through
+#      pipe-pane) for it; the low-time bell rings as my clock runs under
+#      low_time_ms.
 # The watchdog and the 429's minute are shortened for the test
 # (TCHESS_LICHESS_IDLE_MS, TCHESS_LICHESS_RATE_LIMIT_MS). No test contacts
 # lichess.org. Every wait polls the screen or the log with a deadline.
@@ -166,6 +172,55 @@ t = [r["t_ms"] for r in map(json.loads, open(sys.argv[1])) if r.get("path") == "
      and r.get("method") == "GET"]
 sys.exit(0 if len(t) == 2 and t[1] - t[0] >= 1500 else 1)
 PY
+
+# 8. The alerts.
+# bell_flag SESSION: tmux's bell flag of SESSION's window (set by a bell
+# in a detached session, never cleared while nobody attaches).
+bell_flag() { tmux -L "$sock" display-message -p -t "$1" '#{window_bell_flag}'; }
+# bell_wait SESSION: waits (10 s at most) for SESSION's bell flag.
+bell_wait() {
+	local deadline=$((SECONDS + 10))
+	until [ "$(bell_flag "$1")" = 1 ]; do
+		[ $SECONDS -ge $deadline ] && return 1
+		poll_pause
+	done
+}
+lichess_login alert
+printf 'move_alert = bell\n' >>"$tmp/alert/tchess/config"
+start_session b alert lichess play bell0001
+check "bell: the game arrives" b "you play White" 20
+[ "$(bell_flag b)" = 0 ] && ok "bell: none for the gameFull" || fail "bell: rung for the gameFull"
+keys b e 4 Enter
+check "bell: my move is on the list" b "1. e4"
+check "bell: Black to move" b "Black to move"
+[ "$(bell_flag b)" = 0 ] && ok "bell: none for my own move" || fail "bell: rung for my own move"
+step bell0001 '[{"state": {"move": "e7e5"}}]'
+check "bell: the opponent's move arrives" b "1. e4       e5"
+bell_wait b && ok "bell: the opponent's move rings the bell" || fail "bell: no bell for the opponent's move"
+
+lichess_login flash
+printf 'move_alert = flash\n' >>"$tmp/flash/tchess/config"
+start_session f flash lichess play flsh0001
+tmux -L "$sock" pipe-pane -O -t f "cat >>'$tmp/flash.out'"
+check "flash: the game arrives" f "you play White" 20
+keys f e 4 Enter
+check "flash: Black to move" f "Black to move"
+flashes() { grep -c $'\e\\[?5h' "$tmp/flash.out"; }
+[ "$(flashes)" = 0 ] && ok "flash: none before the opponent moves" || fail "flash: $(flashes) before the opponent moved"
+step flsh0001 '[{"state": {"move": "c7c5"}}]'
+check "flash: the opponent's move arrives" f "1. e4       c5"
+deadline=$((SECONDS + 10))
+until [ "$(flashes)" -ge 1 ] || [ $SECONDS -ge $deadline ]; do poll_pause; done
+[ "$(flashes)" -ge 1 ] && ok "flash: the opponent's move flashes the screen (ESC [?5h)" ||
+	fail "flash: no flash in the pane's output"
+[ "$(bell_flag f)" = 0 ] && ok "flash: and rings no bell" || fail "flash: a bell instead"
+
+lichess_login lowtime
+printf 'bell = yes\nlow_time_ms = 20000\n' >>"$tmp/lowtime/tchess/config"
+start_session w lowtime lichess play lowt0001
+check "low time: the game arrives, my clock at 0:21" w "you play White" 20
+bell_wait w && ok "low time: the bell as my clock runs under 20 s" || fail "low time: no bell"
+check "low time: the clock is under 20 s" w "0:19"
 
 lichess_check_agent
 e2e_finish "lichess play: ok"
