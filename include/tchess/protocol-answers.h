@@ -128,6 +128,38 @@ int protocol_my_games_decode(const char *json, size_t len, struct protocol_my_ga
 			     size_t errsize);
 void protocol_my_games_fini(struct protocol_my_games *g);
 
+/* GET /v1/me/games/finished: a page of the player's finished games,
+ * newest first (tchess-protocol(7)). */
+#define PROTOCOL_FINISHED_LIMIT_MAX 100
+#define PROTOCOL_CURSOR_MAX 64
+struct protocol_opponent {
+	int64_t player; /* 0: none (an engine) */
+	char name[PROTOCOL_NAME_MAX + 1];
+};
+struct protocol_finished_game {
+	char id[PROTOCOL_GAME_ID_MAX + 1];
+	char result[8];                      /* "1-0", "0-1", "1/2-1/2" */
+	char termination[40];                /* "checkmate", "resignation" ... */
+	char color[PROTOCOL_WORD_MAX];       /* the player's */
+	struct protocol_opponent opponent;   /* null on the wire for an engine */
+	int64_t engine_level;                /* the engine opponent's level; 0 (null) for a human */
+	char tc[PROTOCOL_TC_MAX];
+	char ruleset[PROTOCOL_WORD_MAX * 2];
+	int64_t plies;
+	int64_t ended_ms;
+};
+struct protocol_finished_games {
+	struct protocol_finished_game *games; /* malloc'd */
+	size_t n;
+	char next[PROTOCOL_CURSOR_MAX]; /* the before= of the next page; "" (null) at the end */
+};
+char *protocol_finished_games_encode(const struct protocol_finished_games *g);
+/* Returns 0, or -1 with a message in err (out is then empty).
+ * protocol_finished_games_fini frees. */
+int protocol_finished_games_decode(const char *json, size_t len, struct protocol_finished_games *out, char *err,
+				   size_t errsize);
+void protocol_finished_games_fini(struct protocol_finished_games *g);
+
 /* GET /v1/me/vacations: the bookings and allowances, in the server's
  * structs protocol_vacation and protocol_allowance; the server lists at
  * most PROTOCOL_VACATIONS_MAX bookings. */

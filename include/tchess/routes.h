@@ -42,6 +42,7 @@
 	X(ROUTE_GAME_LEAVE, "POST", PROTOCOL_PREFIX "/games/:/leave")                                          \
 	X(ROUTE_GAME_EVENTS, "GET", PROTOCOL_PREFIX "/games/:/events")                                         \
 	X(ROUTE_ME_GAMES, "GET", PROTOCOL_PREFIX "/me/games")                                                  \
+	X(ROUTE_ME_GAMES_FINISHED, "GET", PROTOCOL_PREFIX "/me/games/finished")                                \
 	X(ROUTE_ME_VACATIONS_LIST, "GET", PROTOCOL_PREFIX "/me/vacations")                                     \
 	X(ROUTE_ME_VACATIONS_BOOK, "POST", PROTOCOL_PREFIX "/me/vacations")                                    \
 	X(ROUTE_ME_VACATION_CANCEL, "DELETE", PROTOCOL_PREFIX "/me/vacations/:")                               \

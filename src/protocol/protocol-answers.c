@@ -339,13 +339,9 @@ void protocol_tournament_view_fini(struct protocol_tournament_view *t)
 /* ---- my games ---- */
 
 /* The opponent object, flat in struct protocol_my_game. */
-struct opponent {
-	int64_t player;
-	char name[PROTOCOL_NAME_MAX + 1];
-};
 static const struct protocol_codec_member opponent_members[] = {
-	INT(struct opponent, player, 0),
-	STRING(struct opponent, name, EMPTY),
+	INT(struct protocol_opponent, player, 0),
+	STRING(struct protocol_opponent, name, EMPTY),
 };
 static const struct protocol_codec_message opponent_msg =
 	PROTOCOL_CODEC_ANSWER("opponent", opponent_members, NULL, NULL);
@@ -354,7 +350,7 @@ static const struct protocol_codec_message opponent_msg =
 static cJSON *opponent_write(const void *p)
 {
 	const struct protocol_my_game *g = p;
-	struct opponent o = { g->opponent, "" };
+	struct protocol_opponent o = { g->opponent, "" };
 	if (!g->opponent)
 		return cJSON_CreateNull();
 	snprintf(o.name, sizeof o.name, "%s", g->opponent_name);
@@ -364,7 +360,7 @@ static cJSON *opponent_write(const void *p)
 static int opponent_read(const cJSON *v, void *p, struct protocol_error *err)
 {
 	struct protocol_my_game *g = p;
-	struct opponent o = { 0, "" };
+	struct protocol_opponent o = { 0, "" };
 	if (!cJSON_IsNull(v) && protocol_codec_read(&opponent_msg, v, &o, err))
 		return -1;
 	g->opponent = o.player;
@@ -414,6 +410,73 @@ int protocol_my_games_decode(const char *json, size_t len, struct protocol_my_ga
 }
 
 void protocol_my_games_fini(struct protocol_my_games *g)
+{
+	free(g->games);
+	memset(g, 0, sizeof *g);
+}
+
+/* ---- my finished games ---- */
+
+/* The opponent of a finished game: null for an engine. */
+static cJSON *finished_opponent_write(const void *p)
+{
+	const struct protocol_opponent *o = p;
+	return o->player ? protocol_codec_object(&opponent_msg, o) : cJSON_CreateNull();
+}
+
+static int finished_opponent_read(const cJSON *v, void *p, struct protocol_error *err)
+{
+	struct protocol_opponent *o = p;
+	memset(o, 0, sizeof *o);
+	return cJSON_IsNull(v) ? 0 : protocol_codec_read(&opponent_msg, v, o, err);
+}
+
+static const struct protocol_codec_nested finished_opponent_hooks = { finished_opponent_write,
+								      finished_opponent_read };
+
+#define GAME struct protocol_finished_game
+static const struct protocol_codec_member finished_game_members[] = {
+	STRING(GAME, id, REQ),
+	STRING(GAME, result, REQ),
+	STRING(GAME, termination, REQ | EMPTY),
+	STRING(GAME, color, REQ),
+	PROTOCOL_CODEC_NESTED_AT("opponent", PROTOCOL_JSON_OBJECT_OR_NULL, REQ, offsetof(GAME, opponent),
+				 &finished_opponent_hooks),
+	INT_OR_NULL_AS("engine_level", GAME, engine_level, REQ, 0),
+	STRING(GAME, tc, REQ | EMPTY),
+	STRING(GAME, ruleset, REQ | EMPTY),
+	INT(GAME, plies, REQ | PROTOCOL_CODEC_NON_NEGATIVE),
+	INT(GAME, ended_ms, REQ),
+};
+#undef GAME
+static const struct protocol_codec_message finished_game_msg =
+	PROTOCOL_CODEC_ANSWER("finished game", finished_game_members, NULL, NULL);
+
+static const struct protocol_codec_member finished_games_members[] = {
+	PROTOCOL_CODEC_ALLOC_LIST_AS("games", struct protocol_finished_games, games, n, REQ, &finished_game_msg),
+	STRING(struct protocol_finished_games, next, REQ | PROTOCOL_CODEC_NULL_EMPTY),
+};
+static const struct protocol_codec_message finished_games_msg =
+	PROTOCOL_CODEC_ANSWER("finished games", finished_games_members, NULL, NULL);
+
+char *protocol_finished_games_encode(const struct protocol_finished_games *g)
+{
+	return protocol_codec_encode(&finished_games_msg, g);
+}
+
+int protocol_finished_games_decode(const char *json, size_t len, struct protocol_finished_games *out, char *err,
+				   size_t errsize)
+{
+	struct protocol_error e;
+	memset(out, 0, sizeof *out);
+	if (protocol_codec_decode(&finished_games_msg, json, len, out, &e)) {
+		protocol_finished_games_fini(out);
+		return answer_failed(&e, err, errsize);
+	}
+	return 0;
+}
+
+void protocol_finished_games_fini(struct protocol_finished_games *g)
 {
 	free(g->games);
 	memset(g, 0, sizeof *g);

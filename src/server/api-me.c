@@ -1,6 +1,8 @@
 /*
  * The player's own resources for correspondence play: GET /v1/me/games
- * (which of my games wait for my move, and their deadlines), the vacations
+ * (which of my games wait for my move, and their deadlines), GET
+ * /v1/me/games/finished (the games played, newest first, from the store's
+ * summaries: nothing is replayed), the vacations
  * under /v1/me/vacations, and the test-only clock. Booking rules are
  * tchess/vacation.h's; a booking or cancellation is one row of the store,
  * written alone: the player's correspondence games consult the rows
@@ -75,6 +77,90 @@ void api_me_games(struct server *srv, struct http_request *req, struct http_repl
 	game_service_each(srv->games, me.id, my_game, &m);
 	http_reply_json(reply, 200, protocol_my_games_encode(m.g, m.n, m.now_ms));
 	free(m.g);
+}
+
+/* ---- GET /v1/me/games/finished ---- */
+
+/* A page when the request names none. */
+#define FINISHED_LIMIT_DEFAULT 20
+
+struct finished_page {
+	int64_t me;
+	struct protocol_finished_games out;
+	size_t max; /* the page's size; one more row is read to know whether another page follows */
+};
+
+static int finished_add(void *arg, const struct store_finished_game *g)
+{
+	struct finished_page *p = arg;
+	if (p->out.n == p->max) {
+		const struct protocol_finished_game *last = &p->out.games[p->out.n - 1];
+		snprintf(p->out.next, sizeof p->out.next, "%lld-%s", (long long)last->ended_ms, last->id);
+		return 1;
+	}
+	p->out.games = xrealloc(p->out.games, (p->out.n + 1) * sizeof *p->out.games);
+	struct protocol_finished_game *f = &p->out.games[p->out.n++];
+	memset(f, 0, sizeof *f);
+	int side = g->white == p->me ? WHITE : BLACK;
+	snprintf(f->id, sizeof f->id, "%s", g->id);
+	snprintf(f->result, sizeof f->result, "%s", g->result);
+	snprintf(f->termination, sizeof f->termination, "%s", g->termination);
+	snprintf(f->color, sizeof f->color, "%s", fold_color_str(side));
+	f->opponent.player = side == WHITE ? g->black : g->white;
+	snprintf(f->opponent.name, sizeof f->opponent.name, "%s", side == WHITE ? g->black_name : g->white_name);
+	f->engine_level = side == WHITE ? g->black_level : g->white_level;
+	snprintf(f->tc, sizeof f->tc, "%s", g->tc);
+	snprintf(f->ruleset, sizeof f->ruleset, "%s", g->ruleset);
+	f->plies = g->plies;
+	f->ended_ms = g->ended_ms;
+	return 0;
+}
+
+/* A cursor, "MS-ID" as the last page's next gave it. */
+static bool parse_cursor(const char *s, int64_t *ms, char id[PROTOCOL_GAME_ID_MAX + 1])
+{
+	const char *dash = strchr(s, '-');
+	if (!dash)
+		return false;
+	char num[16];
+	size_t nlen = (size_t)(dash - s);
+	if (nlen >= sizeof num)
+		return false;
+	memcpy(num, s, nlen);
+	num[nlen] = '\0';
+	const char *hex = dash + 1;
+	size_t hlen = strspn(hex, "0123456789abcdef");
+	if (!api_query_number(num, ms) || !hlen || hex[hlen] || hlen > PROTOCOL_GAME_ID_MAX)
+		return false;
+	memcpy(id, hex, hlen + 1);
+	return true;
+}
+
+void api_me_games_finished(struct server *srv, struct http_request *req, struct http_reply *reply)
+{
+	struct store_player me;
+	if (api_auth(srv, req, reply, true, &me) < 0)
+		return;
+	int64_t limit = FINISHED_LIMIT_DEFAULT, before_ms = INT64_MAX;
+	char before_id[PROTOCOL_GAME_ID_MAX + 1] = "";
+	const char *l = http_request_query(req, "limit");
+	const char *b = http_request_query(req, "before");
+	if (l && (!api_query_number(l, &limit) || limit < 1 || limit > PROTOCOL_FINISHED_LIMIT_MAX)) {
+		http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST, "limit: expected 1 to %d", PROTOCOL_FINISHED_LIMIT_MAX);
+		return;
+	}
+	if (b && !parse_cursor(b, &before_ms, before_id)) {
+		http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST, "before: expected the \"next\" of the previous page");
+		return;
+	}
+	struct finished_page p = { .me = me.id, .max = (size_t)limit };
+	if (store_games_finished_of(srv->store, me.id, before_ms, before_id, (int)limit + 1, finished_add, &p)) {
+		protocol_finished_games_fini(&p.out);
+		api_store_failed(srv, reply);
+		return;
+	}
+	http_reply_json(reply, 200, protocol_finished_games_encode(&p.out));
+	protocol_finished_games_fini(&p.out);
 }
 
 /* ---- vacations ---- */

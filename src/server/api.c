@@ -39,6 +39,7 @@ const struct http_route api_routes[] = {
 	{ ROUTE_GAME_LEAVE, api_games_leave },
 	{ ROUTE_GAME_EVENTS, api_games_events },
 	{ ROUTE_ME_GAMES, api_me_games },
+	{ ROUTE_ME_GAMES_FINISHED, api_me_games_finished },
 	{ ROUTE_ME_VACATIONS_LIST, api_me_vacations_list },
 	{ ROUTE_ME_VACATIONS_BOOK, api_me_vacations_book },
 	{ ROUTE_ME_VACATION_CANCEL, api_me_vacations_cancel },

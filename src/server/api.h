@@ -68,6 +68,7 @@ void api_tournaments_register(struct server *srv, struct http_request *req, stru
 void api_tournaments_withdraw(struct server *srv, struct http_request *req, struct http_reply *reply);
 /* api-me.c */
 void api_me_games(struct server *srv, struct http_request *req, struct http_reply *reply);
+void api_me_games_finished(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_me_vacations_list(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_me_vacations_book(struct server *srv, struct http_request *req, struct http_reply *reply);
 void api_me_vacations_cancel(struct server *srv, struct http_request *req, struct http_reply *reply);

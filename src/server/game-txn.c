@@ -446,6 +446,18 @@ void game_txn_row_of(const struct live_game *lg, const struct game_view *v, stru
 	/* An aborted game stays "unfinished" in the store until the timer
 	 * erases it, so a restart in between still finds and erases it. */
 	g->finished = v->created && game_is_over(&v->game) && v->game.termination != GAME_TERM_ABORTED;
+	if (!g->finished)
+		return;
+	/* The summary the store keeps from the first update that has one:
+	 * the commit that ends the game, so its last event is game-ended. */
+	g->ended_ms = v->last_t_ms;
+	snprintf(g->result, sizeof g->result, "%s", game_result_str(v->game.result));
+	snprintf(g->termination, sizeof g->termination, "%s", game_termination_str(v->game.termination));
+	g->plies = (int64_t)v->game.n_plies;
+	snprintf(g->tc, sizeof g->tc, "%s", v->tc);
+	snprintf(g->ruleset, sizeof g->ruleset, "%s", v->game.rules.name);
+	g->white_level = v->seats[WHITE].kind == FOLD_SEAT_ENGINE ? v->seats[WHITE].level : 0;
+	g->black_level = v->seats[BLACK].kind == FOLD_SEAT_ENGINE ? v->seats[BLACK].level : 0;
 }
 
 /* Writes the game row, commits, makes the work copy live, wakes the polls

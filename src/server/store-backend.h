@@ -53,6 +53,9 @@ struct pg_store;
 	X(enum store_result, games_prefix, (const char *prefix, int limit, int64_t viewer, store_game_fn fn, void *arg), \
 	  (prefix, limit, viewer, fn, arg))                                                                           \
 	X(enum store_result, games_open_of, (int64_t player, int64_t *n_out), (player, n_out))                        \
+	X(enum store_result, games_finished_of,                                                                       \
+	  (int64_t player, int64_t before_ms, const char *before_id, int limit, store_finished_fn fn, void *arg),      \
+	  (player, before_ms, before_id, limit, fn, arg))                                                             \
 	X(enum store_result, tournament_create, (const struct store_tournament *t), (t))                              \
 	X(enum store_result, tournament_get, (const char *id, struct store_tournament *out), (id, out))               \
 	X(enum store_result, tournament_update, (const struct store_tournament *t), (t))                              \

@@ -149,6 +149,13 @@ static const char *const migrations[] = {
 	 * (open_games_per_player): one partial index per seat. */
 	("CREATE INDEX games_open_white ON games(white) WHERE NOT finished AND status = 'open';"
 	 "CREATE INDEX games_open_black ON games(black) WHERE NOT finished AND status = 'open';"),
+	/* 5: a finished game's summary and a player's finished games, as
+	 * SQLite's migration 4 (store-sqlite.c). */
+	("ALTER TABLE games ADD COLUMN ended bigint, ADD COLUMN result text, ADD COLUMN termination text, "
+	 "ADD COLUMN plies bigint, ADD COLUMN tc text, ADD COLUMN ruleset text, ADD COLUMN white_level integer, "
+	 "ADD COLUMN black_level integer;"
+	 "CREATE INDEX games_ended_white ON games(white, ended, id) WHERE ended IS NOT NULL;"
+	 "CREATE INDEX games_ended_black ON games(black, ended, id) WHERE ended IS NOT NULL;"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -182,6 +189,7 @@ enum stmt {
 	S_GAMES_RECENT,
 	S_GAMES_PREFIX,
 	S_GAMES_OPEN_OF,
+	S_GAMES_FINISHED_OF,
 	S_COUNT
 };
 
@@ -198,7 +206,13 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAME_INSERT] = "INSERT INTO games(id, created, status, white, black, finished, params) "
 			  "VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT DO NOTHING RETURNING 1",
 	[S_GAME_GET] = "SELECT " GAME_COLUMNS " FROM games WHERE id = $1",
-	[S_GAME_UPDATE] = "UPDATE games SET status = $2, white = $3, black = $4, finished = $5 WHERE id = $1",
+	/* The summary written once, as in store-sqlite.c. */
+	[S_GAME_UPDATE] = "UPDATE games SET status = $2, white = $3, black = $4, finished = $5, "
+			  "ended = COALESCE(ended, $6), result = COALESCE(result, $7), "
+			  "termination = COALESCE(termination, $8), plies = COALESCE(plies, $9), "
+			  "tc = COALESCE(tc, $10), ruleset = COALESCE(ruleset, $11), "
+			  "white_level = COALESCE(white_level, $12), black_level = COALESCE(black_level, $13) "
+			  "WHERE id = $1",
 	[S_GAME_DELETE] = "DELETE FROM games WHERE id = $1",
 	[S_GAME_LAST_SEQ] = "SELECT last_seq FROM games WHERE id = $1",
 	/* The game's row carries its last seq: the UPDATE takes the next one
@@ -223,6 +237,16 @@ static const char *const stmt_sql[S_COUNT] = {
 	/* One count per seat, each on its partial index. */
 	[S_GAMES_OPEN_OF] = "SELECT (SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' AND white = $1) + "
 			    "(SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' AND black = $1)",
+	/* As in store-sqlite.c: a page of each seat's index, merged. */
+	[S_GAMES_FINISHED_OF] =
+		"SELECT g.id, g.ended, g.result, g.termination, g.plies, g.tc, g.ruleset, g.white, g.black, "
+		"COALESCE(w.name, ''), COALESCE(b.name, ''), g.white_level, g.black_level FROM ("
+		"(SELECT id, ended FROM games WHERE white = $1 AND ended IS NOT NULL "
+		"AND (ended, id) < ($2::bigint, $3::text) ORDER BY ended DESC, id DESC LIMIT $4) UNION ALL "
+		"(SELECT id, ended FROM games WHERE black = $1 AND ended IS NOT NULL "
+		"AND (ended, id) < ($2::bigint, $3::text) ORDER BY ended DESC, id DESC LIMIT $4)) s "
+		"JOIN games g ON g.id = s.id LEFT JOIN players w ON w.id = g.white LEFT JOIN players b ON b.id = g.black "
+		"ORDER BY s.ended DESC, s.id DESC LIMIT $4",
 };
 
 struct pg_store {
@@ -241,7 +265,7 @@ struct pg_store {
 
 /* Parameters of one statement: text, except the token hashes (bytea,
  * binary). */
-#define MAX_PARAMS 12
+#define MAX_PARAMS 16
 
 struct params {
 	int n;
@@ -985,6 +1009,19 @@ enum store_result pg_store_game_update(struct pg_store *st, const struct store_g
 	p_id(&p, g->white);
 	p_id(&p, g->black);
 	p_text(&p, g->finished ? "true" : "false");
+	if (g->finished) {
+		p_int(&p, g->ended_ms);
+		p_text(&p, g->result);
+		p_text(&p, g->termination);
+		p_int(&p, g->plies);
+		p_text(&p, g->tc);
+		p_text(&p, g->ruleset);
+		p_int(&p, g->white_level);
+		p_int(&p, g->black_level);
+	} else {
+		for (int i = 0; i < 8; i++)
+			p_text(&p, NULL);
+	}
 	return stmt(st, S_GAME_UPDATE, NULL, &p, CHANGE, "update game", NULL);
 }
 
@@ -1093,6 +1130,41 @@ enum store_result pg_store_games_prefix(struct pg_store *st, const char *prefix,
 	p_int(&p, limit);
 	p_int(&p, viewer);
 	return walk_games(st, S_GAMES_PREFIX, &p, fn, arg, "games by id prefix");
+}
+
+enum store_result pg_store_games_finished_of(struct pg_store *st, int64_t player, int64_t before_ms,
+					     const char *before_id, int limit, store_finished_fn fn, void *arg)
+{
+	struct params p = {0};
+	p_int(&p, player);
+	p_int(&p, before_ms);
+	p_text(&p, before_id);
+	p_int(&p, limit);
+	PGresult *r;
+	enum store_result rc = stmt(st, S_GAMES_FINISHED_OF, NULL, &p, READ_ROWS, "finished games", &r);
+	if (rc != STORE_OK)
+		return rc;
+	for (int i = 0, n = PQntuples(r); i < n; i++) {
+		struct store_finished_game g = {
+			.id = PQgetvalue(r, i, 0),
+			.ended_ms = col_int(r, i, 1),
+			.result = PQgetvalue(r, i, 2),
+			.termination = PQgetvalue(r, i, 3),
+			.plies = col_int(r, i, 4),
+			.tc = PQgetvalue(r, i, 5),
+			.ruleset = PQgetvalue(r, i, 6),
+			.white = col_int(r, i, 7),
+			.black = col_int(r, i, 8),
+			.white_name = PQgetvalue(r, i, 9),
+			.black_name = PQgetvalue(r, i, 10),
+			.white_level = (int)col_int(r, i, 11),
+			.black_level = (int)col_int(r, i, 12),
+		};
+		if (fn(arg, &g))
+			break;
+	}
+	PQclear(r);
+	return STORE_OK;
 }
 
 /* ---- tournaments (store-tournaments.h) ---- */

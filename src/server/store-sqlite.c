@@ -65,6 +65,19 @@ static const char *const migrations[] = {
 	 * one small index per seat, of the open games only. */
 	("CREATE INDEX games_open_white ON games(white) WHERE finished = 0 AND status = 'open';"
 	 "CREATE INDEX games_open_black ON games(black) WHERE finished = 0 AND status = 'open';"),
+	/* 4: a finished game's summary (store_game), and a player's finished
+	 * games newest first from one index per seat. Games finished before
+	 * it have no summary and are not listed. */
+	("ALTER TABLE games ADD COLUMN ended INTEGER;"
+	 "ALTER TABLE games ADD COLUMN result TEXT;"
+	 "ALTER TABLE games ADD COLUMN termination TEXT;"
+	 "ALTER TABLE games ADD COLUMN plies INTEGER;"
+	 "ALTER TABLE games ADD COLUMN tc TEXT;"
+	 "ALTER TABLE games ADD COLUMN ruleset TEXT;"
+	 "ALTER TABLE games ADD COLUMN white_level INTEGER;"
+	 "ALTER TABLE games ADD COLUMN black_level INTEGER;"
+	 "CREATE INDEX games_ended_white ON games(white, ended, id) WHERE ended IS NOT NULL;"
+	 "CREATE INDEX games_ended_black ON games(black, ended, id) WHERE ended IS NOT NULL;"),
 };
 
 #define N_MIGRATIONS ((int)(sizeof migrations / sizeof migrations[0]))
@@ -97,6 +110,7 @@ enum stmt {
 	S_GAMES_RECENT,
 	S_GAMES_PREFIX,
 	S_GAMES_OPEN_OF,
+	S_GAMES_FINISHED_OF,
 	S_COUNT
 };
 
@@ -111,7 +125,14 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAME_INSERT] = "INSERT INTO games(id, created, status, white, black, finished, params) "
 			  "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7)",
 	[S_GAME_GET] = "SELECT " GAME_COLUMNS " FROM games WHERE id = ?1",
-	[S_GAME_UPDATE] = "UPDATE games SET status = ?2, white = ?3, black = ?4, finished = ?5 WHERE id = ?1",
+	/* The summary is bound NULL while the game is not finished, and
+	 * written once: the first update that has one keeps it. */
+	[S_GAME_UPDATE] = "UPDATE games SET status = ?2, white = ?3, black = ?4, finished = ?5, "
+			  "ended = COALESCE(ended, ?6), result = COALESCE(result, ?7), "
+			  "termination = COALESCE(termination, ?8), plies = COALESCE(plies, ?9), "
+			  "tc = COALESCE(tc, ?10), ruleset = COALESCE(ruleset, ?11), "
+			  "white_level = COALESCE(white_level, ?12), black_level = COALESCE(black_level, ?13) "
+			  "WHERE id = ?1",
 	[S_GAME_DELETE] = "DELETE FROM games WHERE id = ?1",
 	[S_GAME_LAST_SEQ] = "SELECT COALESCE(MAX(seq), 0), (SELECT COUNT(*) FROM games WHERE id = ?1) "
 			    "FROM events WHERE game_id = ?1",
@@ -135,6 +156,17 @@ static const char *const stmt_sql[S_COUNT] = {
 	 * both seats of a game). */
 	[S_GAMES_OPEN_OF] = "SELECT (SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND white = ?1) + "
 			    "(SELECT COUNT(*) FROM games WHERE finished = 0 AND status = 'open' AND black = ?1)",
+	/* A page of each seat's index (a player never holds both seats of
+	 * a game), merged: 2 * limit index rows at most. */
+	[S_GAMES_FINISHED_OF] =
+		"SELECT g.id, g.ended, g.result, g.termination, g.plies, g.tc, g.ruleset, g.white, g.black, "
+		"COALESCE(w.name, ''), COALESCE(b.name, ''), g.white_level, g.black_level FROM ("
+		"SELECT * FROM (SELECT id, ended FROM games WHERE white = ?1 AND ended IS NOT NULL "
+		"AND (ended, id) < (?2, ?3) ORDER BY ended DESC, id DESC LIMIT ?4) UNION ALL "
+		"SELECT * FROM (SELECT id, ended FROM games WHERE black = ?1 AND ended IS NOT NULL "
+		"AND (ended, id) < (?2, ?3) ORDER BY ended DESC, id DESC LIMIT ?4)) s "
+		"JOIN games g ON g.id = s.id LEFT JOIN players w ON w.id = g.white LEFT JOIN players b ON b.id = g.black "
+		"ORDER BY s.ended DESC, s.id DESC LIMIT ?4",
 };
 
 /* Players by token hash, direct-mapped: every authenticated request looks
@@ -564,6 +596,16 @@ enum store_result sqlite_store_game_update(struct sqlite_store *st, const struct
 	bind_id(q, 3, g->white);
 	bind_id(q, 4, g->black);
 	sqlite3_bind_int(q, 5, g->finished);
+	if (g->finished) {
+		sqlite3_bind_int64(q, 6, g->ended_ms);
+		sqlite3_bind_text(q, 7, g->result, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 8, g->termination, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int64(q, 9, g->plies);
+		sqlite3_bind_text(q, 10, g->tc, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_text(q, 11, g->ruleset, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(q, 12, g->white_level);
+		sqlite3_bind_int(q, 13, g->black_level);
+	}
 	enum store_result r = run(st, q, "update game");
 	if (r == STORE_OK && sqlite3_changes(st->db) == 0)
 		r = STORE_NOT_FOUND;
@@ -693,6 +735,53 @@ enum store_result sqlite_store_games_open_of(struct sqlite_store *st, int64_t pl
 		r = fail(st, "open games", rc);
 	sqlite3_reset(q);
 	return r;
+}
+
+enum store_result sqlite_store_games_finished_of(struct sqlite_store *st, int64_t player, int64_t before_ms,
+						 const char *before_id, int limit, store_finished_fn fn, void *arg)
+{
+	sqlite3_stmt *q = stmt(st, S_GAMES_FINISHED_OF);
+	sqlite3_bind_int64(q, 1, player);
+	sqlite3_bind_int64(q, 2, before_ms);
+	sqlite3_bind_text(q, 3, before_id, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(q, 4, limit);
+	int rc;
+	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+		/* Only the text columns read as text (a number column read
+		 * so would be converted). */
+		static const int text_cols[] = { 0, 2, 3, 5, 6, 9, 10 };
+		const char *text[11] = { 0 };
+		for (size_t i = 0; i < sizeof text_cols / sizeof text_cols[0]; i++) {
+			const unsigned char *t = sqlite3_column_text(q, text_cols[i]);
+			text[text_cols[i]] = t ? (const char *)t : "";
+		}
+		struct store_finished_game g = {
+			.id = text[0],
+			.ended_ms = sqlite3_column_int64(q, 1),
+			.result = text[2],
+			.termination = text[3],
+			.plies = sqlite3_column_int64(q, 4),
+			.tc = text[5],
+			.ruleset = text[6],
+			.white = sqlite3_column_int64(q, 7),
+			.black = sqlite3_column_int64(q, 8),
+			.white_name = text[9],
+			.black_name = text[10],
+			.white_level = sqlite3_column_int(q, 11),
+			.black_level = sqlite3_column_int(q, 12),
+		};
+		if (fn(arg, &g)) {
+			rc = SQLITE_DONE;
+			break;
+		}
+	}
+	sqlite3_reset(q);
+	return rc == SQLITE_DONE ? STORE_OK : fail(st, "finished games", rc);
+}
+
+const char *sqlite_store_finished_of_sql(void)
+{
+	return stmt_sql[S_GAMES_FINISHED_OF];
 }
 
 const char *sqlite_store_open_of_sql(void)

@@ -13,5 +13,7 @@
 sqlite3 *store_sqlite_db(struct sqlite_store *st);
 /* The SQL of store_games_open_of, for a test of its query plan. */
 const char *sqlite_store_open_of_sql(void);
+/* The SQL of store_games_finished_of, for the same. */
+const char *sqlite_store_finished_of_sql(void);
 
 #endif

@@ -20,8 +20,6 @@
 #include "tchess/tournament.h"
 
 #define STORE_CREDITS_START 1000
-#define STORE_TC_MAX 128
-#define STORE_RULESET_MAX 32
 
 /* The migration that creates all of it, for store-sqlite.c's list. */
 #define STORE_TOURNAMENTS_MIGRATION                                                                           \

@@ -31,6 +31,9 @@
 #define STORE_STATUS_MAX 16
 #define STORE_TYPE_MAX 32
 #define STORE_HASH_SIZE 32 /* SHA-256 of a token */
+#define STORE_RESULT_MAX 7   /* "1/2-1/2" */
+#define STORE_TC_MAX 128 /* a time control's text, with its NUL */
+#define STORE_RULESET_MAX 32
 
 enum store_result {
 	STORE_OK = 0,
@@ -71,7 +74,32 @@ struct store_game {
 	bool finished;
 	char *params;     /* JSON object text; owned by the struct when filled by the store */
 	int64_t last_seq; /* filled by reads: the game's last event seq, 0 if none */
+	/* A finished game's summary, for the list of a player's finished
+	 * games (store_games_finished_of) without replaying them: written by
+	 * the store_game_update that first sets finished, kept as it was by
+	 * every later one; ignored while finished is false. Not filled by
+	 * reads. */
+	int64_t ended_ms;                          /* the game-ended event's instant */
+	char result[STORE_RESULT_MAX + 1];         /* "1-0", "0-1", "1/2-1/2" */
+	char termination[STORE_TYPE_MAX + 1];      /* "checkmate", "resignation" ... */
+	int64_t plies;
+	char tc[STORE_TC_MAX];
+	char ruleset[STORE_RULESET_MAX];
+	int white_level, black_level;              /* an engine seat's level; 0: a human's or none */
 };
+
+/* One of a player's finished games, as store_games_finished_of lists it;
+ * the strings are valid only during the call. */
+struct store_finished_game {
+	const char *id;
+	int64_t ended_ms;
+	const char *result, *termination, *tc, *ruleset;
+	int64_t plies;
+	int64_t white, black;               /* player ids, 0 for an engine seat */
+	const char *white_name, *black_name; /* "" for an engine seat */
+	int white_level, black_level;       /* engine seats' levels, else 0 */
+};
+typedef int (*store_finished_fn)(void *arg, const struct store_finished_game *g);
 
 struct store_event {
 	const char *game_id;
@@ -191,6 +219,14 @@ enum store_result store_games_recent(struct store *st, int limit, int64_t viewer
  * only), in id order, at most limit; last_seq as above. */
 enum store_result store_games_prefix(struct store *st, const char *prefix, int limit, int64_t viewer, store_game_fn fn,
 				     void *arg);
+/* Calls fn for player's finished games (those whose summary was written,
+ * store_game), newest first by (ended_ms, id), starting after the cursor:
+ * only those that sort before (before_ms, before_id) (INT64_MAX and "" for
+ * the newest), at most limit (1 or more). Each seat has an index
+ * (games_ended_white, games_ended_black): a page reads limit rows of each,
+ * whatever the player's history. */
+enum store_result store_games_finished_of(struct store *st, int64_t player, int64_t before_ms, const char *before_id,
+					  int limit, store_finished_fn fn, void *arg);
 /* How many of player's games wait for an opponent (status "open", not finished). */
 enum store_result store_games_open_of(struct store *st, int64_t player, int64_t *n_out);
 

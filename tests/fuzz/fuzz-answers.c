@@ -83,6 +83,24 @@ static void my_games(const char *json, size_t len)
 	protocol_my_games_fini(&b);
 }
 
+static void finished(const char *json, size_t len)
+{
+	struct protocol_finished_games a, b;
+	char err[256];
+	if (protocol_finished_games_decode(json, len, &a, err, sizeof err)) {
+		refused(err);
+		if (a.games || a.n)
+			abort();
+		return;
+	}
+	char *e1 = protocol_finished_games_encode(&a);
+	if (protocol_finished_games_decode(e1, strlen(e1), &b, err, sizeof err) || b.n != a.n)
+		abort();
+	same(e1, protocol_finished_games_encode(&b));
+	protocol_finished_games_fini(&a);
+	protocol_finished_games_fini(&b);
+}
+
 static void vacations(const char *json, size_t len)
 {
 	static struct protocol_vacation_list a, b;
@@ -136,7 +154,7 @@ static void credits(const char *json, size_t len)
 
 typedef void (*target_fn)(const char *json, size_t len);
 
-static const target_fn targets[] = { view, list, my_games, vacations, booking, credits };
+static const target_fn targets[] = { view, list, my_games, vacations, booking, credits, finished };
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {

@@ -23,6 +23,7 @@
 #include "tchess/movegen.h"
 #include "tchess/pgn.h"
 #include "tchess/protocol.h"
+#include "tchess/protocol-answers.h"
 
 /* The config of every table here: long-polls park for up to 20 s. */
 static const char *GAMES_CONFIG = "poll_timeout_ms = 20000";
@@ -722,6 +723,123 @@ static size_t games_with_prefix(struct tchessd *d, const char *prefix, struct pr
 /* A short id is resolved by the server from the whole store (not only its
  * recent list, which list_limit = 1 cuts to one game here): the games
  * whose id starts with 4 or more hex digits, in id order, at most 10. */
+/* GET /v1/me/games/finished as token's player (query: "" or "?..."),
+ * expecting 200; the answer decoded into out. */
+static void finished_of(struct tchessd *d, const char *token, const char *query, struct protocol_finished_games *out)
+{
+	char path[160], *body, err[200];
+	snprintf(path, sizeof path, "/v1/me/games/finished%s", query);
+	long status = http_call(d, "GET", path, token, NULL, 0, &body);
+	ck_assert_msg(status == 200, "%s: %ld %s", path, status, body);
+	ck_assert_msg(protocol_finished_games_decode(body, strlen(body), out, err, sizeof err) == 0, "%s", err);
+	free(body);
+}
+
+/* A player's finished games come from the store's summaries, newest first,
+ * a page at a time (issue 14 item 5): the result, how it ended, the
+ * player's colour and opponent, the time control, ruleset and length; an
+ * unfinished game is not among them, and they are still there after a
+ * restart (nothing of it is in memory). */
+START_TEST(test_finished_games)
+{
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\ntest_clock = on\n", "\"tc\":\"5+3\"");
+	struct protocol_finished_games f;
+	finished_of(&t.d, t.alice, "", &f);
+	ck_assert_uint_eq(f.n, 0);
+	ck_assert_str_eq(f.next, "");
+	protocol_finished_games_fini(&f);
+
+	/* Fool's mate: Black (bob) wins. */
+	const char *moves[] = { "f2f3", "e7e5", "g2g4", "d8h4" };
+	for (int i = 0; i < 4; i++)
+		move_ok_quiet(&t, i % 2 ? t.bob : t.alice, i, moves[i]);
+	finished_of(&t.d, t.alice, "", &f);
+	ck_assert_uint_eq(f.n, 1);
+	ck_assert_str_eq(f.games[0].id, t.game);
+	ck_assert_str_eq(f.games[0].result, "0-1");
+	ck_assert_str_eq(f.games[0].termination, "checkmate");
+	ck_assert_str_eq(f.games[0].color, "white");
+	ck_assert_int_eq(f.games[0].opponent.player, t.b);
+	ck_assert_str_eq(f.games[0].opponent.name, "bob");
+	ck_assert_int_eq(f.games[0].engine_level, 0);
+	ck_assert_str_eq(f.games[0].tc, "5+3");
+	ck_assert_int_eq(f.games[0].plies, 4);
+	ck_assert_int_gt(f.games[0].ended_ms, 0);
+	int64_t mate_ms = f.games[0].ended_ms;
+	protocol_finished_games_fini(&f);
+	finished_of(&t.d, t.bob, "", &f);
+	ck_assert_uint_eq(f.n, 1);
+	ck_assert_str_eq(f.games[0].color, "black");
+	ck_assert_str_eq(f.games[0].opponent.name, "alice");
+	ck_assert_str_eq(f.games[0].result, "0-1");
+	protocol_finished_games_fini(&f);
+
+	/* Four more, each a second later: alice resigns the first three (as
+	 * white), bob the next; a sixth stays unfinished. */
+	char ids[5][PROTOCOL_GAME_ID_MAX + 1];
+	for (int i = 0; i < 5; i++) {
+		tchessd_advance(&t.d, 1000);
+		create_game_with(&t.d, t.alice, "{\"tc\":\"3+2\",\"color\":\"white\"}", ids[i]);
+		join_game(&t.d, ids[i], t.bob);
+		if (i == 4)
+			break;
+		char path[96], *body;
+		snprintf(path, sizeof path, "/v1/games/%.32s/resign", ids[i]);
+		ck_assert_int_eq(http_call(&t.d, "POST", path, i < 3 ? t.alice : t.bob, NULL, 0, &body), 200);
+		free(body);
+	}
+	/* Pages of two, newest first: each page's next is the following
+	 * page's before. */
+	const char *want[] = { ids[3], ids[2], ids[1], ids[0], t.game };
+	char query[160] = "?limit=2";
+	size_t seen = 0;
+	for (int page = 0; page < 3; page++) {
+		finished_of(&t.d, t.alice, query, &f);
+		ck_assert_uint_eq(f.n, page < 2 ? 2 : 1);
+		for (size_t i = 0; i < f.n; i++, seen++) {
+			ck_assert_str_eq(f.games[i].id, want[seen]);
+			ck_assert_str_eq(f.games[i].termination, seen < 4 ? "resignation" : "checkmate");
+			ck_assert_str_eq(f.games[i].result, seen == 1 || seen == 2 || seen == 3 || seen == 4 ? "0-1" : "1-0");
+			ck_assert_str_eq(f.games[i].tc, seen < 4 ? "3+2" : "5+3");
+			ck_assert_int_ge(f.games[i].ended_ms, seen < 4 ? mate_ms + 1000 * (int64_t)(4 - seen) : mate_ms);
+		}
+		ck_assert_msg((page < 2) == (f.next[0] != '\0'), "page %d: next \"%s\"", page, f.next);
+		snprintf(query, sizeof query, "?limit=2&before=%s", f.next);
+		protocol_finished_games_fini(&f);
+	}
+	ck_assert_uint_eq(seen, 5);
+	/* Without a limit: all five (ids[4] is being played). */
+	finished_of(&t.d, t.alice, "", &f);
+	ck_assert_uint_eq(f.n, 5);
+	protocol_finished_games_fini(&f);
+
+	/* Bad input: a clear 400 (401 without a token). */
+	const char *bad[] = { "?limit=0", "?limit=101", "?limit=x", "?before=x", "?before=12", "?before=12-XY",
+			      "?before=-abc", "?before=1-0123456789abcdef0123456789abcdef0" };
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char path[96], *body;
+		snprintf(path, sizeof path, "/v1/me/games/finished%s", bad[i]);
+		EXPECT_ERROR(http_call(&t.d, "GET", path, t.alice, NULL, 0, &body), 400, PROTOCOL_ERR_BAD_REQUEST,
+			     bad[i], bad[i][1] == 'l' ? "limit" : "before");
+	}
+	char *body;
+	EXPECT_ERROR(http_call(&t.d, "GET", "/v1/me/games/finished", NULL, NULL, 0, &body), 401,
+		     PROTOCOL_ERR_UNAUTHORIZED, "no token", NULL);
+
+	/* From the store: the same after a restart, before any game is read. */
+	ck_assert_int_eq(tchessd_stop(&t.d), 0);
+	tchessd_restart(&t.d);
+	finished_of(&t.d, t.bob, "", &f);
+	ck_assert_uint_eq(f.n, 5);
+	ck_assert_str_eq(f.games[0].id, ids[3]);
+	ck_assert_str_eq(f.games[0].color, "black");
+	ck_assert_str_eq(f.games[0].result, "1-0");
+	protocol_finished_games_fini(&f);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_games_by_prefix)
 {
 	struct tchessd d;
@@ -964,6 +1082,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_pgn_export);
 	tcase_add_test(tc, test_create_and_join_rules);
 	tcase_add_test(tc, test_games_by_prefix);
+	tcase_add_test(tc, test_finished_games);
 	tcase_add_test(tc, test_resync_snapshot);
 	suite_add_tcase(s, tc);
 	return s;

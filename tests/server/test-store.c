@@ -218,6 +218,14 @@ START_TEST(test_schema_version)
 }
 END_TEST
 
+/* What SQLite's migration 4 (the finished games' summaries) added. */
+#define UNDO_MIGRATION_4                                                                                    \
+	"DROP INDEX games_ended_white; DROP INDEX games_ended_black; "                                    \
+	"ALTER TABLE games DROP COLUMN ended; ALTER TABLE games DROP COLUMN result; "                       \
+	"ALTER TABLE games DROP COLUMN termination; ALTER TABLE games DROP COLUMN plies; "                  \
+	"ALTER TABLE games DROP COLUMN tc; ALTER TABLE games DROP COLUMN ruleset; "                         \
+	"ALTER TABLE games DROP COLUMN white_level; ALTER TABLE games DROP COLUMN black_level; "
+
 /* The query plan of the open-games count (issue 12 item 4's
  * open_games_per_player, at every create) on db: each seat's count
  * searches its partial index, no scan of the games. */
@@ -269,7 +277,7 @@ START_TEST(test_open_games_indexed)
 	check_open_of_plan(db);
 	/* Back to version 2: no index. */
 	ck_assert_int_eq(sqlite3_exec(db,
-				      "DROP INDEX games_open_white; DROP INDEX games_open_black; "
+				      UNDO_MIGRATION_4 "DROP INDEX games_open_white; DROP INDEX games_open_black; "
 				      "DELETE FROM schema_version; INSERT INTO schema_version VALUES (2);",
 				      NULL, NULL, NULL),
 			 SQLITE_OK);
@@ -280,6 +288,100 @@ START_TEST(test_open_games_indexed)
 	store_close(st);
 	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
 	check_open_of_plan(db);
+	sqlite3_close(db);
+}
+END_TEST
+
+/* The plan of the finished-games page (issue 14 item 5) on db: each seat's
+ * part searches its partial index; the games are never scanned, so a page
+ * costs the same whatever the player's history. */
+static void check_finished_plan(sqlite3 *db)
+{
+	char *sql = sqlite3_mprintf("EXPLAIN QUERY PLAN %s", sqlite_store_finished_of_sql());
+	sqlite3_stmt *q;
+	ck_assert_int_eq(sqlite3_prepare_v2(db, sql, -1, &q, NULL), SQLITE_OK);
+	sqlite3_free(sql);
+	bool white = false, black = false;
+	while (sqlite3_step(q) == SQLITE_ROW) {
+		const char *detail = (const char *)sqlite3_column_text(q, 3);
+		ck_assert_msg(!strstr(detail, "SCAN g") && !strstr(detail, "SCAN games"), "the page scans: %s", detail);
+		white |= !!strstr(detail, "INDEX games_ended_white");
+		black |= !!strstr(detail, "INDEX games_ended_black");
+	}
+	sqlite3_finalize(q);
+	ck_assert_msg(white && black, "the page does not search both seats' indexes");
+}
+
+static int finished_collect(void *arg, const struct store_finished_game *g)
+{
+	char *ids = arg;
+	strcat(ids, g->id);
+	strcat(ids, g->white_level ? "E" : g->black_level ? "e" : "");
+	strcat(ids, " ");
+	return 0;
+}
+
+/* A finished game's summary is written once, by the update that finishes
+ * it; a player's finished games page newest first by (ended, id) on one
+ * index per seat, in a new database and in one of schema version 3, which
+ * the store migrates (its games finished before have no summary). */
+START_TEST(test_finished_games_indexed)
+{
+	struct store *st = open_store();
+	int64_t ann, bo;
+	uint8_t h1[STORE_HASH_SIZE] = { 7 }, h2[STORE_HASH_SIZE] = { 8 };
+	ck_assert_int_eq(store_player_create(st, "ann", h1, 1, &ann), STORE_OK);
+	ck_assert_int_eq(store_player_create(st, "bo", h2, 1, &bo), STORE_OK);
+	/* g0..g4: ann white in g0, g2 (against the engine, level 3), black in
+	 * g1, g3; g4 is not finished; g1 and g3 end at the same instant. */
+	const int64_t ended[] = { 100, 300, 200, 300, 0 };
+	for (int i = 0; i < 5; i++) {
+		struct store_game g = { .created_ms = i, .params = "{}" };
+		snprintf(g.id, sizeof g.id, "g%d", i);
+		snprintf(g.status, sizeof g.status, "playing");
+		ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+		g.white = i % 2 ? bo : ann;
+		g.black = i % 2 ? ann : i == 2 ? 0 : bo;
+		g.black_level = i == 2 ? 3 : 0;
+		g.finished = i < 4;
+		g.ended_ms = ended[i];
+		snprintf(g.status, sizeof g.status, "%s", g.finished ? "over" : "playing");
+		snprintf(g.result, sizeof g.result, "1-0");
+		snprintf(g.termination, sizeof g.termination, "resignation");
+		ck_assert_int_eq(store_game_update(st, &g), STORE_OK);
+		/* A later update (a rematch offer) keeps the summary. */
+		g.ended_ms += 5000;
+		ck_assert_int_eq(store_game_update(st, &g), STORE_OK);
+	}
+	char ids[128] = "";
+	ck_assert_int_eq(store_games_finished_of(st, ann, INT64_MAX, "", 10, finished_collect, ids), STORE_OK);
+	ck_assert_str_eq(ids, "g3 g1 g2e g0 ");
+	ids[0] = '\0';
+	ck_assert_int_eq(store_games_finished_of(st, ann, 300, "g3", 2, finished_collect, ids), STORE_OK);
+	ck_assert_str_eq(ids, "g1 g2e ");
+	ids[0] = '\0';
+	ck_assert_int_eq(store_games_finished_of(st, bo, INT64_MAX, "", 10, finished_collect, ids), STORE_OK);
+	ck_assert_str_eq(ids, "g3 g1 g0 ");
+	store_close(st);
+	if (pgtest_enabled())
+		return; /* SQLite's plan; PostgreSQL runs the same migration */
+
+	sqlite3 *db;
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	check_finished_plan(db);
+	/* Back to version 3: no summary, no index. */
+	ck_assert_int_eq(sqlite3_exec(db,
+				      UNDO_MIGRATION_4 "DELETE FROM schema_version; INSERT INTO schema_version VALUES (3);",
+				      NULL, NULL, NULL),
+			 SQLITE_OK);
+	sqlite3_close(db);
+	st = open_store();
+	ids[0] = '\0';
+	ck_assert_int_eq(store_games_finished_of(st, ann, INT64_MAX, "", 10, finished_collect, ids), STORE_OK);
+	ck_assert_str_eq(ids, "");
+	store_close(st);
+	ck_assert_int_eq(sqlite3_open(path, &db), SQLITE_OK);
+	check_finished_plan(db);
 	sqlite3_close(db);
 }
 END_TEST
@@ -333,6 +435,7 @@ int main(void)
 	tcase_add_test(tc, test_games_prefix);
 	tcase_add_test(tc, test_schema_version);
 	tcase_add_test(tc, test_open_games_indexed);
+	tcase_add_test(tc, test_finished_games_indexed);
 	tcase_add_test(tc, test_waiters);
 	suite_add_tcase(s, tc);
 	SRunner *sr = srunner_create(s);
