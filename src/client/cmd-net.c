@@ -324,6 +324,35 @@ int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 	return 0;
 }
 
+int client_hotseat_of(struct client_conn *c, const char *id, int *host)
+{
+	char gpath[sizeof c->account_path + 8], path[128], err[256], *resp = NULL;
+	size_t len = 0;
+	struct account guest;
+	*host = -1;
+	snprintf(gpath, sizeof gpath, "%s-guest", c->account_path);
+	if (!c->have_account || account_load(gpath, &guest, err, sizeof err) != 0 || guest.player <= 0 ||
+	    strcmp(guest.server, c->embedded ? "embedded" : c->server) != 0)
+		return 0;
+	const char *method = route_request(path, sizeof path, ROUTE_GAME, id, NULL);
+	int status = net_request(c->net, method, path, NULL, &resp, &len, err, sizeof err);
+	struct protocol_error perr;
+	struct game_view v;
+	int rc = 0;
+	fold_view_init(&v);
+	if (status == 200 && fold_view_from_snapshot(&v, resp, len, id, &perr) == 0) {
+		int mine = fold_seat_of(&v, c->acct.player), theirs = fold_seat_of(&v, guest.player);
+		if (mine >= 0 && theirs == !mine) {
+			net_set_second(c->net, guest.token);
+			*host = mine;
+			rc = 1;
+		}
+	}
+	fold_view_fini(&v);
+	free(resp);
+	return rc;
+}
+
 /* Runs the play screen on game id as colour me (-1 watching). */
 /* The play screen of game id, seated as me (-1 watching); a hotseat game
  * when hotseat_host >= 0 (the seat of c's own token; flip: the board
@@ -368,7 +397,9 @@ static int client_screen(struct client_conn *c, const char *id, int me, const ch
 	if (session_over(&s))
 		printf("game %s: %s\n", s.game_id, res);
 	else if (s.hotseat)
-		printf("left hotseat game %s: it stays open on the server, its clock running\n", s.game_id);
+		printf("left hotseat game %s: it stays open on the server, its clock running "
+		       "(tchess join %s to come back)\n",
+		       s.game_id, s.game_id);
 	else
 		printf("left game %s (tchess %s %s to come back)\n", s.game_id, s.me < 0 ? "watch" : "join",
 		       s.game_id);
@@ -582,6 +613,12 @@ static int client_home_hotseat(void *ctx, const char *tc, char *id, size_t size,
 	return client_hotseat_create(c, &guest, &req, id, size, host, err, errsize);
 }
 
+/* The home screen's check of a game opened from "my games" (screens.h). */
+static int client_home_hotseat_of(void *ctx, const char *id, int *host)
+{
+	return client_hotseat_of(ctx, id, host);
+}
+
 /* tchess (or tchess home): the home screen, on the configured server or
  * the embedded one, with an account (registered automatically on the
  * embedded server). */
@@ -613,6 +650,7 @@ int cmd_home(int argc, char **argv)
 		.player = c.have_account ? c.acct.player : 0,
 	};
 	opts.hotseat = client_home_hotseat;
+	opts.hotseat_of = client_home_hotseat_of;
 	opts.hotseat_ctx = &c;
 	opts.cfg = &c.cfg;
 	opts.theme_name = config_theme_name(o.theme, &c.cfg, getenv("NO_COLOR"));
@@ -927,7 +965,10 @@ int cmd_join(int argc, char **argv)
 		}
 		fold_color_parse(seat.color, &me);
 	}
-	rc = client_screen(&c, id, me, NULL, o.theme, o.ascii, -1, false);
+	/* A hotseat game left with q: both seats again, as it was played. */
+	int host = -1;
+	client_hotseat_of(&c, id, &host);
+	rc = client_screen(&c, id, me, NULL, o.theme, o.ascii, host, true);
 out:
 	free(resp);
 	client_disconnect(&c);

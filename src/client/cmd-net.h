@@ -71,6 +71,12 @@ struct protocol_game_create_request;
 int client_hotseat_create(struct client_conn *c, const struct account *guest,
 			  const struct protocol_game_create_request *want, char *id, size_t size, int *host, char *err,
 			  size_t errsize);
+/* Whether game id is a hotseat game of c's account: its seat *host is
+ * c's and the other is held by c's guest account (client_guest's file;
+ * none is registered here). Then the guest's token is set as c->net's
+ * second (net_set_second) and 1 is returned; 0 otherwise (no guest, not
+ * such a game, or the game not read). */
+int client_hotseat_of(struct client_conn *c, const char *id, int *host);
 /* Prints the server's refusal in an answer (or "HTTP N") after prefix. */
 void client_print_refusal(const char *prefix, int status, const char *resp, size_t len);
 

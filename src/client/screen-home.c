@@ -353,7 +353,11 @@ static void screen_home_send(void *self, struct loop *l)
 	struct home_req r;
 	while (!p->away && home_take_request(p->h, &r)) {
 		if (r.kind == HOME_REQ_OPEN_GAME) {
-			screen_home_open_game(p, l, &r, -1);
+			/* A hotseat game left earlier plays on as one. */
+			int host = -1;
+			if (!p->h->lichess && r.color >= 0 && p->opts.hotseat_of)
+				p->opts.hotseat_of(p->opts.hotseat_ctx, r.id, &host);
+			screen_home_open_game(p, l, &r, host);
 			continue;
 		}
 		if (r.kind == HOME_REQ_HOTSEAT) {

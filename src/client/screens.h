@@ -72,6 +72,10 @@ struct screen_home_opts {
 	 * 0 with its id and *host (the seat of the net's own token), or -1
 	 * with why in err. */
 	int (*hotseat)(void *ctx, const char *tc, char *id, size_t size, int *host, char *err, size_t errsize);
+	/* Whether game id, opened from "my games", is a hotseat game of
+	 * the player's (1, with *host: the seat of the net's own token, the
+	 * guest's token set on the net) or not (0). Same ctx. */
+	int (*hotseat_of)(void *ctx, const char *id, int *host);
 	void *hotseat_ctx;
 	/* For the settings screen: the config file read at start, and the
 	 * theme in use. */

@@ -100,8 +100,6 @@ bool session_rematch_possible(const struct session *s, const char **why)
 		*why = "a Lichess rematch is not offered from tchess";
 	else if (s->me < 0)
 		*why = "spectating: only the players play a rematch";
-	else if (s->hotseat)
-		*why = "a new hotseat game is started from home, or with tchess play --hotseat";
 	else if (!session_over(s))
 		*why = "a rematch is offered after the game";
 	else if (v->game.termination == GAME_TERM_ABORTED)
@@ -113,7 +111,7 @@ bool session_rematch_possible(const struct session *s, const char **why)
 		*why = NULL; /* a new game against the engine, whatever it is doing */
 	else if (v->next_game[0])
 		*why = "the rematch was accepted already";
-	else if (v->absent[!s->me] && v->rematch_by != !s->me)
+	else if (v->absent[!s->me] && v->rematch_by != !s->me && !s->hotseat)
 		*why = "your opponent has left";
 	return *why == NULL;
 }
@@ -135,6 +133,21 @@ unsigned session_rematch(struct session *s)
 		snprintf(r.text, sizeof r.text, "%s", s->view.tc);
 		session_push(s, &r);
 		session_say(s, false, "starting a new game against the engine...");
+		return SESSION_DIRTY_STATUS;
+	}
+	if (s->hotseat) {
+		/* Both seats at this terminal: the guest's seat offers (the
+		 * server checks that the other seat, the one that long-polls,
+		 * is here) and the player's own accepts, in that order (the
+		 * outbox sends one at a time). */
+		if (s->view.rematch_by < 0) {
+			session_push_rematch(s, PROTOCOL_ACTION_OFFER);
+			s->outbox[s->n_out - 1].seat = !s->hotseat_host;
+		}
+		session_push_rematch(s, PROTOCOL_ACTION_ACCEPT);
+		s->outbox[s->n_out - 1].seat = s->view.rematch_by == s->hotseat_host ? !s->hotseat_host
+											: s->hotseat_host;
+		session_say(s, false, "starting the rematch, colours swapped...");
 		return SESSION_DIRTY_STATUS;
 	}
 	if (s->view.rematch_by == s->me) {

@@ -333,7 +333,16 @@ static void session_switch(struct session *s, const char *next)
 	premove_queue_clear(&s->premoves);
 	s->undo_sent = false;
 	s->games_followed++;
-	if (side >= 0)
+	if (s->hotseat) {
+		/* Both seats are still ours, colours swapped: the player's
+		 * own account has the other colour now, and the board turns
+		 * to the first mover (session_hotseat_follow). */
+		s->hotseat_host = !s->hotseat_host;
+		s->me = WHITE;
+		if (s->hotseat_flip)
+			s->flipped = false;
+		session_say(s, false, "rematch: a new hotseat game, colours swapped");
+	} else if (side >= 0)
 		session_say(s, false, "rematch accepted: the next game starts, you play %s", session_side(side));
 	else
 		session_say(s, false, "rematch accepted: following the next game");

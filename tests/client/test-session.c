@@ -2309,8 +2309,9 @@ END_TEST
 /* A hotseat game: me follows the side to move, the board turns to it (or
  * stays once t fixes it), each request names the seat it is made for, a
  * move typed while the last is on its way is refused (not queued as a
- * premove), the end names the side, and the second seat's presence read
- * falls due while the game runs. */
+ * premove), the end names the side, the rematch is offered by one seat
+ * and accepted by the other, and the second seat's presence read falls
+ * due while the game runs. */
 START_TEST(test_hotseat)
 {
 	struct session s;
@@ -2359,8 +2360,22 @@ START_TEST(test_hotseat)
 	char out[64];
 	session_outcome_text(&s, out, sizeof out);
 	ck_assert_str_eq(out, "Black won");
+	/* The rematch: both seats are here, so the guest's seat (Black)
+	 * offers and the player's (White) accepts, in that order. */
 	const char *why;
-	ck_assert(!session_rematch_possible(&s, &why));
+	ck_assert(session_rematch_possible(&s, &why));
+	while (session_take_request(&s, &r))
+		;
+	press(&s, 'r');
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_REMATCH);
+	ck_assert_int_eq(r.action, PROTOCOL_ACTION_OFFER);
+	ck_assert_int_eq(r.seat, BLACK);
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_REMATCH);
+	ck_assert_int_eq(r.action, PROTOCOL_ACTION_ACCEPT);
+	ck_assert_int_eq(r.seat, WHITE);
+	ck_assert(!session_take_request(&s, &r));
 	session_fini(&s);
 
 	/* The presence read: due at once in a running game, then every 2 s,

@@ -8,13 +8,18 @@
 # 2. --board fixed keeps White at the bottom after Black's turn comes; t
 #    switches to turning, and the board turns to Black at once.
 # 3. From the home screen, 7 ("Play a friend here") opens a hotseat game
-#    with the time control chosen on its row (t).
+#    with the time control chosen on its row (t); left, it is opened
+#    again from "Your games" and plays on as a hotseat (both sides move).
+# 4. After the mate, r starts the rematch: a new hotseat game with the
+#    colours swapped (the guest's account is White); left with q, tchess
+#    join ID takes it back as a hotseat: Black's and White's moves both
+#    play, each with its seat's token.
 #
 # Every wait polls the screen with a deadline. Skips (exit 77) without tmux.
 set -u
 . "$(dirname "${BASH_SOURCE[0]}")/tmux-lib.sh"
 
-e2e_require tmux
+e2e_require tmux curl
 : "${TCHESS:?TCHESS must name the tchess binary}"
 : "${TCHESSD:?TCHESSD must name the tchessd binary}"
 e2e_init hotseat
@@ -63,6 +68,8 @@ check "e5 is played as Black's" h "e5"
 if wait_top h 8; then ok "White's turn again: rank 8 at the top"; else fail "top rank $(top_rank h), not 8"; show_screen; fi
 keys h g 4 Enter
 check "g4 is played" h "2. g4"
+# The server's answer turns the board: Black's move is typed only then.
+if wait_top h 1; then ok "Black's turn again: rank 1 at the top"; else fail "top rank $(top_rank h), not 1"; show_screen; fi
 keys h Q h 4 Enter
 check "Qh4 mates" h "Qh4#"
 check "the end says who won, by side" h "Black won: 0-1 checkmate"
@@ -75,6 +82,7 @@ if [ -n "$pgn" ] && grep -q '^\[Result "0-1"\]' "$pgn" && grep -q '^\[White "hos
 else
 	fail "the saved PGN: $pgn"; [ -n "$pgn" ] && cat "$pgn"
 fi
+check "the end offers a rematch" h "r rematch"
 keys h q
 check "q leaves after the game" h "tchess-exit-0"
 check "the result is printed" h "0-1"
@@ -102,5 +110,79 @@ check "with the row's time control (5+3)" m "5+3"
 keys m d 4 Enter
 check "d4 is played from home's hotseat game" m "Black to move"
 if wait_top m 1; then ok "the board turns to Black"; else fail "top rank $(top_rank m)"; show_screen; fi
+gid3=$(printf '%s\n' "$screen" | sed -n 's/^game \([0-9a-f]*\) .*/\1/p' | tail -1)
+keys m m q
+check "home: leaving asks" m "leave the game?"
+keys m y
+check "home: back on the home screen" m "Your games" 10
+check "home: the game is listed" m "  ${gid3:0:8}  "
+# Up to the first action, down the nine and to the game's row.
+for _ in $(seq 12); do keys m k; done
+row=$(printf '%s\n' "$screen" | grep -E '^  [0-9a-f]{8}  ' | grep -n "^  ${gid3:0:8}  " | cut -d: -f1)
+down=$((8 + ${row:-1}))
+for _ in $(seq "$down"); do keys m j; done
+keys m Enter
+check "home: the hotseat game opens again" m "game ${gid3:0:8}" 20
+check "home: Black to move" m "Black to move"
+if wait_top m 1; then ok "home: turned to Black, a hotseat again"; else fail "top rank $(top_rank m)"; show_screen; fi
+absent "home: nobody is 'you'" m "(you)"
+keys m d 5 Enter
+check "home: Black's d5 is played" m "1. d4       d5"
+if wait_top m 8; then ok "home: White to move, the board turned back"; else fail "top rank $(top_rank m)"; show_screen; fi
+keys m c 4 Enter
+check "home: White's c4 is played" m "2. c4"
 
-e2e_finish "hotseat: fool's mate, the turning board, a fixed board, from home"
+# 4. The rematch: a new hotseat game, colours swapped (the guest is White
+# now), then left with q and taken back with tchess join -- within the
+# ruleset's disconnect grace (15 s), as any game left: tchessd again on
+# the same database and port, without the 3 s grace.
+kill_server
+start_server "127.0.0.1:$port"
+start_session r friend play --hotseat --tc 5+0 --server "$url"
+check "again: a hotseat game" r "White to move" 20
+gid=$(printf '%s\n' "$screen" | sed -n 's/^game \([0-9a-f]*\) .*/\1/p' | tail -1)
+keys r f 3 Enter
+if wait_top r 1; then ok "again: f3, Black's turn"; else fail "top rank $(top_rank r)"; show_screen; fi
+keys r e 5 Enter
+if wait_top r 8; then ok "again: e5, White's turn"; else fail "top rank $(top_rank r)"; show_screen; fi
+keys r g 4 Enter
+if wait_top r 1; then ok "again: g4, Black's turn"; else fail "top rank $(top_rank r)"; show_screen; fi
+keys r Q h 4 Enter
+check "again: Qh4 mates" r "Black won: 0-1 checkmate"
+check "the end offers a rematch" r "r rematch"
+keys r r
+check "r starts the rematch: White to move in a new game" r "White to move" 20
+gid2=$(printf '%s\n' "$screen" | sed -n 's/^game \([0-9a-f]*\) .*/\1/p' | tail -1)
+[ -n "$gid2" ] && [ "$gid2" != "$gid" ] && ok "the rematch is a new game ($gid2)" || fail "rematch game id '$gid2' (first $gid)"
+# The whole id (the status line shows 8 digits), from tchessd's log.
+full2=$(sed -n "s/.*rematch accepted: game \($gid2[0-9a-f]*\).*/\1/p" "$tmp/log" | tail -1)
+snap=$(curl -s "$url/v1/games/$full2")
+white=$(printf '%s' "$snap" | grep -o '"white":{[^}]*}')
+black=$(printf '%s' "$snap" | grep -o '"black":{[^}]*}')
+case "$white/$black" in
+*'"name":"host_p-guest"'*/*'"name":"host_p"'*) ok "the rematch's White is the guest, Black the player" ;;
+*) fail "the rematch's seats: $white $black" ;;
+esac
+if wait_top r 8; then ok "the rematch: White's turn, rank 8 at the top"; else fail "top rank $(top_rank r)"; show_screen; fi
+keys r e 4 Enter
+check "e4 is played in the rematch (by the guest's seat)" r "1. e4"
+if wait_top r 1; then ok "the rematch: then Black's turn"; else fail "top rank $(top_rank r)"; show_screen; fi
+keys r m q
+check "leaving the rematch asks" r "leave the game?"
+keys r y
+check "leaving says how to come back" r "to come back"
+start_session j friend join "$gid2" --server "$url"
+check "q prints that the game stays open" r "left hotseat game"
+check "join: Black to move" j "Black to move" 20
+if wait_top j 1; then ok "join: the board turns to Black, as at a hotseat"; else fail "top rank $(top_rank j)"; show_screen; fi
+absent "join: still nobody is 'you'" j "(you)"
+keys j e 5 Enter
+check "join: Black's e5 is played (the player's own seat)" j "1. e4       e5"
+if wait_top j 8; then ok "join: then White's turn"; else fail "top rank $(top_rank j)"; show_screen; fi
+keys j N f 3 Enter
+check "join: White's Nf3 is played too (the guest's seat)" j "2. Nf3"
+keys j m q
+keys j y
+check "join: left again" j "left hotseat game"
+
+e2e_finish "hotseat: fool's mate, rematch, join again, the turning board, a fixed board, from home and back"
