@@ -137,8 +137,10 @@ static void send_entries(struct cluster *c, const char *entries, size_t len)
 	}
 }
 
-/* One entry heard from another node, with the lock held. */
-static void apply(struct cluster *c, const char *e, size_t len)
+/* One entry heard from another node, with the lock held: a seat seen or
+ * a game erased is applied at once, a game's seq kept in told (of room
+ * for every entry of the message) to be read with the others'. */
+static void apply(struct cluster *c, const char *e, size_t len, struct game_told *told, size_t *n_told)
 {
 	char id[STORE_GAME_ID_MAX + 1];
 	size_t idlen = 0;
@@ -154,8 +156,10 @@ static void apply(struct cluster *c, const char *e, size_t len)
 	size_t rlen = len - idlen;
 	if (rest[0] == ':' && rlen > 1) {
 		int64_t seq = strtoll(rest + 1, NULL, 10);
-		if (seq > 0)
-			game_service_remote_events(gs, id, seq);
+		if (seq <= 0)
+			return;
+		memcpy(told[*n_told].id, id, idlen + 1);
+		told[(*n_told)++].seq = seq;
 	} else if (rest[0] == '+' && rlen == 2 && (rest[1] == 'w' || rest[1] == 'b')) {
 		game_service_remote_seen(gs, id, rest[1] == 'b');
 	} else if (rest[0] == '!' && rlen == 1) {
@@ -173,16 +177,23 @@ static void on_message(void *arg, const char *text)
 	if (!bar || ((size_t)(bar - text) == strlen(c->node) && !strncmp(text, c->node, (size_t)(bar - text))))
 		return;
 	c->heard++;
+	/* At most one entry per two bytes of the message. */
+	size_t cap = strlen(bar + 1) / 2 + 1, n_told = 0;
+	struct game_told *told = xmalloc(cap * sizeof *told);
 	pthread_mutex_lock(&c->srv->lock);
 	for (const char *p = bar + 1; *p;) {
 		size_t len = strcspn(p, " ");
 		if (len)
-			apply(c, p, len);
+			apply(c, p, len, told, &n_told);
 		p += len;
 		while (*p == ' ')
 			p++;
 	}
+	/* The games' events: one read for the whole message. */
+	if (n_told)
+		game_service_remote_events(c->srv->games, told, n_told);
 	pthread_mutex_unlock(&c->srv->lock);
+	free(told);
 }
 
 static void tell_parked(void *arg, const char *id, int color)

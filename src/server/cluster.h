@@ -15,7 +15,8 @@
  * messages of up to STORE_CHANNEL_MAX bytes), once per round: with
  * sync = full the group commit queues a game once its fsync is done, so
  * one message follows each flush, never one per command. It hands what
- * it hears to the game service under the server lock. When the channel
+ * it hears to the game service under the server lock, the games of a
+ * message together: their events, up to the seqs told, are one read. When the channel
  * breaks and is opened again, messages may have been lost: every game in
  * memory then catches up with its log, so a lost message delays an event
  * (at most until then) but never loses or reorders one; polls are by seq.

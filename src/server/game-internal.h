@@ -253,6 +253,21 @@ int game_registry_catch_up(struct game_service *gs, struct live_game *lg);
 /* The same without publishing: the caller says how far they may be shown
  * (game-remote.c: as far as the node that wrote them made them durable). */
 int game_registry_fold_missed(struct game_service *gs, struct live_game *lg);
+/* fold_missed in three steps, for events read elsewhere (game-remote.c
+ * reads several games' in one go): begin (0, or -1 if the seats'
+ * bookings cannot be read), then catch_event for each event in seq order
+ * (nonzero once one does not follow the last or does not fold: the game
+ * keeps what folded before it), then end. */
+struct game_catch {
+	struct game_service *gs;
+	struct live_game *lg;
+	int64_t seated[2];
+	bool started;
+	int rc;
+};
+int game_registry_catch_begin(struct game_service *gs, struct live_game *lg, struct game_catch *c);
+int game_registry_catch_event(struct game_catch *c, const struct store_event *ev);
+void game_registry_catch_end(struct game_catch *c);
 /* Brings back the evicted games whose deadline has come by now. */
 void game_registry_revive_due(struct game_service *gs, int64_t now);
 /* Whether game id is out of memory here with a record (evicted). */

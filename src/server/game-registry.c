@@ -118,15 +118,9 @@ void game_registry_live_free(struct live_game *lg)
 	free(lg);
 }
 
-struct replay {
-	struct game_service *gs;
-	struct live_game *lg;
-	int rc;
-};
-
 static int replay_event(void *arg, const struct store_event *ev)
 {
-	struct replay *r = arg;
+	struct game_catch *r = arg;
 	struct protocol_event pe = { .seq = ev->seq, .t_ms = ev->created_ms, .data = (char *)ev->payload };
 	struct protocol_error err;
 	snprintf(pe.type, sizeof pe.type, "%s", ev->type);
@@ -160,21 +154,41 @@ int game_registry_catch_up(struct game_service *gs, struct live_game *lg)
 
 int game_registry_fold_missed(struct game_service *gs, struct live_game *lg)
 {
-	struct replay r = { .gs = gs, .lg = lg };
-	int64_t was = lg->view.seq;
-	int64_t seated[2] = { lg->view.seats[WHITE].player, lg->view.seats[BLACK].player };
-	bool started = lg->view.started;
-	/* The other writer charged with the bookings as they are now. */
-	if ((started && game_seat_vacations(gs, &lg->view, lg->view.started_ms)) ||
-	    store_events_after(gs->srv->store, lg->id, was, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc)
+	struct game_catch c;
+	if (game_registry_catch_begin(gs, lg, &c) ||
+	    store_events_after(gs->srv->store, lg->id, lg->view.seq, STORE_VIEWER_ALL, 0, replay_event, &c) || c.rc)
 		return -1;
+	game_registry_catch_end(&c);
+	return 0;
+}
+
+int game_registry_catch_begin(struct game_service *gs, struct live_game *lg, struct game_catch *c)
+{
+	*c = (struct game_catch){ .gs = gs, .lg = lg, .started = lg->view.started };
+	c->seated[WHITE] = lg->view.seats[WHITE].player;
+	c->seated[BLACK] = lg->view.seats[BLACK].player;
+	/* The other writer charged with the bookings as they are now. */
+	if (c->started && game_seat_vacations(gs, &lg->view, lg->view.started_ms))
+		return c->rc = -1;
+	return 0;
+}
+
+int game_registry_catch_event(struct game_catch *c, const struct store_event *ev)
+{
+	if (c->rc || ev->seq != c->lg->view.seq + 1)
+		return c->rc = -1;
+	return replay_event(c, ev);
+}
+
+void game_registry_catch_end(struct game_catch *c)
+{
+	struct live_game *lg = c->lg;
 	/* A seat filled, or the game started, elsewhere (another node): as
 	 * game_seat_start_if_full counts it, the seats were there just now. */
-	for (int c = WHITE; c <= BLACK; c++) {
-		if (lg->view.seats[c].player != seated[c] || lg->view.started != started)
-			lg->last_seen[c] = now_wall_ms();
+	for (int col = WHITE; col <= BLACK; col++) {
+		if (lg->view.seats[col].player != c->seated[col] || lg->view.started != c->started)
+			lg->last_seen[col] = now_wall_ms();
 	}
-	return 0;
 }
 
 /* A new live game (in no list) replayed from the store's log of game id;
@@ -214,7 +228,7 @@ static struct live_game *replay_new(struct game_service *gs, const char *id, str
 	if (g.params && !protocol_game_params_decode(g.params, strlen(g.params), &gp, &perr))
 		snprintf(lg->invite_hash, sizeof lg->invite_hash, "%s", gp.invite_sha256);
 	store_game_fini(&g);
-	struct replay r = { .gs = gs, .lg = lg };
+	struct game_catch r = { .gs = gs, .lg = lg };
 	/* Once more at the end: a log from before bookings were rows carries
 	 * "vacation" events, which the rows outrank. */
 	if (store_events_after(gs->srv->store, id, 0, STORE_VIEWER_ALL, 0, replay_event, &r) || r.rc ||

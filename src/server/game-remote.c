@@ -59,7 +59,34 @@ struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char
 	return lg;
 }
 
-void game_service_remote_events(struct game_service *gs, const char *id, int64_t seq)
+/* A game of one message, and its read (store_events_ranges). */
+struct told_game {
+	struct live_game *lg;
+	int64_t seq;  /* durable up to here, says the message */
+	int64_t was;  /* lg's seq before */
+	bool read;    /* one of the ranges read */
+	struct game_catch c;
+};
+
+struct told_batch {
+	struct told_game *g;
+	size_t n, at;
+};
+
+static int told_event(void *arg, const struct store_event *ev)
+{
+	struct told_batch *b = arg;
+	/* The ranges come in the games' order, each event with its game's
+	 * id pointer (store.h). */
+	while (b->at < b->n && !(b->g[b->at].read && b->g[b->at].lg->id == ev->game_id))
+		b->at++;
+	if (b->at < b->n)
+		game_registry_catch_event(&b->g[b->at].c, ev);
+	return 0;
+}
+
+/* The game told of, in memory here (the owner brings it in), or NULL. */
+static struct live_game *told_game(struct game_service *gs, const char *id)
 {
 	struct live_game *lg = game_registry_find(gs, id);
 	if (!lg && cluster_owns(gs->srv->cluster, id)) {
@@ -73,23 +100,68 @@ void game_service_remote_events(struct game_service *gs, const char *id, int64_t
 			game_engine_sync(gs, lg);
 		}
 	}
-	if (!lg || seq <= lg->durable_seq)
-		return;
-	int64_t was = lg->view.seq;
-	if (was < seq && game_registry_fold_missed(gs, lg)) {
-		log_warn("game %s: cannot fold what another node appended (seq %lld)", id, (long long)seq);
-		return;
+	return lg;
+}
+
+void game_service_remote_events(struct game_service *gs, const struct game_told *told, size_t n)
+{
+	struct told_batch b = { .g = xcalloc(n ? n : 1, sizeof *b.g) };
+	for (size_t i = 0; i < n; i++) {
+		struct live_game *lg = told_game(gs, told[i].id);
+		if (!lg || told[i].seq <= lg->durable_seq)
+			continue;
+		/* A game told twice (two rounds in one message): the later. */
+		size_t k = 0;
+		while (k < b.n && b.g[k].lg != lg)
+			k++;
+		if (k == b.n)
+			b.g[b.n++] = (struct told_game){ .lg = lg, .was = lg->view.seq };
+		if (told[i].seq > b.g[k].seq)
+			b.g[k].seq = told[i].seq;
 	}
-	shown_up_to(gs, lg, seq);
-	/* Folded past what the message covers (appended since, not yet
-	 * flushed): shown after this node's next flush, which covers them. */
-	if (lg->view.seq > lg->durable_seq)
-		game_txn_publish(gs, lg);
-	if (lg->view.seq != was) {
-		/* Its clock, its end, its side to move may have changed. */
-		game_timer_poke(gs, lg);
-		game_engine_sync(gs, lg);
+	/* Each game's missed events up to what the message covers, all in
+	 * one read. Only that far: events appended since are not durable yet
+	 * and their own message follows their flush (folded now, they would
+	 * wait for a flush of this node's, a round run for nothing). */
+	struct store_range *ranges = xcalloc(b.n ? b.n : 1, sizeof *ranges);
+	size_t n_ranges = 0;
+	for (size_t k = 0; k < b.n; k++) {
+		struct told_game *t = &b.g[k];
+		if (t->was >= t->seq)
+			continue;
+		if (game_registry_catch_begin(gs, t->lg, &t->c)) {
+			log_warn("game %s: cannot read its players' vacations", t->lg->id);
+			continue;
+		}
+		t->read = true;
+		ranges[n_ranges++] = (struct store_range){ .game_id = t->lg->id, .after = t->was, .upto = t->seq };
 	}
+	bool read_ok = store_events_ranges(gs->srv->store, ranges, n_ranges, told_event, &b) == STORE_OK;
+	free(ranges);
+	for (size_t k = 0; k < b.n; k++) {
+		struct told_game *t = &b.g[k];
+		struct live_game *lg = t->lg;
+		if (t->read) {
+			game_registry_catch_end(&t->c);
+			if (!read_ok || lg->view.seq < t->seq)
+				log_warn("game %s: cannot fold what another node appended (seq %lld)", lg->id,
+					 (long long)t->seq);
+		} else if (t->was < t->seq) {
+			continue; /* its bookings unread */
+		}
+		shown_up_to(gs, lg, t->seq);
+		/* Folded past what the message covers (this node's own commit,
+		 * or a command's catch-up here): shown after this node's next
+		 * flush, which covers them. */
+		if (lg->view.seq > lg->durable_seq)
+			game_txn_publish(gs, lg);
+		if (lg->view.seq != t->was) {
+			/* Its clock, its end, its side to move may have changed. */
+			game_timer_poke(gs, lg);
+			game_engine_sync(gs, lg);
+		}
+	}
+	free(b.g);
 }
 
 void game_service_remote_seen(struct game_service *gs, const char *id, int color)

@@ -206,10 +206,16 @@ void game_service_clock_changed(struct game_service *gs);
 /* ---- several nodes on one database (cluster.h): what the node channel
  * hears, with the lock held ---- */
 
-/* Another node made game id's events up to seq durable: a game in memory
- * behind that folds what it missed from the store, shows it and wakes its
- * polls (and its timer and engine seat hear of it). */
-void game_service_remote_events(struct game_service *gs, const char *id, int64_t seq);
+/* What another node told in one message: game id's events up to seq are
+ * durable. */
+struct game_told {
+	char id[STORE_GAME_ID_MAX + 1];
+	int64_t seq;
+};
+/* For each of the n games told: a game in memory behind folds what it
+ * missed up to that seq (every game's from the store in one read), shows
+ * it and wakes its polls (and its timer and engine seat hear of it). */
+void game_service_remote_events(struct game_service *gs, const struct game_told *told, size_t n);
 /* Another node saw seat color of game id (a request or a parked poll). */
 void game_service_remote_seen(struct game_service *gs, const char *id, int color);
 /* Another node erased aborted game id: it leaves memory, a tombstone

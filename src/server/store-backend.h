@@ -140,6 +140,8 @@ enum store_result pg_store_bucket_take(struct pg_store *st, const char *kind, co
 enum store_result pg_store_seat_count(struct pg_store *st, const char *game_id, int color, const char *kind,
 				      int64_t mark, int64_t *n_out);
 enum store_result pg_store_seat_count_reset(struct pg_store *st, const char *game_id, int color, const char *kind);
+enum store_result pg_store_events_ranges(struct pg_store *st, const struct store_range *ranges, size_t n,
+					 store_event_fn fn, void *arg);
 /* The class of the shared advisory lock each node's channel holds
  * ("tchs"). */
 #define PG_NODE_LOCK_CLASS "1952672883"

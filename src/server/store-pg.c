@@ -185,6 +185,7 @@ enum stmt {
 	S_GAME_LAST_SEQ,
 	S_EVENT_INSERT,
 	S_EVENTS_AFTER,
+	S_EVENTS_RANGES,
 	S_GAMES_UNFINISHED,
 	S_GAMES_RECENT,
 	S_GAMES_PREFIX,
@@ -226,6 +227,18 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_EVENTS_AFTER] = "SELECT seq, type, payload, visible_to, created_ms FROM events "
 			   "WHERE game_id = $1 AND seq > $2 AND (visible_to IS NULL OR visible_to = $3 OR $3 = -2) "
 			   "ORDER BY seq LIMIT $4",
+	/* Many games' events in one round trip: arrays of ids, afters and
+	 * uptos, answered range by range (i, the position in the arrays).
+	 * Each game is its own index scan (LATERAL ... OFFSET 0), whatever
+	 * the table's statistics; the arrays behind subqueries look alike to
+	 * the planner whatever their length, so the one generic plan serves
+	 * (a custom plan per call would cost more than the read). */
+	[S_EVENTS_RANGES] = "SELECT w.i, e.seq, e.type, e.payload, e.visible_to, e.created_ms "
+			    "FROM unnest((SELECT $1::text[]), (SELECT $2::bigint[]), (SELECT $3::bigint[])) "
+			    "WITH ORDINALITY AS w(id, after, upto, i) "
+			    "CROSS JOIN LATERAL (SELECT seq, type, payload, visible_to, created_ms FROM events "
+			    "WHERE game_id = w.id AND seq > w.after AND seq <= w.upto ORDER BY seq OFFSET 0) e "
+			    "ORDER BY w.i, e.seq",
 	[S_GAMES_UNFINISHED] = "SELECT " GAME_COLUMNS " FROM games WHERE NOT finished ORDER BY created, id",
 	/* Invite-only games are left out, as in store-sqlite.c. */
 	[S_GAMES_RECENT] = "SELECT " LIST_COLUMNS("$2") " FROM games WHERE params NOT LIKE '{\"invite_sha256\"%' "
@@ -1084,6 +1097,62 @@ enum store_result pg_store_events_after(struct pg_store *st, const char *game_id
 			.payload = PQgetvalue(r, i, 2),
 			.visible_to = col_int(r, i, 3),
 			.created_ms = col_int(r, i, 4),
+		};
+		if (fn(arg, &ev))
+			break;
+	}
+	PQclear(r);
+	return STORE_OK;
+}
+
+/* An array literal of the ranges' ids (which 0), afters (1) or uptos (2):
+ * ids are id characters only, numbers digits, so nothing needs quoting. */
+static char *array_literal(size_t n, const struct store_range *ranges, int which)
+{
+	size_t cap = 2 + n * (STORE_GAME_ID_MAX + 24), len = 0;
+	char *a = xmalloc(cap);
+	a[len++] = '{';
+	for (size_t i = 0; i < n; i++) {
+		if (which == 0)
+			len += (size_t)snprintf(a + len, cap - len, "%s%s", i ? "," : "", ranges[i].game_id);
+		else
+			len += (size_t)snprintf(a + len, cap - len, "%s%lld", i ? "," : "",
+						(long long)(which == 1 ? ranges[i].after : ranges[i].upto));
+	}
+	a[len++] = '}';
+	a[len] = '\0';
+	return a;
+}
+
+enum store_result pg_store_events_ranges(struct pg_store *st, const struct store_range *ranges, size_t n,
+					 store_event_fn fn, void *arg)
+{
+	if (n == 0)
+		return STORE_OK;
+	char *ids = array_literal(n, ranges, 0), *afters = array_literal(n, ranges, 1),
+	     *uptos = array_literal(n, ranges, 2);
+	struct params p = {0};
+	p_text(&p, ids);
+	p_text(&p, afters);
+	p_text(&p, uptos);
+	PGresult *r;
+	enum store_result rc = stmt(st, S_EVENTS_RANGES, NULL, &p, READ_ROWS, "events of several games", &r);
+	free(ids);
+	free(afters);
+	free(uptos);
+	if (rc != STORE_OK)
+		return rc;
+	for (int row = 0, rows = PQntuples(r); row < rows; row++) {
+		int64_t i = col_int(r, row, 0);
+		if (i < 1 || (size_t)i > n)
+			continue;
+		struct store_event ev = {
+			.game_id = ranges[i - 1].game_id,
+			.seq = col_int(r, row, 1),
+			.type = PQgetvalue(r, row, 2),
+			.payload = PQgetvalue(r, row, 3),
+			.visible_to = col_int(r, row, 4),
+			.created_ms = col_int(r, row, 5),
 		};
 		if (fn(arg, &ev))
 			break;

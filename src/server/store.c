@@ -213,6 +213,43 @@ enum store_result store_seat_count_reset(struct store *st, const char *game_id, 
 	return STORE_ERROR;
 }
 
+struct range_call {
+	const char *game_id;
+	store_event_fn fn;
+	void *arg;
+	bool stopped;
+};
+
+static int range_event(void *arg, const struct store_event *ev)
+{
+	struct range_call *c = arg;
+	struct store_event e = *ev;
+	e.game_id = c->game_id;
+	return (c->stopped = c->fn(c->arg, &e) != 0);
+}
+
+enum store_result store_events_ranges(struct store *st, const struct store_range *ranges, size_t n, store_event_fn fn,
+				      void *arg)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_events_ranges(st->pg, ranges, n, fn, arg);
+#endif
+	for (size_t i = 0; i < n; i++) {
+		if (ranges[i].upto <= ranges[i].after)
+			continue;
+		/* Each event carries the range's own id pointer. */
+		struct range_call c = { .game_id = ranges[i].game_id, .fn = fn, .arg = arg };
+		enum store_result r = store_events_after(st, ranges[i].game_id, ranges[i].after, STORE_VIEWER_ALL,
+							 (int)(ranges[i].upto - ranges[i].after), range_event, &c);
+		if (r != STORE_OK)
+			return r;
+		if (c.stopped)
+			break;
+	}
+	return STORE_OK;
+}
+
 struct store_channel *store_channel_open(struct store *st, char **errmsg)
 {
 #ifdef TCHESS_POSTGRESQL

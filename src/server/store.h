@@ -209,6 +209,19 @@ enum store_result store_game_last_seq(struct store *st, const char *game_id, int
  * in seq order, at most limit of them (0: no limit). */
 enum store_result store_events_after(struct store *st, const char *game_id, int64_t after, int64_t viewer,
 				     int limit, store_event_fn fn, void *arg);
+/* One game's events after seq after, up to seq upto: store_events_ranges. */
+struct store_range {
+	const char *game_id;
+	int64_t after, upto;
+};
+/* Calls fn for every event of every range (all of them, private ones
+ * included), range by range in the order given, each in seq order; an
+ * event's game_id is its range's game_id pointer itself, so the caller
+ * can tell the ranges apart. On PostgreSQL one round trip for them all
+ * (another node's message names many games, game-remote.c); elsewhere one
+ * store_events_after each. */
+enum store_result store_events_ranges(struct store *st, const struct store_range *ranges, size_t n, store_event_fn fn,
+				      void *arg);
 /* Calls fn for every game not finished, oldest first (to rebuild them on start). */
 enum store_result store_games_unfinished(struct store *st, store_game_fn fn, void *arg);
 /* Calls fn for the most recent games, newest first, at most limit. In a

@@ -160,6 +160,60 @@ START_TEST(test_events)
 }
 END_TEST
 
+struct ranged {
+	const struct store_range *ranges;
+	int n;
+	int range[16];
+	int64_t seqs[16];
+};
+
+static int ranged_cb(void *arg, const struct store_event *ev)
+{
+	struct ranged *s = arg;
+	int i = 0;
+	while (i < 3 && s->ranges[i].game_id != ev->game_id)
+		i++;
+	s->range[s->n] = i;
+	s->seqs[s->n++] = ev->seq;
+	return 0;
+}
+
+/* Several games' events in one read (another node's message): each range
+ * after its after and up to its upto, private events too, range by range
+ * in the order given, each event carrying its range's own id pointer. */
+START_TEST(test_events_ranges)
+{
+	struct store *st = open_store();
+	uint8_t h[32];
+	sha256("t", 1, h);
+	int64_t a;
+	ck_assert_int_eq(store_player_create(st, "a", h, 1, &a), STORE_OK);
+	const char *ids[] = { "g1", "g2", "g3" };
+	for (int i = 0; i < 3; i++) {
+		struct store_game g = { .created_ms = 5, .status = "open", .white = a };
+		snprintf(g.id, sizeof g.id, "%s", ids[i]);
+		ck_assert_int_eq(store_game_create(st, &g), STORE_OK);
+		for (int64_t q = 1; q <= 5; q++)
+			ck_assert_int_eq(store_event_append(st, ids[i], q, "x", "{}", q == 3 ? a : 0, 10), STORE_OK);
+	}
+	/* Copies: the events must carry these very pointers. */
+	char id3[8] = "g3", id1[8] = "g1", id2[8] = "g2";
+	struct store_range r[3] = { { id3, 1, 3 }, { id1, 4, 9 }, { id2, 5, 5 } };
+	struct ranged s = { .ranges = r };
+	ck_assert_int_eq(store_events_ranges(st, r, 3, ranged_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 3);
+	ck_assert_int_eq(s.range[0], 0);
+	ck_assert_int_eq(s.seqs[0], 2);
+	ck_assert_int_eq(s.range[1], 0);
+	ck_assert_int_eq(s.seqs[1], 3); /* private: a node reads every event */
+	ck_assert_int_eq(s.range[2], 1);
+	ck_assert_int_eq(s.seqs[2], 5);
+	ck_assert_int_eq(store_events_ranges(st, r, 0, ranged_cb, &s), STORE_OK);
+	ck_assert_int_eq(s.n, 3);
+	store_close(st);
+}
+END_TEST
+
 struct ids {
 	int n;
 	char id[16][40];
@@ -432,6 +486,7 @@ int main(void)
 	tcase_add_checked_fixture(tc, setup, teardown);
 	tcase_add_test(tc, test_players);
 	tcase_add_test(tc, test_events);
+	tcase_add_test(tc, test_events_ranges);
 	tcase_add_test(tc, test_games_prefix);
 	tcase_add_test(tc, test_schema_version);
 	tcase_add_test(tc, test_open_games_indexed);
