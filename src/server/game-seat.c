@@ -224,23 +224,6 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 		game_fail(out, PROTOCOL_ERR_BAD_REQUEST, "color: expected white, black or random");
 		return;
 	}
-	/* A player's seeks and invites waiting at once are bounded (issue
-	 * 12 item 4: 10,000 open games made the public list spam). */
-	int64_t waiting = 0;
-	int cap = gs->srv->cfg.open_games_per_player;
-	if (!engine && cap > 0) {
-		if (store_games_open_of(gs->srv->store, me, &waiting)) {
-			game_store_failed(gs, out);
-			return;
-		}
-		if (waiting >= cap) {
-			game_fail(out, PROTOCOL_ERR_CONFLICT,
-				  "you have %lld games waiting for an opponent, the most this server allows "
-				  "(open_games_per_player); abort one first",
-				  (long long)waiting);
-			return;
-		}
-	}
 	struct position start;
 	if (req->fen[0]) {
 		if (fen_parse(&start, req->fen, &terr) != TCHESS_OK) {
@@ -294,6 +277,26 @@ void game_service_create(struct game_service *gs, int64_t me, const char *me_nam
 	struct game_txn t;
 	if (game_txn_begin(&t, gs, lg, out)) {
 		free(params);
+		game_registry_live_free(lg);
+		return;
+	}
+	/* A player's seeks and invites waiting at once are bounded (issue
+	 * 12 item 4: 10,000 open games made the public list spam), counted
+	 * in the transaction that adds one: on PostgreSQL the count takes
+	 * the player's lock, so two nodes creating at once take turns. */
+	int64_t waiting = 0;
+	int cap = gs->srv->cfg.open_games_per_player;
+	enum store_result counted = !engine && cap > 0 ? store_games_open_of(gs->srv->store, me, &waiting) : STORE_OK;
+	if (counted || (!engine && cap > 0 && waiting >= cap)) {
+		if (counted)
+			game_store_failed(gs, out);
+		else
+			game_fail(out, PROTOCOL_ERR_CONFLICT,
+				  "you have %lld games waiting for an opponent, the most this server allows "
+				  "(open_games_per_player); abort one first",
+				  (long long)waiting);
+		free(params);
+		game_txn_abort(&t);
 		game_registry_live_free(lg);
 		return;
 	}

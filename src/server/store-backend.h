@@ -145,6 +145,9 @@ enum store_result pg_store_events_ranges(struct pg_store *st, const struct store
 /* The class of the shared advisory lock each node's channel holds
  * ("tchs"). */
 #define PG_NODE_LOCK_CLASS "1952672883"
+/* The class of the transaction's advisory lock on a player's open games
+ * (store_games_open_of), keyed by the player's id. */
+#define PG_OPEN_GAMES_LOCK_CLASS "1952672884"
 /* The node channel (store-pg-channel.c), on a connection of its own to
  * the store's database. */
 const char *pg_store_target(const struct pg_store *st);

@@ -191,6 +191,7 @@ enum stmt {
 	S_GAMES_PREFIX,
 	S_GAMES_OPEN_OF,
 	S_GAMES_FINISHED_OF,
+	S_PLAYER_LOCK_OPEN,
 	S_COUNT
 };
 
@@ -246,6 +247,10 @@ static const char *const stmt_sql[S_COUNT] = {
 	/* A range of the primary key: '~' sorts after every id character. */
 	[S_GAMES_PREFIX] = "SELECT " LIST_COLUMNS("$3") " FROM games WHERE id >= $1::text AND id < $1::text || '~' "
 			   "ORDER BY id LIMIT $2",
+	/* A player's games created one at a time across the nodes
+	 * (store_games_open_of): its own statement, so the count after it
+	 * reads what the lock's last holder committed. */
+	[S_PLAYER_LOCK_OPEN] = "SELECT pg_advisory_xact_lock(" PG_OPEN_GAMES_LOCK_CLASS ", ($1::bigint % 2147483647)::int)",
 	/* As in store-sqlite.c. */
 	/* One count per seat, each on its partial index. */
 	[S_GAMES_OPEN_OF] = "SELECT (SELECT COUNT(*) FROM games WHERE NOT finished AND status = 'open' AND white = $1) + "
@@ -1450,7 +1455,12 @@ enum store_result pg_store_games_open_of(struct pg_store *st, int64_t player, in
 	struct params p = {0};
 	p_int(&p, player);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_GAMES_OPEN_OF, NULL, &p, READ_ROW, "open games", &r);
+	enum store_result rc = STORE_OK;
+	if (st->in_tx && (rc = stmt(st, S_PLAYER_LOCK_OPEN, NULL, &p, READ_ROW, "lock open games", &r)) == STORE_OK)
+		PQclear(r);
+	if (rc != STORE_OK)
+		return rc;
+	rc = stmt(st, S_GAMES_OPEN_OF, NULL, &p, READ_ROW, "open games", &r);
 	if (rc == STORE_OK)
 		*n_out = col_int(r, 0, 0);
 	PQclear(r);

@@ -240,7 +240,11 @@ enum store_result store_games_prefix(struct store *st, const char *prefix, int l
  * whatever the player's history. */
 enum store_result store_games_finished_of(struct store *st, int64_t player, int64_t before_ms, const char *before_id,
 					  int limit, store_finished_fn fn, void *arg);
-/* How many of player's games wait for an opponent (status "open", not finished). */
+/* How many of player's games wait for an opponent (status "open", not
+ * finished). In a transaction on PostgreSQL it first takes a lock of the
+ * player's, held until the transaction ends, so two nodes creating games
+ * for one player take turns: the second counts once the first has
+ * committed its game (open_games_per_player holds across the nodes). */
 enum store_result store_games_open_of(struct store *st, int64_t player, int64_t *n_out);
 
 /* ---- several tchessd nodes on one database (PostgreSQL; tchessd(8),

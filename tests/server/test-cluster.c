@@ -692,6 +692,44 @@ START_TEST(test_tournament_on_two_nodes)
 }
 END_TEST
 
+START_TEST(test_open_games_on_two_nodes)
+{
+	/* open_games_per_player = 2, and alice has one seek waiting: two
+	 * more arrive on a and b at once. Each is held (a transaction of
+	 * the test's own locks alice's row, which the new game's row
+	 * references) until both are under way; then both go on. Before,
+	 * each counted one open game, both passed and alice had three
+	 * waiting. Now the count takes alice's lock in the creating
+	 * transaction: the second counts once the first has committed, and
+	 * is refused. */
+	struct tchessd n[NODES];
+	cluster_open(n, "open_games_per_player = 2\n");
+	char alice[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	int64_t id = register_player(&n[2], "alice", alice);
+	const char *seek = "{\"tc\":\"5+3\"}";
+	create_game_with(&n[2], alice, seek, game);
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 FROM players WHERE id = %lld FOR UPDATE", (long long)id);
+	PGconn *hold = hold_rows(n[0].db, sql, 1);
+	int fd[2];
+	for (int i = 0; i < 2; i++)
+		fd[i] = async_post(&n[i], "/v1/games", alice, seek);
+	wait_lock_waiters(n[0].db, 2);
+	release_rows(hold);
+	int st[2];
+	for (int i = 0; i < 2; i++)
+		st[i] = async_status(fd[i]);
+	ck_assert_msg((st[0] == 201 && st[1] == 409) || (st[0] == 409 && st[1] == 201), "answered %d and %d", st[0],
+		      st[1]);
+	snprintf(sql, sizeof sql,
+		 "SELECT 1 / (COUNT(*) = 2)::int FROM games WHERE NOT finished AND status = 'open' "
+		 "AND %lld IN (white, black)",
+		 (long long)id);
+	ck_assert_int_eq(pgtest_sql(n[0].db, sql), 0);
+	cluster_close(n);
+}
+END_TEST
+
 START_TEST(test_shown_only_once_flushed)
 {
 	/* sync = full: a command commits without waiting for the WAL and is
@@ -1033,6 +1071,7 @@ int main(void)
 		test_postgresql_crash,
 		test_limits_across_nodes,
 		test_tournament_on_two_nodes,
+		test_open_games_on_two_nodes,
 		test_evicted_game_timed_by_its_log,
 		test_shown_only_once_flushed,
 		test_viewer_numbers_on_nodes,
