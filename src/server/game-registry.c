@@ -243,7 +243,10 @@ static struct live_game *replay_new(struct game_service *gs, const char *id, str
 	 * with sync = full: their last commits may wait for their flush
 	 * (they commit without waiting for the WAL). Then nothing is shown
 	 * before this node's next flush, which covers every commit before
-	 * it (game_registry_lookup asks for one). */
+	 * it (game_registry_lookup asks for one). At start-up the node
+	 * channel is not open yet (cluster_alone) and the games read count
+	 * as durable: the rebuild flushes once before serving them
+	 * (game_service_new). */
 	if (cluster_alone(gs->srv->cluster) || !store_syncs(gs->srv->store)) {
 		lg->durable_seq = lg->view.seq;
 		lg->seen_durable = lg->seen;

@@ -188,6 +188,20 @@ struct game_service *game_service_new(struct server *srv, const struct game_serv
 			}
 		}
 	}
+	/* What was read is durable only once PostgreSQL has flushed it: the
+	 * other nodes (or one killed a moment ago) commit without waiting for
+	 * the WAL, so their last events may be in the log but not yet on
+	 * disk, and a crash of PostgreSQL would take them back. The games
+	 * were read as durable (no node channel yet: game_registry_lookup),
+	 * so before anything is served one synchronous write (store_sync),
+	 * whose flush covers every commit before it, makes them so. */
+	if (store_shared(srv->store) && store_syncs(srv->store) && l.n && store_sync(srv->store)) {
+		pthread_mutex_unlock(&srv->lock);
+		free(l.ids);
+		*errmsg = xstrdup("cannot flush PostgreSQL's WAL over the games read at start");
+		game_service_free(gs);
+		return NULL;
+	}
 	pthread_mutex_unlock(&srv->lock);
 	free(l.ids);
 #ifdef __GLIBC__

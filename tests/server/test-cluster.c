@@ -774,6 +774,48 @@ START_TEST(test_shown_only_once_flushed)
 }
 END_TEST
 
+START_TEST(test_start_flushes_what_it_read)
+{
+	/* sync = full: b stops; a's and c's flushes are held (the test
+	 * locks their rows of tchess_nodes, which a flush writes) while
+	 * Black moves on a: committed, not flushed, its reply held. Then b
+	 * starts again and reads the game, the move in it. Before, b took
+	 * what it read at start as durable and served it as it was; now b
+	 * flushes once (its own row: its flush count rises) before it
+	 * serves anything, so the move it shows is on disk even while a
+	 * still waits for its own flush. */
+	struct tchessd n[NODES];
+	cluster_open_logged(n, "sync = full\n", "info");
+	wait_all_alive(n);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	cluster_game(n, 0, 0, "5+3", alice, bob, game);
+	char *body;
+	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
+	free(body);
+	int64_t seq = game_seq(&n[0], game);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&n[1])), 0);
+	PGconn *hold = hold_rows(n[0].db, "SELECT 1 FROM tchess_nodes WHERE node IN ('a', 'c') FOR UPDATE", 2);
+	PGresult *r = PQexec(hold, "SELECT syncs FROM tchess_nodes WHERE node = 'b'");
+	ck_assert_int_eq(PQntuples(r), 1);
+	long long syncs = atoll(PQgetvalue(r, 0, 0));
+	PQclear(r);
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/moves", game);
+	int fd = async_post(&n[0], path, bob, "{\"ply\":1,\"move\":\"e5\"}");
+	char sql[256];
+	snprintf(sql, sizeof sql, "SELECT 1 / (last_seq > %lld)::int FROM games WHERE id = '%s'", (long long)seq, game);
+	wait_sql(n[0].db, sql, "the move committed");
+	tchessd_restart(&n[1]);
+	/* Listening: b flushed before, after it read the move. */
+	snprintf(sql, sizeof sql, "SELECT 1 / (syncs > %lld)::int FROM tchess_nodes WHERE node = 'b'", syncs);
+	ck_assert_msg(pgtest_sql(n[0].db, sql) == 0, "b serves what it read at start without a flush");
+	ck_assert_int_eq(game_seq(&n[1], game), seq + 1);
+	release_rows(hold);
+	ck_assert_int_eq(async_status(fd), 200);
+	cluster_close(n);
+}
+END_TEST
+
 /* The URI of the cluster's maintenance database: the ALTER DATABASE of
  * a test's own database runs from there. */
 static void maintenance_uri(const char *db, char *out, size_t size)
@@ -1074,6 +1116,7 @@ int main(void)
 		test_open_games_on_two_nodes,
 		test_evicted_game_timed_by_its_log,
 		test_shown_only_once_flushed,
+		test_start_flushes_what_it_read,
 		test_viewer_numbers_on_nodes,
 	};
 	return harness_main_postgresql("cluster", 90, tests, sizeof tests / sizeof tests[0]);
