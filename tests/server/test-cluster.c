@@ -458,7 +458,10 @@ START_TEST(test_limits_across_nodes)
 {
 	/* A client spreading its requests over the three nodes gets the
 	 * limits of one server, not three times them (before: each node
-	 * counted alone, and every step below passed where it is refused).
+	 * counted alone, and every step below passed where it is refused;
+	 * each step was checked to fail with its own cluster-wide count
+	 * taken out: the seat counts of the ply and of invalid commands in
+	 * the database, and each node's share of the token's rate).
 	 * Loopback is not exempt here: it stands for one address. */
 	struct tchessd n[NODES];
 	cluster_open_logged(n,
@@ -863,7 +866,9 @@ START_TEST(test_evicted_game_timed_by_its_log)
 	 * - a move on x while every channel is down (its message lost):
 	 *   when o's channel is back, o reads the evicted games whose log
 	 *   moved and flags Black, who had a minute left, at the instant it
-	 *   ran out (before, o's record said White's ten minutes). */
+	 *   ran out (before, o's record said White's ten minutes); o's log
+	 *   says it was o that brought it back, so a change of owners
+	 *   while the channels reopen cannot stand in for that. */
 	struct tchessd n[NODES];
 	cluster_open_logged(n,
 			    "test_clock = on\nevict_idle_s = 60\npoll_timeout_ms = 30000\n"
@@ -908,6 +913,12 @@ START_TEST(test_evicted_game_timed_by_its_log)
 	free(body);
 	channels_cut(n[0].db, false);
 	wait_log(own, "store: the node channel is open again");
+	/* o itself brings the game back, from the log that moved past its
+	 * record: not a node that took it over (or o reading in its games
+	 * again) because the nodes alive looked different while the
+	 * channels reopened, which would time it by its log anyway and let
+	 * this pass without the fix. */
+	wait_log(own, ", 1 evicted ones brought back");
 	for (int i = 0; i < NODES; i++)
 		tchessd_advance(&n[i], 61000);
 	char sql[256];
