@@ -128,9 +128,17 @@ void api_health(struct server *srv, struct http_request *req, struct http_reply 
 	reply->durable = true;
 }
 
+static char *answer_encode(void *ctx, int *status)
+{
+	return game_answer_encode(ctx, status);
+}
+
 void api_reply_outcome(struct http_reply *reply, struct game_outcome *o)
 {
-	if (o->failed) {
+	if (o->later && !o->failed) {
+		http_reply_later(reply, answer_encode, o->later);
+		o->later = NULL;
+	} else if (o->failed) {
 		http_reply_from_error(reply, &o->err);
 		/* A game's churn limit (events_per_ply) lifts at the next move:
 		 * a client's retry comes back after a few seconds. */

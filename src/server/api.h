@@ -26,8 +26,9 @@ void api_store_failed(struct server *srv, struct http_reply *reply);
 
 struct game_outcome;
 /* Replies with what a game or tournament service command answered: its
- * error, its JSON body, or the events it committed (status 200 unless the
- * outcome names one). Releases the outcome. */
+ * error, its JSON body, the events it committed (status 200 unless the
+ * outcome names one), or a read's answer to encode after the lock
+ * (http_reply_later). Releases the outcome. */
 void api_reply_outcome(struct http_reply *reply, struct game_outcome *o);
 /* Reads a query argument that must be a decimal integer from 0 to
  * 10^15 - 1 (below 2^53, as JSON carries it); false for anything else. */

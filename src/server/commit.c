@@ -158,3 +158,8 @@ uint64_t commit_pending(const struct commit *c)
 	uint64_t n = store_commits(c->store);
 	return n == c->durable ? 0 : n;
 }
+
+bool commit_durable(const struct commit *c, uint64_t n)
+{
+	return c->durable >= n;
+}

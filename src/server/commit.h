@@ -85,6 +85,9 @@ void commit_committed(struct commit *c);
 /* With the lock held: the commit number a reply sent now must wait for
  * (the store's latest commit), or 0 when every commit is durable. */
 uint64_t commit_pending(const struct commit *c);
+/* With the lock held: whether commit number n (commit_pending's) is durable
+ * by now. */
+bool commit_durable(const struct commit *c, uint64_t n);
 /* With the lock held, before the syncer runs (the game service's rebuild
  * at start-up): one round of the syncer's work, here. The fsync is made
  * with the lock held, the one place it is: no client is connected yet,

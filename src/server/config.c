@@ -287,6 +287,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 10000, &v, errmsg))
 			return -1;
 		cfg->sync_delay_ms = v;
+	} else if (!strcmp(key, "test_answer_delay_ms")) {
+		if (parse_num(key, value, 0, 10000, &v, errmsg))
+			return -1;
+		cfg->test_answer_delay_ms = v;
 	} else if (!strcmp(key, "sync")) {
 		if (!strcmp(value, "full"))
 			cfg->sync_full = true;

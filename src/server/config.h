@@ -31,6 +31,7 @@ struct server_config {
 	bool sync_full;             /* no command acknowledged before an fsync covers it (group commit) */
 	bool read_only;             /* open the database read-only: reads only */
 	int64_t sync_delay_ms;      /* testing aid: the syncer waits this long before each fsync */
+	int64_t test_answer_delay_ms; /* testing aid: encoding a read's answer takes at least this long */
 	int list_limit;             /* games in GET /v1/games */
 	/* Notes (issue 12 item 1): all of one game's, before and after its
 	 * end, and one player's in a game while it runs. */

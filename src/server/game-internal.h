@@ -305,6 +305,13 @@ int64_t game_txn_log_seq(const struct live_game *lg, enum game_audience aud, int
 /* The seq and data of an event from the log (e.g. the store's), as aud
  * numbers them. */
 void game_txn_event_for(const struct live_game *lg, enum game_audience aud, struct protocol_event *e);
+/* An audience's numbering apart from its game (issue 12 item 1: an answer
+ * is encoded after the server lock, from copies): dst (caller's storage,
+ * freed with free(dst->seq)) becomes a copy of aud's hidden list; the two
+ * below are game_txn_number and game_txn_event_for on such a list. */
+void game_numbering_copy(struct seq_list *dst, const struct live_game *lg, enum game_audience aud);
+int64_t game_numbering_number(const struct seq_list *hidden, int64_t s);
+void game_numbering_event(const struct seq_list *hidden, struct protocol_event *e);
 /* A command's answer as viewer gets it, once: its seq (and a 409's) is the
  * last committed one viewer may see, and every seq in it viewer's
  * audience's number. */

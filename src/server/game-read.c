@@ -2,10 +2,18 @@
  * Reads: the snapshot, the events long-poll (from the ring, the store, or
  * a resync snapshot for a client far behind) and the PGN. A read changes
  * no game: presence is the caller's business (game_service_touch).
+ *
+ * A snapshot, a resync answer and a page of stored events are not encoded
+ * here (issue 12 item 1): under the lock each becomes a struct game_answer
+ * of copies -- the view, the events read, the viewer's numbering -- with
+ * the seqs the viewer is told resolved, and the HTTP side encodes it once
+ * the lock is released. An answer from the ring is its events' texts,
+ * encoded once at commit, joined.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "cluster.h"
 #include "game-internal.h"
@@ -14,25 +22,107 @@
 #include "util/now.h"
 #include "util/xalloc.h"
 
-/* The numbering of one audience, for the snapshot's moves. */
-struct numbering {
-	const struct live_game *lg;
-	enum game_audience aud;
+/* An answer to encode after the server lock (game-service.h): copies of
+ * what it shows, with the viewer's numbering. */
+struct game_answer {
+	struct seq_list hidden; /* the viewer's audience's (game_numbering_copy) */
+	bool events;            /* an events answer; else a snapshot alone */
+	/* The events with the log's seqs (numbered at encode); evs.seq is the
+	 * viewer's already. */
+	struct protocol_events evs;
+	/* With a snapshot (a GET, a resync): the view copied, its game, the
+	 * viewer and the snapshot's seq (the viewer's number). */
+	bool snapshot;
+	struct game_view view;
+	char id[STORE_GAME_ID_MAX + 1];
+	int64_t viewer, snapshot_seq, now;
+	char *vacations; /* a correspondence game's events answer: its "vacations" member's value */
+	int64_t delay_ms; /* testing aid: test_answer_delay_ms */
 };
+
+static struct game_answer *answer_new(struct game_service *gs, const struct live_game *lg, int64_t viewer,
+				      int64_t now)
+{
+	struct game_answer *a = xcalloc(1, sizeof *a);
+	game_numbering_copy(&a->hidden, lg, game_txn_audience(lg, viewer));
+	a->viewer = viewer;
+	a->now = now;
+	a->delay_ms = gs->srv->cfg.test_answer_delay_ms;
+	snprintf(a->id, sizeof a->id, "%s", lg->id);
+	return a;
+}
+
+/* a shows lg's snapshot at the log's seq upto (the last event the viewer
+ * may see). */
+static void answer_snapshot(struct game_answer *a, const struct live_game *lg, int64_t upto)
+{
+	fold_view_copy(&a->view, &lg->view);
+	a->snapshot = true;
+	a->snapshot_seq = game_txn_number(lg, game_txn_audience(lg, a->viewer), upto);
+}
+
+void game_answer_free(struct game_answer *a)
+{
+	if (!a)
+		return;
+	free(a->hidden.seq);
+	protocol_events_fini(&a->evs);
+	if (a->snapshot)
+		fold_view_fini(&a->view);
+	free(a->vacations);
+	free(a);
+}
 
 static int64_t number_of(const void *ctx, int64_t seq)
 {
-	const struct numbering *n = ctx;
-	return game_txn_number(n->lg, n->aud, seq);
+	return game_numbering_number(ctx, seq);
 }
 
-/* lg's snapshot as viewer sees it at the log's seq upto (the last event
- * viewer may see), every seq in it viewer's audience's number. */
-static char *game_read_snapshot_for(const struct live_game *lg, int64_t viewer, int64_t upto, int64_t now)
+/* Appends the member "vacations":vacs to the JSON object *body. */
+static void body_with_vacations(char **body, const char *vacs)
 {
-	struct numbering n = { .lg = lg, .aud = game_txn_audience(lg, viewer) };
-	return fold_snapshot_encode_seq(&lg->view, lg->id, now, viewer, game_txn_number(lg, n.aud, upto), number_of,
-					&n);
+	size_t len = strlen(*body);
+	if (!len || (*body)[len - 1] != '}')
+		return;
+	(*body)[len - 1] = '\0';
+	char *with = xasprintf("%s,\"vacations\":%s}", *body, vacs);
+	free(*body);
+	*body = with;
+}
+
+char *game_answer_encode(struct game_answer *a, int *status)
+{
+	if (a->delay_ms > 0) {
+		struct timespec ts = { .tv_sec = (time_t)(a->delay_ms / 1000),
+				       .tv_nsec = (long)(a->delay_ms % 1000) * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	*status = 200;
+	char *snapshot = NULL;
+	if (a->snapshot)
+		snapshot = fold_snapshot_encode_seq(&a->view, a->id, a->now, a->viewer, a->snapshot_seq, number_of,
+						    &a->hidden);
+	char *body = snapshot;
+	if (a->events) {
+		for (size_t i = 0; i < a->evs.n; i++)
+			game_numbering_event(&a->hidden, &a->evs.events[i]);
+		a->evs.snapshot = snapshot;
+		struct protocol_error err;
+		body = protocol_events_encode(&a->evs, &err);
+		if (!body) {
+			log_error("game %s: %s answer does not encode: %s", a->id, a->evs.resync ? "resync" : "events",
+				  err.message);
+			struct protocol_error e = { .code = PROTOCOL_ERR_INTERNAL };
+			snprintf(e.message, sizeof e.message, "%s", a->evs.resync ? "resync answer does not encode"
+										: "stored event does not encode");
+			*status = protocol_error_status(e.code);
+			body = protocol_error_encode(&e);
+		}
+	}
+	if (*status == 200 && a->vacations)
+		body_with_vacations(&body, a->vacations);
+	game_answer_free(a);
+	return body;
 }
 
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out)
@@ -43,7 +133,8 @@ void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *
 				       : game_registry_read(gs, id, out);
 	if (!lg)
 		return;
-	out->body = game_read_snapshot_for(lg, viewer, game_txn_seen(lg, &lg->seen, viewer), now_wall_ms());
+	out->later = answer_new(gs, lg, viewer, now_wall_ms());
+	answer_snapshot(out->later, lg, game_txn_seen(lg, &lg->seen, viewer));
 	out->status = 200;
 }
 
@@ -96,16 +187,28 @@ static int batch_add_other(void *arg, const struct store_event *ev)
 	return batch_add(arg, ev);
 }
 
-/* The events of b as aud numbers them, and the answer's seq: upto_num,
- * or the last one's when b stopped short (a page). */
-static void batch_for(const struct live_game *lg, enum game_audience aud, struct event_batch *b, int64_t upto_num,
-		      bool page, struct protocol_events *evs)
+/* An answer of the events of b (their seqs the log's: the encode numbers
+ * them) whose seq is upto_num, or when b stopped short (a page) the
+ * viewer's number of the last one; b's events are taken. */
+static struct game_answer *batch_answer(struct game_service *gs, const struct live_game *lg, int64_t viewer,
+					struct event_batch *b, int64_t upto_num, bool page, int64_t now)
 {
-	for (size_t i = 0; i < b->n; i++)
-		game_txn_event_for(lg, aud, &b->events[i]);
-	evs->events = b->events;
-	evs->n = b->n;
-	evs->seq = page && b->n ? b->events[b->n - 1].seq : upto_num;
+	struct game_answer *a = answer_new(gs, lg, viewer, now);
+	a->events = true;
+	a->evs.events = b->events;
+	a->evs.n = b->n;
+	a->evs.now_ms = now;
+	a->evs.seq = page && b->n ? game_txn_number(lg, game_txn_audience(lg, viewer), b->events[b->n - 1].seq)
+				  : upto_num;
+	b->events = NULL;
+	b->n = 0;
+	return a;
+}
+
+static void batch_fini(struct event_batch *b)
+{
+	struct protocol_events evs = { .events = b->events, .n = b->n };
+	protocol_events_fini(&evs);
 }
 
 /* The resync answer: the snapshot at the game's seq (every event durable),
@@ -117,25 +220,18 @@ static int resync_answer(struct game_service *gs, struct live_game *lg, int64_t 
 			 int64_t upto, int64_t now, struct game_outcome *out)
 {
 	struct event_batch b = { .upto = upto, .budget = gs->srv->cfg.answer_bytes };
-	struct protocol_events evs = { .now_ms = now, .resync = true };
 	enum store_result r = store_events_after(gs->srv->store, lg->id, after, viewer, 0, batch_add_other, &b);
-	enum game_audience aud = game_txn_audience(lg, viewer);
-	batch_for(lg, aud, &b, game_txn_number(lg, aud, upto), false, &evs);
 	if (r || b.cut) {
-		protocol_events_fini(&evs);
+		batch_fini(&b);
 		if (!r)
 			return 0;
 		game_store_failed(gs, out);
 		return 1;
 	}
-	evs.snapshot = game_read_snapshot_for(lg, viewer, upto, now);
-	struct protocol_error err;
-	out->body = protocol_events_encode(&evs, &err);
-	if (!out->body) {
-		log_error("game %s: resync answer does not encode: %s", lg->id, err.message);
-		game_fail(out, PROTOCOL_ERR_INTERNAL, "resync answer does not encode");
-	}
-	protocol_events_fini(&evs);
+	enum game_audience aud = game_txn_audience(lg, viewer);
+	out->later = batch_answer(gs, lg, viewer, &b, game_txn_number(lg, aud, upto), false, now);
+	out->later->evs.resync = true;
+	answer_snapshot(out->later, lg, upto);
 	log_debug("game %s: resync from %lld to %lld", lg->id, (long long)after, (long long)lg->view.seq);
 	return 1;
 }
@@ -196,20 +292,12 @@ static int events_answer(struct game_service *gs, struct live_game *lg, int64_t 
 	    resync_answer(gs, lg, viewer, from, upto, now, out))
 		return 0;
 	struct event_batch b = { .upto = upto, .budget = gs->srv->cfg.answer_bytes };
-	struct protocol_events evs = { .now_ms = now };
 	enum store_result r = store_events_after(gs->srv->store, id, from, viewer, GS_EVENTS_PER_ANSWER, batch_add, &b);
-	batch_for(lg, aud, &b, upto_num, b.n == GS_EVENTS_PER_ANSWER || b.cut, &evs);
-	if (r) {
+	if (r)
 		game_store_failed(gs, out);
-	} else {
-		struct protocol_error err;
-		out->body = protocol_events_encode(&evs, &err);
-		if (!out->body) {
-			log_error("game %s: stored event does not encode: %s", id, err.message);
-			game_fail(out, PROTOCOL_ERR_INTERNAL, "stored event does not encode");
-		}
-	}
-	protocol_events_fini(&evs);
+	else
+		out->later = batch_answer(gs, lg, viewer, &b, upto_num, b.n == GS_EVENTS_PER_ANSWER || b.cut, now);
+	batch_fini(&b);
 	return 0;
 }
 
@@ -219,16 +307,15 @@ static int events_answer(struct game_service *gs, struct live_game *lg, int64_t 
 static void with_vacations(const struct live_game *lg, struct game_outcome *out)
 {
 	const struct game_view *v = &lg->view;
-	size_t len = out->body ? strlen(out->body) : 0;
-	if (out->failed || out->status != 200 || !len || out->body[len - 1] != '}' || !v->created ||
-	    v->clock.tc.kind != TC_CORRESPONDENCE)
+	if (out->failed || out->status != 200 || !v->created || v->clock.tc.kind != TC_CORRESPONDENCE)
 		return;
-	char *vacs = fold_vacations_encode(v);
-	out->body[len - 1] = '\0';
-	char *body = xasprintf("%s,\"vacations\":%s}", out->body, vacs);
-	free(vacs);
-	free(out->body);
-	out->body = body;
+	if (out->later) {
+		out->later->vacations = fold_vacations_encode(v);
+	} else if (out->body) {
+		char *vacs = fold_vacations_encode(v);
+		body_with_vacations(&out->body, vacs);
+		free(vacs);
+	}
 }
 
 int game_service_events(struct game_service *gs, int64_t viewer, const char *id, int64_t after, bool must_answer,

@@ -27,6 +27,8 @@ void game_outcome_fini(struct game_outcome *o)
 	protocol_events_fini(&o->events);
 	free(o->body);
 	o->body = NULL;
+	game_answer_free(o->later);
+	o->later = NULL;
 }
 
 __attribute__((format(printf, 3, 4))) void game_fail(struct game_outcome *out, enum protocol_error_code code,

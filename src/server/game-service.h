@@ -47,7 +47,24 @@ struct game_outcome {
 	char *body;                     /* other answers (create, join): JSON text */
 	int status;                     /* HTTP status of a success */
 	bool stale;                     /* failed because another writer changed the game first (game-txn.c) */
+	/* A read's answer to encode after the server lock (game_answer_encode),
+	 * in place of body; owned. */
+	struct game_answer *later;
 };
+
+/* A read's answer (a snapshot, a page of stored events, a resync) as the
+ * game service leaves it to be encoded without the server lock (issue 12
+ * item 1): what reads live state -- the viewer's numbering of the events,
+ * the seqs it is told -- was resolved under the lock, and the rest copied
+ * (the events, the view, the viewer's numbering), so nothing it holds
+ * changes with the game. */
+struct game_answer;
+/* Without the server lock: the answer's JSON text (malloc'd) and its
+ * status in *status (200, or 500 with an error body if it does not
+ * encode); frees a. */
+char *game_answer_encode(struct game_answer *a, int *status);
+/* NULL is a no-op. */
+void game_answer_free(struct game_answer *a);
 
 void game_outcome_fini(struct game_outcome *o);
 

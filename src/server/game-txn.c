@@ -89,11 +89,27 @@ static size_t seq_list_upto(const struct seq_list *l, int64_t s)
 	return lo;
 }
 
-int64_t game_txn_number(const struct live_game *lg, enum game_audience aud, int64_t s)
+int64_t game_numbering_number(const struct seq_list *hidden, int64_t s)
 {
 	if (s <= 0)
 		return 0;
-	return s - (int64_t)seq_list_upto(&lg->hidden[aud], s);
+	return s - (int64_t)seq_list_upto(hidden, s);
+}
+
+int64_t game_txn_number(const struct live_game *lg, enum game_audience aud, int64_t s)
+{
+	return game_numbering_number(&lg->hidden[aud], s);
+}
+
+void game_numbering_copy(struct seq_list *dst, const struct live_game *lg, enum game_audience aud)
+{
+	const struct seq_list *src = &lg->hidden[aud];
+	dst->n = dst->cap = src->n;
+	dst->seq = NULL;
+	if (src->n) {
+		dst->seq = xmalloc(src->n * sizeof *src->seq);
+		memcpy(dst->seq, src->seq, src->n * sizeof *src->seq);
+	}
 }
 
 int64_t game_txn_log_seq(const struct live_game *lg, enum game_audience aud, int64_t n)
@@ -117,10 +133,11 @@ int64_t game_txn_log_seq(const struct live_game *lg, enum game_audience aud, int
 	return n + (int64_t)lo;
 }
 
-/* The data of an event as aud numbers the seqs in it (a notes-revealed
- * event's notes: a note aud did not see gets the number of the last event
- * before it that aud saw); NULL when the data holds none. */
-static char *data_for(const struct live_game *lg, enum game_audience aud, const char *type, const char *data)
+/* The data of an event as the audience whose private list is hidden
+ * numbers the seqs in it (a notes-revealed event's notes: a note the
+ * audience did not see gets the number of the last event before it that it
+ * saw); NULL when the data holds none. */
+static char *data_for(const struct seq_list *hidden, const char *type, const char *data)
 {
 	if (strcmp(type, "notes-revealed") || !data)
 		return NULL;
@@ -130,20 +147,25 @@ static char *data_for(const struct live_game *lg, enum game_audience aud, const 
 	if (protocol_notes_revealed_decode(data, strlen(data), &notes, &n, &err))
 		return NULL;
 	for (size_t i = 0; i < n; i++)
-		notes[i].seq = game_txn_number(lg, aud, notes[i].seq);
+		notes[i].seq = game_numbering_number(hidden, notes[i].seq);
 	char *out = protocol_notes_revealed_encode(notes, n);
 	free(notes);
 	return out;
 }
 
-void game_txn_event_for(const struct live_game *lg, enum game_audience aud, struct protocol_event *e)
+void game_numbering_event(const struct seq_list *hidden, struct protocol_event *e)
 {
-	char *data = data_for(lg, aud, e->type, e->data);
+	char *data = data_for(hidden, e->type, e->data);
 	if (data) {
 		free(e->data);
 		e->data = data;
 	}
-	e->seq = game_txn_number(lg, aud, e->seq);
+	e->seq = game_numbering_number(hidden, e->seq);
+}
+
+void game_txn_event_for(const struct live_game *lg, enum game_audience aud, struct protocol_event *e)
+{
+	game_numbering_event(&lg->hidden[aud], e);
 }
 
 int64_t game_txn_seen_number(const struct live_game *lg, const struct game_seen *s, int64_t viewer)
@@ -192,7 +214,7 @@ void game_txn_ring_add(struct live_game *lg, const struct protocol_event *pe, in
 	char *tail[AUD_N] = { 0 };
 	for (int a = 0; a < AUD_N; a++) {
 		num[a] = game_txn_number(lg, (enum game_audience)a, pe->seq);
-		char *data = data_for(lg, (enum game_audience)a, pe->type, pe->data);
+		char *data = data_for(&lg->hidden[a], pe->type, pe->data);
 		if (!data)
 			continue;
 		struct protocol_event own = *pe;

@@ -4,7 +4,9 @@
  * /v1 paths to the api_* handlers, JSON replies, and parking long-polls.
  *
  * Handlers run with the server lock held (see server.h). A handler fills a
- * struct http_reply: a status and a JSON body, or "park on game G". A parked
+ * struct http_reply: a status and a JSON body, an answer to encode once the
+ * lock is released (http_reply_later: a read's, which may be large), or
+ * "park on game G". A parked
  * request is suspended until an event on G, its deadline
  * (cfg.poll_timeout_ms, counted from when it first parked) or shutdown, and
  * then its handler runs again with req->wake saying which.
@@ -74,6 +76,10 @@ struct http_reply {
 	int64_t park_player; /* who parks (0: nobody), for the woken run's parked_by */
 	int retry_after_s; /* > 0: a Retry-After header (429, 503) */
 	bool durable; /* the body shows only durable state: never held */
+	/* An answer encoded after the server lock (http_reply_later): body is
+	 * NULL until http_reply_encode. */
+	char *(*encode)(void *ctx, int *status);
+	void *encode_ctx;
 };
 
 typedef void (*http_handler_fn)(struct server *srv, struct http_request *req, struct http_reply *reply);
@@ -98,6 +104,16 @@ void http_reply_text(struct http_reply *reply, int status, const char *content_t
 void http_reply_error(struct http_reply *reply, enum protocol_error_code code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 void http_reply_from_error(struct http_reply *reply, const struct protocol_error *err);
+/* Sets the reply to a JSON answer that encode(ctx, &status) makes after the
+ * server lock is released (issue 12 item 1: a large answer is never built
+ * under it), from what the handler copied under it; encode frees ctx, and
+ * sets the status. */
+void http_reply_later(struct http_reply *reply, char *(*encode)(void *ctx, int *status), void *ctx);
+/* Without the server lock, after http_dispatch: runs a reply's encode, so
+ * that it holds a status and body (a no-op for any other reply). */
+void http_reply_encode(struct http_reply *reply);
+/* Whether the reply parks the request (no body, none to encode). */
+bool http_reply_parks(const struct http_reply *reply);
 /* Parks the request on game_id (see above); player (0: none) is whom its
  * woken run's req->parked_by names. */
 void http_reply_park(struct http_reply *reply, const char *game_id, int64_t player);
@@ -106,8 +122,9 @@ void http_reply_park(struct http_reply *reply, const char *game_id, int64_t play
  * parking request can be suspended before anyone can wake it): checks the
  * URL length and the rate limits (only on the first run, not when a parked
  * request runs again), routes to a handler of routes (404, 405) and runs
- * it. reply starts zeroed; afterwards it holds a status and body, or a
- * park (status 0, body NULL, park_game set). A storage failure caused by
+ * it. reply starts zeroed; afterwards it holds a status and body, an
+ * answer to encode (http_reply_encode, after the lock), or a park
+ * (http_reply_parks: status 0, body NULL, park_game set). A storage failure caused by
  * a full or read-only disk becomes 503 with Retry-After. */
 void http_dispatch(struct server *srv, const struct http_route *routes, struct http_request *req,
 		   struct http_reply *reply);

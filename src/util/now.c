@@ -1,5 +1,5 @@
 /*
- * Millisecond clocks; see now.h.
+ * Millisecond (and one microsecond) clocks; see now.h.
  */
 #include <stdatomic.h>
 #include <time.h>
@@ -16,6 +16,13 @@ static int64_t now_ms(clockid_t id)
 int64_t now_mono_ms(void)
 {
 	return now_ms(CLOCK_MONOTONIC);
+}
+
+int64_t now_mono_us(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
 }
 
 /* Test-only (tchessd's test_clock setting): how far the wall clock has been

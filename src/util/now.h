@@ -8,6 +8,8 @@
 #include <stdint.h>
 
 int64_t now_mono_ms(void);
+/* The same clock in microseconds, for short spans (how long a lock was held). */
+int64_t now_mono_us(void);
 /* Milliseconds since the Unix epoch, plus the test offset below. */
 int64_t now_wall_ms(void);
 /* Test-only: moves now_wall_ms() forward by ms (> 0) for the whole process

@@ -111,7 +111,7 @@ static void run(const char *method, const char *path, struct values *vals, const
 	memset(reply, 0, sizeof *reply);
 	pthread_mutex_lock(&srv.lock);
 	http_dispatch(&srv, api_routes, &req, reply);
-	if (!reply->body) {
+	if (http_reply_parks(reply)) {
 		if (!reply->park_game[0] || reply->status)
 			abort();
 		memset(reply, 0, sizeof *reply);
@@ -119,6 +119,7 @@ static void run(const char *method, const char *path, struct values *vals, const
 		http_dispatch(&srv, api_routes, &req, reply);
 	}
 	pthread_mutex_unlock(&srv.lock);
+	http_reply_encode(reply);
 	if (!reply->body)
 		abort(); /* a poll that timed out must answer */
 	int status = reply->status ? reply->status : 200;

@@ -701,6 +701,90 @@ START_TEST(test_notes_bounded)
 }
 END_TEST
 
+/* The longest the server lock was held by one access-log line's request
+ * (method and path: "GET /v1/games/ID/events"), and the shortest such
+ * request took, from d's log; fails if none is there. */
+static void lock_held(const struct tchessd *d, const char *request, int64_t *lock_us, int64_t *took_ms)
+{
+	char path[300], needle[200];
+	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+	snprintf(needle, sizeof needle, " %s 200 ", request);
+	char *log = file_slurp(path);
+	*lock_us = -1;
+	*took_ms = INT64_MAX;
+	for (const char *p = strstr(log, needle); p; p = strstr(p + 1, needle)) {
+		long long ms, us;
+		ck_assert_msg(sscanf(p + strlen(needle), "%lldms, lock %lldus", &ms, &us) == 2, "%.120s", p);
+		*lock_us = us > *lock_us ? us : *lock_us;
+		*took_ms = ms < *took_ms ? ms : *took_ms;
+	}
+	free(log);
+	ck_assert_msg(*lock_us >= 0, "no %s in the log", request);
+}
+
+START_TEST(test_answers_encoded_unlocked)
+{
+	/* Encoding a read's answer takes 1.5 s here (a testing aid standing
+	 * for a large one): a snapshot, a resync and a page of stored events,
+	 * each as a viewer with a numbering of its own, since what reads the
+	 * live game -- their numbering of the events -- is resolved under the
+	 * lock. The server lock is held for none of those 1.5 s (before: all
+	 * of them, with every other thread waiting). */
+	struct table t;
+	memset(&t, 0, sizeof t);
+	tchessd_start_logged(&t.d, NO_RATE_LIMITS "test_answer_delay_ms = 1500\nnotes_per_player = 80\n", "info");
+	t.a = register_player(&t.d, "alice", t.alice);
+	t.b = register_player(&t.d, "bob", t.bob);
+	create_game_with(&t.d, t.alice, "{\"color\":\"white\",\"tc\":\"5+3\"}", t.game);
+	join_game(&t.d, t.game, t.bob);
+	/* Alice's 70 private notes: she sees more than the ring holds, a
+	 * spectator far fewer. */
+	for (int i = 0; i < 70; i++)
+		ck_assert_int_eq(post_note(&t, t.alice, i, 200), 201);
+	ck_assert_uint_eq(table_ok(&t, "resign", t.bob, "{}"), 2);
+	for (int i = 0; i < 5; i++)
+		ck_assert_int_eq(post_note(&t, t.bob, i, 200), 201);
+	char path[160], *out;
+	struct protocol_events evs;
+	struct protocol_error err;
+	snprintf(path, sizeof path, "/v1/games/%s/events?after=0", t.game);
+	/* Alice: a resync answer, her events numbered without a gap. */
+	ck_assert_int_eq(http_call(&t.d, "GET", path, t.alice, NULL, 0, &out), 200);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
+	ck_assert(evs.resync);
+	ck_assert_uint_ge(evs.n, 75); /* her notes and bob's (the snapshot holds no note) */
+	cJSON *snap = cJSON_Parse(evs.snapshot);
+	ck_assert_int_eq(evs.seq, jint(snap, "seq"));
+	cJSON_Delete(snap);
+	int64_t alice_seq = evs.seq;
+	protocol_events_fini(&evs);
+	free(out);
+	/* A spectator: a page of the stored events, numbered 1, 2, 3... */
+	ck_assert_int_eq(http_call(&t.d, "GET", path, NULL, NULL, 0, &out), 200);
+	ck_assert_msg(protocol_events_decode(out, strlen(out), &evs, &err) == 0, "%s", err.message);
+	ck_assert(!evs.resync);
+	ck_assert_uint_ge(evs.n, 8);
+	for (size_t i = 0; i < evs.n; i++)
+		ck_assert_int_eq(evs.events[i].seq, (int64_t)i + 1);
+	ck_assert_int_eq(evs.seq, (int64_t)evs.n);
+	ck_assert_int_lt(evs.seq, alice_seq - 60);
+	protocol_events_fini(&evs);
+	free(out);
+	/* Alice's snapshot, at her seq. */
+	ck_assert_int_eq(snapshot_seq(&t, t.alice), alice_seq);
+	ck_assert_int_eq(tchessd_stop(&t.d), 0);
+	for (int i = 0; i < 2; i++) {
+		char request[160];
+		snprintf(request, sizeof request, "GET /v1/games/%s%s", t.game, i ? "" : "/events");
+		int64_t lock_us, took_ms;
+		lock_held(&t.d, request, &lock_us, &took_ms);
+		ck_assert_msg(took_ms >= 1500, "%s took %lld ms: its answer was not encoded", request, (long long)took_ms);
+		ck_assert_msg(lock_us < 500 * 1000, "%s held the lock for %lld us", request, (long long)lock_us);
+	}
+	tchessd_cleanup(&t.d);
+}
+END_TEST
+
 /* ---- item 5: reading a game out of memory does not bring it back ---- */
 
 static int64_t live_games(struct tchessd *d)
@@ -1122,6 +1206,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_private_events_unseen);
 	tcase_add_test(tc, test_viewer_numbers_dense);
 	tcase_add_test(tc, test_notes_bounded);
+	tcase_add_test(tc, test_answers_encoded_unlocked);
 	tcase_add_test(tc, test_cold_reads_unpinned);
 	tcase_add_test(tc, test_registrations_limited);
 	tcase_add_test(tc, test_seeks_lapse);

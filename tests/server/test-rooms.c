@@ -132,9 +132,16 @@ static void view_of(struct rooms *r, int64_t viewer, struct game_view *v)
 	struct game_outcome o = { 0 };
 	LOCKED(r, game_service_snapshot(r->srv.games, viewer, r->game, &o));
 	ok(&o, 200);
+	/* Encoded after the lock, as tchessd's HTTP side does. */
+	ck_assert_ptr_nonnull(o.later);
+	int status;
+	char *body = game_answer_encode(o.later, &status);
+	o.later = NULL;
+	ck_assert_int_eq(status, 200);
 	struct protocol_error err;
 	fold_view_init(v);
-	ck_assert_msg(fold_view_from_snapshot(v, o.body, strlen(o.body), r->game, &err) == 0, "%s", err.message);
+	ck_assert_msg(fold_view_from_snapshot(v, body, strlen(body), r->game, &err) == 0, "%s", err.message);
+	free(body);
 	game_outcome_fini(&o);
 }
 
