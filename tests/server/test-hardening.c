@@ -17,6 +17,7 @@
 
 #include "harness.h"
 #include "tchess/protocol.h"
+#include "tchess/tablebase.h"
 
 #define NO_RATE_LIMITS "rate_ip_per_s = 0\nrate_token_per_s = 0\n"
 
@@ -1014,6 +1015,100 @@ START_TEST(test_event_churn_bounded)
 }
 END_TEST
 
+/* The game's seq as token sees it (NULL: a spectator). */
+static int64_t table_seq(struct table *t, const char *token)
+{
+	cJSON *snap = table_snapshot(t, token);
+	int64_t seq = jint(snap, "seq");
+	cJSON_Delete(snap);
+	return seq;
+}
+
+START_TEST(test_offer_churn_bounded)
+{
+	/* Yourpot, where an offer is made on one's own move and stands until
+	 * withdrawn: offer, withdraw, offer, withdraw is the limit of one ply;
+	 * the fifth is refused (429, naming events_per_ply) and writes
+	 * nothing, for a draw as for an adjournment. */
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS "events_per_ply = 4\n", "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}");
+	for (int i = 0; i < 2; i++) {
+		ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"offer\"}"), 1);
+		ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"withdraw\"}"), 1);
+	}
+	int64_t seq = table_seq(&t, t.bob);
+	table_refused(&t, "draw", t.bob, "{\"ply\":1,\"action\":\"offer\"}", 429, "events_per_ply");
+	table_refused(&t, "adjourn", t.bob, "{\"ply\":1,\"action\":\"request\"}", 429, "events_per_ply");
+	ck_assert_int_eq(table_seq(&t, t.bob), seq);
+	/* Her move starts his count again. */
+	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}");
+	table_ok(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}");
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":3,\"action\":\"offer\"}"), 1);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_claim_churn_bounded)
+{
+	/* A failed tablebase claim writes an event (the opponent's time
+	 * bonus; its retry in the ply is a no-op) and counts with the offers
+	 * of the ply: claim, offer, withdraw, offer, and the next withdrawal
+	 * is refused (429). Yourpot, KQvK claimed by the lone king. */
+	if (access(TABLEBASE_DEBIAN_GAVIOTA_DIR "/kpk.gtb.cp4", R_OK)) {
+		fprintf(stderr, "skipped: Debian's gaviotatb tables are not installed\n");
+		return;
+	}
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS "events_per_ply = 4\ntablebases = gaviota:" TABLEBASE_DEBIAN_GAVIOTA_DIR "\n",
+		   "\"tc\":\"5+0\",\"ruleset\":\"yourpot\",\"fen\":\"k7/8/8/8/8/8/8/KQ6 b - - 0 1\"");
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":0,\"claim\":\"tablebase\"}"), 0);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"withdraw\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"offer\"}"), 1);
+	int64_t seq = table_seq(&t, t.bob);
+	table_refused(&t, "draw", t.bob, "{\"ply\":0,\"action\":\"withdraw\"}", 429, "events_per_ply");
+	ck_assert_int_eq(table_seq(&t, t.bob), seq);
+	table_close(&t);
+
+	/* A claim the rules refuse writes nothing (422), however often: the
+	 * seat's run of invalid commands bounds it instead -- past the
+	 * ruleset's limit (10) the seat forfeits. */
+	table_open(&t, NO_RATE_LIMITS "events_per_ply = 4\n", "\"tc\":\"5+3\",\"ruleset\":\"yourpot\"");
+	seq = table_seq(&t, NULL);
+	for (int i = 0; i < 10; i++)
+		table_refused(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"threefold\"}", 422, "no threefold");
+	ck_assert_int_eq(table_seq(&t, NULL), seq);
+	table_refused(&t, "claim", t.alice, "{\"ply\":0,\"claim\":\"threefold\"}", 422, "no threefold");
+	cJSON *snap = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(snap, "termination"), "technical-failure");
+	ck_assert_str_eq(jstr(snap, "result"), "0-1");
+	cJSON_Delete(snap);
+	table_close(&t);
+}
+END_TEST
+
+START_TEST(test_takeback_churn_bounded)
+{
+	/* An undo game: a provisional move and its take-back are two events;
+	 * two such cycles are the limit of one ply, the next provisional move
+	 * is refused (429) and writes nothing; "done" then plays a move and
+	 * the count starts again. */
+	struct table t;
+	table_open(&t, NO_RATE_LIMITS "events_per_ply = 4\n", "\"tc\":\"5+3\",\"undo\":true");
+	const char *moves[] = { "{\"ply\":0,\"move\":\"e4\"}", "{\"ply\":0,\"move\":\"d4\"}" };
+	for (int i = 0; i < 2; i++) {
+		ck_assert_uint_eq(table_ok(&t, "moves", t.alice, moves[i]), 1);
+		ck_assert_uint_eq(table_ok(&t, "takeback", t.alice, "{\"ply\":0}"), 1);
+	}
+	int64_t seq = table_seq(&t, t.alice);
+	table_refused(&t, "moves", t.alice, moves[0], 429, "events_per_ply");
+	ck_assert_int_eq(table_seq(&t, t.alice), seq);
+	table_close(&t);
+}
+END_TEST
+
 /* token's events after `after` (NULL: a spectator), one answer, as "seq
  * type" lines into out: each numbered on from after with no gap, the
  * answer's seq the last one's (issue 12 item 16). Returns that seq. There
@@ -1212,6 +1307,9 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_seeks_lapse);
 	tcase_add_test(tc, test_open_games_bounded);
 	tcase_add_test(tc, test_event_churn_bounded);
+	tcase_add_test(tc, test_offer_churn_bounded);
+	tcase_add_test(tc, test_claim_churn_bounded);
+	tcase_add_test(tc, test_takeback_churn_bounded);
 	suite_add_tcase(s, tc);
 	return s;
 }
