@@ -27,10 +27,9 @@ void config_init(struct server_config *cfg)
 	cfg->sync_full = true;
 	cfg->list_limit = 50;
 	cfg->engine_processes = 2;
-	/* A level-8 move takes a second of an engine: 32 games keep two
-	 * engines busy without a player waiting long for a move (and a
-	 * wait in the queue is not charged to the engine's clock). */
-	cfg->engine_games = 32;
+	/* 0: CONFIG_ENGINE_GAMES_PER_PROCESS per engine process
+	 * (config_engine_games). */
+	cfg->engine_games = 0;
 	cfg->engine_games_per_player = 4;
 	cfg->aborted_retention_ms = 60000;
 	/* An open seek whose creator's client has left (no request, no
@@ -69,6 +68,13 @@ void config_init(struct server_config *cfg)
 	/* Loopback is the reverse proxy (whose own limits apply per client)
 	 * or a local benchmark. */
 	cfg->rate_exempt = xstrdup("127.0.0.1 ::1");
+}
+
+int config_engine_games(const struct server_config *cfg)
+{
+	if (cfg->engine_games)
+		return cfg->engine_games;
+	return CONFIG_ENGINE_GAMES_PER_PROCESS * (cfg->engine_processes > 0 ? cfg->engine_processes : 1);
 }
 
 void config_fini(struct server_config *cfg)

@@ -17,7 +17,7 @@ struct server_config {
 	char *engine;     /* UCI engine binary; NULL: engine_find_default() */
 	char *tablebases; /* tablebase folders ("gaviota:DIR,syzygy:DIR", "DIR", "none"); NULL: Debian's, if present */
 	int engine_processes;       /* engine pool size; 0: no engine seats */
-	int engine_games;           /* unfinished engine games at most, in all */
+	int engine_games;           /* unfinished engine games at most, in all; 0: config_engine_games */
 	int engine_games_per_player; /* and of one player */
 	int64_t poll_timeout_ms;    /* how long a long-poll stays parked */
 	unsigned max_connections;   /* MHD connection limit */
@@ -61,7 +61,17 @@ struct server_config {
 };
 
 /* Fills cfg with the defaults (strings NULL). */
+/* The default of engine_games per engine process: a level-8 move takes an
+ * engine a second, and every one of these games may ask at once (an
+ * engine that moves first does), so a player's engine waits about this
+ * many seconds at most in the queue (issue 12 item 3: with 32 games on two
+ * engines the wait was 15 s). */
+#define CONFIG_ENGINE_GAMES_PER_PROCESS 4
+
 void config_init(struct server_config *cfg);
+/* The engine_games limit in force: the setting, or by default
+ * CONFIG_ENGINE_GAMES_PER_PROCESS per engine process. */
+int config_engine_games(const struct server_config *cfg);
 void config_fini(struct server_config *cfg);
 /* Applies one "key" = "value" setting; -1 with *errmsg (caller frees) if the
  * key is unknown or the value out of range. */

@@ -267,7 +267,7 @@ bool game_engine_admit(struct game_service *gs, int64_t player, struct game_outc
 			  mine);
 		return false;
 	}
-	if (all >= cfg->engine_games) {
+	if (all >= config_engine_games(cfg)) {
 		game_fail(out, PROTOCOL_ERR_UNAVAILABLE,
 			  "opponent: the server's engines are busy (%d unfinished engine games, its limit "
 			  "engine_games); try again later",

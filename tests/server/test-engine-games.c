@@ -519,6 +519,31 @@ START_TEST(test_engine_game_caps)
 }
 END_TEST
 
+START_TEST(test_engine_games_default)
+{
+	/* Issue 12 item 3 at full scale: with 32 engine games on two engines
+	 * a player's engine waited 15 s in the queue (tchess-engine-attack).
+	 * By default the limit is 4 games per engine process, so no engine
+	 * waits much more than 4 level-8 searches: here one process, so the
+	 * fifth unfinished engine game is refused (503, naming engine_games). */
+	char dir[] = "/tmp/tchess-scripted-engine-XXXXXX", script[96], conf[256], code[64];
+	scripted_engine(dir, script, sizeof script);
+	snprintf(conf, sizeof conf, "poll_timeout_ms = %d\nengine_processes = 1\nengine = %s\n", POLL_MS, script);
+	struct eg ann, bob;
+	tchessd_start(&ann.d, conf);
+	register_player(&ann.d, "ann", ann.token);
+	bob.d = ann.d;
+	register_player(&bob.d, "bob", bob.token);
+	for (int i = 0; i < 3; i++)
+		ck_assert_int_eq(create_engine_game(&ann, "white", 1, code, sizeof code), 201);
+	ck_assert_int_eq(create_engine_game(&bob, "white", 1, code, sizeof code), 201);
+	ck_assert_int_eq(create_engine_game(&bob, "white", 1, code, sizeof code), 503);
+	ck_assert_str_eq(code, "unavailable");
+	eg_close(&ann);
+	scripted_engine_remove(dir, script);
+}
+END_TEST
+
 START_TEST(test_engine_queue_not_charged)
 {
 	/* Issue 12 item 3: "another player's engine waited 10.5 s for its
@@ -572,6 +597,7 @@ static Suite *engine_games_suite(void)
 	tcase_add_test(tc, test_restart_engine_to_move);
 	tcase_add_test(tc, test_broken_engine);
 	tcase_add_test(tc, test_engine_game_caps);
+	tcase_add_test(tc, test_engine_games_default);
 	tcase_add_test(tc, test_engine_queue_not_charged);
 	suite_add_tcase(s, tc);
 	return s;
