@@ -63,6 +63,40 @@ int account_games_dir(char *buf, size_t size)
 	return n < 0 || (size_t)n >= size ? -1 : 0;
 }
 
+int account_game_pgn_path(const char *dir, const char *game_id, char *buf, size_t size)
+{
+	char folder[PATH_MAX];
+	if (dir && dir[0])
+		snprintf(folder, sizeof folder, "%s", dir);
+	else if (account_games_dir(folder, sizeof folder) < 0)
+		return -1;
+	int n = snprintf(buf, size, "%s/tchess-%.12s.pgn", folder, game_id);
+	return n < 0 || (size_t)n >= size ? -1 : 0;
+}
+
+int account_save_game_pgn(const char *dir, const char *game_id, const char *text, size_t len, char *path,
+			  size_t pathsize, char *err, size_t errsize)
+{
+	if (account_game_pgn_path(dir, game_id, path, pathsize) < 0) {
+		snprintf(err, errsize, "cannot save the PGN: neither XDG_DATA_HOME nor HOME is set");
+		return -1;
+	}
+	char folder[PATH_MAX];
+	snprintf(folder, sizeof folder, "%s", path);
+	*strrchr(folder, '/') = '\0';
+	if (account_mkdirs(folder, err, errsize) < 0)
+		return -1;
+	FILE *f = fopen(path, "w");
+	bool ok = f && fwrite(text, 1, len, f) == len;
+	if (f && fclose(f) != 0)
+		ok = false;
+	if (!ok) {
+		snprintf(err, errsize, "cannot write %s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 int account_mkdirs(const char *dir, char *err, size_t errsize)
 {
 	char path[PATH_MAX];

@@ -48,11 +48,20 @@ int account_state_dir(char *buf, size_t size);
 /* Where finished games' PGN files are saved: $XDG_DATA_HOME/tchess/games
  * (or ~/.local/share/tchess/games). Returns 0, or -1 without HOME. */
 int account_games_dir(char *buf, size_t size);
-/* Creates dir and its parents (mode 0700). Returns 0 or -1 with a message. */
+/* The file a tchessd game's PGN is saved to: DIR/tchess-ID12.pgn, DIR
+ * being dir, or the games folder when dir is NULL or "". Returns 0, or -1
+ * without HOME (or when it does not fit). */
+int account_game_pgn_path(const char *dir, const char *game_id, char *buf, size_t size);
+/* Writes the PGN text (len bytes) of game_id to its file (above), making
+ * the folder first; path receives the file's name. Returns 0, or -1 with
+ * a message in err. */
+int account_save_game_pgn(const char *dir, const char *game_id, const char *text, size_t len, char *path,
+			  size_t pathsize, char *err, size_t errsize);
 /* $XDG_CACHE_HOME/tchess (else ~/.cache/tchess) into buf; -1 when neither
  * is set or it does not fit. */
 int account_cache_dir(char *buf, size_t size);
 
+/* Creates dir and its parents (mode 0700). Returns 0 or -1 with a message. */
 int account_mkdirs(const char *dir, char *err, size_t errsize);
 
 /* Reads the account file at path. Returns 0, 1 when there is none, or -1

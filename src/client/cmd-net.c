@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "route.h"
@@ -1021,14 +1022,73 @@ static void client_game_mark(const struct protocol_my_game *g, int64_t now_ms, c
 		 g->your_move ? "* your move" : "(yours)", due[0] ? "  " : "", due);
 }
 
+/* tchess games --finished: the player's finished games, newest first,
+ * one page of them (GET /v1/me/games/finished). */
+#define GAMES_FINISHED_LISTED 50
+static int client_games_finished(struct client_conn *c)
+{
+	if (!c->have_account) {
+		fprintf(stderr, "tchess games: no account on this server: tchess register NAME first\n");
+		return 1;
+	}
+	char path[128], q[32], *resp = NULL, err[512];
+	size_t len = 0;
+	snprintf(q, sizeof q, "limit=%d", GAMES_FINISHED_LISTED);
+	const char *method = route_request(path, sizeof path, ROUTE_ME_GAMES_FINISHED, NULL, q);
+	if (client_call(c, method, path, NULL, 200, "tchess games", NULL, &resp, &len) < 0)
+		return 1;
+	struct protocol_finished_games f;
+	if (protocol_finished_games_decode(resp, len, &f, err, sizeof err) < 0) {
+		fprintf(stderr, "tchess games: %s\n", err);
+		free(resp);
+		return 1;
+	}
+	free(resp);
+	int64_t now = (int64_t)time(NULL) * 1000;
+	printf("%-32s  %-12s  %-6s  %-5s  %-24s  %-9s  %-5s  %s\n", "GAME", "ENDED", "RESULT", "YOU", "OPPONENT",
+	       "TIME", "MOVES", "HOW");
+	for (size_t i = 0; i < f.n; i++) {
+		const struct protocol_finished_game *g = &f.games[i];
+		char date[32], who[PROTOCOL_NAME_MAX + 24];
+		home_recent_date(g->ended_ms, now, date, sizeof date);
+		if (g->opponent.player)
+			snprintf(who, sizeof who, "%s", g->opponent.name);
+		else
+			snprintf(who, sizeof who, "engine level %lld", (long long)g->engine_level);
+		printf("%-32s  %-12s  %-6s  %-5s  %-24s  %-9s  %-5lld  %s %s\n", g->id, date, home_recent_outcome(g),
+		       g->color, who, g->tc[0] ? g->tc : "-", (long long)(g->plies + 1) / 2, g->result, g->termination);
+	}
+	if (f.next[0])
+		printf("(the %d most recent; older ones are not listed here)\n", GAMES_FINISHED_LISTED);
+	protocol_finished_games_fini(&f);
+	return 0;
+}
+
 int cmd_games(int argc, char **argv)
 {
 	struct client_opts o = { .ascii = -1 };
-	if (client_args(&o, argc, argv, NULL, "usage: tchess games [--server URL]") < 0)
+	bool finished = false;
+	/* --finished is this command's own; the rest are every command's. */
+	char **rest = xcalloc((size_t)argc + 1, sizeof *rest);
+	int nrest = 0;
+	for (int i = 0; i < argc; i++) {
+		if (!strcmp(argv[i], "--finished"))
+			finished = true;
+		else
+			rest[nrest++] = argv[i];
+	}
+	int args = client_args(&o, nrest, rest, NULL, "usage: tchess games [--finished] [--server URL]");
+	free(rest);
+	if (args < 0)
 		return 2;
 	struct client_conn c;
 	if (client_connect(&c, o.server, false) < 0)
 		return 1;
+	if (finished) {
+		int frc = client_games_finished(&c);
+		client_disconnect(&c);
+		return frc;
+	}
 	char err[512], *resp = NULL, mark[320];
 	size_t len = 0, n = 0;
 	struct protocol_game_summary *games = NULL;

@@ -10,6 +10,20 @@
 void home_say(struct home *h, bool error, const char *text);
 void home_queue(struct home *h, const struct home_req *r);
 void home_open(struct home *h, const char *id, int color, const char *note);
+/* The server's refusal of what (or the network's error), said. */
+unsigned home_refused(struct home *h, const char *what, int status, const char *body, size_t len);
+
+/* home-history.c: the recent (finished) games' rows after "Your games",
+ * their requests and answers. */
+void home_recent_refresh(struct home *h);
+int home_recent_rows(const struct home *h);
+enum home_row_kind home_recent_row(const struct home *h, int row, size_t *index);
+void home_recent_heading(const struct home *h, char *buf, size_t size);
+void home_recent_row_text(const struct home *h, size_t i, char *buf, size_t size);
+/* Enter (review) or e (export) on recent game i. */
+unsigned home_recent_open(struct home *h, size_t i, bool review);
+void home_recent_req_http(const struct home_req *r, const char **method, char *path, size_t size);
+unsigned home_recent_on_answer(struct home *h, const struct home_req *r, int status, const char *body, size_t len);
 
 /* home-lichess.c: the same calls as home.h's, for h->lichess. */
 int home_lx_rows(const struct home *h);

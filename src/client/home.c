@@ -53,8 +53,10 @@ static void home_refresh(struct home *h)
 		home_lx_refresh(h);
 		return;
 	}
-	if (h->have_account)
+	if (h->have_account) {
 		home_queue_kind(h, HOME_REQ_MY_GAMES);
+		home_recent_refresh(h);
+	}
 	home_queue_kind(h, HOME_REQ_LIVE);
 }
 
@@ -80,6 +82,7 @@ void home_init(struct home *h, bool have_account)
 void home_fini(struct home *h)
 {
 	protocol_my_games_fini(&h->mine);
+	protocol_finished_games_fini(&h->recent);
 	free(h->live);
 	h->live = NULL;
 	h->n_live = 0;
@@ -106,7 +109,8 @@ int home_rows(const struct home *h)
 {
 	if (h->lichess)
 		return home_lx_rows(h);
-	return HOME_ACTION_NB + 2 + (int)(h->mine.n ? h->mine.n : 1) + 2 + (int)(home_n_live_shown(h) ? home_n_live_shown(h) : 1);
+	return HOME_ACTION_NB + 2 + (int)(h->mine.n ? h->mine.n : 1) + home_recent_rows(h) + 2 +
+	       (int)(home_n_live_shown(h) ? home_n_live_shown(h) : 1);
 }
 
 enum home_row_kind home_row(const struct home *h, int row, size_t *index)
@@ -130,6 +134,9 @@ enum home_row_kind home_row(const struct home *h, int row, size_t *index)
 		return n_mine ? HOME_ROW_MINE : HOME_ROW_BLANK;
 	}
 	row -= n_mine ? n_mine : 1;
+	if (row < home_recent_rows(h))
+		return home_recent_row(h, row, index);
+	row -= home_recent_rows(h);
 	if (row == 0)
 		return HOME_ROW_BLANK;
 	if (row == 1) {
@@ -152,7 +159,7 @@ static bool home_selectable(const struct home *h, int row)
 {
 	size_t i;
 	enum home_row_kind k = home_row(h, row, &i);
-	return k == HOME_ROW_ACTION || k == HOME_ROW_MINE || k == HOME_ROW_LIVE;
+	return k == HOME_ROW_ACTION || k == HOME_ROW_MINE || k == HOME_ROW_LIVE || k == HOME_ROW_RECENT;
 }
 
 void home_row_text(const struct home *h, int row, char *buf, size_t size)
@@ -183,7 +190,9 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 			 home_action_text[i][1]);
 		break;
 	case HOME_ROW_HEADING:
-		if (i == 0)
+		if (i == HOME_HEADING_RECENT)
+			home_recent_heading(h, buf, size);
+		else if (i == HOME_HEADING_MINE)
 			snprintf(buf, size, "%s", !h->have_account ? "Your games (register first: tchess register NAME)"
 						  : !h->have_mine     ? "Your games (loading...)"
 						  : h->mine.n	      ? "Your games"
@@ -207,6 +216,9 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 						    : "their move");
 		break;
 	}
+	case HOME_ROW_RECENT:
+		home_recent_row_text(h, i, buf, size);
+		break;
 	case HOME_ROW_LIVE: {
 		const struct protocol_game_summary *g = &h->live[i];
 		snprintf(buf, size, "  %.8s  %s", g->id,
@@ -233,6 +245,8 @@ void home_status_text(const struct home *h, char *buf, size_t size)
 		snprintf(buf, size, "tchess | +/- level  c colour  t time control  Enter play  q quit");
 	else if (h->sel == HOME_HOTSEAT)
 		snprintf(buf, size, "tchess | t time control  Enter play  q quit");
+	else if (home_row(h, h->sel, &(size_t){ 0 }) == HOME_ROW_RECENT)
+		snprintf(buf, size, "tchess | Enter review  e export the PGN  Up/Down select  r refresh  q quit");
 	else
 		snprintf(buf, size, "tchess | Up/Down select  Enter open  1-%d start  r refresh  q quit", HOME_QUIT);
 }
@@ -275,6 +289,8 @@ struct home_cmd home_key(const struct home *h, int key)
 			return (struct home_cmd){ HOME_CMD_ENGINE_LEVEL, key == '-' ? -1 : 1, 0 };
 		if (h->sel == HOME_ENGINE && key == 'c')
 			return (struct home_cmd){ HOME_CMD_ENGINE_COLOR, 0, 0 };
+		if (key == 'e' && home_row(h, h->sel, &(size_t){ 0 }) == HOME_ROW_RECENT)
+			return (struct home_cmd){ HOME_CMD_EXPORT, 0, 0 };
 		if ((h->sel == HOME_ENGINE || h->sel == HOME_HOTSEAT) && key == 't')
 			return (struct home_cmd){ HOME_CMD_ENGINE_TC, 0, 0 };
 		if (key >= '1' && key < '1' + HOME_QUIT)
@@ -412,6 +428,8 @@ static unsigned home_activate(struct home *h, int row)
 	case HOME_ROW_MINE:
 		home_open_mine(h, &h->mine.games[i]);
 		break;
+	case HOME_ROW_RECENT:
+		return home_recent_open(h, i, true);
 	case HOME_ROW_LIVE:
 		if (!strcmp(h->live[i].status, "open")) {
 			struct home_req r = { .kind = HOME_REQ_JOIN, .color = -1 };
@@ -536,6 +554,12 @@ unsigned home_apply(struct home *h, const struct home_cmd *c)
 	case HOME_CMD_ENGINE_COLOR:
 		h->engine_color = h->engine_color == -1 ? WHITE : h->engine_color == WHITE ? BLACK : -1;
 		return HOME_DIRTY_BODY;
+	case HOME_CMD_EXPORT: {
+		size_t i;
+		if (home_row(h, h->sel, &i) != HOME_ROW_RECENT)
+			return 0;
+		return home_recent_open(h, i, false);
+	}
 	case HOME_CMD_ENGINE_TC: {
 		int *tc = h->sel == HOME_HOTSEAT ? &h->hotseat_tc : &h->engine_tc;
 		*tc = (*tc + 1) % (int)(sizeof home_tcs / sizeof home_tcs[0]);
@@ -566,6 +590,11 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 	switch (r->kind) {
 	case HOME_REQ_MY_GAMES:
 		*method = route_request(path, size, ROUTE_ME_GAMES, NULL, NULL);
+		break;
+	case HOME_REQ_RECENT:
+	case HOME_REQ_RECENT_REVIEW:
+	case HOME_REQ_RECENT_EXPORT:
+		home_recent_req_http(r, method, path, size);
 		break;
 	case HOME_REQ_LIVE:
 		*method = route_request(path, size, ROUTE_GAMES_LIST, NULL, NULL);
@@ -607,7 +636,7 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 }
 
 /* The server's refusal, or the network's error, as the message. */
-static unsigned home_refused(struct home *h, const char *what, int status, const char *body, size_t len)
+unsigned home_refused(struct home *h, const char *what, int status, const char *body, size_t len)
 {
 	struct protocol_error perr;
 	char text[HOME_MESSAGE_MAX];
@@ -639,6 +668,10 @@ unsigned home_on_answer(struct home *h, const struct home_req *r, int status, co
 		h->have_mine = true;
 		return HOME_DIRTY_BODY;
 	}
+	case HOME_REQ_RECENT:
+	case HOME_REQ_RECENT_REVIEW:
+	case HOME_REQ_RECENT_EXPORT:
+		return home_recent_on_answer(h, r, status, body, len);
 	case HOME_REQ_LIVE: {
 		struct protocol_game_summary *games = NULL;
 		size_t n = 0;

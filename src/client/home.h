@@ -20,6 +20,7 @@
 #include "corr.h"
 #include "tchess/lichess.h"
 #include "tchess/protocol.h"
+#include "tchess/protocol-answers.h"
 
 #define HOME_LINE_MAX 256
 #define HOME_MESSAGE_MAX 240
@@ -50,6 +51,9 @@ enum home_req_kind {
 	HOME_REQ_OPEN_GAME,    /* not HTTP: the loop opens the play screen */
 	HOME_REQ_TOURNAMENTS,  /* not HTTP: the loop opens the tournaments */
 	HOME_REQ_REVIEW,       /* not HTTP: the loop opens the review of the file in note */
+	HOME_REQ_RECENT,        /* GET /v1/me/games/finished (home-history.c) */
+	HOME_REQ_RECENT_REVIEW, /* GET /v1/games/ID/pgn: saved to the games folder, then reviewed */
+	HOME_REQ_RECENT_EXPORT, /* ...: saved to the games folder */
 	/* The home screen on Lichess (home-lichess.c). */
 	HOME_REQ_LX_PLAYING,   /* GET /api/account/playing */
 	HOME_REQ_LX_SEEK,      /* not a command: the screen holds POST /api/board/seek open (form in note) */
@@ -96,6 +100,7 @@ enum home_cmd_kind {
 	HOME_CMD_ENGINE_LEVEL, /* arg: +1 or -1 */
 	HOME_CMD_ENGINE_COLOR, /* drawn, White, Black, drawn... */
 	HOME_CMD_ENGINE_TC,    /* the next time control (of the engine's or the hotseat's row) */
+	HOME_CMD_EXPORT,       /* e on a recent game: its PGN to the games folder */
 };
 
 struct home_cmd {
@@ -106,7 +111,9 @@ struct home_cmd {
 /* A row of the screen: an action, a heading, or one game (on Lichess: a
  * game of the player's, HOME_ROW_MINE, or a challenge to the player,
  * HOME_ROW_LIVE). */
-enum home_row_kind { HOME_ROW_ACTION, HOME_ROW_HEADING, HOME_ROW_MINE, HOME_ROW_LIVE, HOME_ROW_BLANK };
+enum home_row_kind { HOME_ROW_ACTION, HOME_ROW_HEADING, HOME_ROW_MINE, HOME_ROW_LIVE, HOME_ROW_BLANK, HOME_ROW_RECENT };
+/* A heading row's index: which heading. */
+enum { HOME_HEADING_MINE = 0, HOME_HEADING_LIVE = 1, HOME_HEADING_RECENT = 2 };
 
 /* The actions of the home screen on Lichess (tchess --lichess). */
 enum home_lx_action { HOME_LX_SEEK = 0, HOME_LX_AI, HOME_LX_CHALLENGE, HOME_LX_QUIT, HOME_LX_ACTION_NB };
@@ -146,6 +153,8 @@ struct home {
 	int sel;   /* the selected row (an action or a game) */
 	int top;   /* the first row shown */
 	struct protocol_my_games mine;
+	struct protocol_finished_games recent; /* the finished ones (home-history.c) */
+	bool have_recent;
 	struct protocol_game_summary *live;
 	size_t n_live;
 	bool have_mine, have_live;
@@ -210,6 +219,13 @@ unsigned home_lx_say(struct home *h, bool error, const char *text);
 /* The Lichess time controls (*n of them) of the seek, the AI and a
  * challenge. */
 const char *const *home_lx_time_controls(size_t *n);
+
+/* A finished game's outcome from the player's side: "won", "lost" or
+ * "drawn" (home-history.c; tchess games --finished says it the same). */
+const char *home_recent_outcome(const struct protocol_finished_game *g);
+/* ms as "today 10:42", "3 Dec" or "3 Dec 2025", in local time, as seen
+ * at now_ms. */
+void home_recent_date(int64_t ms, int64_t now_ms, char *buf, size_t size);
 
 /* Back from a game (or the tournaments) opened from here: why it failed
  * ("" none); refreshes the lists. */

@@ -718,28 +718,10 @@ unsigned session_on_new_game(struct session *s, const char *id, int color)
 
 unsigned session_on_pgn(struct session *s, const char *text, size_t len)
 {
-	char path[512], dir[400], err[300];
+	char path[512], err[600];
 	/* The games folder (tchess(1), FILES), made on the first save. */
-	if (s->save_dir[0])
-		snprintf(dir, sizeof dir, "%s", s->save_dir);
-	else if (account_games_dir(dir, sizeof dir) < 0) {
-		session_say(s, true, "cannot save the PGN: neither XDG_DATA_HOME nor HOME is set");
-		return SESSION_DIRTY_STATUS;
-	}
-	if (account_mkdirs(dir, err, sizeof err) < 0) {
+	if (account_save_game_pgn(s->save_dir, s->game_id, text, len, path, sizeof path, err, sizeof err) < 0) {
 		session_say(s, true, "%s", err);
-		return SESSION_DIRTY_STATUS;
-	}
-	snprintf(path, sizeof path, "%s/tchess-%.12s.pgn", dir, s->game_id);
-	FILE *f = fopen(path, "w");
-	if (!f || fwrite(text, 1, len, f) != len) {
-		session_say(s, true, "cannot write %s: %s", path, strerror(errno));
-		if (f)
-			fclose(f);
-		return SESSION_DIRTY_STATUS;
-	}
-	if (fclose(f) != 0) {
-		session_say(s, true, "cannot write %s: %s", path, strerror(errno));
 		return SESSION_DIRTY_STATUS;
 	}
 	s->saved = true;

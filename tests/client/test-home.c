@@ -47,6 +47,8 @@ START_TEST(test_rows_and_keys)
 	ck_assert(home_take_request(&h, &r));
 	ck_assert_int_eq(r.kind, HOME_REQ_MY_GAMES);
 	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_RECENT);
+	ck_assert(home_take_request(&h, &r));
 	ck_assert_int_eq(r.kind, HOME_REQ_LIVE);
 	ck_assert(!home_take_request(&h, &r));
 	struct home_cmd c = { HOME_CMD_RESIZE, 80, 24 };
@@ -89,6 +91,113 @@ START_TEST(test_rows_and_keys)
 	press(&h, 'q');
 	ck_assert(h.quit);
 	home_fini(&h);
+}
+END_TEST
+
+/* The recent (finished) games (issue 14 item 5): their rows under "Your
+ * games", said from the player's side; five at 80x24 and more on a taller
+ * terminal; Enter fetches the PGN into the games folder and opens its
+ * review, e finds it there. */
+START_TEST(test_recent_games)
+{
+	char dir[] = "/tmp/tchess-home-recent.XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	setenv("XDG_DATA_HOME", dir, 1);
+	struct home h;
+	struct home_req r;
+	home_init(&h, true);
+	drain(&h);
+	struct home_cmd c = { HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &c);
+	/* Eight games: won as White, lost as Black against the engine,
+	 * drawn, then five more. */
+	char json[4096] = "{\"games\":[";
+	for (int k = 0; k < 8; k++) {
+		char g[400];
+		snprintf(g, sizeof g,
+			 "%s{\"id\":\"%08d000000000000000000000000\",\"result\":\"%s\",\"termination\":\"%s\","
+			 "\"color\":\"%s\",\"opponent\":%s,\"engine_level\":%s,\"tc\":\"5+3\",\"ruleset\":\"fide\","
+			 "\"plies\":%d,\"ended_ms\":%lld}",
+			 k ? "," : "", k, k == 2 ? "1/2-1/2" : "1-0", k == 2 ? "agreement" : "resignation",
+			 k == 1 ? "black" : "white", k == 1 ? "null" : "{\"player\":2,\"name\":\"bob\"}",
+			 k == 1 ? "4" : "null", 20 + k, 1764633600000LL - k * 86400000LL);
+		strcat(json, g);
+	}
+	strcat(json, "],\"next\":null}");
+	r.kind = HOME_REQ_RECENT;
+	home_on_answer(&h, &r, 200, json, strlen(json));
+	char line[HOME_LINE_MAX];
+	int first = -1, n = 0;
+	for (int row = 0; row < home_rows(&h); row++) {
+		size_t i;
+		if (home_row(&h, row, &i) == HOME_ROW_RECENT) {
+			if (first < 0)
+				first = row;
+			n++;
+		}
+	}
+	ck_assert_int_eq(n, 5);
+	home_row_text(&h, first - 1, line, sizeof line);
+	ck_assert_str_eq(line, "Recent games: Enter reviews, e exports the PGN");
+	home_row_text(&h, first, line, sizeof line);
+	ck_assert_msg(!strncmp(line, "  won   vs bob                   5+3        10 moves  ", 54), "%s", line);
+	ck_assert_msg(strstr(line, "resignation") && strlen(line) <= 80, "%s", line);
+	home_row_text(&h, first + 1, line, sizeof line);
+	ck_assert_msg(!strncmp(line, "  lost  vs engine level 4", 25), "%s", line);
+	home_row_text(&h, first + 2, line, sizeof line);
+	ck_assert_msg(!strncmp(line, "  drawn vs bob", 14), "%s", line);
+	/* 120x40: eight lines more, four rows more (all eight here). */
+	c = (struct home_cmd){ HOME_CMD_RESIZE, 120, 40 };
+	home_apply(&h, &c);
+	n = 0;
+	for (int row = 0; row < home_rows(&h); row++) {
+		size_t i;
+		n += home_row(&h, row, &i) == HOME_ROW_RECENT;
+	}
+	ck_assert_int_eq(n, 8);
+	/* Dates: today's by the time, others by the day. */
+	char date[32];
+	int64_t now = 1764633600000LL;
+	home_recent_date(now, now, date, sizeof date);
+	ck_assert_msg(!strncmp(date, "today ", 6), "%s", date);
+	home_recent_date(now - 40LL * 86400000, now, date, sizeof date);
+	ck_assert_msg(strstr(date, "Oct"), "%s", date);
+
+	/* Enter on the first: its PGN is not in the folder, so it is fetched. */
+	while (h.sel != first)
+		press(&h, KEYS_DOWN);
+	press(&h, KEYS_ENTER);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_RECENT_REVIEW);
+	const char *method;
+	char path[256], *body;
+	home_req_http(&r, &method, path, sizeof path, &body);
+	ck_assert_str_eq(method, "GET");
+	ck_assert_str_eq(path, "/v1/games/00000000000000000000000000000000/pgn");
+	static const char pgn[] = "[Event \"x\"]\n[Result \"1-0\"]\n\n1. e4 1-0\n";
+	home_on_answer(&h, &r, 200, pgn, strlen(pgn));
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_REVIEW);
+	char want[512];
+	snprintf(want, sizeof want, "%s/tchess/games/tchess-000000000000.pgn", dir);
+	ck_assert_str_eq(r.note, want);
+	ck_assert_int_eq(access(want, R_OK), 0);
+	/* e: it is there now, said without a request. */
+	press(&h, 'e');
+	ck_assert(!home_take_request(&h, &r));
+	ck_assert_msg(strstr(h.message, "the PGN is in"), "%s", h.message);
+	/* Elsewhere e is nothing. */
+	press(&h, KEYS_UP);
+	press(&h, 'e');
+	ck_assert(!home_take_request(&h, &r));
+	home_fini(&h);
+	unlink(want);
+	snprintf(want, sizeof want, "%s/tchess/games", dir);
+	rmdir(want);
+	snprintf(want, sizeof want, "%s/tchess", dir);
+	rmdir(want);
+	rmdir(dir);
+	unsetenv("XDG_DATA_HOME");
 }
 END_TEST
 
@@ -318,6 +427,7 @@ static Suite *home_suite(void)
 	TCase *tc = tcase_create("core");
 	tcase_add_test(tc, test_rows_and_keys);
 	tcase_add_test(tc, test_join_prompt);
+	tcase_add_test(tc, test_recent_games);
 	tcase_add_test(tc, test_engine_choices);
 	tcase_add_test(tc, test_settings);
 	suite_add_tcase(s, tc);
