@@ -40,6 +40,8 @@ size_t play_status_line(const struct session *s, int width, char *buf, size_t si
 		int k = 0;
 		if (!s->gone && session_over(s) && session_rematch_possible(s, &why))
 			keys[k++] = "r rematch";
+		if (!s->gone && session_over(s) && session_new_game_possible(s))
+			keys[k++] = "n new game";
 		if (!s->gone && session_over(s)) {
 			keys[k++] = "s save PGN";
 			keys[k++] = "j notes";

@@ -116,6 +116,34 @@ bool session_rematch_possible(const struct session *s, const char **why)
 	return *why == NULL;
 }
 
+/* A new game against the engine: the same level, time control and rules,
+ * me playing color. */
+static unsigned session_engine_again(struct session *s, int color)
+{
+	struct session_req r = { .kind = SESSION_REQ_NEW_GAME, .n = (int)s->view.seats[!s->me].level };
+	r.color = color;
+	snprintf(r.ruleset, sizeof r.ruleset, "%.*s", (int)sizeof r.ruleset - 1, s->view.game.rules.name);
+	snprintf(r.text, sizeof r.text, "%s", s->view.tc);
+	session_push(s, &r);
+	session_say(s, false, "starting a new game against the engine...");
+	return SESSION_DIRTY_STATUS;
+}
+
+bool session_new_game_possible(const struct session *s)
+{
+	const char *why;
+	return session_rematch_possible(s, &why) && s->view.seats[!s->me].kind == FOLD_SEAT_ENGINE;
+}
+
+unsigned session_new_game(struct session *s)
+{
+	if (!session_new_game_possible(s)) {
+		session_say(s, true, "n is a new game against the engine, after one: go home (q) for another");
+		return SESSION_DIRTY_STATUS;
+	}
+	return session_engine_again(s, s->me);
+}
+
 /* r: offer a rematch, or accept the opponent's offer. */
 unsigned session_rematch(struct session *s)
 {
@@ -124,17 +152,10 @@ unsigned session_rematch(struct session *s)
 		session_say(s, true, "no rematch: %s", why);
 		return SESSION_DIRTY_STATUS;
 	}
-	if (s->view.seats[!s->me].kind == FOLD_SEAT_ENGINE) {
+	if (s->view.seats[!s->me].kind == FOLD_SEAT_ENGINE)
 		/* The engine does not answer offers: a new game against it,
-		 * the same level, time control and rules, colours swapped. */
-		struct session_req r = { .kind = SESSION_REQ_NEW_GAME, .n = (int)s->view.seats[!s->me].level };
-		r.color = s->me == WHITE ? BLACK : WHITE;
-		snprintf(r.ruleset, sizeof r.ruleset, "%.*s", (int)sizeof r.ruleset - 1, s->view.game.rules.name);
-		snprintf(r.text, sizeof r.text, "%s", s->view.tc);
-		session_push(s, &r);
-		session_say(s, false, "starting a new game against the engine...");
-		return SESSION_DIRTY_STATUS;
-	}
+		 * colours swapped. */
+		return session_engine_again(s, s->me == WHITE ? BLACK : WHITE);
 	if (s->hotseat) {
 		/* Both seats at this terminal: the guest's seat offers (the
 		 * server checks that the other seat, the one that long-polls,

@@ -455,6 +455,12 @@ static unsigned session_run_takeback(struct session *s, const struct session_cmd
 	return dirty;
 }
 
+static unsigned session_run_new_game(struct session *s, const struct session_cmd *c)
+{
+	(void)c;
+	return session_new_game(s);
+}
+
 static unsigned session_run_rematch(struct session *s, const struct session_cmd *c)
 {
 	(void)c;
@@ -531,6 +537,7 @@ static const struct session_cmd_row session_cmds[SESSION_CMD_NB] = {
 	[SESSION_CMD_TAKEBACK] = { { 'u' }, SESSION_CMD_SEAT, session_run_takeback },
 	[SESSION_CMD_DONE] = { { 0 }, SESSION_CMD_SEAT, session_run_takeback },
 	[SESSION_CMD_REMATCH] = { { 'r' }, SESSION_CMD_SEAT, session_run_rematch },
+	[SESSION_CMD_NEW_GAME] = { { 'n' }, SESSION_CMD_SEAT, session_run_new_game },
 };
 
 bool session_typing_moves(const struct session *s)

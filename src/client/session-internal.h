@@ -90,6 +90,8 @@ unsigned session_submit_text(struct session *s, const char *text);
 void session_push_action(struct session *s, enum session_req_kind kind, enum protocol_action action);
 void session_push_claim(struct session *s, enum protocol_claim claim);
 unsigned session_rematch(struct session *s);
+/* n: a new game against the engine with the same settings and colour. */
+unsigned session_new_game(struct session *s);
 unsigned session_undo_action(struct session *s, bool done);
 unsigned session_draw_offer(struct session *s);
 unsigned session_draw_withdraw(struct session *s);

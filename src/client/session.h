@@ -142,6 +142,7 @@ enum session_cmd_kind {
 	SESSION_CMD_TAKEBACK,       /* undo games: take the provisional move back */
 	SESSION_CMD_DONE,           /* undo games: commit the provisional move */
 	SESSION_CMD_REMATCH,        /* after the game: offer, or accept the offer */
+	SESSION_CMD_NEW_GAME,       /* after an engine game: the same game again, same colour */
 	SESSION_CMD_MENU,           /* the action menu (toggles) */
 	SESSION_CMD_NB
 };
@@ -499,6 +500,9 @@ bool session_series_text(const struct session *s, char *buf, size_t size);
 bool session_premoves_text(const struct session *s, char *buf, size_t size);
 /* Whether r may offer (or accept) a rematch now; *why when not. */
 bool session_rematch_possible(const struct session *s, const char **why);
+/* Whether n starts a new game: after a game against the engine (not
+ * aborted), for its player. */
+bool session_new_game_possible(const struct session *s);
 
 /* The end for the viewer, said plainly: "You won", "You lost", "Draw",
  * "Aborted, unscored", "Unscored"; a spectator's "White won". "" while it runs. */

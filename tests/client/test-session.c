@@ -2188,6 +2188,59 @@ START_TEST(test_rematch_series)
 }
 END_TEST
 
+/* After a game against the engine (issue 14 item 6), n is a new game with
+ * the same settings (level, time control, rules, colour) and r one with the
+ * colours swapped; both are named on the status line. After a game
+ * between players n says what it is for and sends nothing. */
+START_TEST(test_new_game_after_engine)
+{
+	struct session s;
+	struct evbuf b;
+	struct fold_event e;
+	struct session_req r;
+	session_init(&s, ID, BLACK);
+	evbuf_init(&b, 0);
+	created_event(&e, START_FEN);
+	snprintf(e.tc, sizeof e.tc, "3+2");
+	e.seats[BLACK].kind = FOLD_SEAT_HUMAN;
+	e.seats[BLACK].player = 1;
+	snprintf(e.seats[BLACK].name, sizeof e.seats[BLACK].name, "alice");
+	e.seats[WHITE].kind = FOLD_SEAT_ENGINE;
+	e.seats[WHITE].level = 2;
+	evbuf_add(&b, T0, &e);
+	fold_event_init(&e, FOLD_EV_STARTED);
+	clock_reading(&e, 180000, 180000, WHITE);
+	evbuf_add(&b, T0, &e);
+	ended_event(&b, BLACK, "1-0", "resignation");
+	evbuf_fold(&b, &s, 6000);
+	ck_assert(session_new_game_possible(&s));
+	char line[200];
+	play_status_line(&s, 200, line, sizeof line);
+	ck_assert_msg(strstr(line, "r rematch  n new game  s save PGN"), "%s", line);
+	ck_assert_int_eq(session_key(&s, 'n').kind, SESSION_CMD_NEW_GAME);
+	press(&s, 'n');
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_NEW_GAME);
+	ck_assert_int_eq(r.color, BLACK);
+	ck_assert_int_eq(r.n, 2);
+	ck_assert_str_eq(r.text, "3+2");
+	press(&s, 'r');
+	ck_assert(session_take_request(&s, &r));
+	ck_assert_int_eq(r.kind, SESSION_REQ_NEW_GAME);
+	ck_assert_int_eq(r.color, WHITE);
+	session_fini(&s);
+
+	started_game(&s, &b, WHITE, NULL);
+	ended_event(&b, BLACK, "1-0", "resignation");
+	evbuf_fold(&b, &s, 6000);
+	ck_assert(!session_new_game_possible(&s));
+	press(&s, 'n');
+	ck_assert_int_eq(s.n_out, 0);
+	ck_assert_msg(strstr(s.message, "new game against the engine"), "%s", s.message);
+	session_fini(&s);
+}
+END_TEST
+
 /* The low-time warning: a clock under the threshold (by default a tenth of
  * the base time, 10 s to 60 s) is low; the bell rings once, for my own
  * running clock, when it goes under. */
@@ -2508,6 +2561,7 @@ static Suite *session_suite(void)
 	tc = tcase_create("undo-series");
 	tcase_add_test(tc, test_undo_game);
 	tcase_add_test(tc, test_rematch_series);
+	tcase_add_test(tc, test_new_game_after_engine);
 	tcase_add_test(tc, test_low_time);
 	tcase_add_test(tc, test_hotseat);
 	tcase_add_test(tc, test_move_alert);

@@ -252,8 +252,9 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
 		/* The same keys, in the same order, as the status line's. */
-		snprintf(line, sizeof line, "%ss save PGN%s   j notes   q quit",
-			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "", s->saved ? " (saved)" : "");
+		snprintf(line, sizeof line, "%s%ss save PGN%s   j notes   q quit",
+			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "",
+			 session_new_game_possible(s) ? "n new game   " : "", s->saved ? " (saved)" : "");
 		ui_draw_put(w, 2, 0, line, width);
 		if (in_series)
 			ui_draw_put(w, 3, 0, series, width);
@@ -341,7 +342,7 @@ static const char *const ui_play_help_text[] = {
 	"  u  d                undo games: take back / done (commit the move)",
 	"  j  t                notes (private until the end) / turn the board",
 	"  PgUp PgDn  Ctrl-L   scroll the move list / redraw",
-	"  after the game      r rematch  s save PGN  j notes  f flip  q quit",
+	"  after the game      r rematch  n new game  s save PGN  j notes  q quit",
 	NULL,
 };
 
