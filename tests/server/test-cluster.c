@@ -429,7 +429,16 @@ static void wait_log(const struct tchessd *d, const char *text)
 {
 	int64_t until = mono_ms() + 10000;
 	while (!tchessd_log_has(d, text)) {
-		ck_assert_msg(mono_ms() < until, "not logged within 10 s: %s", text);
+		if (mono_ms() >= until) {
+			/* What the node did say, for the one who reads the failure. */
+			char path[300];
+			snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+			char *log = file_slurp(path);
+			size_t len = strlen(log);
+			fprintf(stderr, "--- the last of %s:\n%s\n---\n", path, log + (len > 6000 ? len - 6000 : 0));
+			free(log);
+			ck_abort_msg("not logged within 10 s: %s", text);
+		}
 		struct timespec ts = { 0, 20 * 1000000L };
 		nanosleep(&ts, NULL);
 	}
@@ -847,7 +856,16 @@ static void channels_cut(const char *db, bool cut)
 	if (!cut)
 		return;
 	snprintf(sql, sizeof sql,
-		 "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = '%s' AND "
+		 "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '%s' AND "
+		 "application_name = 'tchessd-channel'",
+		 name);
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
+	/* pg_terminate_backend with a timeout waits for each backend to
+	 * exit; without it a busy machine may keep a channel alive long
+	 * enough to hear the next move's message, which then reaches its
+	 * node after all. None is left: */
+	snprintf(sql, sizeof sql,
+		 "SELECT 1 / (count(*) = 0)::int FROM pg_stat_activity WHERE datname = '%s' AND "
 		 "application_name = 'tchessd-channel'",
 		 name);
 	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
