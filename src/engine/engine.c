@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -411,6 +412,11 @@ static enum engine_outcome proc_start(struct engine_worker *w, const struct engi
 		*err = xasprintf("cannot start %s: %s", pool->path, strerror(rc));
 		return ENGINE_FAIL;
 	}
+	/* Below the process that asked, when it says so: a server's own
+	 * answers come before its engines' searches. A failure costs only
+	 * that (the engine plays at the server's priority). */
+	if (pool->opt.nice > 0 && setpriority(PRIO_PROCESS, (id_t)pid, getpriority(PRIO_PROCESS, 0) + pool->opt.nice))
+		log_warn("engine %d: cannot lower its priority: %s", w->index, strerror(errno));
 	proc_reset(p, sv[0]);
 	set_pid(w, pid);
 	pthread_mutex_lock(&pool->lock);

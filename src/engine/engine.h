@@ -77,6 +77,7 @@ struct engine_options {
 	int64_t margin_ms;     /* a search's deadline is movetime + margin; default 2000 */
 	int64_t stop_grace_ms; /* after "stop", wait this long for bestmove, then kill; default 500 */
 	int64_t start_ms;      /* deadline for uciok and each readyok; default 10000 */
+	int nice;              /* added to each engine's nice value, 0..19; default 0 */
 	engine_start_fn *on_start; /* NULL: none; told as each request starts */
 	void *on_start_arg;
 };

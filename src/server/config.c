@@ -27,6 +27,9 @@ void config_init(struct server_config *cfg)
 	cfg->sync_full = true;
 	cfg->list_limit = 50;
 	cfg->engine_processes = 2;
+	/* Engines search below the server's own priority: its answers to
+	 * players come first on a busy machine. */
+	cfg->engine_nice = 10;
 	/* 0: CONFIG_ENGINE_GAMES_PER_PROCESS per engine process
 	 * (config_engine_games). */
 	cfg->engine_games = 0;
@@ -169,6 +172,10 @@ int config_set(struct server_config *cfg, const char *key, const char *value, ch
 		if (parse_num(key, value, 0, 16, &v, errmsg))
 			return -1;
 		cfg->engine_processes = (int)v;
+	} else if (!strcmp(key, "engine_nice")) {
+		if (parse_num(key, value, 0, 19, &v, errmsg))
+			return -1;
+		cfg->engine_nice = (int)v;
 	} else if (!strcmp(key, "vacation_changes_per_day")) {
 		if (parse_num(key, value, 0, 1000, &v, errmsg))
 			return -1;

@@ -17,6 +17,7 @@ struct server_config {
 	char *engine;     /* UCI engine binary; NULL: engine_find_default() */
 	char *tablebases; /* tablebase folders ("gaviota:DIR,syzygy:DIR", "DIR", "none"); NULL: Debian's, if present */
 	int engine_processes;       /* engine pool size; 0: no engine seats */
+	int engine_nice;            /* added to the engines' nice value */
 	int engine_games;           /* unfinished engine games at most, in all; 0: config_engine_games */
 	int engine_games_per_player; /* and of one player */
 	int64_t poll_timeout_ms;    /* how long a long-poll stays parked */

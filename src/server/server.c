@@ -33,6 +33,7 @@ static int server_engines(struct server *srv, char **errmsg)
 	engine_options_init(&o);
 	o.path = srv->cfg.engine;
 	o.max_engines = srv->cfg.engine_processes;
+	o.nice = srv->cfg.engine_nice;
 	o.on_start = game_service_engine_started;
 	o.on_start_arg = srv;
 	char *err = NULL;

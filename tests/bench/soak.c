@@ -8,6 +8,9 @@
  * from 127.0.0.1, the one exempt address.
  *
  *   tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] [--notes N]
+ *               [--corr N] [--engine PATH]
+ *
+ * One attacker of each kind with the default --attackers 10.
  *
  * --attack-rate caps each attacker's requests a second (default 0: as
  * fast as it can; on a 2-core machine the attackers then take CPU from
@@ -18,7 +21,14 @@
  * xchunked, a 9,000-byte chunk extension, 300 query arguments), forged log
  * lines, text with control and bidirectional characters or NUL, a token
  * followed by NUL and junk, games from finished positions, a request
- * flood, and with --notes N notes amplified (a finished game filled with up
+ * flood; stateful ones: accounts registered from one address, each
+ * filling its open seeks (item 4), anonymous cold reads of a finished
+ * game and of games that do not exist (item 5), draw offer/withdraw and
+ * premove-replace churn in one yourpot game (item 4), vacation
+ * bookings and cancellations by a player with --corr N correspondence
+ * games (item 2, default 200), and with --engine PATH level-8 engine
+ * games on 10s+0 from every account the attacker can make (item 3); and
+ * with --notes N notes amplified (a finished game filled with up
  * to N 1,000-byte notes by two accounts, as many as the server takes --
  * the per-token limit off so that they go in fast -- then read from 0 by
  * slow readers: 30 connections per attacker that never read their
@@ -128,6 +138,57 @@ static int raw_once(const char *from, const char *req, size_t len, int ms)
 	return status;
 }
 
+/* A whole request from address from, its answer's body (up to size - 1
+ * bytes) in out: the status, 0 when none came within ms. Counted as an
+ * attack request like raw_once's. */
+static int raw_call(const char *from, const char *method, const char *path, const char *token, const char *body,
+		    char *out, size_t size, int ms)
+{
+	if (attack_rate) {
+		struct timespec gap = { 0, 1000000000L / attack_rate };
+		nanosleep(&gap, NULL);
+	}
+	char req[1024], auth[128] = "";
+	if (token)
+		snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
+	int len = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n%s",
+			   method, path, auth, body ? strlen(body) : 0, body ? body : "");
+	out[0] = '\0';
+	int fd = dial_from(from);
+	if (fd < 0 || len < 0 || (size_t)len >= sizeof req) {
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	send(fd, req, (size_t)len, MSG_NOSIGNAL);
+	char buf[4096];
+	size_t got = 0;
+	int64_t deadline = mono_ms() + ms;
+	while (got < sizeof buf - 1 && mono_ms() < deadline) {
+		struct pollfd p = { fd, POLLIN, 0 };
+		if (poll(&p, 1, (int)(deadline - mono_ms())) <= 0)
+			break;
+		ssize_t n = recv(fd, buf + got, sizeof buf - 1 - got, 0);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	buf[got] = '\0';
+	close(fd);
+	int status = 0;
+	sscanf(buf, "HTTP/1.%*d %d", &status);
+	const char *b = strstr(buf, "\r\n\r\n");
+	if (b)
+		snprintf(out, size, "%s", b + 4);
+	atomic_fetch_add(&attacks_sent, 1);
+	if (status >= 400 || status == 0)
+		atomic_fetch_add(&attacks_refused, 1);
+	return status;
+}
+
+/* The string member name of a JSON text, into dst. */
+static bool json_str(const char *json, const char *name, char *dst, size_t size);
+
 struct attacker {
 	pthread_t thread;
 	char from[32];
@@ -135,6 +196,26 @@ struct attacker {
 	const char *token; /* a real token, for the NUL-junk attack */
 	const char *game;  /* a real game, for the notes attacks */
 	const char *noted; /* a finished game full of notes, for the slow readers */
+	/* The stateful attacks' accounts and games, made before the clock
+	 * starts (from 127.0.0.1, which is exempt: setting up is not the
+	 * attack). */
+	const char *churn_game, *churn_mover, *churn_waiter; /* a yourpot game in progress */
+	const char *vacationer;				     /* a player with --corr games */
+	bool engines;					     /* engine games may be made */
+};
+
+enum {
+	KIND_SLOW_LORIS,
+	KIND_FRAMING,
+	KIND_BAD_TEXT,
+	KIND_FLOOD,
+	KIND_ACCOUNTS,
+	KIND_COLD_READS,
+	KIND_CHURN,
+	KIND_VACATIONS,
+	KIND_ENGINES,
+	KIND_SLOW_READERS,
+	KINDS
 };
 
 static void *slow_loris(struct attacker *a)
@@ -295,20 +376,130 @@ static void *flood(struct attacker *a)
 	return NULL;
 }
 
+/* Item 4: accounts registered from one address as fast as the server
+ * takes them, each filling its open seeks until refused. */
+static void *accounts(struct attacker *a)
+{
+	char out[512], tok[80], body[64];
+	for (long i = 0; mono_ms() < stop_at; i++) {
+		snprintf(body, sizeof body, "{\"name\":\"spam%s%ld\"}", strrchr(a->from, '.') + 1, i);
+		if (raw_call(a->from, "POST", "/v1/players", NULL, body, out, sizeof out, 2000) != 201 ||
+		    !json_str(out, "token", tok, sizeof tok)) {
+			/* Refused (429 past register_per_hour): the seeks of the
+			 * shared attacker's account instead. */
+			raw_call(a->from, "POST", "/v1/games", a->token, "{\"tc\":\"5+3\"}", out, sizeof out, 2000);
+			continue;
+		}
+		for (int k = 0; k < 100 && mono_ms() < stop_at; k++)
+			if (raw_call(a->from, "POST", "/v1/games", tok, "{\"tc\":\"5+3\"}", out, sizeof out, 2000) != 201)
+				break;
+	}
+	return NULL;
+}
+
+/* Item 5: anonymous reads of a finished game (and of games that do not
+ * exist), which must not pin games in memory. */
+static void *cold_reads(struct attacker *a)
+{
+	char path[160], out[256];
+	for (long i = 0; mono_ms() < stop_at; i++) {
+		if (i % 3 == 2)
+			snprintf(path, sizeof path, "/v1/games/%032lx", (unsigned long)i * 2654435761u);
+		else
+			snprintf(path, sizeof path, "/v1/games/%s%s", a->noted[0] ? a->noted : a->game,
+				 i % 3 ? "/pgn" : "");
+		raw_call(a->from, "GET", path, NULL, NULL, out, sizeof out, 2000);
+	}
+	return NULL;
+}
+
+/* Item 4's per-game churn: in a yourpot game, the side to move offers
+ * and withdraws draws, the other replaces its premove, cycle after
+ * cycle (the server refuses past events_per_ply). */
+static void *churn(struct attacker *a)
+{
+	char path[160], out[512];
+	static const char *const pre[] = { "{\"ply\":1,\"moves\":[\"g1f3\"]}",
+					   "{\"ply\":1,\"moves\":[\"b1c3\"]}" };
+	for (long i = 0; mono_ms() < stop_at; i++) {
+		switch (i % 3) {
+		case 0:
+			snprintf(path, sizeof path, "/v1/games/%s/draw", a->churn_game);
+			raw_call(a->from, "POST", path, a->churn_mover, "{\"ply\":1,\"action\":\"offer\"}", out, sizeof out, 2000);
+			break;
+		case 1:
+			snprintf(path, sizeof path, "/v1/games/%s/draw", a->churn_game);
+			raw_call(a->from, "POST", path, a->churn_mover, "{\"ply\":1,\"action\":\"withdraw\"}", out, sizeof out, 2000);
+			break;
+		default:
+			snprintf(path, sizeof path, "/v1/games/%s/premoves", a->churn_game);
+			raw_call(a->from, "PUT", path, a->churn_waiter, pre[i / 3 % 2], out, sizeof out, 2000);
+			break;
+		}
+	}
+	return NULL;
+}
+
+/* Item 2: a player with many correspondence games books and cancels a
+ * vacation over and over (vacation_changes_per_day bounds it). */
+static void *vacations(struct attacker *a)
+{
+	char out[512], id[64], path[160];
+	time_t t = time(NULL) + 30 * 86400;
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	char body[64];
+	strftime(body, sizeof body, "{\"start\":\"%Y-%m-%d\",\"days\":3}", &tm);
+	while (mono_ms() < stop_at) {
+		if (raw_call(a->from, "POST", "/v1/me/vacations", a->vacationer, body, out, sizeof out, 5000) == 201 &&
+		    json_str(out, "id", id, sizeof id)) {
+			snprintf(path, sizeof path, "/v1/me/vacations/%s", id);
+			raw_call(a->from, "DELETE", path, a->vacationer, NULL, out, sizeof out, 5000);
+		}
+	}
+	return NULL;
+}
+
+/* Item 3: engine games at the strongest level on a fast clock, from
+ * accounts of this address, as many as the server lets them have. */
+static void *engines(struct attacker *a)
+{
+	char out[512], tok[80], body[96];
+	snprintf(body, sizeof body, "{\"name\":\"bot%s\"}", strrchr(a->from, '.') + 1);
+	if (raw_call(a->from, "POST", "/v1/players", NULL, body, out, sizeof out, 2000) != 201 ||
+	    !json_str(out, "token", tok, sizeof tok))
+		return flood(a);
+	while (mono_ms() < stop_at)
+		raw_call(a->from, "POST", "/v1/games", tok,
+			 "{\"tc\":\"10s+0\",\"color\":\"black\",\"opponent\":\"engine\",\"level\":8}", out,
+			 sizeof out, 2000);
+	return NULL;
+}
+
 static void *attacker_main(void *arg)
 {
 	struct attacker *a = arg;
-	switch (a->kind % (a->noted[0] ? 5 : 4)) {
-	case 0:
+	switch (a->kind % KINDS) {
+	case KIND_SLOW_LORIS:
 		return slow_loris(a);
-	case 1:
+	case KIND_FRAMING:
 		return framing(a);
-	case 2:
+	case KIND_BAD_TEXT:
 		return bad_text(a);
-	case 3:
-		return flood(a);
+	case KIND_ACCOUNTS:
+		return accounts(a);
+	case KIND_COLD_READS:
+		return cold_reads(a);
+	case KIND_CHURN:
+		return a->churn_game[0] ? churn(a) : flood(a);
+	case KIND_VACATIONS:
+		return a->vacationer[0] ? vacations(a) : flood(a);
+	case KIND_ENGINES:
+		return a->engines ? engines(a) : flood(a);
+	case KIND_SLOW_READERS:
+		return a->noted[0] ? slow_readers(a) : flood(a);
 	default:
-		return slow_readers(a);
+		return flood(a);
 	}
 }
 
@@ -391,9 +582,9 @@ static int cmp64(const void *a, const void *b)
 
 int main(int argc, char **argv)
 {
-	const char *bin = NULL;
-	int seconds = 20, n_attackers = 8;
-	long max_notes = 0;
+	const char *bin = NULL, *engine = NULL;
+	int seconds = 20, n_attackers = KINDS;
+	long max_notes = 0, n_corr = 200;
 	for (int i = 1; i < argc; i++) {
 		if (!strcmp(argv[i], "--tchessd") && i + 1 < argc)
 			bin = argv[++i];
@@ -405,15 +596,21 @@ int main(int argc, char **argv)
 			attack_rate = atoi(argv[++i]);
 		else if (!strcmp(argv[i], "--notes") && i + 1 < argc)
 			max_notes = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--corr") && i + 1 < argc)
+			n_corr = atol(argv[++i]);
+		else if (!strcmp(argv[i], "--engine") && i + 1 < argc)
+			engine = argv[++i];
 		else {
-			fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] [--notes N]\n");
+			fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] "
+					"[--notes N] [--corr N] [--engine PATH]\n");
 			return 2;
 		}
 	}
 	if (!bin || seconds < 1 || seconds > 600 || n_attackers < 0 || n_attackers > 64 || attack_rate < 0 ||
-	    attack_rate > 100000 || max_notes < 0 || max_notes > 100000) {
+	    attack_rate > 100000 || max_notes < 0 || max_notes > 100000 || n_corr < 0 || n_corr > 20000 ||
+	    (engine && access(engine, X_OK))) {
 		fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds 1..600] [--attackers 0..64] "
-				"[--attack-rate 0..100000] [--notes 0..100000]\n");
+				"[--attack-rate 0..100000] [--notes 0..100000] [--corr 0..20000] [--engine PATH]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -431,7 +628,11 @@ int main(int argc, char **argv)
 	 * the client's 127.0.0.1 is exempt (it plays as fast as it can, to
 	 * have many samples), the attackers' 127.0.x.y addresses are limited
 	 * as Internet clients are. */
-	fprintf(f, "engine_processes = 0\nrate_exempt = 127.0.0.1\n%s", max_notes ? "rate_token_per_s = 0\n" : "");
+	if (engine)
+		fprintf(f, "engine = %s\n", engine);
+	else
+		fprintf(f, "engine_processes = 0\n");
+	fprintf(f, "rate_exempt = 127.0.0.1\n%s", max_notes ? "rate_token_per_s = 0\n" : "");
 	fclose(f);
 	pid_t pid;
 	if (spawn_tchessd(bin, db, conf, "warn", log, 10000, &pid, &port, err, sizeof err)) {
@@ -486,6 +687,46 @@ int main(int argc, char **argv)
 		kill(pid, SIGKILL);
 		return 1;
 	}
+	/* The churn attack's game: yourpot, after 1. e4, Black to move
+	 * (offers on one's own move, withdrawn at will) and White waiting
+	 * (premoves). */
+	char tc1[80] = "", tc2[80] = "", churned[64] = "", vac[80] = "";
+	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-churn1\"}", &out);
+	json_str(out, "token", tc1, sizeof tc1);
+	free(out);
+	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-churn2\"}", &out);
+	json_str(out, "token", tc2, sizeof tc2);
+	free(out);
+	call(&c, "POST", "/v1/games", tc1, "{\"tc\":\"-\",\"ruleset\":\"yourpot\",\"color\":\"white\"}", &out);
+	json_str(out, "id", churned, sizeof churned);
+	free(out);
+	snprintf(npath, sizeof npath, "/v1/games/%s/join", churned);
+	call(&c, "POST", npath, tc2, "{}", NULL);
+	snprintf(npath, sizeof npath, "/v1/games/%s/moves", churned);
+	if (call(&c, "POST", npath, tc1, "{\"ply\":0,\"move\":\"e4\"}", NULL) != 200)
+		churned[0] = '\0';
+	/* The vacation attack's player: n_corr correspondence games, each
+	 * with an opponent of its own side of the table. */
+	char partner[80] = "";
+	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-traveller\"}", &out);
+	json_str(out, "token", vac, sizeof vac);
+	free(out);
+	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-penpal\"}", &out);
+	json_str(out, "token", partner, sizeof partner);
+	free(out);
+	long corr = 0;
+	for (long k = 0; k < n_corr && vac[0] && partner[0]; k++) {
+		char id[64];
+		call(&c, "POST", "/v1/games", vac, "{\"tc\":\"corr:3d/10\",\"color\":\"white\"}", &out);
+		bool made = json_str(out, "id", id, sizeof id);
+		free(out);
+		if (!made)
+			break;
+		snprintf(npath, sizeof npath, "/v1/games/%s/join", id);
+		corr += call(&c, "POST", npath, partner, "{}", NULL) == 200;
+	}
+	if (n_corr)
+		printf("vacation attack: a player with %ld correspondence games\n", corr);
 	c.n = 0; /* time the play only */
 
 	stop_at = mono_ms() + (int64_t)seconds * 1000;
@@ -496,6 +737,11 @@ int main(int argc, char **argv)
 		att[i].token = tm;
 		att[i].game = target;
 		att[i].noted = max_notes ? noted : "";
+		att[i].churn_game = churned;
+		att[i].churn_mover = tc2;
+		att[i].churn_waiter = tc1;
+		att[i].vacationer = corr ? vac : "";
+		att[i].engines = engine != NULL;
 		pthread_create(&att[i].thread, NULL, attacker_main, &att[i]);
 	}
 	static const char *const shuffle[] = { "Nf3", "Nf6", "Ng1", "Ng8" };
@@ -540,6 +786,26 @@ int main(int argc, char **argv)
 	long kb = proc_status_kb(pid, "VmHWM");
 	if (kb > peak_kb)
 		peak_kb = kb;
+	/* What the stateful attacks managed to leave behind: the bounds. */
+	size_t timed = c.n;
+	char *listed = NULL;
+	call(&c, "GET", "/v1/games", NULL, NULL, &listed);
+	cJSON *l = cJSON_Parse(listed ? listed : "");
+	int n_listed = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(l, "games"));
+	cJSON_Delete(l);
+	free(listed);
+	long churn_seq = -1;
+	if (churned[0]) {
+		snprintf(npath, sizeof npath, "/v1/games/%s", churned);
+		call(&c, "GET", npath, tc1, NULL, &out);
+		cJSON *g = cJSON_Parse(out ? out : "");
+		const cJSON *sq = cJSON_GetObjectItemCaseSensitive(g, "seq");
+		churn_seq = cJSON_IsNumber(sq) ? (long)sq->valuedouble : -1;
+		cJSON_Delete(g);
+		free(out);
+	}
+	printf("left behind: %d games in the public list, the churned game at seq %ld\n", n_listed, churn_seq);
+	c.n = timed;
 	char *health = NULL;
 	long hs = call(&c, "GET", "/v1/health", NULL, NULL, &health);
 	free(health);

@@ -194,6 +194,45 @@ static pid_t engine_child(pid_t parent)
 	return found;
 }
 
+/* Field 19 of /proc/PID/stat: the process's nice value. */
+static int nice_of(pid_t pid)
+{
+	char path[64], line[512];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(line, 1, sizeof line - 1, f);
+	fclose(f);
+	line[n] = '\0';
+	char *p = strrchr(line, ')');
+	ck_assert_ptr_nonnull(p);
+	int field = 2, value = 0;
+	for (char *tok = strtok(p + 1, " "); tok; tok = strtok(NULL, " "))
+		if (++field == 19)
+			value = atoi(tok);
+	return value;
+}
+
+START_TEST(test_engine_niced)
+{
+	/* The engines search below tchessd: on a busy machine the players'
+	 * requests are answered before an engine's search runs (tchessd(8),
+	 * engine_nice, 10 by default); engine_nice = 0 keeps tchessd's. */
+	NEED_STOCKFISH();
+	static const char *const conf[] = { "", "engine_nice = 0\n", "engine_nice = 3\n" };
+	static const int added[] = { 10, 0, 3 };
+	for (int i = 0; i < 3; i++) {
+		struct eg g;
+		eg_open(&g, conf[i], "white", 1);
+		pid_t e = engine_child(g.d.pid);
+		ck_assert_int_gt(e, 0);
+		int want = nice_of(g.d.pid) + added[i];
+		ck_assert_int_eq(nice_of(e), want > 19 ? 19 : want);
+		eg_close(&g);
+	}
+}
+END_TEST
+
 START_TEST(test_engine_reply_five_moves)
 {
 	/* The issue: "a game can seat a UCI engine (Debian stockfish) as the
@@ -599,6 +638,7 @@ static Suite *engine_games_suite(void)
 	tcase_add_test(tc, test_engine_game_caps);
 	tcase_add_test(tc, test_engine_games_default);
 	tcase_add_test(tc, test_engine_queue_not_charged);
+	tcase_add_test(tc, test_engine_niced);
 	suite_add_tcase(s, tc);
 	return s;
 }
