@@ -7,7 +7,9 @@
 # line, the pane beside the board), and the material never runs into the
 # clock:
 #   1. "the game has started: you play White; clocks run, first move
-#      within 30 s" (the message line).
+#      within 30 s" (the message line); at 120x40, beside the large
+#      pieces, the countdown's shorter wordings whole ("first move in N s
+#      or aborted", "White's first move: N s left").
 #   2. After 1.e4 d5 2.exd5: White's row reads "+1", a blank, then the
 #      clock; Black to move reads "(moves you make now are premoves)" on
 #      White's side pane in whole words.
@@ -53,6 +55,15 @@ whole() {
 }
 
 whole "the start message, whole" w1 "the game has started: you play White; clocks run, first move within 30 s" 2
+
+# At 120x40 the large pieces leave the pane 29 columns: the countdown
+# takes its shorter wording there, whole, on both screens.
+for s in w1 b1; do tmux -L "$sock" resize-window -t "$s" -x 120 -y 40; done
+whole "the mover's countdown, whole at 120x40" w1 "first move in 2"
+whole "the mover's countdown names the abort" w1 " s or aborted"
+whole "the other's countdown, whole at 120x40" b1 " s left"
+for s in w1 b1; do tmux -L "$sock" resize-window -t "$s" -x 80 -y 24; done
+whole "the long wording again at 80x24" w1 "first move within 2"
 
 keys w1 / e4 Enter
 check "black's move" b1 "your move" 20

@@ -150,10 +150,20 @@ static void ui_play_draw_clocks(struct ui_play *p, WINDOW *w)
 	int64_t first = session_first_move_ms(s, now, &side);
 	if (first >= 0) {
 		long long secs = (first + 999) / 1000;
-		if (side == s->me)
+		/* The longest wording that fits the pane (29 columns beside
+		 * the large pieces at 120 columns, 37 at 80). */
+		const char *who = side == WHITE ? "White" : "Black";
+		if (side == s->me) {
 			snprintf(line, sizeof line, "first move within %lld s, or aborted", secs);
-		else
-			snprintf(line, sizeof line, "%s's first move: %lld s left", side == WHITE ? "White" : "Black", secs);
+			if (ui_draw_cols(line) > width)
+				snprintf(line, sizeof line, "first move in %lld s or aborted", secs);
+			if (ui_draw_cols(line) > width)
+				snprintf(line, sizeof line, "first move: %lld s", secs);
+		} else {
+			snprintf(line, sizeof line, "%s's first move: %lld s left", who, secs);
+			if (ui_draw_cols(line) > width)
+				snprintf(line, sizeof line, "%s's first move: %lld s", who, secs);
+		}
 		wattrset(w, ui_attr(p->ui, secs <= 10 ? THEME_CLOCK_LOW : THEME_TEXT, -1) | (side == s->me ? A_BOLD : 0));
 		ui_draw_put(w, 3, 0, line, width);
 	}
