@@ -96,14 +96,17 @@ static int dial_from(const char *from)
 	return fd;
 }
 
-/* Sends req and reads the answer's status (0: closed without one) within
- * ms. */
-static int raw_once(const char *from, const char *req, size_t len, int ms)
+/* Sends req from address from and reads its answer into buf (size bytes,
+ * NUL-terminated) within ms, up to the end of its headers when
+ * headers_only; returns the status, 0 when none came, -1 when it could
+ * not connect. Every attack request goes through here, counted. */
+static int exchange(const char *from, const char *req, size_t len, char *buf, size_t size, int ms, bool headers_only)
 {
 	if (attack_rate) {
 		struct timespec gap = { 0, 1000000000L / attack_rate };
 		nanosleep(&gap, NULL);
 	}
+	buf[0] = '\0';
 	int fd = dial_from(from);
 	if (fd < 0)
 		return -1;
@@ -113,19 +116,18 @@ static int raw_once(const char *from, const char *req, size_t len, int ms)
 			break;
 		off += (size_t)n;
 	}
-	char buf[512];
 	size_t got = 0;
 	int64_t deadline = mono_ms() + ms;
-	while (got < sizeof buf - 1 && mono_ms() < deadline) {
+	while (got < size - 1 && mono_ms() < deadline) {
 		struct pollfd p = { fd, POLLIN, 0 };
 		if (poll(&p, 1, (int)(deadline - mono_ms())) <= 0)
 			break;
-		ssize_t n = recv(fd, buf + got, sizeof buf - 1 - got, 0);
+		ssize_t n = recv(fd, buf + got, size - 1 - got, 0);
 		if (n <= 0)
 			break;
 		got += (size_t)n;
 		buf[got] = '\0';
-		if (strstr(buf, "\r\n\r\n"))
+		if (headers_only && strstr(buf, "\r\n\r\n"))
 			break;
 	}
 	buf[got] = '\0';
@@ -138,51 +140,32 @@ static int raw_once(const char *from, const char *req, size_t len, int ms)
 	return status;
 }
 
+/* Sends req and reads the answer's status (0: closed without one) within
+ * ms. */
+static int raw_once(const char *from, const char *req, size_t len, int ms)
+{
+	char buf[512];
+	return exchange(from, req, len, buf, sizeof buf, ms, true);
+}
+
 /* A whole request from address from, its answer's body (up to size - 1
- * bytes) in out: the status, 0 when none came within ms. Counted as an
- * attack request like raw_once's. */
+ * bytes) in out: the status as exchange's. */
 static int raw_call(const char *from, const char *method, const char *path, const char *token, const char *body,
 		    char *out, size_t size, int ms)
 {
-	if (attack_rate) {
-		struct timespec gap = { 0, 1000000000L / attack_rate };
-		nanosleep(&gap, NULL);
-	}
-	char req[1024], auth[128] = "";
+	char req[1024], auth[128] = "", buf[4096];
 	if (token)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
-	int len = snprintf(req, sizeof req, "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n%s",
-			   method, path, auth, body ? strlen(body) : 0, body ? body : "");
+	int len = snprintf(req, sizeof req,
+			   "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n%s", method,
+			   path, auth, body ? strlen(body) : 0, body ? body : "");
 	out[0] = '\0';
-	int fd = dial_from(from);
-	if (fd < 0 || len < 0 || (size_t)len >= sizeof req) {
-		if (fd >= 0)
-			close(fd);
+	if (len < 0 || (size_t)len >= sizeof req)
 		return -1;
-	}
-	send(fd, req, (size_t)len, MSG_NOSIGNAL);
-	char buf[4096];
-	size_t got = 0;
-	int64_t deadline = mono_ms() + ms;
-	while (got < sizeof buf - 1 && mono_ms() < deadline) {
-		struct pollfd p = { fd, POLLIN, 0 };
-		if (poll(&p, 1, (int)(deadline - mono_ms())) <= 0)
-			break;
-		ssize_t n = recv(fd, buf + got, sizeof buf - 1 - got, 0);
-		if (n <= 0)
-			break;
-		got += (size_t)n;
-	}
-	buf[got] = '\0';
-	close(fd);
-	int status = 0;
-	sscanf(buf, "HTTP/1.%*d %d", &status);
+	int status = exchange(from, req, (size_t)len, buf, sizeof buf, ms, false);
 	const char *b = strstr(buf, "\r\n\r\n");
 	if (b)
 		snprintf(out, size, "%s", b + 4);
-	atomic_fetch_add(&attacks_sent, 1);
-	if (status >= 400 || status == 0)
-		atomic_fetch_add(&attacks_refused, 1);
 	return status;
 }
 
