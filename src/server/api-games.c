@@ -346,6 +346,12 @@ void api_games_events(struct server *srv, struct http_request *req, struct http_
 	 * not stay parked forever). */
 	if (req->parked_by)
 		game_service_touch(srv->games, req->parked_by, id, -1);
+	/* Its client hung up while it was parked (http.c): no answer is
+	 * read, and the seat's presence is now its other requests'. */
+	if (req->wake == WAITER_GONE) {
+		http_reply_error(reply, PROTOCOL_ERR_BAD_REQUEST, "the client hung up");
+		return;
+	}
 	struct store_player viewer;
 	if (api_auth(srv, req, reply, false, &viewer) < 0)
 		return;

@@ -15,9 +15,14 @@
  * here because that mode's own refusal is an HTML page sent with its status
  * line twice. libmicrohttpd's own messages go through log_msg, which
  * escapes them.
- * Suspended connections never time out and their clients' departure goes
- * unnoticed, so every parked poll carries a deadline and the timer thread
- * here resumes it when that passes.
+ * Suspended connections never time out and libmicrohttpd does not watch
+ * them, so every parked poll carries a deadline and the timer thread here
+ * resumes it when that passes. Nor does it notice their clients hang up
+ * (a tchess killed, a laptop shut): the timer thread looks once a second
+ * for parked polls whose peer closed (an epoll set of their sockets, which
+ * reports only those, whatever the number parked) and ends them, so the
+ * seat's parked polls stop counting as presence within a second rather
+ * than at the deadline.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -28,6 +33,9 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
+#ifdef __linux__
+#include <sys/epoll.h>
+#endif
 #include <time.h>
 #include <unistd.h>
 
@@ -79,6 +87,11 @@ struct http {
 	bool timer_started;
 	pthread_cond_t timer_cond;   /* waited on with srv->lock */
 	bool timer_stop;
+	/* The sockets of the parked polls, watched for their peer's hang-up
+	 * (-1: not on this system); looked at every HTTP_HANGUP_CHECK_MS
+	 * while any poll is parked, next at hangup_due (monotonic). */
+	int hangup_fd;
+	int64_t hangup_due;
 	/* Replies held for their commit's fsync, oldest (lowest commit)
 	 * first, under srv->lock. */
 	struct http_conn *held_head, *held_tail;
@@ -109,6 +122,8 @@ struct http_conn {
 	bool replied;
 	bool deadline_set;
 	enum waiter_wake wake;
+	bool rerun;           /* woken, and its handler has not run again yet */
+	MHD_socket fd;        /* the connection's socket (the hang-up watch) */
 	int64_t parked_by; /* the parked run's http_reply_park player */
 	int64_t start_ms;
 	int64_t lock_us; /* how long its handler runs held the server lock, for the log */
@@ -240,14 +255,74 @@ static enum MHD_Result queue_error(struct http_conn *c, enum protocol_error_code
 	return queue(c, protocol_error_status(code), protocol_error_encode(&err), code == PROTOCOL_ERR_TOO_LARGE);
 }
 
-/* Matches path against pattern, copying ':' segments into params. */
+/* How often the parked polls' sockets are looked at for a hang-up. */
+#define HTTP_HANGUP_CHECK_MS 1000
+
+/* The hang-up watch of a parked poll's socket, with srv->lock held: only
+ * the peer's close (EPOLLRDHUP; a reset or an error is reported anyway),
+ * not data, so a request pipelined behind the poll is no hang-up. */
+static void hangup_watch(struct http *h, struct http_conn *c)
+{
+#ifdef __linux__
+	struct epoll_event ev = { .events = EPOLLRDHUP, .data.ptr = c };
+	if (h->hangup_fd >= 0 && c->fd != MHD_INVALID_SOCKET &&
+	    epoll_ctl(h->hangup_fd, EPOLL_CTL_ADD, c->fd, &ev) && errno != EEXIST)
+		log_warn("http: cannot watch a parked poll's socket: %s", strerror(errno));
+#else
+	(void)h;
+	(void)c;
+#endif
+}
+
+static void hangup_unwatch(struct http *h, struct http_conn *c)
+{
+#ifdef __linux__
+	if (h->hangup_fd >= 0 && c->fd != MHD_INVALID_SOCKET)
+		epoll_ctl(h->hangup_fd, EPOLL_CTL_DEL, c->fd, NULL);
+#else
+	(void)h;
+	(void)c;
+#endif
+}
+
 /* The resume half of parking: called with srv->lock held by whoever wakes. */
 static void wake_conn(void *arg, struct waiter *w, enum waiter_wake why)
 {
-	(void)arg;
+	struct http *h = arg;
 	struct http_conn *c = (struct http_conn *)w;
+	hangup_unwatch(h, c);
 	c->wake = why;
+	c->rerun = true;
 	MHD_resume_connection(c->conn);
+}
+
+/* With srv->lock held: ends the parked polls whose client hung up (their
+ * handler runs once more with WAITER_GONE, for its accounting, and the
+ * connection is closed). The epoll set reports only those, so the cost
+ * does not grow with the number parked. Returns how many. */
+static size_t hangups_end(struct http *h)
+{
+	size_t n = 0;
+#ifdef __linux__
+	struct epoll_event ev[64];
+	int got;
+	do {
+		got = h->hangup_fd >= 0 ? epoll_wait(h->hangup_fd, ev, 64, 0) : 0;
+		for (int i = 0; i < got; i++) {
+			struct http_conn *c = ev[i].data.ptr;
+			if (!c->waiter.parked) { /* cannot happen: unwatched when woken */
+				hangup_unwatch(h, c);
+				continue;
+			}
+			waiters_remove(&h->waiters, &c->waiter);
+			wake_conn(h, &c->waiter, WAITER_GONE);
+			n++;
+		}
+	} while (got == 64);
+#else
+	(void)h;
+#endif
+	return n;
 }
 
 /* A storage failure the operator can fix (disk full, database read-only,
@@ -552,11 +627,10 @@ static void conn_peer(struct MHD_Connection *conn, char *out, size_t size)
 		out[0] = '\0';
 }
 
-static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
+/* c's request as http_dispatch takes it; peer is the caller's buffer. */
+static struct http_request request_of(struct http_conn *c, char *peer, size_t peer_size)
 {
-	struct server *srv = h->srv;
-	char peer[NI_MAXHOST];
-	conn_peer(c->conn, peer, sizeof peer);
+	conn_peer(c->conn, peer, peer_size);
 	struct http_request req = {
 		.method = c->method,
 		.path = c->url,
@@ -568,9 +642,44 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		.lookup = mhd_lookup,
 		.lookup_ctx = c->conn,
 	};
+	return req;
+}
+
+/* A parked request whose client hung up (WAITER_GONE): its handler runs
+ * once more for its accounting (http.h), and its answer is dropped. */
+static void run_gone(struct http *h, struct http_conn *c)
+{
+	struct server *srv = h->srv;
+	char peer[NI_MAXHOST];
+	c->wake = WAITER_GONE;
+	struct http_request req = request_of(c, peer, sizeof peer);
+	struct http_reply reply = { 0 };
+	pthread_mutex_lock(&srv->lock);
+	c->rerun = false;
+	http_dispatch(srv, h->routes, &req, &reply);
+	pthread_mutex_unlock(&srv->lock);
+	http_reply_encode(&reply);
+	free(reply.body);
+	log_debug("%s %s: the client hung up while it was parked", c->method, c->url);
+}
+
+static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
+{
+	struct server *srv = h->srv;
+	if (c->wake == WAITER_GONE) {
+		/* Nobody reads an answer; one is queued all the same, with a
+		 * close, so that MHD closes the connection quietly (a refusal
+		 * would log an internal error): its send fails or goes
+		 * nowhere. */
+		run_gone(h, c);
+		return queue_typed(c, 200, xstrdup("{}"), true, NULL, 0);
+	}
+	char peer[NI_MAXHOST];
+	struct http_request req = request_of(c, peer, sizeof peer);
 	struct http_reply reply = { 0 };
 	pthread_mutex_lock(&srv->lock);
 	int64_t locked_us = now_mono_us();
+	c->rerun = false;
 	http_dispatch(srv, h->routes, &req, &reply);
 	bool closing = srv->draining;
 	if (http_reply_parks(&reply)) {
@@ -585,6 +694,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 		MHD_suspend_connection(c->conn);
 		if (waiters_add(&h->waiters, &c->waiter))
 			pthread_cond_signal(&h->timer_cond);
+		hangup_watch(h, c);
 		c->lock_us += now_mono_us() - locked_us;
 		pthread_mutex_unlock(&srv->lock);
 		log_debug("%s %s parked on %s", c->method, c->url, c->waiter.game_id);
@@ -676,6 +786,8 @@ static void *http_uri_seen(void *cls, const char *uri, struct MHD_Connection *co
 	c->conn = conn;
 	c->start_ms = now_mono_ms();
 	buf_init(&c->body);
+	const union MHD_ConnectionInfo *fi = MHD_get_connection_info(conn, MHD_CONNECTION_INFO_CONNECTION_FD);
+	c->fd = fi ? fi->connect_fd : MHD_INVALID_SOCKET;
 	for (const unsigned char *p = (const unsigned char *)uri; *p; p++)
 		c->bad_uri |= *p <= ' ' || *p == 0x7f || (p[0] == '%' && p[1] == '0' && p[2] == '0');
 	char *q = strchr(uri, '?');
@@ -840,7 +952,16 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		 * http_drain prevents by waking every waiter first. */
 		pthread_mutex_lock(&h->srv->lock);
 		waiters_remove(&h->waiters, &c->waiter);
+		hangup_unwatch(h, c);
+		c->rerun = true;
 		pthread_mutex_unlock(&h->srv->lock);
+	}
+	if (c->rerun) {
+		/* Woken, but closed before its handler ran again (its client
+		 * hung up and libmicrohttpd read that first): the handler
+		 * still runs once, so that what it counted while parked (a
+		 * seat's presence) is taken back. */
+		run_gone(h, c);
 	}
 	buf_fini(&c->body);
 	free(c->held_body);
@@ -876,15 +997,30 @@ static void *http_timer_main(void *arg)
 	pthread_mutex_lock(&srv->lock);
 	while (!h->timer_stop) {
 		int64_t next = waiters_next_deadline(&h->waiters);
+		/* While a poll is parked, its client's hang-up is looked for
+		 * once a second; with none parked the thread sleeps until one
+		 * is. */
+		if (next >= 0 && h->hangup_fd >= 0) {
+			if (h->hangup_due <= 0)
+				h->hangup_due = now_mono_ms() + HTTP_HANGUP_CHECK_MS;
+			if (h->hangup_due < next)
+				next = h->hangup_due;
+		}
 		if (next < 0) {
 			pthread_cond_wait(&h->timer_cond, &srv->lock);
 		} else if (next > now_mono_ms()) {
 			struct timespec ts = mono_deadline(next);
 			pthread_cond_timedwait(&h->timer_cond, &srv->lock, &ts);
 		}
-		size_t n = waiters_expire(&h->waiters, now_mono_ms(), wake_conn, h);
+		int64_t now = now_mono_ms();
+		size_t n = waiters_expire(&h->waiters, now, wake_conn, h);
 		if (n)
 			log_debug("poll timer: %zu polls timed out", n);
+		if (h->hangup_due > 0 && h->hangup_due <= now) {
+			h->hangup_due = h->waiters.count ? now + HTTP_HANGUP_CHECK_MS : 0;
+			if ((n = hangups_end(h)))
+				log_debug("poll timer: %zu parked polls' clients hung up", n);
+		}
 	}
 	pthread_mutex_unlock(&srv->lock);
 	return NULL;
@@ -985,6 +1121,14 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	h->srv = srv;
 	h->routes = routes;
 	waiters_init(&h->waiters);
+#ifdef __linux__
+	h->hangup_fd = epoll_create1(EPOLL_CLOEXEC);
+	if (h->hangup_fd < 0)
+		log_warn("http: no epoll set for parked polls (%s): a client that hangs up is noticed at its "
+			 "poll's timeout", strerror(errno));
+#else
+	h->hangup_fd = -1;
+#endif
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -1047,6 +1191,8 @@ fail:
 	pthread_cond_destroy(&h->count_cond);
 	pthread_cond_destroy(&h->reaper_cond);
 	pthread_mutex_destroy(&h->count_lock);
+	if (h->hangup_fd >= 0)
+		close(h->hangup_fd);
 	free(h);
 	return NULL;
 }
@@ -1115,5 +1261,7 @@ void http_stop(struct http *h)
 	pthread_cond_destroy(&h->reaper_cond);
 	pthread_mutex_destroy(&h->count_lock);
 	peers_free(h);
+	if (h->hangup_fd >= 0)
+		close(h->hangup_fd);
 	free(h);
 }

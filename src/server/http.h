@@ -8,8 +8,11 @@
  * lock is released (http_reply_later: a read's, which may be large), or
  * "park on game G". A parked
  * request is suspended until an event on G, its deadline
- * (cfg.poll_timeout_ms, counted from when it first parked) or shutdown, and
- * then its handler runs again with req->wake saying which.
+ * (cfg.poll_timeout_ms, counted from when it first parked), shutdown, or
+ * its client hanging up (noticed within a second), and then its handler
+ * runs again with req->wake saying which. It runs again in every case,
+ * once: on WAITER_GONE only to take back what it counted while parked (a
+ * seat's presence), since its answer goes nowhere.
  *
  * http_dispatch is the whole of request handling without sockets: limits,
  * rate limits, routing and the handler. The libmicrohttpd glue fills a

@@ -24,6 +24,7 @@ enum waiter_wake {
 	WAITER_EVENT,   /* its game has a new event */
 	WAITER_TIMEOUT, /* its deadline passed */
 	WAITER_DRAIN,   /* the server is shutting down */
+	WAITER_GONE,    /* its client hung up (nobody reads the answer) */
 };
 
 #define WAITERS_BUCKETS 4096

@@ -422,6 +422,69 @@ void poll_wait_parked(struct poll_req *p, struct tchessd *d, int64_t n)
 	}
 }
 
+/* Sends the poll on a new socket; returns it. */
+static int raw_poll_send(struct tchessd *d, const char *game, int64_t after, const char *token)
+{
+	char req[512];
+	int n = snprintf(req, sizeof req,
+			 "GET /v1/games/%s/events?after=%lld HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+			 "Authorization: Bearer %s\r\n\r\n",
+			 game, (long long)after, token);
+	int fd = dial(d, NULL);
+	send_all(fd, req, (size_t)n);
+	return fd;
+}
+
+static void wait_parked_more(struct tchessd *d, int64_t before)
+{
+	int64_t deadline = mono_ms() + 10000;
+	while (parked_polls(d) <= before) {
+		ck_assert_msg(mono_ms() < deadline, "the raw poll was not parked within 10 s");
+		struct timespec ts = { 0, 10 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+}
+
+int raw_park(struct tchessd *d, const char *game, int64_t after, const char *token)
+{
+	int64_t before = parked_polls(d);
+	int fd = raw_poll_send(d, game, after, token);
+	wait_parked_more(d, before);
+	return fd;
+}
+
+void raw_hang_up(int fd)
+{
+	struct linger l = { .l_onoff = 1, .l_linger = 0 };
+	setsockopt(fd, SOL_SOCKET, SO_LINGER, &l, sizeof l);
+	close(fd);
+}
+
+pid_t raw_park_child(struct tchessd *d, const char *game, int64_t after, const char *token)
+{
+	int64_t before = parked_polls(d);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		raw_poll_send(d, game, after, token);
+		for (;;)
+			pause();
+	}
+	wait_parked_more(d, before);
+	return pid;
+}
+
+int64_t wait_parked_at_most(struct tchessd *d, int64_t n)
+{
+	int64_t start = mono_ms(), deadline = start + 10000;
+	while (parked_polls(d) > n) {
+		ck_assert_msg(mono_ms() < deadline, "more than %lld polls still parked after 10 s", (long long)n);
+		struct timespec ts = { 0, 10 * 1000000L };
+		nanosleep(&ts, NULL);
+	}
+	return mono_ms() - start;
+}
+
 void poll_fini(struct poll_req *p)
 {
 	curl_multi_remove_handle(p->multi, p->easy);

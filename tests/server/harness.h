@@ -122,6 +122,19 @@ void poll_fini(struct poll_req *p);
 
 int64_t mono_ms(void);
 
+/* A long-poll of game after seq as token's player, on a raw socket, once
+ * the server counts one more poll parked (10 s at most): for a client that
+ * goes without a word. raw_park returns the socket, raw_hang_up resets
+ * it (SO_LINGER 0: no goodbye but a RST). raw_park_child parks it in a
+ * child process that then waits to be killed, as a tchess is by kill -9
+ * (the kernel closes its socket); returns the child's pid. */
+int raw_park(struct tchessd *d, const char *game, int64_t after, const char *token);
+void raw_hang_up(int fd);
+pid_t raw_park_child(struct tchessd *d, const char *game, int64_t after, const char *token);
+/* Waits until the server counts at most n polls parked (10 s at most);
+ * returns how long that took, in ms. */
+int64_t wait_parked_at_most(struct tchessd *d, int64_t n);
+
 /* Raw HTTP over a loopback socket, for requests libcurl would not send. */
 /* A connected socket to the server, from local address from (NULL: any). */
 int dial(struct tchessd *d, const char *from);

@@ -10,6 +10,7 @@
  */
 #include <check.h>
 #include <cjson/cJSON.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -761,6 +762,61 @@ START_TEST(test_left)
 }
 END_TEST
 
+START_TEST(test_left_killed)
+{
+	/* Issue 14 item 8: a tchess killed (kill -9, a lost terminal, a
+	 * laptop shut) says nothing; the poll it left parked is its seat's
+	 * presence until tchessd sees the socket closed, within a second, not
+	 * at the poll's timeout (20 s here; before, "left" came after it).
+	 * Then the quiet (half the 4 s grace) and the left event, with the
+	 * claim from gone_ms on, which the claim meets once it has passed. */
+	struct table t;
+	table_open(&t, "poll_timeout_ms = 20000\ndisconnect_grace_ms = 4000\n",
+		   "\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"");
+	play(&t, t.alice, 0, "e4");
+	play(&t, t.bob, 1, "e5");
+	cJSON *snap = table_snapshot(&t, NULL);
+	int64_t seq = jint(snap, "seq");
+	cJSON_Delete(snap);
+	pid_t alice = raw_park_child(&t.d, t.game, seq, t.alice);
+	struct poll_req pb;
+	park(&t, &pb, t.bob);
+	ck_assert_int_eq(parked_polls(&t.d), 2);
+	ck_assert_int_eq(kill(alice, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(alice, NULL, 0), alice);
+	int64_t killed = mono_ms();
+	/* Her poll ends within the second's look (and a margin). */
+	int64_t ended = wait_parked_at_most(&t.d, 1);
+	ck_assert_msg(ended < 2500, "her poll ended %lld ms after the kill", (long long)ended);
+	ck_assert(poll_answer_has(&pb, "left"));
+	int64_t told = mono_ms() - killed;
+	ck_assert_msg(told < 5000, "bob was told %lld ms after the kill", (long long)told);
+	poll_fini(&pb);
+	cJSON *e = table_wait_event(&t, "left");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	int64_t gone = jint(e, "gone_ms");
+	ck_assert_int_eq(jint(e, "claim_ms"), gone);
+	ck_assert_msg(gone - jint(e, "t_ms") <= 2000 && gone - jint(e, "t_ms") > 1000, "gone %lld at %lld",
+		      (long long)gone, (long long)jint(e, "t_ms"));
+	cJSON_Delete(e);
+	table_refused(&t, "claim", t.bob, "{\"ply\":2,\"claim\":\"win\"}", 422, "present");
+	park(&t, &pb, t.bob);
+	e = table_wait_event(&t, "presence");
+	ck_assert_str_eq(jstr(e, "color"), "white");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(e, "present")));
+	cJSON_Delete(e);
+	int64_t claimable = mono_ms() - killed;
+	ck_assert_msg(claimable < 7000, "the claim came %lld ms after the kill", (long long)claimable);
+	poll_fini(&pb);
+	ck_assert_uint_eq(table_ok(&t, "claim", t.bob, "{\"ply\":2,\"claim\":\"win\"}"), 1);
+	snap = table_snapshot(&t, NULL);
+	ck_assert_str_eq(jstr(snap, "result"), "0-1");
+	ck_assert_str_eq(jstr(snap, "reason"), "abandoned");
+	cJSON_Delete(snap);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_invalid_commands)
 {
 	/* The issue: "A seat that sends more than the ruleset's number of
@@ -892,6 +948,7 @@ static Suite *actions_suite(void)
 	tcase_add_test(tc, test_disconnect_claim_win);
 	tcase_add_test(tc, test_claim_win_per_player);
 	tcase_add_test(tc, test_left);
+	tcase_add_test(tc, test_left_killed);
 	tcase_add_test(tc, test_invalid_commands);
 	tcase_add_test(tc, test_max_duration);
 	tcase_add_test(tc, test_notes_revealed);

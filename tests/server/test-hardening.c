@@ -933,6 +933,37 @@ START_TEST(test_seeks_lapse)
 }
 END_TEST
 
+START_TEST(test_seek_creator_hung_up)
+{
+	/* A seek's creator whose tchess dies (kill -9, a network gone: its
+	 * socket reset here) parks no poll any more from the moment tchessd
+	 * sees the socket closed, within a second, so the seek lapses
+	 * seek_grace_ms later (before: only once the poll timed out, 20 s
+	 * here). The seek whose creator's poll stays parked stays. */
+	struct tchessd d;
+	tchessd_start(&d, NO_RATE_LIMITS "seek_grace_ms = 2000\npoll_timeout_ms = 20000\n");
+	char tok[PROTOCOL_TOKEN_MAX + 1], left[PROTOCOL_GAME_ID_MAX + 1], stays[PROTOCOL_GAME_ID_MAX + 1];
+	register_player(&d, "alice", tok);
+	create_game(&d, tok, left);
+	create_game(&d, tok, stays);
+	struct poll_req p;
+	poll_start(&p, &d, stays, 1, tok);
+	poll_wait_parked(&p, &d, 1);
+	int fd = raw_park(&d, left, 1, tok);
+	raw_hang_up(fd);
+	int64_t hung_up = mono_ms();
+	wait_ended(&d, left, "seek-expired");
+	int64_t lapsed = mono_ms() - hung_up;
+	ck_assert_msg(lapsed < 5000, "the seek lapsed %lld ms after its creator hung up", (long long)lapsed);
+	ck_assert(!listed(&d, left));
+	ck_assert(listed(&d, stays));
+	ck_assert_int_eq(parked_polls(&d), 1);
+	poll_fini(&p);
+	ck_assert_int_eq(tchessd_stop(&d), 0);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 START_TEST(test_open_games_bounded)
 {
 	struct tchessd d;
@@ -1305,6 +1336,7 @@ static Suite *hardening_suite(void)
 	tcase_add_test(tc, test_cold_reads_unpinned);
 	tcase_add_test(tc, test_registrations_limited);
 	tcase_add_test(tc, test_seeks_lapse);
+	tcase_add_test(tc, test_seek_creator_hung_up);
 	tcase_add_test(tc, test_open_games_bounded);
 	tcase_add_test(tc, test_event_churn_bounded);
 	tcase_add_test(tc, test_offer_churn_bounded);
