@@ -1132,6 +1132,65 @@ START_TEST(test_viewer_numbers_on_nodes)
 }
 END_TEST
 
+START_TEST(test_left_killed_on_other_node)
+{
+	/* Issue 14 item 8 on several nodes: alice's tchess, its poll parked
+	 * on a node x that does not own the game, is killed (-9). x sees the
+	 * socket closed within a second and stops telling the others she is
+	 * seen (every 2 s while her poll is parked there); the owner, where
+	 * bob's poll is parked, tells him she left after the quiet (half the
+	 * 6 s grace), records her gone at the grace, and bob claims the win.
+	 * Before, her poll stayed parked on x until its timeout (20 s here),
+	 * and x told the owner she was there all that time. */
+	struct tchessd n[NODES];
+	cluster_open_logged(n, "poll_timeout_ms = 20000\ndisconnect_grace_ms = 6000\n", "info");
+	wait_all_alive(n);
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
+	register_player(&n[0], "alice", alice);
+	register_player(&n[1], "bob", bob);
+	create_game_with(&n[0], alice, "{\"tc\":\"5+3\",\"color\":\"white\",\"ruleset\":\"chessgamble\"}", game);
+	join_game(&n[1], game, bob);
+	int o = owner_of(game), x = (o + 1) % NODES;
+	char *body;
+	ck_assert_int_eq(move_on(&n[o], game, alice, 0, "e4", &body), 200);
+	free(body);
+	ck_assert_int_eq(move_on(&n[o], game, bob, 1, "e5", &body), 200);
+	free(body);
+	int64_t seq = game_seq(&n[o], game);
+	pid_t child = raw_park_child(&n[x], game, seq, alice);
+	struct poll_req pb;
+	poll_start(&pb, &n[o], game, seq, bob);
+	poll_wait_parked(&pb, &n[o], 1);
+	ck_assert_int_eq(kill(child, SIGKILL), 0);
+	ck_assert_int_eq(waitpid(child, NULL, 0), child);
+	int64_t killed = mono_ms();
+	int64_t ended = wait_parked_at_most(&n[x], 0);
+	ck_assert_msg(ended < 2500, "her poll on node x ended %lld ms after the kill", (long long)ended);
+	cJSON *left = poll_answer(&pb, "left");
+	int64_t told = mono_ms() - killed;
+	ck_assert_msg(told < 9000, "bob was told %lld ms after the kill", (long long)told);
+	ck_assert_str_eq(jstr(left, "color"), "white");
+	ck_assert_int_eq(jint(left, "claim_ms"), jint(left, "gone_ms"));
+	seq = jint(left, "seq");
+	cJSON_Delete(left);
+	poll_fini(&pb);
+	poll_start(&pb, &n[o], game, seq, bob);
+	cJSON *gone = poll_answer(&pb, "presence");
+	ck_assert_str_eq(jstr(gone, "color"), "white");
+	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(gone, "present")));
+	cJSON_Delete(gone);
+	poll_fini(&pb);
+	ck_assert_int_eq(seat_command(&n[o], "POST", game, "claim", bob, "{\"ply\":2,\"claim\":\"win\"}"), 200);
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s", game);
+	cJSON *snap = get_json(&n[x], path);
+	ck_assert_str_eq(jstr(snap, "result"), "0-1");
+	ck_assert_str_eq(jstr(snap, "reason"), "abandoned");
+	cJSON_Delete(snap);
+	cluster_close(n);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
@@ -1147,6 +1206,7 @@ int main(void)
 		test_shown_only_once_flushed,
 		test_start_flushes_what_it_read,
 		test_viewer_numbers_on_nodes,
+		test_left_killed_on_other_node,
 	};
 	return harness_main_postgresql("cluster", 90, tests, sizeof tests / sizeof tests[0]);
 }
