@@ -476,7 +476,8 @@ int64_t game_presence_gone_at(const struct game_service *gs, const struct live_g
 /* When a human seat that is here now is said to have left (a left event)
  * unless it makes a request or parks a poll; INT64_MAX when it has a poll
  * parked, was recorded gone already, is another kind of seat, its
- * opponent has no poll parked to hear it, or its left event names the
+ * opponent has no poll parked to hear it (here, or on several nodes on
+ * any node, as the other nodes tell), or its left event names the
  * instant it will be gone (0, now, if it names another). */
 int64_t game_presence_left_at(const struct game_service *gs, const struct live_game *lg, int color);
 /* Writes the left event of seat color: gone at its last request plus the

@@ -55,13 +55,23 @@ int64_t game_presence_gone_at(const struct game_service *gs, const struct live_g
 	return lg->last_seen[color] + game_presence_grace_ms(gs, v);
 }
 
+/* Whether the seat follows the game, to hear a left event: a poll of its
+ * parked here, or on several nodes one parked on another node, which
+ * tells the seat seen every CLUSTER_PRESENCE_MS (a round missed
+ * allowed). */
+static bool follows(const struct game_service *gs, const struct live_game *lg, int color)
+{
+	return parked_here(lg, color) > 0 ||
+	       (gs->srv->cluster && lg->last_seen[color] + 2 * CLUSTER_PRESENCE_MS > now_wall_ms());
+}
+
 int64_t game_presence_left_at(const struct game_service *gs, const struct live_game *lg, int color)
 {
 	const struct game_view *v = &lg->view;
 	int64_t gone = game_presence_gone_at(gs, lg, color);
-	/* Told to an opponent who is here: one with a poll parked to hear
-	 * it (a game nobody follows, evicted or not, writes nothing). */
-	if (gone == INT64_MAX || v->left_gone_ms[color] == gone || parked_here(lg, !color) <= 0)
+	/* Told to an opponent who is here to hear it (a game nobody
+	 * follows, evicted or not, writes nothing). */
+	if (gone == INT64_MAX || v->left_gone_ms[color] == gone || !follows(gs, lg, !color))
 		return INT64_MAX;
 	/* Told already, with another instant (a restart counts everyone
 	 * seen then): told again, now. */

@@ -1137,11 +1137,13 @@ START_TEST(test_left_killed_on_other_node)
 	/* Issue 14 item 8 on several nodes: alice's tchess, its poll parked
 	 * on a node x that does not own the game, is killed (-9). x sees the
 	 * socket closed within a second and stops telling the others she is
-	 * seen (every 2 s while her poll is parked there); the owner, where
-	 * bob's poll is parked, tells him she left after the quiet (half the
-	 * 6 s grace), records her gone at the grace, and bob claims the win.
-	 * Before, her poll stayed parked on x until its timeout (20 s here),
-	 * and x told the owner she was there all that time. */
+	 * seen (every 2 s while her poll is parked there); the owner tells
+	 * bob, whose poll is parked on the third node y (told seen from
+	 * there), that she left after the quiet (half the 6 s grace),
+	 * records her gone at the grace, and bob claims the win. Before, her
+	 * poll stayed parked on x until its timeout (20 s here), and x told
+	 * the owner she was there all that time; and the owner wrote no left
+	 * event for an opponent whose poll was parked on another node. */
 	struct tchessd n[NODES];
 	cluster_open_logged(n, "poll_timeout_ms = 20000\ndisconnect_grace_ms = 6000\n", "info");
 	wait_all_alive(n);
@@ -1150,7 +1152,7 @@ START_TEST(test_left_killed_on_other_node)
 	register_player(&n[1], "bob", bob);
 	create_game_with(&n[0], alice, "{\"tc\":\"5+3\",\"color\":\"white\",\"ruleset\":\"chessgamble\"}", game);
 	join_game(&n[1], game, bob);
-	int o = owner_of(game), x = (o + 1) % NODES;
+	int o = owner_of(game), x = (o + 1) % NODES, y = (o + 2) % NODES;
 	char *body;
 	ck_assert_int_eq(move_on(&n[o], game, alice, 0, "e4", &body), 200);
 	free(body);
@@ -1159,8 +1161,8 @@ START_TEST(test_left_killed_on_other_node)
 	int64_t seq = game_seq(&n[o], game);
 	pid_t child = raw_park_child(&n[x], game, seq, alice);
 	struct poll_req pb;
-	poll_start(&pb, &n[o], game, seq, bob);
-	poll_wait_parked(&pb, &n[o], 1);
+	poll_start(&pb, &n[y], game, seq, bob);
+	poll_wait_parked(&pb, &n[y], 1);
 	ck_assert_int_eq(kill(child, SIGKILL), 0);
 	ck_assert_int_eq(waitpid(child, NULL, 0), child);
 	int64_t killed = mono_ms();
@@ -1174,7 +1176,7 @@ START_TEST(test_left_killed_on_other_node)
 	seq = jint(left, "seq");
 	cJSON_Delete(left);
 	poll_fini(&pb);
-	poll_start(&pb, &n[o], game, seq, bob);
+	poll_start(&pb, &n[y], game, seq, bob);
 	cJSON *gone = poll_answer(&pb, "presence");
 	ck_assert_str_eq(jstr(gone, "color"), "white");
 	ck_assert(cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(gone, "present")));
