@@ -102,12 +102,38 @@ static void tchessd_send(struct game_backend *b, struct loop *l, struct session 
  * server that does not answer by then learns it from the silence. */
 #define TCHESSD_LEAVE_MS 1000
 
+/* A hotseat game's two players leave together: they adjourn it (one seat
+ * asks, the other accepts), so that its clocks stop and it waits for them
+ * (tchess join, or home's "Your games"; P resumes it), rather than each
+ * seat being counted gone after the grace: ended unscored under fide, and
+ * under chessgamble a win nobody is there to claim while the clock runs
+ * on. Returns whether it is adjourned. */
+static bool tchessd_hotseat_adjourn(struct net *n, struct session *s)
+{
+	struct session_req both[2];
+	if (fold_adjourned(&s->view) || !session_hotseat_consent(s, both))
+		return false;
+	int status = 0;
+	for (int i = 0; i < 2 && (i == 0 || status == 200); i++) {
+		const char *method;
+		char path[256], *body;
+		session_req_http(s, &both[i], &method, path, sizeof path, &body);
+		net_act_as_second(n, both[i].seat != s->hotseat_host);
+		status = net_tell(n, method, path, body, TCHESSD_LEAVE_MS);
+		net_act_as_second(n, false);
+		free(body);
+	}
+	return status == 200;
+}
+
 static void tchessd_leave(struct game_backend *b, struct loop *l, struct session *s)
 {
 	(void)b;
 	struct net *n = loop_net(l);
 	char path[256];
 	if (!n)
+		return;
+	if (s->hotseat && tchessd_hotseat_adjourn(n, s))
 		return;
 	const char *method = route_request(path, sizeof path, ROUTE_GAME_LEAVE, s->game_id, NULL);
 	net_tell(n, method, path, "{}", TCHESSD_LEAVE_MS);

@@ -229,6 +229,8 @@ static int net_request_as(struct net *n, bool form, const char *method, const ch
 	net_xfer_setup(n, &x, method, url, body, (long)timeout_ms);
 	if (form)
 		curl_easy_setopt(x.easy, CURLOPT_HTTPHEADER, n->form_headers);
+	else if (n->as_second && n->second_headers)
+		curl_easy_setopt(x.easy, CURLOPT_HTTPHEADER, n->second_headers);
 	CURLcode rc = curl_easy_perform(x.easy);
 	int status = -1;
 	if (rc != CURLE_OK) {

@@ -87,7 +87,8 @@ void net_ask(struct net *n, const char *method, const char *path, const char *bo
 void net_command_form(struct net *n, bool once, const char *method, const char *path, const char *form, int tag,
 		      const void *data, size_t data_size);
 /* A hotseat game's second seat: token (NULL or "" forgets it) is the one
- * the commands queued after net_act_as_second(n, true) are sent with,
+ * the commands queued (or told, net_tell) after net_act_as_second(n, true)
+ * are sent with,
  * until net_act_as_second(n, false); the poll and everything else keep
  * the token net_new was given. */
 void net_set_second(struct net *n, const char *token);

@@ -448,7 +448,19 @@ unsigned session_abort(struct session *s)
 	return SESSION_DIRTY_STATUS;
 }
 
-/* P: ask to adjourn a running game, or to resume an adjourned one. */
+bool session_hotseat_consent(const struct session *s, struct session_req out[2])
+{
+	if (!s->hotseat || s->lichess || s->me < 0 || !fold_running(&s->view))
+		return false;
+	enum session_req_kind k = fold_adjourned(&s->view) ? SESSION_REQ_RESUME : SESSION_REQ_ADJOURN;
+	int64_t ply = session_action_ply(s);
+	out[0] = (struct session_req){ .kind = k, .ply = ply, .action = PROTOCOL_ACTION_REQUEST, .seat = s->me };
+	out[1] = (struct session_req){ .kind = k, .ply = ply, .action = PROTOCOL_ACTION_ACCEPT, .seat = !s->me };
+	return true;
+}
+
+/* P: ask to adjourn a running game, or to resume an adjourned one; at a
+ * hotseat, adjourn or resume it (both seats consent). */
 unsigned session_adjourn(struct session *s)
 {
 	if (s->lichess) {
@@ -458,6 +470,13 @@ unsigned session_adjourn(struct session *s)
 	if (session_not_running(s))
 		return SESSION_DIRTY_STATUS;
 	bool adjourned = fold_adjourned(&s->view);
+	struct session_req both[2];
+	if (session_hotseat_consent(s, both)) {
+		for (int i = 0; i < 2; i++)
+			session_push_as(s, &both[i], both[i].seat);
+		session_say(s, false, "%s the game...", adjourned ? "resuming" : "adjourning");
+		return SESSION_DIRTY_STATUS;
+	}
 	int by = adjourned ? s->view.resume_request_by : s->view.adjourn_request_by;
 	const char *what = adjourned ? "resume" : "adjourn";
 	if (by == s->me) {
@@ -822,7 +841,8 @@ bool session_request_text(const struct session *s, char *buf, size_t size)
 	if (fold_adjourned(v)) {
 		snprintf(buf, size, "adjourned");
 		if (s->me >= 0)
-			snprintf(buf + strlen(buf), size - strlen(buf), " %s P asks to resume", dash);
+			snprintf(buf + strlen(buf), size - strlen(buf), " %s P %s", dash,
+				 s->hotseat ? "resumes" : "asks to resume");
 		return true;
 	}
 	return false;

@@ -27,7 +27,10 @@ static unsigned session_run_quit(struct session *s, const struct session_cmd *c)
 	unsigned dirty = 0;
 	if (s->me >= 0 && fold_running(&s->view) && !s->gone) {
 		s->confirm = SESSION_CONFIRM_QUIT;
-		session_say(s, false, "leave the game? your clock keeps running (y/n)");
+		if (s->hotseat && !s->lichess)
+			session_say(s, false, "leave the game? it is adjourned: the clocks stop (y/n)");
+		else
+			session_say(s, false, "leave the game? your clock keeps running (y/n)");
 		dirty |= SESSION_DIRTY_STATUS;
 	} else {
 		s->quit = true;

@@ -226,7 +226,8 @@ static void session_on_action_event(struct session *s, const struct fold_event *
 		break;
 	case FOLD_EV_ADJOURNED:
 		session_say(s, false, "the game is adjourned%s: the clocks stop%s",
-			    fe->color < 0 ? " (a player is gone)" : "", s->me >= 0 ? "; P asks to resume" : "");
+			    fe->color < 0 ? " (a player is gone)" : "",
+			    s->me < 0 ? "" : s->hotseat ? "; P resumes" : "; P asks to resume");
 		break;
 	case FOLD_EV_RESUMED:
 		session_say(s, false, "the game is resumed");

@@ -42,8 +42,10 @@ const char *session_who(const struct session *s, int c);
 const char *session_whose(const struct session *s, int c);
 void session_notes_clear(struct session *s);
 bool session_req_is_premoves(const struct session_req *r);
-/* Appends r to the outbox (the oldest dropped when it is full). */
+/* Appends r to the outbox (the oldest dropped when it is full), made for
+ * my seat; session_push_as for seat (a hotseat game's other seat). */
 void session_push(struct session *s, const struct session_req *r);
+void session_push_as(struct session *s, const struct session_req *r, int seat);
 /* The server's queue for my seat becomes the one shown, unless a request
  * of mine that will replace it is still out. */
 void session_take_server_premoves(struct session *s);

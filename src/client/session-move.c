@@ -162,7 +162,7 @@ unsigned session_try(struct session *s, int from, int to, int promo)
 		session_say(s, true, "the game has not started: waiting for an opponent");
 		return SESSION_DIRTY_STATUS;
 	case FOLD_MAY_ADJOURNED:
-		session_say(s, true, "the game is adjourned: P asks to resume");
+		session_say(s, true, "the game is adjourned: P %s", s->hotseat ? "resumes" : "asks to resume");
 		return SESSION_DIRTY_STATUS;
 	default:
 		break;

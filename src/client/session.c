@@ -105,6 +105,11 @@ bool session_req_is_premoves(const struct session_req *r)
 
 void session_push(struct session *s, const struct session_req *r)
 {
+	session_push_as(s, r, s->me);
+}
+
+void session_push_as(struct session *s, const struct session_req *r, int seat)
+{
 	/* Lichess has no premoves on its side: the queue stays here. */
 	if (s->lichess && session_req_is_premoves(r))
 		return;
@@ -119,7 +124,7 @@ void session_push(struct session *s, const struct session_req *r)
 	if (session_req_is_premoves(r))
 		s->premoves_out++;
 	s->outbox[s->n_out] = *r;
-	s->outbox[s->n_out++].seat = s->me;
+	s->outbox[s->n_out++].seat = seat;
 }
 
 /* The server's queue for my seat becomes the one shown, unless a request

@@ -534,6 +534,11 @@ struct session_left {
 };
 /* Whether a seat other than mine has left the running game (*out then). */
 bool session_opponent_left(const struct session *s, struct session_left *out);
+/* A hotseat game's adjournment, or its resumption once adjourned: both
+ * players are at the keyboard, so the seat to move asks (out[0]) and the
+ * other accepts (out[1], its seat in seat). False (out untouched) unless
+ * s is a hotseat game that runs. */
+bool session_hotseat_consent(const struct session *s, struct session_req out[2]);
 /* Whole seconds until l->at_mono at mono_ms (0 once reached, -1 not said). */
 long session_left_seconds(const struct session_left *l, int64_t mono_ms);
 /* "opponent left — claim victory in 8 s", "... press V to claim victory";

@@ -96,10 +96,23 @@ if wait_top f 8; then ok "--board fixed: Black's turn, rank 8 still at the top";
 keys f t
 check "t says the board now turns" f "the board turns to each player (t keeps it still)"
 if wait_top f 1; then ok "t: the board turns to Black at once"; else fail "top rank $(top_rank f), not 1"; show_screen; fi
+gidf=$(printf '%s\n' "$screen" | sed -n 's/^game \([0-9a-f]*\) .*/\1/p' | tail -1)
 keys f m q
-check "leave asks" f "leave the game?"
+check "leave asks, saying the clocks stop" f "leave the game? it is adjourned: the clocks stop"
 keys f y
 check "leaving says the game stays open" f "left hotseat game"
+# Both players left at once: adjourned by the two seats' consent, so it
+# outlasts the grace (before: each seat counted gone after it, and fide
+# ended the game unscored). The server's log says when the seats are gone.
+fullf=$(sed -n "s/.*game \($gidf[0-9a-f]*\): event [0-9]* game-adjourned.*/\1/p" "$tmp/log" | tail -1)
+deadline=$((SECONDS + 20))
+until { grep -q "game $fullf: white is gone" "$tmp/log" && grep -q "game $fullf: black is gone" "$tmp/log"; } ||
+	[ $SECONDS -ge $deadline ]; do poll_pause; done
+snap=$(curl -s "$url/v1/games/$fullf")
+case "$snap" in
+*'"status":"adjourned"'*) ok "left with q: adjourned ($fullf), and still so past the grace" ;;
+*) fail "the hotseat game left with q ($gidf, '$fullf'): $(printf '%s' "$snap" | grep -o '"status":"[a-z]*"')"; tail -5 "$tmp/log" ;;
+esac
 
 # 3. From the home screen.
 start_session m friend
@@ -123,6 +136,9 @@ down=$((8 + ${row:-1}))
 for _ in $(seq "$down"); do keys m j; done
 keys m Enter
 check "home: the hotseat game opens again" m "game ${gid3:0:8}" 20
+check "home: it was adjourned when left" m "adjourned — P resumes"
+keys m P
+check "home: P resumes it" m "the game is resumed"
 check "home: Black to move" m "Black to move"
 if wait_top m 1; then ok "home: turned to Black, a hotseat again"; else fail "top rank $(top_rank m)"; show_screen; fi
 absent "home: nobody is 'you'" m "(you)"
@@ -173,6 +189,9 @@ keys r y
 check "leaving says how to come back" r "to come back"
 start_session j friend join "$gid2" --server "$url"
 check "q prints that the game stays open" r "left hotseat game"
+check "join: the game left is adjourned" j "adjourned — P resumes" 20
+keys j P
+check "join: P resumes it" j "the game is resumed"
 check "join: Black to move" j "Black to move" 20
 if wait_top j 1; then ok "join: the board turns to Black, as at a hotseat"; else fail "top rank $(top_rank j)"; show_screen; fi
 absent "join: still nobody is 'you'" j "(you)"
