@@ -178,9 +178,15 @@ int protocol_events_decode(const char *json, size_t len, struct protocol_events 
 /* Frees the events, their data and the snapshot (not evs itself). */
 void protocol_events_fini(struct protocol_events *evs);
 
-/* A game in a listing: {"id", "status", "white", "black", "created_ms"};
- * an empty seat is null on the wire and 0 here. */
+/* A game in a listing: {"id", "status", "white", "black", "created_ms",
+ * "seq", "age_ms"} and what the lobby shows of a game that is not over:
+ * "tc", "ruleset", "white_name", "black_name", "white_level",
+ * "black_level", "color", "ply", each left out when it does not apply
+ * (tchess-protocol(7)). An empty seat is null on the wire and 0 here; a
+ * member left out is "" or 0 here, as from a server that does not send it. */
 #define PROTOCOL_STATUS_MAX 16
+#define PROTOCOL_TC_MAX 128
+#define PROTOCOL_WORD_MAX 16
 struct protocol_game_summary {
 	char id[PROTOCOL_GAME_ID_MAX + 1];
 	char status[PROTOCOL_STATUS_MAX + 1];
@@ -188,6 +194,14 @@ struct protocol_game_summary {
 	int64_t black;
 	int64_t created_ms;
 	int64_t seq;
+	int64_t age_ms;                      /* since the game was created, at the server's answer */
+	char tc[PROTOCOL_TC_MAX];            /* canonical, as the snapshot's */
+	char ruleset[2 * PROTOCOL_WORD_MAX]; /* "fide", "yourpot", "chessgamble" */
+	char white_name[PROTOCOL_NAME_MAX + 1]; /* a human seat's player */
+	char black_name[PROTOCOL_NAME_MAX + 1];
+	int64_t white_level, black_level;    /* an engine seat's level */
+	char color[PROTOCOL_WORD_MAX];       /* an open game's free seat: the colour its joiner plays */
+	int64_t ply;                         /* plies played */
 };
 char *protocol_game_summary_encode(const struct protocol_game_summary *g);
 int protocol_game_summary_decode(const char *json, size_t len, struct protocol_game_summary *out,
@@ -234,9 +248,7 @@ int protocol_game_params_decode(const char *json, size_t len, struct protocol_ga
 /* POST /v1/games request: {"tc": TC, "ruleset"?, "color"?, "opponent"?,
  * "level"?, "fen"?, "undo"?}; absent members are "" (level 0). Values are checked
  * by the game service, shapes here. */
-#define PROTOCOL_TC_MAX 128
 #define PROTOCOL_FEN_MAX 96
-#define PROTOCOL_WORD_MAX 16
 struct protocol_game_create_request {
 	char tc[PROTOCOL_TC_MAX];
 	char ruleset[PROTOCOL_WORD_MAX];

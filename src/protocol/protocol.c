@@ -201,6 +201,8 @@ static int summary_rest(const cJSON *o, void *dst, const char *what, struct prot
 	const struct protocol_game_summary *g = dst;
 	if (!protocol_game_id_valid(g->id))
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: malformed id", what);
+	if (g->color[0] && strcmp(g->color, "white") && strcmp(g->color, "black"))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: color must be \"white\" or \"black\"", what);
 	return 0;
 }
 
@@ -211,9 +213,21 @@ static const struct protocol_codec_member summary_members[] = {
 	PROTOCOL_CODEC_SEAT(struct protocol_game_summary, black, REQ),
 	INT(struct protocol_game_summary, created_ms, REQ),
 	INT(struct protocol_game_summary, seq, REQ),
+	/* The lobby's (issue 14 item 5): optional, so a client reads an
+	 * older server's list, and left out where they do not apply. */
+	INT(struct protocol_game_summary, age_ms, NON_NEGATIVE),
+	STRING(struct protocol_game_summary, tc, OMIT),
+	STRING(struct protocol_game_summary, ruleset, OMIT),
+	STRING(struct protocol_game_summary, white_name, OMIT),
+	STRING(struct protocol_game_summary, black_name, OMIT),
+	INT(struct protocol_game_summary, white_level, OMIT | NON_NEGATIVE),
+	INT(struct protocol_game_summary, black_level, OMIT | NON_NEGATIVE),
+	STRING(struct protocol_game_summary, color, OMIT),
+	INT(struct protocol_game_summary, ply, OMIT | NON_NEGATIVE),
 };
+/* An answer's part: open, so a newer server may add members. */
 static const struct protocol_codec_message summary_msg =
-	PROTOCOL_CODEC_MESSAGE("game", summary_members, summary_rest, NULL);
+	PROTOCOL_CODEC_ANSWER("game", summary_members, summary_rest, NULL);
 
 char *protocol_game_summary_encode(const struct protocol_game_summary *g)
 {

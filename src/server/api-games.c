@@ -84,6 +84,15 @@ void api_games_list(struct server *srv, struct http_request *req, struct http_re
 		api_store_failed(srv, reply);
 		return;
 	}
+	/* The lobby's details of the games not over, from the game service
+	 * (a finished game is not replayed for a list that shows it as over). */
+	int64_t now = now_wall_ms();
+	for (size_t i = 0; i < l.n; i++) {
+		struct protocol_game_summary *s = &l.games[i];
+		s->age_ms = now > s->created_ms ? now - s->created_ms : 0;
+		if (strcmp(s->status, "over"))
+			game_service_summary(srv->games, s);
+	}
 	http_reply_json(reply, 200, protocol_game_list_encode(l.games, l.n));
 	free(l.games);
 }

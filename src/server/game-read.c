@@ -351,3 +351,31 @@ void game_service_pgn(struct game_service *gs, const char *id, struct game_outco
 	out->body = b.data ? b.data : xstrdup("");
 	out->status = 200;
 }
+
+void game_service_summary(struct game_service *gs, struct protocol_game_summary *s)
+{
+	struct game_outcome out;
+	memset(&out, 0, sizeof out);
+	struct live_game *lg = game_registry_read(gs, s->id, &out);
+	game_outcome_fini(&out);
+	if (!lg || !lg->view.created || game_is_over(&lg->view.game))
+		return;
+	const struct game_view *v = &lg->view;
+	snprintf(s->tc, sizeof s->tc, "%s", v->tc);
+	snprintf(s->ruleset, sizeof s->ruleset, "%s", v->game.rules.name);
+	char *names[2] = { s->white_name, s->black_name };
+	int64_t *levels[2] = { &s->white_level, &s->black_level };
+	int free_seat = -1;
+	for (int c = WHITE; c <= BLACK; c++) {
+		const struct fold_seat *seat = &v->seats[c];
+		if (seat->kind == FOLD_SEAT_HUMAN)
+			snprintf(names[c], sizeof s->white_name, "%s", seat->name);
+		else if (seat->kind == FOLD_SEAT_ENGINE)
+			*levels[c] = seat->level;
+		else
+			free_seat = c;
+	}
+	if (!v->started && free_seat >= 0)
+		snprintf(s->color, sizeof s->color, "%s", fold_color_str(free_seat));
+	s->ply = (int64_t)v->game.n_plies;
+}

@@ -166,6 +166,12 @@ void game_service_set_polls(struct game_service *gs, const struct game_service_p
 /* Reads: the snapshot (JSON) and the PGN (text) into out->body. */
 void game_service_snapshot(struct game_service *gs, int64_t viewer, const char *id, struct game_outcome *out);
 void game_service_pgn(struct game_service *gs, const char *id, struct game_outcome *out);
+/* Fills what the public list shows of game s->id beyond the store's
+ * columns (protocol.h's struct protocol_game_summary: time control,
+ * ruleset, the seats' names or levels, the free seat's colour, the plies)
+ * from the game in memory, or replayed as a read is; leaves them as they
+ * are for a game that is over or cannot be read. */
+void game_service_summary(struct game_service *gs, struct protocol_game_summary *s);
 
 /* Hooks for the services built on games (tournaments, vacations), given to
  * game_service_new. They run

@@ -305,11 +305,18 @@ START_TEST(test_game_list)
 {
 	struct protocol_error err;
 	struct protocol_game_summary g[2] = {
-		{ "0123456789abcdef0123456789abcdef", "created", 1, 0, 1000, 1 },
-		{ "ffff", "playing", 1, 2, 2000, 5 },
+		{ .id = "0123456789abcdef0123456789abcdef", .status = "open", .white = 1, .created_ms = 1000, .seq = 1,
+		  .age_ms = 120000, .tc = "5+3", .ruleset = "fide", .white_name = "alice", .color = "black" },
+		{ .id = "ffff", .status = "playing", .white = 1, .black = 2, .created_ms = 2000, .seq = 5,
+		  .tc = "10+5", .ruleset = "yourpot", .white_name = "alice", .black_level = 3, .ply = 7 },
 	};
 	char *json = protocol_game_list_encode(g, 2);
 	ck_assert_ptr_nonnull(strstr(json, "\"black\":null"));
+	/* What does not apply is left out: no free seat, no engine, no ply. */
+	ck_assert_ptr_nonnull(strstr(json, "\"color\":\"black\""));
+	ck_assert_ptr_null(strstr(json, "\"black_name\""));
+	ck_assert_ptr_null(strstr(json, "\"white_level\""));
+	ck_assert_int_eq((int)(strstr(json, "\"ply\"") - json) > (int)(strstr(json, "ffff") - json), 1);
 	struct protocol_game_summary *back;
 	size_t n;
 	ck_assert_int_eq(protocol_game_list_decode(json, strlen(json), &back, &n, &err), 0);
@@ -317,8 +324,32 @@ START_TEST(test_game_list)
 	ck_assert_str_eq(back[0].id, g[0].id);
 	ck_assert_int_eq(back[0].black, 0);
 	ck_assert_int_eq(back[1].black, 2);
+	ck_assert_int_eq(back[0].age_ms, 120000);
+	ck_assert_str_eq(back[0].tc, "5+3");
+	ck_assert_str_eq(back[0].ruleset, "fide");
+	ck_assert_str_eq(back[0].white_name, "alice");
+	ck_assert_str_eq(back[0].black_name, "");
+	ck_assert_str_eq(back[0].color, "black");
+	ck_assert_int_eq(back[0].ply, 0);
+	ck_assert_str_eq(back[1].ruleset, "yourpot");
+	ck_assert_int_eq(back[1].black_level, 3);
+	ck_assert_int_eq(back[1].ply, 7);
+	ck_assert_str_eq(back[1].color, "");
 	free(back);
 	free(json);
+	/* An older server's list (no lobby members) reads, with them empty;
+	 * a newer one's unknown member is skipped; a colour is one. */
+	const char *old = "{\"games\":[{\"id\":\"ab\",\"status\":\"open\",\"white\":1,\"black\":null,"
+			  "\"created_ms\":5,\"seq\":1,\"later\":true}]}";
+	ck_assert_int_eq(protocol_game_list_decode(old, strlen(old), &back, &n, &err), 0);
+	ck_assert_uint_eq(n, 1);
+	ck_assert_str_eq(back[0].tc, "");
+	ck_assert_int_eq(back[0].age_ms, 0);
+	free(back);
+	const char *bad = "{\"games\":[{\"id\":\"ab\",\"status\":\"open\",\"white\":1,\"black\":null,"
+			  "\"created_ms\":5,\"seq\":1,\"color\":\"green\"}]}";
+	ck_assert_int_eq(protocol_game_list_decode(bad, strlen(bad), &back, &n, &err), -1);
+	free(back);
 	ck_assert(!protocol_game_id_valid("../etc"));
 	ck_assert(!protocol_game_id_valid(""));
 	ck_assert(!protocol_game_id_valid("0123456789abcdef0123456789abcdef0"));

@@ -892,6 +892,78 @@ START_TEST(test_games_by_prefix)
 }
 END_TEST
 
+/* The public list as the lobby reads it (issue 14 item 5): GET /v1/games
+ * names each open seek's time control, ruleset, seeker and the colour it
+ * offers, and its age; a game being played its players and plies; an
+ * invite is not listed; a game that is over carries none of it. */
+static const struct protocol_game_summary *listed(const struct protocol_game_summary *g, size_t n, const char *id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(g[i].id, id))
+			return &g[i];
+	return NULL;
+}
+
+START_TEST(test_games_lobby)
+{
+	struct table t;
+	table_open(&t, "test_clock = on\n", "\"tc\":\"10+5\",\"ruleset\":\"yourpot\"");
+	char seek[PROTOCOL_GAME_ID_MAX + 1], invite[PROTOCOL_GAME_ID_MAX + 1], over[PROTOCOL_GAME_ID_MAX + 1];
+	char *body;
+	struct protocol_error err;
+	struct protocol_game_summary *g;
+	size_t n;
+	create_game_with(&t.d, t.carol, "{\"tc\":\"3+2\",\"color\":\"white\"}", seek);
+	create_game_with(&t.d, t.carol, "{\"tc\":\"5+3\",\"opponent\":\"invite\"}", invite);
+	create_game_with(&t.d, t.bob, "{\"tc\":\"1+0\"}", over);
+	table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e2e4\"}");
+	table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e7e5\"}");
+	table_ok(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"g1f3\"}");
+	char path[128];
+	snprintf(path, sizeof path, "/v1/games/%s/abort", over);
+	long st = http_call(&t.d, "POST", path, t.bob, "{\"ply\":0}", 9, &body);
+	ck_assert_msg(st == 200, "abort: %ld %s", st, body);
+	free(body);
+	tchessd_advance(&t.d, 5000);
+
+	ck_assert_int_eq(http_call(&t.d, "GET", "/v1/games", NULL, NULL, 0, &body), 200);
+	ck_assert_msg(protocol_game_list_decode(body, strlen(body), &g, &n, &err) == 0, "%s", err.message);
+	const struct protocol_game_summary *s = listed(g, n, seek);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->status, "open");
+	ck_assert_str_eq(s->tc, "3+2");
+	ck_assert_str_eq(s->ruleset, "fide");
+	ck_assert_str_eq(s->white_name, "carol");
+	ck_assert_str_eq(s->black_name, "");
+	ck_assert_str_eq(s->color, "black");
+	ck_assert_int_eq(s->ply, 0);
+	ck_assert_int_ge(s->age_ms, 5000);
+	ck_assert_int_lt(s->age_ms, 5000 + 60000);
+	/* On the wire: a free seat's name is left out, not null. */
+	ck_assert_ptr_null(strstr(body, "\"black_name\":null"));
+
+	s = listed(g, n, t.game);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->status, "playing");
+	ck_assert_str_eq(s->tc, "10+5");
+	ck_assert_str_eq(s->ruleset, "yourpot");
+	ck_assert_str_eq(s->white_name, "alice");
+	ck_assert_str_eq(s->black_name, "bob");
+	ck_assert_str_eq(s->color, "");
+	ck_assert_int_eq(s->ply, 3);
+
+	ck_assert_ptr_null(listed(g, n, invite));
+	s = listed(g, n, over);
+	ck_assert_ptr_nonnull(s);
+	ck_assert_str_eq(s->status, "over");
+	ck_assert_str_eq(s->tc, "");
+	ck_assert_str_eq(s->white_name, "");
+	free(g);
+	free(body);
+	table_close(&t);
+}
+END_TEST
+
 START_TEST(test_create_and_join_rules)
 {
 	/* Bad create requests are refused with reasons; invite games need
@@ -1082,6 +1154,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_pgn_export);
 	tcase_add_test(tc, test_create_and_join_rules);
 	tcase_add_test(tc, test_games_by_prefix);
+	tcase_add_test(tc, test_games_lobby);
 	tcase_add_test(tc, test_finished_games);
 	tcase_add_test(tc, test_resync_snapshot);
 	suite_add_tcase(s, tc);
