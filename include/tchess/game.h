@@ -181,6 +181,11 @@ enum tchess_err game_decline_abort(struct game *g, enum color who, struct tchess
  * (rules.first_move_timeout_ms is the caller's timer). Refused once who
  * has moved. */
 enum tchess_err game_abort_first_move(struct game *g, enum color who, struct tchess_error *err);
+/* Ends a game nobody has moved in as aborted, under any rules (chessgamble's
+ * too, which have no abort): a seek or invite withdrawn, or lapsed, before
+ * its opponent came -- no game was played. The caller knows the seat
+ * stood empty. Refused once a ply was played. */
+enum tchess_err game_abort_unplayed(struct game *g, enum color who, struct tchess_error *err);
 
 /* who resigns: the opponent wins. Also while adjourned. */
 enum tchess_err game_resign(struct game *g, enum color who, struct tchess_error *err);

@@ -492,6 +492,18 @@ enum tchess_err game_decline_abort(struct game *g, enum color who, struct tchess
 	return TCHESS_OK;
 }
 
+enum tchess_err game_abort_unplayed(struct game *g, enum color who, struct tchess_error *err)
+{
+	enum tchess_err e;
+	if ((e = check_live(g, false, err)) || (e = check_color(who, err)))
+		return e;
+	if (g->n_plies)
+		return tchess_error_set(err, TCHESS_ERR_NOT_ALLOWED, 0, "the game has begun: %zu plies played",
+					g->n_plies);
+	finish(g, GAME_RESULT_NONE, GAME_TERM_ABORTED);
+	return TCHESS_OK;
+}
+
 enum tchess_err game_abort_first_move(struct game *g, enum color who, struct tchess_error *err)
 {
 	enum tchess_err e;

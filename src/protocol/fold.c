@@ -534,6 +534,13 @@ static int apply_ended(struct game_view *v, int64_t t_ms, const struct fold_even
 				return bad(err, "%s: who aborted?", "game-ended");
 			if (!strcmp(e->reason, "first-move-timeout"))
 				rc = game_abort_first_move(&v->game, (enum color)e->color, &terr);
+			else if (!strcmp(e->reason, "seek-expired") || !strcmp(e->reason, "seek-withdrawn")) {
+				/* A seek nobody joined: no game was played, so no
+				 * ruleset's abort rule applies (chessgamble has none). */
+				if (v->started)
+					return bad(err, "game-ended: %s, but the game has started", e->reason);
+				rc = game_abort_unplayed(&v->game, (enum color)e->color, &terr);
+			}
 			else if (v->game.abort_request_by == !e->color)
 				rc = game_accept_abort(&v->game, (enum color)e->color, &terr);
 			else

@@ -98,7 +98,10 @@ void game_presence_left(struct game_service *gs, struct live_game *lg, int color
 
 /* The seat says it leaves: its polls parked now stop counting, it was last
  * seen now, and in a running game its opponent is told at once (a left
- * event) rather than after the quiet. */
+ * event) rather than after the quiet. A seek or an invite nobody has
+ * joined yet is withdrawn (issue 14 item 5): the lobby lists no seek whose
+ * player has gone, under every ruleset (no game was played, so this is no
+ * abort). */
 static void leave(struct game_service *gs, struct live_game *lg, int color)
 {
 	const struct game_view *v = &lg->view;
@@ -107,6 +110,13 @@ static void leave(struct game_service *gs, struct live_game *lg, int color)
 	if (fold_running(v) && v->clock.tc.kind != TC_CORRESPONDENCE && !v->absent[color] &&
 	    v->left_gone_ms[color] == 0)
 		game_presence_left(gs, lg, color);
+	if (v->created && !v->started && !game_is_over(&v->game) && v->seats[!color].kind == FOLD_SEAT_EMPTY &&
+	    strcmp(v->opponent, "tournament")) {
+		struct fold_event e;
+		log_info("game %s: the seek is withdrawn", lg->id);
+		game_action_ended_event(&e, color, GAME_TERM_ABORTED, "seek-withdrawn");
+		game_txn_server_event(gs, lg, &e, NULL);
+	}
 	game_timer_poke(gs, lg);
 }
 

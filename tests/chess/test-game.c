@@ -781,6 +781,21 @@ START_TEST(test_abort)
 	play(&g, "e4 e5");
 	EXPECT_REFUSED(&g, TCHESS_ERR_NOT_ALLOWED, game_abort_first_move(&g, WHITE, &err));
 	game_fini(&g);
+
+	/* A seek withdrawn or lapsed before anyone moved ends aborted under
+	 * every ruleset, chessgamble's (no abort at all) too; not once a ply
+	 * was played. */
+	for (const char *const *name = ruleset_preset_names; *name; name++) {
+		new_game(&g, NULL, *name);
+		ck_assert_int_eq(game_abort_unplayed(&g, BLACK, &err), TCHESS_OK);
+		expect_over(&g, "*", GAME_TERM_ABORTED);
+		game_fini(&g);
+	}
+	new_game(&g, NULL, "chessgamble");
+	EXPECT_REFUSED(&g, TCHESS_ERR_NOT_ALLOWED, game_abort(&g, WHITE, &err));
+	play(&g, "e4");
+	EXPECT_REFUSED(&g, TCHESS_ERR_NOT_ALLOWED, game_abort_unplayed(&g, WHITE, &err));
+	game_fini(&g);
 }
 END_TEST
 

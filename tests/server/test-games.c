@@ -15,6 +15,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -964,6 +965,61 @@ START_TEST(test_games_lobby)
 }
 END_TEST
 
+/* A seek (or invite) nobody joined is withdrawn when its player leaves
+ * (POST leave, as tchess sends when its player quits the waiting screen),
+ * under every ruleset, chessgamble's too, which has no abort: the list
+ * no longer offers it. */
+START_TEST(test_seek_withdrawn_on_leave)
+{
+	struct tchessd d;
+	tchessd_start(&d, "");
+	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], id[PROTOCOL_GAME_ID_MAX + 1];
+	char path[128], *body;
+	register_player(&d, "alice", alice);
+	register_player(&d, "bob", bob);
+	const char *seeks[] = { "{\"tc\":\"5+3\"}", "{\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"}",
+				"{\"tc\":\"5+3\",\"opponent\":\"invite\"}" };
+	for (size_t i = 0; i < sizeof seeks / sizeof seeks[0]; i++) {
+		create_game_with(&d, alice, seeks[i], id);
+		snprintf(path, sizeof path, "/v1/games/%s/leave", id);
+		ck_assert_int_eq(http_call(&d, "POST", path, alice, "{}", 2, NULL), 200);
+		/* The server's event is in the snapshot once it is durable. */
+		snprintf(path, sizeof path, "/v1/games/%s", id);
+		cJSON *snap = NULL;
+		for (int64_t deadline = mono_ms() + 5000;;) {
+			ck_assert_int_eq(http_call(&d, "GET", path, NULL, NULL, 0, &body), 200);
+			snap = cJSON_Parse(body);
+			free(body);
+			if (!strcmp(jstr(snap, "status"), "over") || mono_ms() > deadline)
+				break;
+			cJSON_Delete(snap);
+			struct timespec ts = { 0, 20 * 1000000 };
+			nanosleep(&ts, NULL);
+		}
+		ck_assert_msg(!strcmp(jstr(snap, "status"), "over"), "seek %zu: %s", i, jstr(snap, "status"));
+		ck_assert_str_eq(jstr(snap, "termination"), "aborted");
+		ck_assert_str_eq(jstr(snap, "reason"), "seek-withdrawn");
+		cJSON_Delete(snap);
+		/* Too late to join. */
+		snprintf(path, sizeof path, "/v1/games/%s/join", id);
+		ck_assert_int_ge(http_call(&d, "POST", path, bob, "{}", 2, NULL), 400);
+	}
+	/* Leaving a game that has begun withdraws nothing. */
+	create_game(&d, alice, id);
+	join_game(&d, id, bob);
+	snprintf(path, sizeof path, "/v1/games/%s/leave", id);
+	ck_assert_int_eq(http_call(&d, "POST", path, alice, "{}", 2, NULL), 200);
+	snprintf(path, sizeof path, "/v1/games/%s", id);
+	ck_assert_int_eq(http_call(&d, "GET", path, NULL, NULL, 0, &body), 200);
+	cJSON *snap = cJSON_Parse(body);
+	ck_assert_str_eq(jstr(snap, "status"), "playing");
+	cJSON_Delete(snap);
+	free(body);
+	tchessd_stop(&d);
+	tchessd_cleanup(&d);
+}
+END_TEST
+
 START_TEST(test_create_and_join_rules)
 {
 	/* Bad create requests are refused with reasons; invite games need
@@ -1155,6 +1211,7 @@ static Suite *games_suite(void)
 	tcase_add_test(tc, test_create_and_join_rules);
 	tcase_add_test(tc, test_games_by_prefix);
 	tcase_add_test(tc, test_games_lobby);
+	tcase_add_test(tc, test_seek_withdrawn_on_leave);
 	tcase_add_test(tc, test_finished_games);
 	tcase_add_test(tc, test_resync_snapshot);
 	suite_add_tcase(s, tc);

@@ -906,9 +906,12 @@ START_TEST(test_seeks_lapse)
 	struct tchessd d;
 	tchessd_start(&d, NO_RATE_LIMITS "test_clock = on\nseek_grace_ms = 60000\nseek_max_age_ms = 600000\n");
 	char tok[PROTOCOL_TOKEN_MAX + 1], left[PROTOCOL_GAME_ID_MAX + 1], stays[PROTOCOL_GAME_ID_MAX + 1];
+	char cg[PROTOCOL_GAME_ID_MAX + 1];
 	register_player(&d, "alice", tok);
 	create_game(&d, tok, left);
 	create_game(&d, tok, stays);
+	/* chessgamble has no abort, but a seek nobody joined is no game. */
+	create_game_with(&d, tok, "{\"tc\":\"5+3\",\"ruleset\":\"chessgamble\"}", cg);
 	char path[96];
 	snprintf(path, sizeof path, "/v1/games/%s", stays);
 	/* Within the grace both stand. */
@@ -919,7 +922,9 @@ START_TEST(test_seeks_lapse)
 	 * listed for ever), the one she keeps asking about stays. */
 	tchessd_advance(&d, 40000);
 	wait_ended(&d, left, "seek-expired");
+	wait_ended(&d, cg, "seek-expired");
 	ck_assert(!listed(&d, left));
+	ck_assert(!listed(&d, cg));
 	ck_assert(listed(&d, stays));
 	/* Seen all along, it still lapses at its maximum age. */
 	for (int i = 0; i < 11; i++) {
