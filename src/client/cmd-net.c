@@ -322,6 +322,7 @@ int client_ui_start(struct client_conn *c, struct ui *ui, const char *theme_arg)
 		fprintf(stderr, "tchess: %s\n", err);
 		return 1;
 	}
+	ui->mouse_off = c->cfg.mouse_off;
 	return 0;
 }
 
@@ -642,7 +643,9 @@ int cmd_home(int argc, char **argv)
 		return rc;
 	}
 	struct home h;
+	char cfg_path[1024];
 	home_init(&h, c.have_account);
+	home_form_defaults(&h, &c.cfg, config_path(cfg_path, sizeof cfg_path) == 0 ? cfg_path : NULL);
 	struct screen_home_opts opts = {
 		.ascii = config_want_ascii(o.ascii, &c.cfg, nl_langinfo(CODESET), getenv("TERM"), ui.glyph_cols),
 		.bell = c.cfg.bell,

@@ -13,6 +13,10 @@
 #include "config.h"
 #include "keyvalue.h"
 #include "review-engine.h"
+#include "tchess/clock.h"
+#include "tchess/position.h"
+#include "tchess/premove.h"
+#include "tchess/ruleset.h"
 #include "theme.h"
 #include "util/buf.h"
 
@@ -25,6 +29,7 @@ void config_init(struct config *c)
 	c->bell = false;
 	c->pieces = -1;
 	c->low_time_ms = -1;
+	c->seek_color = -2;
 }
 
 int config_parse(struct config *c, const char *text, size_t len, char *err, size_t errsize)
@@ -51,15 +56,54 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 				return -1;
 			}
 			strcpy(dst, value);
-		} else if (!strcmp(key, "ascii") || !strcmp(key, "bell")) {
+		} else if (!strcmp(key, "ascii") || !strcmp(key, "bell") || !strcmp(key, "mouse")) {
 			if (keyvalue_bool(value, &b) < 0) {
 				snprintf(err, errsize, "line %d: %s is 'yes' or 'no', not '%.60s'", line, key, value);
 				return -1;
 			}
 			if (key[0] == 'a')
 				tmp.ascii = b;
-			else
+			else if (key[0] == 'b')
 				tmp.bell = b;
+			else
+				tmp.mouse_off = !b;
+		} else if (!strcmp(key, "seek_tc")) {
+			struct time_control tc;
+			struct tchess_error terr;
+			if (strlen(value) >= sizeof tmp.seek_tc || time_control_parse(&tc, value, &terr) != TCHESS_OK) {
+				snprintf(err, errsize, "line %d: seek_tc is a time control such as 5+3, not '%.60s'", line,
+					 value);
+				return -1;
+			}
+			strcpy(tmp.seek_tc, value);
+		} else if (!strcmp(key, "seek_ruleset")) {
+			struct ruleset rules;
+			if (strlen(value) >= sizeof tmp.seek_ruleset || !ruleset_preset(&rules, value)) {
+				snprintf(err, errsize, "line %d: seek_ruleset is fide, yourpot or chessgamble, not '%.60s'",
+					 line, value);
+				return -1;
+			}
+			strcpy(tmp.seek_ruleset, value);
+		} else if (!strcmp(key, "seek_color")) {
+			if (!strcmp(value, "random"))
+				tmp.seek_color = -1;
+			else if (!strcmp(value, "white") || !strcmp(value, "black"))
+				tmp.seek_color = value[0] == 'w' ? WHITE : BLACK;
+			else {
+				snprintf(err, errsize, "line %d: seek_color is white, black or random, not '%.60s'", line,
+					 value);
+				return -1;
+			}
+		} else if (!strcmp(key, "seek_premoves")) {
+			char *end;
+			errno = 0;
+			long n = strtol(value, &end, 10);
+			if (end == value || *end || errno || n < 1 || n > PREMOVE_DEPTH_MAX) {
+				snprintf(err, errsize, "line %d: seek_premoves is from 1 to %d, not '%.60s'", line,
+					 PREMOVE_DEPTH_MAX, value);
+				return -1;
+			}
+			tmp.seek_premoves = (int)n;
 		} else if (!strcmp(key, "pieces")) {
 			if (!strcmp(value, "solid") || !strcmp(value, "outline")) {
 				tmp.pieces = value[0] == 's';
@@ -128,7 +172,8 @@ int config_parse(struct config *c, const char *text, size_t len, char *err, size
 		} else {
 			snprintf(err, errsize,
 				 "line %d: unknown key '%.60s' (known: theme, ascii, pieces, server, bell, move_alert, low_time_ms, "
-				 "lichess_url, engine, engine_depth, engine_start_timeout)",
+				 "lichess_url, engine, engine_depth, engine_start_timeout, mouse, seek_tc, seek_ruleset, seek_color, "
+				 "seek_premoves)",
 				 line, key);
 			return -1;
 		}

@@ -13,6 +13,11 @@
  *	engine = /usr/games/stockfish      # review's UCI engine (--engine)
  *	engine_depth = 16          # review's search depth, 1..60 (--depth)
  *	engine_start_timeout = 10  # seconds review's engine has to start, 1..600
+ *	mouse = off                # no mouse reports (on by default)
+ *	seek_tc = 10+5             # the home screen's seek and invite form,
+ *	seek_ruleset = yourpot     #   saved there when a game is made:
+ *	seek_color = white         #   white, black or random
+ *	seek_premoves = 3          #   the premove queue, 1..8
  *
  * Command-line options override the file.
  */
@@ -41,6 +46,13 @@ struct config {
 	char engine[256];      /* review's engine; "" when not set */
 	int engine_depth;      /* review's depth; 0 when not set */
 	int engine_start_s;    /* review's engine start deadline; 0 when not set */
+	bool mouse_off;        /* mouse = off */
+	/* The seek and invite form's last values ("" / -2 / 0 when not set;
+	 * seek_color -1 random, else the colour). */
+	char seek_tc[16];
+	char seek_ruleset[16];
+	int seek_color;
+	int seek_premoves;
 };
 
 /* Where tchess lichess plays unless lichess_url says otherwise (the tests

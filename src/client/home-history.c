@@ -40,8 +40,7 @@ int home_recent_rows(const struct home *h)
 {
 	if (!h->have_account)
 		return 0;
-	size_t n = home_recent_shown(h);
-	return 2 + (int)(n ? n : 1);
+	return 2 + (int)home_recent_shown(h);
 }
 
 enum home_row_kind home_recent_row(const struct home *h, int row, size_t *index)

@@ -25,6 +25,25 @@ unsigned home_recent_open(struct home *h, size_t i, bool review);
 void home_recent_req_http(const struct home_req *r, const char **method, char *path, size_t size);
 unsigned home_recent_on_answer(struct home *h, const struct home_req *r, int status, const char *body, size_t len);
 
+/* home-lobby.c: the open seeks (seeks true) and the live games of
+ * others, as rows: a blank, a heading, the games. */
+bool home_lobby_shown(const struct home *h, size_t i, bool seeks);
+size_t home_lobby_count(const struct home *h, bool seeks);
+int home_lobby_rows(const struct home *h, bool seeks);
+enum home_row_kind home_lobby_row(const struct home *h, int row, bool seeks, size_t *index);
+void home_lobby_heading(const struct home *h, bool seeks, char *buf, size_t size);
+/* Game i's row, its columns fitted to the screen's width. */
+void home_lobby_row_text(const struct home *h, size_t i, bool seek, char *buf, size_t size);
+/* The seek and invite form: opened for action a, closed, its rows, the
+ * selected setting changed, and the game asked for (its values saved). */
+void home_form_open(struct home *h, enum home_action a);
+void home_form_close(struct home *h);
+int home_form_rows(const struct home *h);
+enum home_row_kind home_form_row(const struct home *h, int row, size_t *index);
+void home_form_row_text(const struct home *h, int row, char *buf, size_t size);
+unsigned home_form_change(struct home *h, int step);
+void home_form_submit(struct home *h);
+
 /* home-lichess.c: the same calls as home.h's, for h->lichess. */
 int home_lx_rows(const struct home *h);
 enum home_row_kind home_lx_row(const struct home *h, int row, size_t *index);

@@ -1,8 +1,10 @@
 /*
  * The home screen's model (home.h): the actions, the player's games and
  * the live ones as rows, the keys, the join prompt, and the requests and
- * their answers. The lists come from GET /v1/me/games and GET /v1/games;
- * a typed id is looked up with ?prefix= as "tchess join" does.
+ * their answers. The lists come from GET /v1/me/games and GET /v1/games
+ * (the lobby's sections and the seek form are home-lobby.c's), fetched
+ * again every HOME_REFRESH_MS while the screen shows; a typed id is
+ * looked up with ?prefix= as "tchess join" does.
  */
 #include <errno.h>
 #include <stdio.h>
@@ -76,6 +78,7 @@ void home_init(struct home *h, bool have_account)
 	h->engine_color = -1;
 	h->engine_tc = 2; /* 5+3 */
 	h->hotseat_tc = 2;
+	home_form_defaults(h, NULL, NULL);
 	home_refresh(h);
 }
 
@@ -88,29 +91,18 @@ void home_fini(struct home *h)
 	h->n_live = 0;
 }
 
-/* The live games of others (the player's own are listed above them). */
-static bool home_live_shown(const struct home *h, size_t i)
-{
-	const struct protocol_game_summary *g = &h->live[i];
-	return strcmp(g->status, "over") && !corr_my_games_find(&h->mine, g->id);
-}
-
-static size_t home_n_live_shown(const struct home *h)
-{
-	size_t n = 0;
-	for (size_t i = 0; i < h->n_live; i++)
-		n += home_live_shown(h, i);
-	return n;
-}
-
-/* The rows: the actions, a blank, "Your games" and them, a blank, "Live
- * games" and them. */
+/* The rows: the actions, a blank, "Your games" and them, the lobby (a
+ * blank, "Open seeks" and them, a blank, "Live games" and them), then the
+ * recent games (a blank, their heading, them). A heading that says
+ * "none" has no row under it. The form, while it is open, instead. */
 int home_rows(const struct home *h)
 {
 	if (h->lichess)
 		return home_lx_rows(h);
-	return HOME_ACTION_NB + 2 + (int)(h->mine.n ? h->mine.n : 1) + home_recent_rows(h) + 2 +
-	       (int)(home_n_live_shown(h) ? home_n_live_shown(h) : 1);
+	if (h->form.open)
+		return home_form_rows(h);
+	return HOME_ACTION_NB + 2 + (int)h->mine.n + home_lobby_rows(h, true) + home_lobby_rows(h, false) +
+	       home_recent_rows(h);
 }
 
 enum home_row_kind home_row(const struct home *h, int row, size_t *index)
@@ -118,6 +110,8 @@ enum home_row_kind home_row(const struct home *h, int row, size_t *index)
 	*index = 0;
 	if (h->lichess)
 		return home_lx_row(h, row, index);
+	if (h->form.open)
+		return home_form_row(h, row, index);
 	if (row < HOME_ACTION_NB) {
 		*index = (size_t)row;
 		return HOME_ROW_ACTION;
@@ -129,29 +123,19 @@ enum home_row_kind home_row(const struct home *h, int row, size_t *index)
 		return HOME_ROW_HEADING;
 	row -= 2;
 	int n_mine = (int)h->mine.n;
-	if (row < (n_mine ? n_mine : 1)) {
+	if (row < n_mine) {
 		*index = (size_t)row;
-		return n_mine ? HOME_ROW_MINE : HOME_ROW_BLANK;
+		return HOME_ROW_MINE;
 	}
-	row -= n_mine ? n_mine : 1;
+	row -= n_mine;
+	if (row < home_lobby_rows(h, true))
+		return home_lobby_row(h, row, true, index);
+	row -= home_lobby_rows(h, true);
+	if (row < home_lobby_rows(h, false))
+		return home_lobby_row(h, row, false, index);
+	row -= home_lobby_rows(h, false);
 	if (row < home_recent_rows(h))
 		return home_recent_row(h, row, index);
-	row -= home_recent_rows(h);
-	if (row == 0)
-		return HOME_ROW_BLANK;
-	if (row == 1) {
-		*index = 1;
-		return HOME_ROW_HEADING;
-	}
-	row -= 2;
-	for (size_t i = 0; i < h->n_live; i++) {
-		if (!home_live_shown(h, i))
-			continue;
-		if (row-- == 0) {
-			*index = i;
-			return HOME_ROW_LIVE;
-		}
-	}
 	return HOME_ROW_BLANK;
 }
 
@@ -159,7 +143,8 @@ static bool home_selectable(const struct home *h, int row)
 {
 	size_t i;
 	enum home_row_kind k = home_row(h, row, &i);
-	return k == HOME_ROW_ACTION || k == HOME_ROW_MINE || k == HOME_ROW_LIVE || k == HOME_ROW_RECENT;
+	return k == HOME_ROW_ACTION || k == HOME_ROW_MINE || k == HOME_ROW_LIVE || k == HOME_ROW_RECENT ||
+	       k == HOME_ROW_SEEK || k == HOME_ROW_FIELD;
 }
 
 void home_row_text(const struct home *h, int row, char *buf, size_t size)
@@ -167,6 +152,10 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 	size_t i;
 	if (h->lichess) {
 		home_lx_row_text(h, row, buf, size);
+		return;
+	}
+	if (h->form.open) {
+		home_form_row_text(h, row, buf, size);
 		return;
 	}
 	switch (home_row(h, row, &i)) {
@@ -179,6 +168,17 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 				 : h->engine_color == BLACK ? "you play Black"
 							    : "your colour drawn",
 				 h->sel == HOME_ENGINE ? "   (+ - c t)" : "");
+			break;
+		}
+		if (i == HOME_SEEK || i == HOME_INVITE) {
+			/* The form's values, as the game will be made. */
+			const struct home_form_values *v = &h->form.values;
+			snprintf(buf, size, "  %c  %-18s %s %s, %s%s", (char)('1' + i), home_action_text[i][0], v->tc,
+				 v->ruleset,
+				 v->color == WHITE   ? "you play White"
+				 : v->color == BLACK ? "you play Black"
+						     : "colour drawn",
+				 i == HOME_SEEK ? ": anyone may join" : ", and a code");
 			break;
 		}
 		if (i == HOME_HOTSEAT) {
@@ -198,9 +198,7 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 						  : h->mine.n	      ? "Your games"
 								      : "Your games: none yet");
 		else
-			snprintf(buf, size, "%s", !h->have_live ? "Live games (loading...)"
-					  : home_n_live_shown(h) ? "Live games: Enter joins a seek or watches a game"
-								   : "Live games: none now");
+			home_lobby_heading(h, i == HOME_HEADING_SEEKS, buf, size);
 		break;
 	case HOME_ROW_MINE: {
 		const struct protocol_my_game *g = &h->mine.games[i];
@@ -219,12 +217,10 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 	case HOME_ROW_RECENT:
 		home_recent_row_text(h, i, buf, size);
 		break;
-	case HOME_ROW_LIVE: {
-		const struct protocol_game_summary *g = &h->live[i];
-		snprintf(buf, size, "  %.8s  %s", g->id,
-			 !strcmp(g->status, "open") ? "open seek: Enter takes the free seat" : g->status);
+	case HOME_ROW_SEEK:
+	case HOME_ROW_LIVE:
+		home_lobby_row_text(h, i, home_row(h, row, &i) == HOME_ROW_SEEK, buf, size);
 		break;
-	}
 	default:
 		buf[0] = '\0';
 		break;
@@ -237,7 +233,9 @@ void home_status_text(const struct home *h, char *buf, size_t size)
 		home_lx_status_text(h, buf, size);
 		return;
 	}
-	if (h->typing && h->typing_file)
+	if (h->form.open)
+		snprintf(buf, size, "tchess | Up/Down setting  Left/Right change  Enter create  Esc cancel");
+	else if (h->typing && h->typing_file)
 		snprintf(buf, size, "file: %s_   Enter opens, Esc cancels", h->input);
 	else if (h->typing)
 		snprintf(buf, size, "join: %s_   Enter joins, Esc cancels", h->input);
@@ -245,6 +243,10 @@ void home_status_text(const struct home *h, char *buf, size_t size)
 		snprintf(buf, size, "tchess | +/- level  c colour  t time control  Enter play  q quit");
 	else if (h->sel == HOME_HOTSEAT)
 		snprintf(buf, size, "tchess | t time control  Enter play  q quit");
+	else if (home_row(h, h->sel, &(size_t){ 0 }) == HOME_ROW_SEEK)
+		snprintf(buf, size, "tchess | Enter takes the seat  Up/Down select  r refresh  q quit");
+	else if (home_row(h, h->sel, &(size_t){ 0 }) == HOME_ROW_LIVE)
+		snprintf(buf, size, "tchess | Enter watches  Up/Down select  r refresh  q quit");
 	else if (home_row(h, h->sel, &(size_t){ 0 }) == HOME_ROW_RECENT)
 		snprintf(buf, size, "tchess | Enter review  e export the PGN  Up/Down select  r refresh  q quit");
 	else
@@ -269,6 +271,34 @@ struct home_cmd home_key(const struct home *h, int key)
 		c = home_lx_key(h, key);
 		if (c.kind != HOME_CMD_NONE)
 			return c;
+	}
+	/* The form: its own keys, Up/Down and Enter as on the rows, no
+	 * other. */
+	if (h->form.open) {
+		switch (key) {
+		case KEYS_TAB:
+			return (struct home_cmd){ HOME_CMD_MOVE, 1, 0 };
+		case KEYS_LEFT:
+		case 'h':
+		case '-':
+			return (struct home_cmd){ HOME_CMD_FIELD, -1, 0 };
+		case KEYS_RIGHT:
+		case 'l':
+		case '+':
+		case ' ':
+			return (struct home_cmd){ HOME_CMD_FIELD, 1, 0 };
+		case KEYS_ESC:
+		case 'q':
+			return (struct home_cmd){ HOME_CMD_CANCEL, 0, 0 };
+		case KEYS_UP:
+		case 'k':
+		case KEYS_DOWN:
+		case 'j':
+		case KEYS_ENTER:
+			break;
+		default:
+			return c;
+		}
 	}
 	switch (key) {
 	case KEYS_UP:
@@ -299,18 +329,33 @@ struct home_cmd home_key(const struct home *h, int key)
 	}
 }
 
-/* The create request of an action. */
-static void home_create(struct home *h, enum home_action a)
+struct home_cmd home_mouse(const struct home *h, int x, int y)
+{
+	(void)x;
+	struct home_cmd c = { HOME_CMD_NONE, 0, 0 };
+	/* The rows start on the body's third line (ui/home.c), above the
+	 * message and status lines. */
+	int row = h->top + y - 2;
+	if (h->typing || y < 2 || y >= h->h - 2 || row >= home_rows(h))
+		return c;
+	c.kind = HOME_CMD_CLICK;
+	c.arg = row;
+	return c;
+}
+
+/* The create request of a game against the engine (a seek's and an
+ * invite's come from their form, home-lobby.c). */
+static void home_create_engine(struct home *h)
 {
 	if (!h->have_account) {
 		home_say(h, true, "no account on this server: tchess register NAME first");
 		return;
 	}
-	struct home_req r = { .kind = HOME_REQ_CREATE, .action = a, .color = -1, .level = h->engine_level,
+	struct home_req r = { .kind = HOME_REQ_CREATE, .action = HOME_ENGINE, .color = -1, .level = h->engine_level,
 			      .want_color = h->engine_color };
-	snprintf(r.tc, sizeof r.tc, "%s", a == HOME_ENGINE ? home_tcs[h->engine_tc] : "5+3");
+	snprintf(r.tc, sizeof r.tc, "%s", home_tcs[h->engine_tc]);
 	home_queue(h, &r);
-	home_say(h, false, a == HOME_ENGINE ? "starting a game against the engine..." : "opening a game...");
+	home_say(h, false, "starting a game against the engine...");
 }
 
 /* The game of a typed id that is the player's own, or NULL. */
@@ -384,12 +429,25 @@ static unsigned home_activate(struct home *h, int row)
 	if (h->lichess)
 		return home_lx_activate(h, row);
 	switch (home_row(h, row, &i)) {
+	case HOME_ROW_FIELD:
+		if (i == HOME_FIELD_CANCEL) {
+			home_form_close(h);
+			home_say(h, false, "");
+		} else {
+			home_form_submit(h);
+		}
+		break;
 	case HOME_ROW_ACTION:
 		switch ((enum home_action)i) {
 		case HOME_ENGINE:
+			home_create_engine(h);
+			break;
 		case HOME_SEEK:
 		case HOME_INVITE:
-			home_create(h, (enum home_action)i);
+			if (!h->have_account)
+				home_say(h, true, "no account on this server: tchess register NAME first");
+			else
+				home_form_open(h, (enum home_action)i);
 			break;
 		case HOME_JOIN:
 			h->typing = true;
@@ -430,22 +488,67 @@ static unsigned home_activate(struct home *h, int row)
 		break;
 	case HOME_ROW_RECENT:
 		return home_recent_open(h, i, true);
-	case HOME_ROW_LIVE:
-		if (!strcmp(h->live[i].status, "open")) {
-			struct home_req r = { .kind = HOME_REQ_JOIN, .color = -1 };
-			snprintf(r.id, sizeof r.id, "%s", h->live[i].id);
-			if (!h->have_account)
-				home_say(h, true, "no account on this server: tchess register NAME first");
-			else
-				home_queue(h, &r);
+	case HOME_ROW_SEEK: {
+		struct home_req r = { .kind = HOME_REQ_JOIN, .color = -1 };
+		snprintf(r.id, sizeof r.id, "%s", h->live[i].id);
+		if (!h->have_account) {
+			home_say(h, true, "no account on this server: tchess register NAME first");
 		} else {
-			home_open(h, h->live[i].id, -1, NULL);
+			home_queue(h, &r);
+			home_say(h, false, "taking the seat...");
 		}
+		break;
+	}
+	case HOME_ROW_LIVE:
+		home_open(h, h->live[i].id, -1, NULL);
 		break;
 	default:
 		break;
 	}
 	return HOME_DIRTY_ALL;
+}
+
+/* The id of the game on the selected row ("" for another row). */
+static void home_sel_id(const struct home *h, char *id, size_t size)
+{
+	size_t i;
+	id[0] = '\0';
+	if (h->lichess || h->form.open)
+		return;
+	switch (home_row(h, h->sel, &i)) {
+	case HOME_ROW_MINE:
+		snprintf(id, size, "%s", h->mine.games[i].id);
+		break;
+	case HOME_ROW_SEEK:
+	case HOME_ROW_LIVE:
+		snprintf(id, size, "%s", h->live[i].id);
+		break;
+	default:
+		break;
+	}
+}
+
+/* After the lists changed: the selection on game id's row again if it is
+ * still listed (a refresh must not slide another seek under the cursor),
+ * else on a row that can be selected, at or above where it was. */
+static void home_sel_keep(struct home *h, const char *id)
+{
+	int n = home_rows(h);
+	if (id[0] && !h->form.open) {
+		for (int row = 0; row < n; row++) {
+			char at[PROTOCOL_GAME_ID_MAX + 1];
+			int keep = h->sel;
+			h->sel = row;
+			home_sel_id(h, at, sizeof at);
+			if (!strcmp(at, id))
+				return;
+			h->sel = keep;
+		}
+	}
+	if (h->sel >= n)
+		h->sel = n - 1;
+	while (h->sel > 0 && !home_selectable(h, h->sel))
+		h->sel--;
 }
 
 static void home_scroll(struct home *h)
@@ -458,7 +561,7 @@ static void home_scroll(struct home *h)
 	if (h->sel >= h->top + rows)
 		h->top = h->sel - rows + 1;
 	/* The actions stay in sight while the selection is on them. */
-	if (h->sel < (h->lichess ? HOME_LX_ACTION_NB : HOME_ACTION_NB))
+	if (h->form.open || h->sel < (h->lichess ? HOME_LX_ACTION_NB : HOME_ACTION_NB))
 		h->top = 0;
 }
 
@@ -538,9 +641,36 @@ unsigned home_apply(struct home *h, const struct home_cmd *c)
 		home_submit(h);
 		return HOME_DIRTY_ALL;
 	case HOME_CMD_CANCEL:
+		if (h->form.open)
+			home_form_close(h);
 		h->typing = h->typing_file = false;
 		home_say(h, false, "");
 		return HOME_DIRTY_ALL;
+	case HOME_CMD_FIELD:
+		return h->form.open ? home_form_change(h, c->arg) : 0;
+	case HOME_CMD_CLICK: {
+		if (c->arg < 0 || c->arg >= home_rows(h) || !home_selectable(h, c->arg))
+			return 0;
+		size_t i;
+		/* A click on the selected row is Enter there; on a setting
+		 * of the form it is the setting's next value. */
+		if (c->arg != h->sel) {
+			h->sel = c->arg;
+			home_scroll(h);
+			return HOME_DIRTY_BODY | HOME_DIRTY_STATUS;
+		}
+		if (home_row(h, c->arg, &i) == HOME_ROW_FIELD && i < HOME_FIELD_CREATE)
+			return home_form_change(h, 1);
+		return home_activate(h, c->arg);
+	}
+	case HOME_CMD_TICK:
+		/* Quietly, and not under the form. */
+		if (!h->lichess) {
+			if (h->have_account)
+				home_queue_kind(h, HOME_REQ_MY_GAMES);
+			home_queue_kind(h, HOME_REQ_LIVE);
+		}
+		return 0;
 	case HOME_CMD_QUIT:
 		h->quit = true;
 		return 0;
@@ -619,12 +749,12 @@ void home_req_http(const struct home_req *r, const char **method, char *path, si
 		snprintf(req.tc, sizeof req.tc, "%s", r->tc[0] ? r->tc : "5+3");
 		snprintf(req.opponent, sizeof req.opponent, "%s",
 			 r->action == HOME_ENGINE ? "engine" : r->action == HOME_INVITE ? "invite" : "open");
-		if (r->action == HOME_ENGINE) {
+		if (r->action == HOME_ENGINE)
 			req.level = r->level ? r->level : 3;
-			if (r->want_color == WHITE || r->want_color == BLACK)
-				snprintf(req.color, sizeof req.color, "%s", r->want_color == WHITE ? "white" : "black");
-		}
-		req.premoves = CONFIG_PREMOVES_DEFAULT;
+		if (r->want_color == WHITE || r->want_color == BLACK)
+			snprintf(req.color, sizeof req.color, "%s", r->want_color == WHITE ? "white" : "black");
+		snprintf(req.ruleset, sizeof req.ruleset, "%s", r->ruleset);
+		req.premoves = r->premoves ? r->premoves : CONFIG_PREMOVES_DEFAULT;
 		*method = route_request(path, size, ROUTE_GAMES_CREATE, NULL, NULL);
 		*body = protocol_game_create_request_encode(&req);
 		break;
@@ -663,10 +793,14 @@ unsigned home_on_answer(struct home *h, const struct home_req *r, int status, co
 		struct protocol_my_games g = { 0 };
 		if (protocol_my_games_decode(body, len, &g, err, sizeof err) < 0)
 			return home_refused(h, "your games", status, NULL, 0);
+		char sel[PROTOCOL_GAME_ID_MAX + 1];
+		home_sel_id(h, sel, sizeof sel);
 		protocol_my_games_fini(&h->mine);
 		h->mine = g;
 		h->have_mine = true;
-		return HOME_DIRTY_BODY;
+		home_sel_keep(h, sel);
+		home_scroll(h);
+		return HOME_DIRTY_BODY | HOME_DIRTY_STATUS;
 	}
 	case HOME_REQ_RECENT:
 	case HOME_REQ_RECENT_REVIEW:
@@ -677,11 +811,15 @@ unsigned home_on_answer(struct home *h, const struct home_req *r, int status, co
 		size_t n = 0;
 		if (status != 200 || protocol_game_list_decode(body, len, &games, &n, &perr) < 0)
 			return home_refused(h, "live games", status, body, len);
+		char sel[PROTOCOL_GAME_ID_MAX + 1];
+		home_sel_id(h, sel, sizeof sel);
 		free(h->live);
 		h->live = games;
 		h->n_live = n;
 		h->have_live = true;
-		return HOME_DIRTY_BODY;
+		home_sel_keep(h, sel);
+		home_scroll(h);
+		return HOME_DIRTY_BODY | HOME_DIRTY_STATUS;
 	}
 	case HOME_REQ_CREATE:
 	case HOME_REQ_JOIN: {

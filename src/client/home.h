@@ -76,6 +76,8 @@ struct home_req {
 	int level;                          /* create, engine: its level */
 	int want_color;                     /* create, engine: -1 drawn, WHITE, BLACK */
 	char tc[16];                        /* create, engine, hotseat: the time control */
+	char ruleset[16];                   /* create, seek and invite: "" the server's default */
+	int premoves;                       /* create, seek and invite: the queue's depth (0: the default) */
 };
 
 enum home_dirty {
@@ -101,6 +103,9 @@ enum home_cmd_kind {
 	HOME_CMD_ENGINE_COLOR, /* drawn, White, Black, drawn... */
 	HOME_CMD_ENGINE_TC,    /* the next time control (of the engine's or the hotseat's row) */
 	HOME_CMD_EXPORT,       /* e on a recent game: its PGN to the games folder */
+	HOME_CMD_CLICK,        /* arg: the row clicked: selected, or activated when it was */
+	HOME_CMD_FIELD,        /* arg: +1 or -1, the form's selected setting to its next or previous value */
+	HOME_CMD_TICK,         /* the lists' periodic refresh, said nowhere */
 };
 
 struct home_cmd {
@@ -111,9 +116,48 @@ struct home_cmd {
 /* A row of the screen: an action, a heading, or one game (on Lichess: a
  * game of the player's, HOME_ROW_MINE, or a challenge to the player,
  * HOME_ROW_LIVE). */
-enum home_row_kind { HOME_ROW_ACTION, HOME_ROW_HEADING, HOME_ROW_MINE, HOME_ROW_LIVE, HOME_ROW_BLANK, HOME_ROW_RECENT };
+enum home_row_kind {
+	HOME_ROW_ACTION,
+	HOME_ROW_HEADING,
+	HOME_ROW_MINE,
+	HOME_ROW_LIVE,   /* a game being played, to watch (index into live) */
+	HOME_ROW_BLANK,
+	HOME_ROW_RECENT,
+	HOME_ROW_SEEK,   /* an open seek of another player's, to join (index into live) */
+	HOME_ROW_FIELD,  /* a setting of the seek or invite form (index: enum home_field) */
+};
 /* A heading row's index: which heading. */
-enum { HOME_HEADING_MINE = 0, HOME_HEADING_LIVE = 1, HOME_HEADING_RECENT = 2 };
+enum { HOME_HEADING_MINE = 0, HOME_HEADING_LIVE = 1, HOME_HEADING_RECENT = 2, HOME_HEADING_SEEKS = 3,
+       HOME_HEADING_FORM = 4 };
+
+/* The rows of the seek and invite form, after its heading and a blank. */
+enum home_field {
+	HOME_FIELD_TC = 0,
+	HOME_FIELD_RULESET,
+	HOME_FIELD_COLOR,
+	HOME_FIELD_PREMOVES,
+	HOME_FIELD_CREATE,
+	HOME_FIELD_CANCEL,
+	HOME_FIELD_NB
+};
+#define HOME_FORM_FIRST 2
+
+/* What the form makes a game with. */
+struct home_form_values {
+	char tc[16];
+	char ruleset[16];
+	int color;    /* -1 drawn by the server, WHITE or BLACK */
+	int premoves; /* 1..PREMOVE_DEPTH_MAX */
+};
+
+/* The seek and invite form (home-lobby.c): open, it is the screen's rows. */
+struct home_form {
+	bool open;
+	enum home_action action;          /* HOME_SEEK or HOME_INVITE */
+	struct home_form_values values;
+	struct home_form_values saved;    /* as the config file holds them */
+	int back_sel, back_top;           /* the selection it came from */
+};
 
 /* The actions of the home screen on Lichess (tchess --lichess). */
 enum home_lx_action { HOME_LX_SEEK = 0, HOME_LX_AI, HOME_LX_CHALLENGE, HOME_LX_QUIT, HOME_LX_ACTION_NB };
@@ -174,10 +218,17 @@ struct home {
 	size_t n_out;
 	bool lichess;      /* the home screen on Lichess: lx, not mine and live */
 	struct home_lichess lx;
+	struct home_form form;
+	char config_path[1024]; /* where the form's values are saved ("" nowhere) */
 };
 
 /* A home screen; queues the first requests (the games). */
 void home_init(struct home *h, bool have_account);
+/* The seek and invite form's values from the config file cfg (NULL: the
+ * defaults), saved to config_path (NULL: nowhere) when a game is made
+ * with others. */
+struct config;
+void home_form_defaults(struct home *h, const struct config *cfg, const char *config_path);
 /* The home screen on Lichess, as the user me_id (lower case); queues the
  * first request (the ongoing games). The screen opens the event stream
  * and hands its lines to home_lx_event. */
@@ -196,6 +247,11 @@ const char *const *home_time_controls(size_t *n);
 void home_status_text(const struct home *h, char *buf, size_t size);
 
 struct home_cmd home_key(const struct home *h, int key);
+/* A click of the mouse at column x, line y of the screen: the row's
+ * HOME_CMD_CLICK, or HOME_CMD_NONE off the rows. */
+struct home_cmd home_mouse(const struct home *h, int x, int y);
+/* How often the lists are fetched again while the screen shows. */
+#define HOME_REFRESH_MS 10000
 unsigned home_apply(struct home *h, const struct home_cmd *c);
 bool home_take_request(struct home *h, struct home_req *out);
 /* Method, path (size bytes) and malloc'd body (NULL for none) of an HTTP
@@ -226,6 +282,9 @@ const char *home_recent_outcome(const struct protocol_finished_game *g);
 /* ms as "today 10:42", "3 Dec" or "3 Dec 2025", in local time, as seen
  * at now_ms. */
 void home_recent_date(int64_t ms, int64_t now_ms, char *buf, size_t size);
+
+/* A game's age as the lobby says it: "45s", "2m", "3h", "2d". */
+void home_lobby_age(int64_t ms, char *buf, size_t size);
 
 /* Back from a game (or the tournaments) opened from here: why it failed
  * ("" none); refreshes the lists. */

@@ -3,8 +3,10 @@
  * requests sent through the loop (once each: a network error is shown,
  * not waited out) and their answers handed back; a game opened from here
  * is pushed as a play screen on top, the tournaments as their screen, and
- * when that closes this one is shown again, its lists refreshed.
- * ui/home.c draws it.
+ * when that closes this one is shown again, its lists refreshed. While
+ * it shows, the lists are fetched again every HOME_REFRESH_MS: two small
+ * requests, the loop asleep in between. Clicks on its rows come as
+ * home_mouse commands. ui/home.c draws it.
  *
  * On Lichess (tchess --lichess) the screen also holds the event stream
  * (GET /api/stream/event, reopened by lichess-stream.h's rules), whose
@@ -60,6 +62,7 @@ struct screen_home {
 	int ev_status;
 	char ev_text[LICHESS_MESSAGE_MAX];
 	unsigned lx_dirty;        /* what the streams' lines changed */
+	int64_t refresh_at;       /* the lists' next fetch (mono ms) */
 };
 
 struct screen_home *screen_home_new(struct ui *ui, struct home *h, const struct screen_home_opts *opts)
@@ -161,8 +164,14 @@ static unsigned screen_home_apply(void *self, struct loop *l, int64_t mono_ms)
 	struct screen_home *p = self;
 	unsigned dirty = p->lx_dirty;
 	p->lx_dirty = 0;
-	if (!p->h->lichess)
-		return 0;
+	if (!p->h->lichess) {
+		if (p->refresh_at && mono_ms >= p->refresh_at) {
+			struct home_cmd tick = { HOME_CMD_TICK, 0, 0 };
+			dirty |= home_apply(p->h, &tick);
+			p->refresh_at = mono_ms + HOME_REFRESH_MS;
+		}
+		return dirty;
+	}
 	if (p->ev_ended) {
 		p->ev_ended = false;
 		enum lichess_end e = lichess_retry_ended(&p->ev_retry, p->ev_status, false, mono_ms);
@@ -195,7 +204,9 @@ static unsigned screen_home_apply(void *self, struct loop *l, int64_t mono_ms)
 static int64_t screen_home_next_tick(void *self, int64_t mono_ms)
 {
 	const struct screen_home *p = self;
-	if (!p->h->lichess || p->ev_stopped)
+	if (!p->h->lichess)
+		return p->refresh_at ? (p->refresh_at > mono_ms ? p->refresh_at - mono_ms : 0) : -1;
+	if (p->ev_stopped)
 		return -1;
 	return lichess_retry_next_ms(&p->ev_retry, p->events != NULL, mono_ms);
 }
@@ -228,11 +239,12 @@ static unsigned screen_home_show(void *self, struct loop *l, bool resumed)
 {
 	struct screen_home *p = self;
 	p->loop = l;
-	ui_mouse(false);
+	ui_mouse(p->ui, !p->h->lichess);
 	/* The event stream first, before any seek or challenge. */
 	if (p->h->lichess && !p->events && !p->ev_stopped && !p->ev_retry.reopen_at_ms)
 		screen_home_ev_open(p);
 	unsigned dirty = screen_home_resize(p);
+	p->refresh_at = now_mono_ms() + HOME_REFRESH_MS;
 	if (resumed && p->away) {
 		p->away = false;
 		if (p->tv) {
@@ -260,6 +272,12 @@ static unsigned screen_home_key(void *self, struct loop *l, int key)
 	if (key == KEYS_RESIZE)
 		return screen_home_resize(p);
 	struct home_cmd c = home_key(p->h, key);
+	if (key == KEYS_MOUSE) {
+		int x, y;
+		c.kind = HOME_CMD_NONE;
+		if (!p->h->lichess && ui_mouse_click(&x, &y))
+			c = home_mouse(p->h, x, y);
+	}
 	return home_apply(p->h, &c);
 }
 

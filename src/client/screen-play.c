@@ -19,6 +19,7 @@
 #include "util/now.h"
 
 struct screen_play {
+	struct ui *ui;
 	struct session *s;
 	struct ui_play *draw;
 	bool ticking;        /* a clock's text was due to change this pass */
@@ -31,6 +32,7 @@ struct screen_play *screen_play_new(struct ui *ui, struct session *s, void (*clo
 				    void *ctx)
 {
 	struct screen_play *p = xcalloc(1, sizeof *p);
+	p->ui = ui;
 	p->s = s;
 	p->draw = ui_play_new(ui, s);
 	p->closed = closed;
@@ -73,7 +75,7 @@ static unsigned screen_play_resize(struct screen_play *p)
 static unsigned screen_play_show(void *self, struct loop *l, bool resumed)
 {
 	struct screen_play *p = self;
-	ui_mouse(true);
+	ui_mouse(p->ui, true);
 	if (!resumed)
 		p->backend.ops->follow(&p->backend, l, p->s);
 	return screen_play_resize(p) | SESSION_DIRTY_CLEAR;
@@ -92,10 +94,12 @@ static unsigned screen_play_key(void *self, struct loop *l, int key)
 		return screen_play_resize(p);
 	struct session *s = p->s;
 	bool running = s->me >= 0 && fold_running(&s->view) && !s->gone;
+	bool waiting = session_waiting(s);
 	struct session_cmd c = key == KEYS_MOUSE ? ui_play_mouse(p->draw) : session_key(s, key);
 	unsigned dirty = session_apply(s, &c);
-	/* Leaving a game that runs: the server hears it now (backend.h). */
-	if (s->quit && running && p->backend.ops->leave)
+	/* Leaving a game that runs: the server hears it now (backend.h).
+	 * Leaving a seek or invite nobody joined withdraws it. */
+	if (s->quit && (running || waiting) && p->backend.ops->leave)
 		p->backend.ops->leave(&p->backend, l, s);
 	return dirty;
 }

@@ -23,6 +23,7 @@
 #include "util/xalloc.h"
 
 struct screen_review {
+	struct ui *ui;
 	struct review *r;
 	struct ui_review *draw;
 	char *engine_path;             /* NULL: stockfish */
@@ -45,6 +46,7 @@ struct screen_review *screen_review_new(struct ui *ui, struct review *r, const c
 	p->start_ms = (int64_t)start_s * 1000;
 	p->tb = tb;
 	p->r = r;
+	p->ui = ui;
 	p->draw = ui_review_new(ui, r);
 	p->engine_path = engine ? xstrdup(engine) : NULL;
 	p->lim.depth = depth > 0 ? depth : REVIEW_ENGINE_DEPTH;
@@ -83,7 +85,7 @@ static unsigned screen_review_show(void *self, struct loop *l, bool resumed)
 	struct screen_review *p = self;
 	(void)resumed;
 	p->loop = l;
-	ui_mouse(false);
+	ui_mouse(p->ui, false);
 	unsigned dirty = screen_review_resize(self);
 	return dirty | screen_review_tablebase(self);
 }

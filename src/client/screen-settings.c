@@ -32,10 +32,10 @@ struct screen_settings *screen_settings_new(struct ui *ui, const struct config *
 
 static unsigned screen_settings_show(void *self, struct loop *l, bool resumed)
 {
-	(void)self;
+	struct screen_settings *p = self;
 	(void)l;
 	(void)resumed;
-	ui_mouse(false);
+	ui_mouse(p->ui, false);
 	return 1;
 }
 

@@ -57,7 +57,7 @@ static unsigned screen_tourney_show(void *self, struct loop *l, bool resumed)
 {
 	struct screen_tourney *p = self;
 	(void)l;
-	ui_mouse(false);
+	ui_mouse(p->ui, false);
 	unsigned dirty = screen_tourney_resize(p);
 	if (resumed && p->in_game) {
 		p->in_game = false;

@@ -749,6 +749,8 @@ void session_end_text(const struct session *s, char *buf, size_t size)
 			snprintf(buf, size, "%s did not make a first move in time", by);
 		else if (!strcmp(reason, "seek-expired"))
 			snprintf(buf, size, "the seek lapsed: nobody joined while it waited");
+		else if (!strcmp(reason, "seek-withdrawn"))
+			snprintf(buf, size, "the seek was withdrawn before anyone joined");
 		else if (has_color)
 			snprintf(buf, size, "aborted by %s", by);
 		else

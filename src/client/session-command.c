@@ -83,6 +83,10 @@ static unsigned session_run_cancel(struct session *s, const struct session_cmd *
 		s->promo = false;
 		s->selected = SQ_NONE;
 		dirty |= SESSION_DIRTY_BOARD | SESSION_DIRTY_STATUS;
+	} else if (session_waiting(s) && !s->menu) {
+		/* Waiting for an opponent: Esc goes back, as q does, and the
+		 * seek is withdrawn (screen-play.c). */
+		s->quit = true;
 	} else {
 		/* Nothing to put back: Esc opens the action menu. */
 		s->menu = true;

@@ -18,6 +18,12 @@ bool session_over(const struct session *s)
 	return s->view.created && game_is_over(&s->view.game);
 }
 
+bool session_waiting(const struct session *s)
+{
+	return s->me >= 0 && !s->lichess && !s->hotseat && s->view.created && !s->view.started && !session_over(s) &&
+	       s->view.seats[!s->me].kind == FOLD_SEAT_EMPTY;
+}
+
 void session_result_text(const struct session *s, char *buf, size_t size)
 {
 	if (!session_over(s)) {

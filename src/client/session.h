@@ -509,6 +509,9 @@ bool session_new_game_possible(const struct session *s);
 void session_outcome_text(const struct session *s, char *buf, size_t size);
 /* Whether the game is over; the "1-0 checkmate" line into buf. */
 bool session_over(const struct session *s);
+/* Whether the player waits, seated, for an opponent who has not joined
+ * (a seek or an invite): leaving then withdraws it. */
+bool session_waiting(const struct session *s);
 void session_result_text(const struct session *s, char *buf, size_t size);
 /* Why the game ended, in words ("White resigned", "Black accepted White's
  * draw offer", "claimed by White with Nf3"), with the game-ended event's

@@ -421,6 +421,235 @@ START_TEST(test_settings)
 }
 END_TEST
 
+/* The lobby (issue 14 item 5): GET /v1/games's open seeks and live games
+ * of others as rows under their headings, fitted to the width by whole
+ * columns (never a word cut), Enter taking a seek's seat or watching a
+ * game, a refresh keeping the selection on its game, a click selecting
+ * then activating a row. */
+static const char lobby_list[] =
+	"{\"games\":["
+	"{\"id\":\"aaaa1111bbbb2222cccc3333dddd4444\",\"status\":\"open\",\"white\":3,\"black\":null,"
+	"\"created_ms\":1,\"seq\":1,\"age_ms\":125000,\"tc\":\"3+2\",\"ruleset\":\"yourpot\","
+	"\"white_name\":\"alice_the_long_named\",\"color\":\"black\"},"
+	"{\"id\":\"eeee5555ffff6666aaaa7777bbbb8888\",\"status\":\"open\",\"white\":null,\"black\":4,"
+	"\"created_ms\":2,\"seq\":1,\"age_ms\":4000,\"tc\":\"corr:3d/10\",\"ruleset\":\"chessgamble\","
+	"\"black_name\":\"carol\",\"color\":\"white\"},"
+	"{\"id\":\"1234567812345678123456781234567a\",\"status\":\"playing\",\"white\":5,\"black\":6,"
+	"\"created_ms\":3,\"seq\":9,\"age_ms\":60000,\"tc\":\"10+5\",\"ruleset\":\"fide\","
+	"\"white_name\":\"dave\",\"black_name\":\"erin\",\"ply\":22},"
+	"{\"id\":\"9999999999999999999999999999999a\",\"status\":\"over\",\"white\":5,\"black\":6,"
+	"\"created_ms\":0,\"seq\":40,\"age_ms\":900000}"
+	"]}";
+
+static int find_row(const struct home *h, enum home_row_kind kind, const char *id)
+{
+	for (int row = 0; row < home_rows(h); row++) {
+		size_t i;
+		if (home_row(h, row, &i) == kind && (!id || !strcmp(h->live[i].id, id)))
+			return row;
+	}
+	return -1;
+}
+
+START_TEST(test_lobby)
+{
+	struct home h;
+	struct home_req r = { .kind = HOME_REQ_LIVE };
+	home_init(&h, true);
+	drain(&h);
+	struct home_cmd c = { HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &c);
+	home_on_answer(&h, &r, 200, lobby_list, strlen(lobby_list));
+	char line[HOME_LINE_MAX];
+	int seek = find_row(&h, HOME_ROW_SEEK, "aaaa1111bbbb2222cccc3333dddd4444");
+	ck_assert_int_ge(seek, 0);
+	home_row_text(&h, seek - 1, line, sizeof line);
+	ck_assert_str_eq(line, "Open seeks (2): Enter takes the seat");
+	/* At 80 columns: every column, the colour said in full. */
+	home_row_text(&h, seek, line, sizeof line);
+	ck_assert_msg(strstr(line, "alice_the_long_named") && strstr(line, "3+2") && strstr(line, "yourpot") &&
+			      strstr(line, "you play Black") && strstr(line, "2m"),
+		      "%s", line);
+	ck_assert_int_le((int)strlen(line), 80);
+	home_row_text(&h, seek + 1, line, sizeof line);
+	ck_assert_msg(strstr(line, "carol") && strstr(line, "corr:3d/10") && strstr(line, "you play White") &&
+			      strstr(line, "4s"),
+		      "%s", line);
+	int live = find_row(&h, HOME_ROW_LIVE, NULL);
+	home_row_text(&h, live - 1, line, sizeof line);
+	ck_assert_str_eq(line, "Live games (1): Enter watches");
+	home_row_text(&h, live, line, sizeof line);
+	ck_assert_msg(strstr(line, "dave vs erin") && strstr(line, "10+5") && strstr(line, "move 12"), "%s", line);
+	/* The game that is over is in neither list. */
+	ck_assert_int_eq(find_row(&h, HOME_ROW_LIVE, "9999999999999999999999999999999a"), -1);
+	/* Narrower, whole columns give way; each width shows whole words
+	 * only, the name and the time control always. */
+	for (int w = 40; w <= 120; w++) {
+		c = (struct home_cmd){ HOME_CMD_RESIZE, w, 24 };
+		home_apply(&h, &c);
+		home_row_text(&h, seek, line, sizeof line);
+		ck_assert_msg((int)strlen(line) <= w, "%d: %s", w, line);
+		ck_assert_msg(strstr(line, "alice_the_long_named  3+2"), "%d: %s", w, line);
+		ck_assert_msg(!strstr(line, "..."), "%d: %s", w, line);
+		ck_assert_msg(w < 80 || strstr(line, "you play Black"), "%d: %s", w, line);
+		ck_assert_msg(w < 100 || strstr(line, "aaaa1111"), "%d: %s", w, line);
+	}
+	/* Enter on a seek takes its seat; on a live game watches it. */
+	h.sel = seek;
+	press(&h, KEYS_ENTER);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_JOIN);
+	ck_assert_str_eq(r.id, "aaaa1111bbbb2222cccc3333dddd4444");
+	h.sel = live;
+	press(&h, KEYS_ENTER);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_OPEN_GAME);
+	ck_assert_int_eq(r.color, -1);
+	/* The periodic refresh asks quietly; its answer without alice's seek
+	 * keeps the selection on carol's, not on what slid under it. */
+	h.sel = seek + 1;
+	c = (struct home_cmd){ HOME_CMD_TICK, 0, 0 };
+	h.message[0] = '\0';
+	home_apply(&h, &c);
+	ck_assert_str_eq(h.message, "");
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_MY_GAMES);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_LIVE);
+	const char *later = strstr(lobby_list, "{\"id\":\"eeee");
+	char fewer[sizeof lobby_list];
+	snprintf(fewer, sizeof fewer, "{\"games\":[%s", later);
+	home_on_answer(&h, &r, 200, fewer, strlen(fewer));
+	size_t i;
+	ck_assert_int_eq(home_row(&h, h.sel, &i), HOME_ROW_SEEK);
+	ck_assert_str_eq(h.live[i].id, "eeee5555ffff6666aaaa7777bbbb8888");
+	/* A click selects a row; a second click on it activates it. Off the
+	 * rows (the title, the status line) nothing. */
+	c = (struct home_cmd){ HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &c);
+	ck_assert_int_eq(home_mouse(&h, 5, 0).kind, HOME_CMD_NONE);
+	ck_assert_int_eq(home_mouse(&h, 5, 23).kind, HOME_CMD_NONE);
+	c = home_mouse(&h, 5, 2 + HOME_ENGINE - h.top);
+	ck_assert_int_eq(c.kind, HOME_CMD_CLICK);
+	home_apply(&h, &c);
+	ck_assert_int_eq(h.sel, HOME_ENGINE);
+	ck_assert(!home_take_request(&h, &r));
+	home_apply(&h, &c);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_CREATE);
+	ck_assert_int_eq(r.action, HOME_ENGINE);
+	char age[8];
+	home_lobby_age(59999, age, sizeof age);
+	ck_assert_str_eq(age, "59s");
+	home_lobby_age(3 * 3600000 + 1, age, sizeof age);
+	ck_assert_str_eq(age, "3h");
+	home_lobby_age(2 * 86400000LL, age, sizeof age);
+	ck_assert_str_eq(age, "2d");
+	home_fini(&h);
+}
+END_TEST
+
+/* The seek and invite form: 2 opens it with the config file's values; Left
+ * and Right change the selected setting (the time controls, the
+ * rulesets, the colours, the premove depth); Enter asks for the game with
+ * them and saves the ones changed to the config file; Esc goes back. */
+START_TEST(test_seek_form)
+{
+	char dir[] = "/tmp/tchess-home-form-XXXXXX";
+	ck_assert_ptr_nonnull(mkdtemp(dir));
+	char path[256], text[512], err[256];
+	snprintf(path, sizeof path, "%s/config", dir);
+	struct config cfg;
+	config_init(&cfg);
+	const char saved[] = "seek_tc = 10+5\nseek_ruleset = yourpot\n";
+	ck_assert_int_eq(config_parse(&cfg, saved, strlen(saved), err, sizeof err), 0);
+	struct home h;
+	struct home_req r;
+	home_init(&h, true);
+	home_form_defaults(&h, &cfg, path);
+	drain(&h);
+	struct home_cmd c = { HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &c);
+	char line[HOME_LINE_MAX];
+	home_row_text(&h, HOME_SEEK, line, sizeof line);
+	ck_assert_msg(strstr(line, "10+5 yourpot, colour drawn"), "%s", line);
+	press(&h, '2');
+	ck_assert(h.form.open);
+	ck_assert(!home_take_request(&h, &r));
+	home_row_text(&h, 0, line, sizeof line);
+	ck_assert_str_eq(line, "Seek an opponent: a game anyone may join");
+	home_row_text(&h, h.sel, line, sizeof line);
+	ck_assert_msg(strstr(line, "Time control   10+5"), "%s", line);
+	press(&h, KEYS_RIGHT);
+	home_row_text(&h, h.sel, line, sizeof line);
+	ck_assert_msg(strstr(line, "Time control   15+10"), "%s", line);
+	press(&h, KEYS_DOWN);
+	press(&h, KEYS_LEFT);
+	home_row_text(&h, h.sel, line, sizeof line);
+	ck_assert_msg(strstr(line, "Rules          fide"), "%s", line);
+	press(&h, KEYS_DOWN);
+	press(&h, KEYS_RIGHT);
+	press(&h, KEYS_RIGHT);
+	home_row_text(&h, h.sel, line, sizeof line);
+	ck_assert_msg(strstr(line, "Your colour    Black"), "%s", line);
+	press(&h, KEYS_DOWN);
+	press(&h, KEYS_LEFT);
+	home_row_text(&h, h.sel, line, sizeof line);
+	ck_assert_msg(strstr(line, "Premoves       2 moves"), "%s", line);
+	/* Esc: back, nothing asked for. */
+	press(&h, KEYS_ESC);
+	ck_assert(!h.form.open);
+	ck_assert_int_eq(h.sel, HOME_SEEK);
+	ck_assert(!home_take_request(&h, &r));
+	/* Again, then Enter: the game as set (the values stay). */
+	press(&h, '2');
+	press(&h, KEYS_ENTER);
+	ck_assert(!h.form.open);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.kind, HOME_REQ_CREATE);
+	const char *method;
+	char rpath[256], *body;
+	home_req_http(&r, &method, rpath, sizeof rpath, &body);
+	ck_assert_msg(strstr(body, "\"tc\":\"15+10\"") && strstr(body, "\"ruleset\":\"fide\"") &&
+			      strstr(body, "\"color\":\"black\"") && strstr(body, "\"opponent\":\"open\"") &&
+			      strstr(body, "\"premoves\":2"),
+		      "%s", body);
+	free(body);
+	FILE *f = fopen(path, "r");
+	ck_assert_ptr_nonnull(f);
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	text[n] = '\0';
+	fclose(f);
+	ck_assert_msg(strstr(text, "seek_tc = 15+10") && strstr(text, "seek_ruleset = fide") &&
+			      strstr(text, "seek_color = black") && strstr(text, "seek_premoves = 2"),
+		      "%s", text);
+	/* What was saved reads back. */
+	config_init(&cfg);
+	ck_assert_int_eq(config_parse(&cfg, text, n, err, sizeof err), 0);
+	ck_assert_str_eq(cfg.seek_tc, "15+10");
+	ck_assert_int_eq(cfg.seek_color, 1);
+	ck_assert_int_eq(cfg.seek_premoves, 2);
+	/* The invite's form the same way, a click on its Create row. */
+	press(&h, '3');
+	ck_assert(h.form.open);
+	c = home_mouse(&h, 4, 2 + HOME_FORM_FIRST + HOME_FIELD_CREATE);
+	home_apply(&h, &c);
+	home_apply(&h, &c);
+	ck_assert(home_take_request(&h, &r));
+	ck_assert_int_eq(r.action, HOME_INVITE);
+	/* A bad value in the file is refused with its line. */
+	const char bad[] = "seek_ruleset = chess960\n";
+	ck_assert_int_eq(config_parse(&cfg, bad, strlen(bad), err, sizeof err), -1);
+	ck_assert_msg(strstr(err, "line 1") && strstr(err, "seek_ruleset"), "%s", err);
+	const char mouse[] = "mouse = off\n";
+	ck_assert_int_eq(config_parse(&cfg, mouse, strlen(mouse), err, sizeof err), 0);
+	ck_assert(cfg.mouse_off);
+	home_fini(&h);
+	unlink(path);
+	rmdir(dir);
+}
+END_TEST
+
 static Suite *home_suite(void)
 {
 	Suite *s = suite_create("home");
@@ -430,6 +659,8 @@ static Suite *home_suite(void)
 	tcase_add_test(tc, test_recent_games);
 	tcase_add_test(tc, test_engine_choices);
 	tcase_add_test(tc, test_settings);
+	tcase_add_test(tc, test_lobby);
+	tcase_add_test(tc, test_seek_form);
 	suite_add_tcase(s, tc);
 	return s;
 }

@@ -24,6 +24,8 @@ e2e_env="TERM=xterm NO_COLOR=1" start_session b black
 check "white's home screen" w "Invite a friend" 20
 check "no finished game yet" w "Recent games: none yet" 20
 keys w 3
+check "3 opens the invite form" w "Create the invite"
+keys w Enter
 check "the invite shows" w "invite: tchess join" 20
 line=$(printf '%s\n' "$screen" | grep -o 'tchess join [0-9a-f]\{8\}:[0-9a-hjkmnp-tv-z]\{5\}-[0-9a-hjkmnp-tv-z]\{5\}' | head -1)
 [ -n "$line" ] || { fail "no invite line"; show_screen; }

@@ -65,6 +65,8 @@ for who in white black; do register_player "$who" "${who}_p"; done
 start_session w white
 check "white's home screen (the token file's server)" w "Invite a friend" 20
 keys w 3
+check "3 opens the invite form" w "Create the invite"
+keys w Enter
 check "the invite shows" w "invite: tchess join" 20
 line=$(printf '%s\n' "$screen" | grep -o 'tchess join [0-9a-f]\{8\}:[0-9a-hjkmnp-tv-z]\{5\}-[0-9a-hjkmnp-tv-z]\{5\}' | head -1)
 if [ -n "$line" ]; then ok "the invite line: $line"; else fail "no invite line"; show_screen; fi

@@ -196,9 +196,19 @@ void ui_input_start(void)
 	mouseinterval(0);
 }
 
-void ui_mouse(bool on)
+void ui_mouse(const struct ui *ui, bool on)
 {
-	mousemask(on ? BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED : 0, NULL);
+	mousemask(on && !ui->mouse_off ? BUTTON1_PRESSED | BUTTON1_RELEASED | BUTTON1_CLICKED : 0, NULL);
+}
+
+bool ui_mouse_click(int *x, int *y)
+{
+	MEVENT ev;
+	if (getmouse(&ev) != OK || !(ev.bstate & (BUTTON1_PRESSED | BUTTON1_CLICKED)))
+		return false;
+	*x = ev.x;
+	*y = ev.y;
+	return true;
 }
 
 void ui_flush(void)

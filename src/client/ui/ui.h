@@ -29,6 +29,8 @@ struct ui {
 	/* The columns the terminal gave a chess glyph at start (1, 2...),
 	 * 0 when not measured (no answer, or not a UTF-8 locale). */
 	int glyph_cols;
+	/* The config file's mouse = off: no mouse reports asked for. */
+	bool mouse_off;
 };
 
 /* How long the self-check waits for the terminal's answer: a local
@@ -67,8 +69,13 @@ int ui_poll_key(void);
 void ui_size(int *w, int *h);
 /* Reads keys without waiting (the loop waits, loop.c). */
 void ui_input_start(void);
-/* Mouse reports on (the play screen's board) or off. */
-void ui_mouse(bool on);
+/* Mouse reports on (the play screen's board, the home screen's rows) or
+ * off; never on when ui->mouse_off. */
+void ui_mouse(const struct ui *ui, bool on);
+/* The mouse event waiting (after KEYS_MOUSE) as a click of the first
+ * button at column *x, line *y: true for a press or a click, false for
+ * anything else (a release, another button, no event). */
+bool ui_mouse_click(int *x, int *y);
 /* Hands what the screens drew to the terminal: one flush a pass. */
 void ui_flush(void);
 /* Rings the terminal's bell. */
