@@ -12,7 +12,8 @@
 # 3. Bob's seek form (2): the time control and colour changed, Enter opens
 #    the seek, which the public list shows; q on the waiting screen
 #    withdraws it (gone from the list at once); the form's values were
-#    saved to the config file and a new home screen shows them.
+#    saved to the config file and a new home screen shows them; a seek
+#    made with them, Esc withdraws it too.
 # 4. Erin's seek from tchess play, its client frozen (SIGSTOP): the
 #    server's seek lapse (seek_grace_ms) takes it off Bob's list.
 #
@@ -133,6 +134,14 @@ check "bob quits" b "tchess-exit-0" 10
 tmux -L "$sock" kill-session -t b
 start_session b bob
 check "a new home screen shows the saved values" b "10+5 fide, you play White" 20
+keys b 2
+check "the form opens with them" b "Time control   10+5" 10
+keys b Enter
+check "the second seek waits" b "waiting for an opponent" 20
+bid=$(open_ids bob | head -1)
+keys b Escape
+check "Esc leaves the waiting screen" b "Seek an opponent" 10
+if [ -n "$bid" ] && gone_from_list "$bid" 5; then ok "Esc withdrew the seek"; else fail "the seek is still open after Esc"; fi
 
 # 4. A client that disappears (frozen: its connection stays, its poll
 #    comes back unanswered by it): the seek lapses after the grace and
