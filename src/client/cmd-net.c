@@ -1119,7 +1119,8 @@ int cmd_games(int argc, char **argv)
 		fprintf(stderr, "tchess games: unexpected answer (HTTP %d)\n", status);
 		goto out;
 	}
-	printf("%-32s  %-8s  %-6s  %s\n", "GAME", "STATUS", "MOVE", "YOURS: COLOUR, OPPONENT, TIME CONTROL, WHOSE MOVE");
+	printf("%-32s  %-8s  %-6s  %s\n", "GAME", "STATUS", "MOVE",
+	       "YOURS: COLOUR, OPPONENT, TIME CONTROL, WHOSE MOVE; OTHERS: PLAYERS, TIME CONTROL, RULES");
 	for (size_t i = 0; i < n; i++) {
 		const struct protocol_game_summary *g = &games[i];
 		if (!strcmp(g->status, "over"))
@@ -1130,6 +1131,12 @@ int cmd_games(int argc, char **argv)
 		if (m) {
 			client_game_mark(m, mine.now_ms, mark, sizeof mark);
 			snprintf(moveno, sizeof moveno, "%lld", (long long)(m->ply / 2 + 1));
+		} else if (g->tc[0]) {
+			/* Another's game, as the lobby shows it (a server that
+			 * sends no tc leaves it blank). */
+			snprintf(moveno, sizeof moveno, "%lld", (long long)(g->ply / 2 + 1));
+			snprintf(mark, sizeof mark, "%s vs %s  %s %s", g->white_name[0] ? g->white_name : "-",
+				 g->black_name[0] ? g->black_name : "-", g->tc, g->ruleset);
 		}
 		printf("%-32s  %-8s  %-6s  %s\n", g->id, g->status, moveno, mark);
 	}

@@ -34,7 +34,8 @@ bool home_lobby_shown(const struct home *h, size_t i, bool seeks)
 	const struct protocol_game_summary *g = &h->live[i];
 	if (!strcmp(g->status, "over") || home_lobby_mine(h, g))
 		return false;
-	return !strcmp(g->status, "open") == seeks;
+	bool open = strcmp(g->status, "open") == 0;
+	return open == seeks;
 }
 
 size_t home_lobby_count(const struct home *h, bool seeks)

@@ -77,6 +77,11 @@ case "$live_row" in
 *"carol_p vs dave_p"*"10+5"*"fide"*"move 1"*) ok "the live game's row: players, time control, move" ;;
 *) fail "the live game's row: '$live_row'"; show_screen ;;
 esac
+out=$(XDG_CONFIG_HOME="$tmp/bob" "$TCHESS" games --server "$url")
+case "$out" in
+*"${cid}  playing   1       carol_p vs dave_p  10+5 fide"*) ok "tchess games names another's game's players, move and time control" ;;
+*) fail "tchess games: '$out'" ;;
+esac
 # Nothing runs past the 80 columns, nothing is cut: the rows end on a
 # whole word of theirs.
 long=$(printf '%s\n' "$screen" | awk 'length($0) > 80' | head -1)
