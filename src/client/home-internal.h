@@ -32,8 +32,9 @@ size_t home_lobby_count(const struct home *h, bool seeks);
 int home_lobby_rows(const struct home *h, bool seeks);
 enum home_row_kind home_lobby_row(const struct home *h, int row, bool seeks, size_t *index);
 void home_lobby_heading(const struct home *h, bool seeks, char *buf, size_t size);
-/* Game i's row, its columns fitted to the screen's width. */
-void home_lobby_row_text(const struct home *h, size_t i, bool seek, char *buf, size_t size);
+/* Game i's row (i -1: the column names), its columns fitted to the
+ * screen's width. */
+void home_lobby_row_text(const struct home *h, long i, bool seek, char *buf, size_t size);
 /* The seek and invite form: opened for action a, closed, its rows, the
  * selected setting changed, and the game asked for (its values saved). */
 void home_form_open(struct home *h, enum home_action a);

@@ -55,9 +55,18 @@ static long home_lobby_nth(const struct home *h, size_t nth, bool seeks)
 	return -1;
 }
 
+/* A terminal this tall names a listed section's columns under its
+ * heading. */
+#define HOME_COLUMNS_MIN_HEIGHT 30
+
+static int home_lobby_columns_row(const struct home *h, bool seeks)
+{
+	return h->h >= HOME_COLUMNS_MIN_HEIGHT && home_lobby_count(h, seeks) ? 1 : 0;
+}
+
 int home_lobby_rows(const struct home *h, bool seeks)
 {
-	return 2 + (int)home_lobby_count(h, seeks);
+	return 2 + home_lobby_columns_row(h, seeks) + (int)home_lobby_count(h, seeks);
 }
 
 enum home_row_kind home_lobby_row(const struct home *h, int row, bool seeks, size_t *index)
@@ -68,7 +77,13 @@ enum home_row_kind home_lobby_row(const struct home *h, int row, bool seeks, siz
 		*index = seeks ? HOME_HEADING_SEEKS : HOME_HEADING_LIVE;
 		return HOME_ROW_HEADING;
 	}
-	long i = home_lobby_nth(h, (size_t)(row - 2), seeks);
+	row -= 2;
+	if (row < home_lobby_columns_row(h, seeks)) {
+		*index = seeks;
+		return HOME_ROW_COLUMNS;
+	}
+	row -= home_lobby_columns_row(h, seeks);
+	long i = home_lobby_nth(h, (size_t)row, seeks);
 	if (i < 0)
 		return HOME_ROW_BLANK;
 	*index = (size_t)i;
@@ -175,16 +190,35 @@ static void home_cells_of(const struct protocol_game_summary *g, bool seek, bool
 	snprintf(c->cell[5], HOME_CELL, "%.8s", g->id);
 }
 
-/* The columns' widths in the section under layout l; returns the
- * line's width ("  " and two blanks between columns). */
+/* The column names of a section, for its HOME_ROW_COLUMNS row. */
+static void home_cells_names(bool seek, struct home_cells *c)
+{
+	static const char *const names[2][HOME_COLS] = {
+		{ "players", "time", "rules", "move", "", "game" },
+		{ "player", "time", "rules", "colour", "age", "game" },
+	};
+	memset(c, 0, sizeof *c);
+	for (int k = 0; k < HOME_COLS; k++)
+		snprintf(c->cell[k], HOME_CELL, "%s", names[seek][k]);
+}
+
+/* The columns' widths in the section under layout l (the column names
+ * counted where they are shown); returns the line's width ("  " and two
+ * blanks between columns). */
 static int home_section_widths(const struct home *h, bool seeks, const struct home_layout *l, int widths[HOME_COLS])
 {
 	struct home_cells c;
 	memset(widths, 0, HOME_COLS * sizeof *widths);
-	for (size_t i = 0; i < h->n_live; i++) {
-		if (!home_lobby_shown(h, i, seeks))
+	for (size_t i = 0; i <= h->n_live; i++) {
+		if (i == h->n_live) {
+			if (!home_lobby_columns_row(h, seeks))
+				break;
+			home_cells_names(seeks, &c);
+		} else if (!home_lobby_shown(h, i, seeks)) {
 			continue;
-		home_cells_of(&h->live[i], seeks, l->long_words, &c);
+		} else {
+			home_cells_of(&h->live[i], seeks, l->long_words, &c);
+		}
 		for (int k = 0; k < HOME_COLS; k++) {
 			int w = text_wrap_cols(c.cell[k]);
 			if (l->keep[k] && w > widths[k])
@@ -201,7 +235,7 @@ static int home_section_widths(const struct home *h, bool seeks, const struct ho
 	return total;
 }
 
-void home_lobby_row_text(const struct home *h, size_t i, bool seek, char *buf, size_t size)
+void home_lobby_row_text(const struct home *h, long i, bool seek, char *buf, size_t size)
 {
 	int widths[HOME_COLS], width = h->w > 0 ? h->w : 80;
 	size_t k = 0;
@@ -210,7 +244,10 @@ void home_lobby_row_text(const struct home *h, size_t i, bool seek, char *buf, s
 		k++;
 	home_section_widths(h, seek, &home_layouts[k], widths);
 	struct home_cells c;
-	home_cells_of(&h->live[i], seek, home_layouts[k].long_words, &c);
+	if (i < 0)
+		home_cells_names(seek, &c);
+	else
+		home_cells_of(&h->live[i], seek, home_layouts[k].long_words, &c);
 	char line[HOME_LINE_MAX], fitted[HOME_LINE_MAX];
 	size_t n = 0;
 	line[0] = '\0';

@@ -219,7 +219,10 @@ void home_row_text(const struct home *h, int row, char *buf, size_t size)
 		break;
 	case HOME_ROW_SEEK:
 	case HOME_ROW_LIVE:
-		home_lobby_row_text(h, i, home_row(h, row, &i) == HOME_ROW_SEEK, buf, size);
+		home_lobby_row_text(h, (long)i, home_row(h, row, &i) == HOME_ROW_SEEK, buf, size);
+		break;
+	case HOME_ROW_COLUMNS:
+		home_lobby_row_text(h, -1, i == 1, buf, size);
 		break;
 	default:
 		buf[0] = '\0';

@@ -125,6 +125,7 @@ enum home_row_kind {
 	HOME_ROW_RECENT,
 	HOME_ROW_SEEK,   /* an open seek of another player's, to join (index into live) */
 	HOME_ROW_FIELD,  /* a setting of the seek or invite form (index: enum home_field) */
+	HOME_ROW_COLUMNS, /* a lobby section's column names, on a tall terminal (index: 1 seeks, 0 live) */
 };
 /* A heading row's index: which heading. */
 enum { HOME_HEADING_MINE = 0, HOME_HEADING_LIVE = 1, HOME_HEADING_RECENT = 2, HOME_HEADING_SEEKS = 3,

@@ -461,6 +461,7 @@ START_TEST(test_lobby)
 	home_apply(&h, &c);
 	home_on_answer(&h, &r, 200, lobby_list, strlen(lobby_list));
 	char line[HOME_LINE_MAX];
+	size_t i;
 	int seek = find_row(&h, HOME_ROW_SEEK, "aaaa1111bbbb2222cccc3333dddd4444");
 	ck_assert_int_ge(seek, 0);
 	home_row_text(&h, seek - 1, line, sizeof line);
@@ -494,6 +495,15 @@ START_TEST(test_lobby)
 		ck_assert_msg(w < 80 || strstr(line, "you play Black"), "%d: %s", w, line);
 		ck_assert_msg(w < 100 || strstr(line, "aaaa1111"), "%d: %s", w, line);
 	}
+	/* A tall terminal names the columns, above the rows. */
+	c = (struct home_cmd){ HOME_CMD_RESIZE, 120, 40 };
+	home_apply(&h, &c);
+	ck_assert_int_eq(home_row(&h, seek, &i), HOME_ROW_COLUMNS);
+	home_row_text(&h, seek, line, sizeof line);
+	ck_assert_msg(!strncmp(line, "  player                time        rules        colour", 54), "%s", line);
+	ck_assert_int_eq(home_row(&h, seek + 1, &i), HOME_ROW_SEEK);
+	c = (struct home_cmd){ HOME_CMD_RESIZE, 80, 24 };
+	home_apply(&h, &c);
 	/* Enter on a seek takes its seat; on a live game watches it. */
 	h.sel = seek;
 	press(&h, KEYS_ENTER);
@@ -520,7 +530,6 @@ START_TEST(test_lobby)
 	char fewer[sizeof lobby_list];
 	snprintf(fewer, sizeof fewer, "{\"games\":[%s", later);
 	home_on_answer(&h, &r, 200, fewer, strlen(fewer));
-	size_t i;
 	ck_assert_int_eq(home_row(&h, h.sel, &i), HOME_ROW_SEEK);
 	ck_assert_str_eq(h.live[i].id, "eeee5555ffff6666aaaa7777bbbb8888");
 	/* A click selects a row; a second click on it activates it. Off the

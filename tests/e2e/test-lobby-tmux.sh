@@ -7,7 +7,8 @@
 #    between them: Bob's screen lists them by itself (its periodic
 #    refresh), under "Open seeks" (alice_p, 3+2, yourpot, "you play
 #    Black", an age) and "Live games" (carol_p vs dave_p, 10+5, move 1),
-#    every word whole at 80x24; at 120x40 the rows carry the ids too.
+#    every word whole at 80x24; at 120x40 the rows carry the ids too,
+#    under the columns' names.
 # 2. Enter on the seek takes the seat: both games start.
 # 3. Bob's seek form (2): the time control and colour changed, Enter opens
 #    the seek, which the public list shows; q on the waiting screen
@@ -90,6 +91,7 @@ case "$seek_row" in *"..."*) fail "the seek's row was cut: $seek_row" ;; *) ok "
 tmux -L "$sock" resize-window -t b -x 120 -y 40
 aid=$(open_ids alice | head -1)
 check "at 120x40 the seek's row names its game" b "${aid:0:8}" 10
+check "and the columns are named" b "  player   time  rules    colour" 10
 tmux -L "$sock" resize-window -t b -x 80 -y 24
 check "back at 80x24" b "Open seeks (1)" 10
 

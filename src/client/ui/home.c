@@ -68,6 +68,8 @@ static void ui_home_draw_body(struct ui_home *p, WINDOW *w)
 		int a = ui_attr(p->ui, THEME_TEXT, -1);
 		if (k == HOME_ROW_HEADING)
 			a = ui_attr(p->ui, THEME_HEADING, -1) | (int)A_BOLD;
+		else if (k == HOME_ROW_COLUMNS)
+			a = ui_attr(p->ui, THEME_HEADING, -1);
 		else if (sel)
 			a = ui_draw_selected_attr(p->ui);
 		wattrset(w, a);
