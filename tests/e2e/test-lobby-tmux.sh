@@ -17,6 +17,8 @@
 #    made with them, Esc withdraws it too.
 # 4. Erin's seek from tchess play, its client frozen (SIGSTOP): the
 #    server's seek lapse (seek_grace_ms) takes it off Bob's list.
+# 5. Her next one, its client killed (kill -9): it lapses too, the
+#    hang-up seen within a second.
 #
 # Every wait polls the screen or the server with a deadline.
 set -u
@@ -170,5 +172,15 @@ while :; do
 	poll_pause
 done
 case "$screen" in *"erin_p"*) fail "erin's seek still on bob's screen"; show_screen ;; *) ok "and leaves bob's screen by itself" ;; esac
+
+# 5. A client killed (kill -9): the server sees its poll hang up, and the
+#    seek lapses after the grace.
+start_session f erin play --vs open --color white --tc 2+1 --server "$url"
+check "erin waits again" f "waiting for an opponent" 20
+fid=$(open_ids erin | head -1)
+check "that seek on bob's list" b "2+1" 30
+fpid=$(pgrep -P "$(tmux -L "$sock" list-panes -t f -F '#{pane_pid}')" || true)
+if [ -n "$fid" ] && [ -n "$fpid" ]; then kill -9 "$fpid"; ok "erin's client killed ($fpid)"; else fail "no erin client"; fi
+if gone_from_list "$fid" 15; then ok "the killed client's seek lapses"; else fail "the killed client's seek is still open"; fi
 
 e2e_finish "all lobby checks passed"
