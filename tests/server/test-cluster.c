@@ -351,16 +351,20 @@ START_TEST(test_same_ply_on_two_nodes)
 }
 END_TEST
 
-/* The t_ms of the first event of type in a command's answer. */
-static int64_t answer_t(const char *body, const char *type)
+/* The t_ms of the first event of type in a command's answer; its seq in
+ * *seq when seq is not NULL. */
+static int64_t answer_t(const char *body, const char *type, int64_t *seq)
 {
 	struct protocol_events evs;
 	struct protocol_error err;
 	ck_assert_msg(protocol_events_decode(body, strlen(body), &evs, &err) == 0, "%s", err.message);
 	int64_t t = -1;
 	for (size_t i = 0; i < evs.n && t < 0; i++) {
-		if (!strcmp(evs.events[i].type, type))
+		if (!strcmp(evs.events[i].type, type)) {
 			t = evs.events[i].t_ms;
+			if (seq)
+				*seq = evs.events[i].seq;
+		}
 	}
 	protocol_events_fini(&evs);
 	ck_assert_int_ge(t, 0);
@@ -386,7 +390,7 @@ START_TEST(test_flag_after_kill)
 	free(body);
 	ck_assert_int_eq(move_on(&n[0], game, bob, 1, "e5", &body), 200);
 	/* White's clock runs from Black's move: 60 s of it. */
-	int64_t deadline_ms = answer_t(body, "move") + 60000;
+	int64_t deadline_ms = answer_t(body, "move", NULL) + 60000;
 	free(body);
 	int64_t seq = game_seq(&n[0], game);
 	ck_assert_int_eq(kill(n[0].pid, SIGKILL), 0);
@@ -843,27 +847,64 @@ static void database_name(const char *db, char *out, size_t size)
 	snprintf(out, size, "%.*s", (int)strcspn(at + 2, "?"), at + 2);
 }
 
+/* The one value sql answers on the database of uri (psql -t -A), into
+ * out. */
+static void sql_value(const char *uri, const char *sql, char *out, size_t size)
+{
+	int fds[2];
+	ck_assert_int_eq(pipe(fds), 0);
+	pid_t pid = fork();
+	ck_assert_int_ge(pid, 0);
+	if (pid == 0) {
+		dup2(fds[1], STDOUT_FILENO);
+		close(fds[0]);
+		close(fds[1]);
+		execlp("psql", "psql", "-X", "-q", "-t", "-A", "-v", "ON_ERROR_STOP=1", "-d", uri, "-c", sql, (char *)NULL);
+		_exit(127);
+	}
+	close(fds[1]);
+	size_t got = 0;
+	ssize_t n;
+	while (got < size - 1 && (n = read(fds[0], out + got, size - 1 - got)) > 0)
+		got += (size_t)n;
+	close(fds[0]);
+	out[got] = '\0';
+	out[strcspn(out, "\n")] = '\0';
+	int status;
+	ck_assert_int_eq(waitpid(pid, &status, 0), pid);
+	ck_assert_msg(WIFEXITED(status) && WEXITSTATUS(status) == 0, "psql failed: %s", sql);
+}
+
 /* cut: every node's channel ended (pg_terminate_backend) while the
  * database takes no new connections, so what they tell meanwhile reaches
- * nobody; !cut: connections allowed again (the channels reopen). */
-static void channels_cut(const char *db, bool cut)
+ * nobody; !cut: connections allowed again (the channels reopen).
+ * first's channel is ended before the others (and gone before they
+ * are): a node whose channel outlives another's sees that node leave and
+ * takes over its games, reading their logs, which the cases must not
+ * let happen on the node they watch. Each backend has exited before
+ * this returns: a channel still alive, on a busy machine, would hear
+ * the next move's message after all. */
+static void channels_cut(const char *db, bool cut, const char *first)
 {
-	char admin[512], name[128], sql[512];
+	char admin[512], name[128], sql[512], pid[32] = "";
 	maintenance_uri(db, admin, sizeof admin);
 	database_name(db, name, sizeof name);
+	if (cut) {
+		snprintf(sql, sizeof sql, "SELECT channel_pid FROM tchess_nodes WHERE node = '%s'", first);
+		sql_value(db, sql, pid, sizeof pid);
+		ck_assert_msg(pid[0] >= '1' && pid[0] <= '9', "no channel for node %s: '%s'", first, pid);
+	}
 	snprintf(sql, sizeof sql, "ALTER DATABASE %s ALLOW_CONNECTIONS %s", name, cut ? "false" : "true");
 	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
 	if (!cut)
 		return;
+	snprintf(sql, sizeof sql, "SELECT 1 / pg_terminate_backend(%s, 10000)::int", pid);
+	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
 	snprintf(sql, sizeof sql,
 		 "SELECT pg_terminate_backend(pid, 10000) FROM pg_stat_activity WHERE datname = '%s' AND "
 		 "application_name = 'tchessd-channel'",
 		 name);
 	ck_assert_int_eq(pgtest_sql(admin, sql), 0);
-	/* pg_terminate_backend with a timeout waits for each backend to
-	 * exit; without it a busy machine may keep a channel alive long
-	 * enough to hear the next move's message, which then reaches its
-	 * node after all. None is left: */
 	snprintf(sql, sizeof sql,
 		 "SELECT 1 / (count(*) = 0)::int FROM pg_stat_activity WHERE datname = '%s' AND "
 		 "application_name = 'tchessd-channel'",
@@ -925,11 +966,12 @@ START_TEST(test_evicted_game_timed_by_its_log)
 	snprintf(line, sizeof line, "game %s: evicted at seq %lld,", game, (long long)seq);
 	wait_log(own, line);
 	/* White's move on x reaches nobody; Black has 60 s left. */
-	channels_cut(n[0].db, true);
+	channels_cut(n[0].db, true, node_names[o]);
 	ck_assert_int_eq(move_on(x, game, alice, 4, "Bb5", &body), 200);
-	int64_t deadline_ms = answer_t(body, "move") + 60000;
+	int64_t moved;
+	int64_t deadline_ms = answer_t(body, "move", &moved) + 60000;
 	free(body);
-	channels_cut(n[0].db, false);
+	channels_cut(n[0].db, false, NULL);
 	wait_log(own, "store: the node channel is open again");
 	/* o itself brings the game back, from the log that moved past its
 	 * record: not a node that took it over (or o reading in its games
@@ -942,7 +984,9 @@ START_TEST(test_evicted_game_timed_by_its_log)
 	char sql[256];
 	snprintf(sql, sizeof sql, "SELECT 1 / finished::int FROM games WHERE id = '%s'", game);
 	wait_sql(n[0].db, sql, "Black's flag falling at its instant");
-	poll_start(&p, x, game, seq + 1, NULL);
+	/* After the move (presence events may have come between it and
+	 * seq): the end, whenever x hears of it. */
+	poll_start(&p, x, game, moved, NULL);
 	cJSON *end = poll_answer(&p, "game-ended");
 	poll_fini(&p);
 	ck_assert_str_eq(jstr(end, "termination"), "timeout");
@@ -972,13 +1016,13 @@ START_TEST(test_channel_terminated)
 	poll_start(&p, &n[2], game, seq, NULL);
 	poll_wait_parked(&p, &n[2], 1);
 
-	channels_cut(n[0].db, true);
+	channels_cut(n[0].db, true, node_names[2]);
 	char *body;
 	ck_assert_int_eq(move_on(&n[0], game, alice, 0, "e4", &body), 200);
 	free(body);
 	/* Nothing told c: its poll stays parked. */
 	ck_assert(!poll_run(&p, 300));
-	channels_cut(n[0].db, false);
+	channels_cut(n[0].db, false, NULL);
 	cJSON *mv = poll_answer(&p, "move");
 	ck_assert_str_eq(jstr(mv, "san"), "e4");
 	cJSON_Delete(mv);
