@@ -181,7 +181,7 @@ void protocol_events_fini(struct protocol_events *evs);
 /* A game in a listing: {"id", "status", "white", "black", "created_ms",
  * "seq", "age_ms"} and what the lobby shows of a game that is not over:
  * "tc", "ruleset", "white_name", "black_name", "white_level",
- * "black_level", "color", "ply", each left out when it does not apply
+ * "black_level", "color", "ply", "turn", each left out when it does not apply
  * (tchess-protocol(7)). An empty seat is null on the wire and 0 here; a
  * member left out is "" or 0 here, as from a server that does not send it. */
 #define PROTOCOL_STATUS_MAX 16
@@ -202,6 +202,7 @@ struct protocol_game_summary {
 	int64_t white_level, black_level;    /* an engine seat's level */
 	char color[PROTOCOL_WORD_MAX];       /* an open game's free seat: the colour its joiner plays */
 	int64_t ply;                         /* plies played */
+	char turn[PROTOCOL_WORD_MAX];        /* a game being played: the side to move */
 };
 char *protocol_game_summary_encode(const struct protocol_game_summary *g);
 int protocol_game_summary_decode(const char *json, size_t len, struct protocol_game_summary *out,

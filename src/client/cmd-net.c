@@ -1120,7 +1120,7 @@ int cmd_games(int argc, char **argv)
 		goto out;
 	}
 	printf("%-32s  %-8s  %-6s  %s\n", "GAME", "STATUS", "MOVE",
-	       "YOURS: COLOUR, OPPONENT, TIME CONTROL, WHOSE MOVE; OTHERS: PLAYERS, TIME CONTROL, RULES");
+	       "YOURS: COLOUR, OPPONENT, TIME CONTROL, WHOSE MOVE; OTHERS: PLAYERS, TIME CONTROL, RULES, WHOSE MOVE");
 	for (size_t i = 0; i < n; i++) {
 		const struct protocol_game_summary *g = &games[i];
 		if (!strcmp(g->status, "over"))
@@ -1135,8 +1135,10 @@ int cmd_games(int argc, char **argv)
 			/* Another's game, as the lobby shows it (a server that
 			 * sends no tc leaves it blank). */
 			snprintf(moveno, sizeof moveno, "%lld", (long long)(g->ply / 2 + 1));
-			snprintf(mark, sizeof mark, "%s vs %s  %s %s", g->white_name[0] ? g->white_name : "-",
-				 g->black_name[0] ? g->black_name : "-", g->tc, g->ruleset);
+			snprintf(mark, sizeof mark, "%s vs %s  %s %s%s%s", g->white_name[0] ? g->white_name : "-",
+				 g->black_name[0] ? g->black_name : "-", g->tc, g->ruleset,
+				 !strcmp(g->turn, "white") ? "  White to move" : "",
+				 !strcmp(g->turn, "black") ? "  Black to move" : "");
 		}
 		printf("%-32s  %-8s  %-6s  %s\n", g->id, g->status, moveno, mark);
 	}

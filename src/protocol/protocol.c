@@ -203,6 +203,8 @@ static int summary_rest(const cJSON *o, void *dst, const char *what, struct prot
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: malformed id", what);
 	if (g->color[0] && strcmp(g->color, "white") && strcmp(g->color, "black"))
 		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: color must be \"white\" or \"black\"", what);
+	if (g->turn[0] && strcmp(g->turn, "white") && strcmp(g->turn, "black"))
+		return protocol_error_set(err, PROTOCOL_ERR_BAD_REQUEST, "%s: turn must be \"white\" or \"black\"", what);
 	return 0;
 }
 
@@ -224,6 +226,7 @@ static const struct protocol_codec_member summary_members[] = {
 	INT(struct protocol_game_summary, black_level, OMIT | NON_NEGATIVE),
 	STRING(struct protocol_game_summary, color, OMIT),
 	INT(struct protocol_game_summary, ply, OMIT | NON_NEGATIVE),
+	STRING(struct protocol_game_summary, turn, OMIT),
 };
 /* An answer's part: open, so a newer server may add members. */
 static const struct protocol_codec_message summary_msg =

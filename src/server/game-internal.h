@@ -270,8 +270,9 @@ int game_registry_catch_event(struct game_catch *c, const struct store_event *ev
 void game_registry_catch_end(struct game_catch *c);
 /* Brings back the evicted games whose deadline has come by now. */
 void game_registry_revive_due(struct game_service *gs, int64_t now);
-/* Whether game id is out of memory here with a record (evicted). */
-bool game_registry_evicted_here(struct game_service *gs, const char *id);
+/* Whether game id is out of memory here with a record (evicted); the
+ * seq it left memory at in *seq when seq is not NULL. */
+bool game_registry_evicted_here(struct game_service *gs, const char *id, int64_t *seq);
 /* Several nodes: brings back the evicted unfinished games this node
  * times (cluster_owns) whose log went past the seq they left memory at,
  * so their deadlines are the log's, not those of their records (after

@@ -378,4 +378,8 @@ void game_service_summary(struct game_service *gs, struct protocol_game_summary 
 	if (!v->started && free_seat >= 0)
 		snprintf(s->color, sizeof s->color, "%s", fold_color_str(free_seat));
 	s->ply = (int64_t)v->game.n_plies;
+	/* The side to move of a game under way (a FEN start may give Black
+	 * the first move, so not the ply's parity). */
+	if (v->started)
+		snprintf(s->turn, sizeof s->turn, "%s", fold_color_str((int)game_side_to_move(&v->game)));
 }

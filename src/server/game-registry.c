@@ -479,9 +479,12 @@ void game_registry_revive_due(struct game_service *gs, int64_t now)
 	}
 }
 
-bool game_registry_evicted_here(struct game_service *gs, const char *id)
+bool game_registry_evicted_here(struct game_service *gs, const char *id, int64_t *seq)
 {
-	return *game_registry_evicted_link(gs, id) != NULL;
+	const struct evicted_game *e = *game_registry_evicted_link(gs, id);
+	if (e && seq)
+		*seq = e->seq;
+	return e != NULL;
 }
 
 struct moved {

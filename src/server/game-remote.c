@@ -85,10 +85,14 @@ static int told_event(void *arg, const struct store_event *ev)
 	return 0;
 }
 
-/* The game told of, in memory here (the owner brings it in), or NULL. */
-static struct live_game *told_game(struct game_service *gs, const char *id)
+/* The game told of, durable up to seq, in memory here (the owner brings
+ * it in), or NULL. */
+static struct live_game *told_game(struct game_service *gs, const char *id, int64_t seq)
 {
 	struct live_game *lg = game_registry_find(gs, id);
+	int64_t left_at;
+	if (!lg && game_registry_evicted_here(gs, id, &left_at) && left_at >= seq)
+		return NULL; /* it left memory with all that, its record times it */
 	if (!lg && cluster_owns(gs->srv->cluster, id)) {
 		/* The owner keeps its games in memory, to time them (a game made
 		 * on another node, or evicted here). */
@@ -107,7 +111,7 @@ void game_service_remote_events(struct game_service *gs, const struct game_told 
 {
 	struct told_batch b = { .g = xcalloc(n ? n : 1, sizeof *b.g) };
 	for (size_t i = 0; i < n; i++) {
-		struct live_game *lg = told_game(gs, told[i].id);
+		struct live_game *lg = told_game(gs, told[i].id, told[i].seq);
 		if (!lg || told[i].seq <= lg->durable_seq)
 			continue;
 		/* A game told twice (two rounds in one message): the later. */
@@ -169,7 +173,7 @@ void game_service_remote_seen(struct game_service *gs, const char *id, int color
 	if (color < WHITE || color > BLACK)
 		return;
 	struct live_game *lg = game_registry_find(gs, id);
-	if (!lg && cluster_owns(gs->srv->cluster, id) && game_registry_evicted_here(gs, id)) {
+	if (!lg && cluster_owns(gs->srv->cluster, id) && game_registry_evicted_here(gs, id, NULL)) {
 		/* Its record's disconnect deadlines are from the instants the
 		 * seats were seen before it left memory: the owner, which
 		 * times it, brings it back to time it by this one (a player

@@ -82,7 +82,7 @@ case "$live_row" in
 esac
 out=$(XDG_CONFIG_HOME="$tmp/bob" "$TCHESS" games --server "$url")
 case "$out" in
-*"${cid}  playing   1       carol_p vs dave_p  10+5 fide"*) ok "tchess games names another's game's players, move and time control" ;;
+*"${cid}  playing   1       carol_p vs dave_p  10+5 fide  White to move"*) ok "tchess games names another's game's players, move, time control and whose move" ;;
 *) fail "tchess games: '$out'" ;;
 esac
 # Nothing runs past the 80 columns, nothing is cut: the rows end on a

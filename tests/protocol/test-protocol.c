@@ -308,7 +308,7 @@ START_TEST(test_game_list)
 		{ .id = "0123456789abcdef0123456789abcdef", .status = "open", .white = 1, .created_ms = 1000, .seq = 1,
 		  .age_ms = 120000, .tc = "5+3", .ruleset = "fide", .white_name = "alice", .color = "black" },
 		{ .id = "ffff", .status = "playing", .white = 1, .black = 2, .created_ms = 2000, .seq = 5,
-		  .tc = "10+5", .ruleset = "yourpot", .white_name = "alice", .black_level = 3, .ply = 7 },
+		  .tc = "10+5", .ruleset = "yourpot", .white_name = "alice", .black_level = 3, .ply = 7, .turn = "black" },
 	};
 	char *json = protocol_game_list_encode(g, 2);
 	ck_assert_ptr_nonnull(strstr(json, "\"black\":null"));
@@ -335,6 +335,8 @@ START_TEST(test_game_list)
 	ck_assert_int_eq(back[1].black_level, 3);
 	ck_assert_int_eq(back[1].ply, 7);
 	ck_assert_str_eq(back[1].color, "");
+	ck_assert_str_eq(back[0].turn, "");
+	ck_assert_str_eq(back[1].turn, "black");
 	free(back);
 	free(json);
 	/* An older server's list (no lobby members) reads, with them empty;
@@ -349,6 +351,11 @@ START_TEST(test_game_list)
 	const char *bad = "{\"games\":[{\"id\":\"ab\",\"status\":\"open\",\"white\":1,\"black\":null,"
 			  "\"created_ms\":5,\"seq\":1,\"color\":\"green\"}]}";
 	ck_assert_int_eq(protocol_game_list_decode(bad, strlen(bad), &back, &n, &err), -1);
+	free(back);
+	const char *bad_turn = "{\"games\":[{\"id\":\"ab\",\"status\":\"playing\",\"white\":1,\"black\":2,"
+			       "\"created_ms\":5,\"seq\":4,\"turn\":\"both\"}]}";
+	ck_assert_int_eq(protocol_game_list_decode(bad_turn, strlen(bad_turn), &back, &n, &err), -1);
+	ck_assert_ptr_nonnull(strstr(err.message, "turn must be"));
 	free(back);
 	ck_assert(!protocol_game_id_valid("../etc"));
 	ck_assert(!protocol_game_id_valid(""));

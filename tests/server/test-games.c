@@ -938,6 +938,7 @@ START_TEST(test_games_lobby)
 	ck_assert_str_eq(s->black_name, "");
 	ck_assert_str_eq(s->color, "black");
 	ck_assert_int_eq(s->ply, 0);
+	ck_assert_str_eq(s->turn, ""); /* not under way */
 	ck_assert_int_ge(s->age_ms, 5000);
 	ck_assert_int_lt(s->age_ms, 5000 + 60000);
 	/* On the wire: a free seat's name is left out, not null. */
@@ -952,6 +953,7 @@ START_TEST(test_games_lobby)
 	ck_assert_str_eq(s->black_name, "bob");
 	ck_assert_str_eq(s->color, "");
 	ck_assert_int_eq(s->ply, 3);
+	ck_assert_str_eq(s->turn, "black");
 
 	ck_assert_ptr_null(listed(g, n, invite));
 	s = listed(g, n, over);
