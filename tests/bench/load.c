@@ -38,6 +38,7 @@
  */
 #include <cjson/cJSON.h>
 #include <curl/curl.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -98,6 +99,7 @@ struct load_opts {
 	uint64_t seed;
 	const char *db;         /* --db for the tchessd started here; NULL: a temporary SQLite file */
 	bool keep_db;
+	long db_pid;            /* --db-pid: the database server's first process, 0 if none */
 };
 
 enum req_kind {
@@ -253,6 +255,7 @@ struct load {
 	int n_errs;
 	long err_total;
 	double srv_cpu0, cli_cpu0, srv_cpu, cli_cpu;
+	double db_cpu0, db_cpu; /* the database server's processes (--db-pid) */
 	double box_busy0, box_all0, box_busy, box_all; /* whole machine, seconds */
 };
 
@@ -1121,6 +1124,47 @@ static void load_health_done(struct load *ld, CURLcode cc, long status)
 		ld->parked_peak = parked;
 }
 
+/* CPU seconds of a database server (PostgreSQL's postmaster, --db-pid):
+ * its own, its children's that it reaped (backends that ended) and those
+ * of its children alive now (the backends of tchessd's connections). */
+static double db_cpu_s(pid_t pid)
+{
+	char path[64], text[1024];
+	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+	FILE *f = fopen(path, "r");
+	if (!f)
+		return 0;
+	size_t n = fread(text, 1, sizeof text - 1, f);
+	fclose(f);
+	text[n] = '\0';
+	char *p = strrchr(text, ')');
+	unsigned long cu = 0, cs = 0;
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lu %lu", &cu, &cs) != 2)
+		return 0;
+	double t = proc_cpu_s(pid) + (double)(cu + cs) / (double)sysconf(_SC_CLK_TCK);
+	/* Its children: every process whose parent it is. */
+	DIR *d = opendir("/proc");
+	if (!d)
+		return t;
+	for (struct dirent *e; (e = readdir(d));) {
+		char *end;
+		long child = strtol(e->d_name, &end, 10);
+		if (*end || child <= 0 || child == pid)
+			continue;
+		snprintf(path, sizeof path, "/proc/%ld/stat", child);
+		if (!(f = fopen(path, "r")))
+			continue;
+		n = fread(text, 1, sizeof text - 1, f);
+		fclose(f);
+		text[n] = '\0';
+		long ppid = 0;
+		if ((p = strrchr(text, ')')) && sscanf(p + 2, "%*c %ld", &ppid) == 1 && ppid == pid)
+			t += proc_cpu_s((pid_t)child);
+	}
+	closedir(d);
+	return t;
+}
+
 /* The servers' CPU seconds, and the sum of a /proc status figure. */
 static double servers_cpu_s(struct load *ld)
 {
@@ -1245,6 +1289,7 @@ static void load_loop(struct load *ld)
 			ld->t0_us = now;
 			ld->deadline_us = now + (int64_t)ld->o.seconds * 1000000;
 			ld->srv_cpu0 = servers_cpu_s(ld);
+			ld->db_cpu0 = ld->o.db_pid ? db_cpu_s((pid_t)ld->o.db_pid) : 0;
 			ld->cli_cpu0 = load_self_cpu();
 			load_box_cpu(&ld->box_busy0, &ld->box_all0);
 			next_slot = 0;
@@ -1258,6 +1303,7 @@ static void load_loop(struct load *ld)
 		    (now >= ld->deadline_us || (ld->o.max_moves && ld->moves_acked >= ld->o.max_moves))) {
 			ld->t_end_us = now;
 			ld->srv_cpu = servers_cpu_s(ld) - ld->srv_cpu0;
+			ld->db_cpu = ld->o.db_pid ? db_cpu_s((pid_t)ld->o.db_pid) - ld->db_cpu0 : 0;
 			ld->cli_cpu = load_self_cpu() - ld->cli_cpu0;
 			load_box_cpu(&ld->box_busy, &ld->box_all);
 			ld->box_busy -= ld->box_busy0;
@@ -1363,13 +1409,20 @@ static void load_report(struct load *ld)
 			printf("%-46s %.0f us (%.0f moves/s per busy core)\n", "server CPU per acknowledged move", us,
 			       1e6 / us);
 		}
+		if (ld->o.db_pid) {
+			printf("%-46s %.0f%%\n", "database CPU (of one core)", 100.0 * ld->db_cpu / secs);
+			if (ld->moves_acked)
+				printf("%-46s %.0f us server + %.0f us database\n", "CPU per acknowledged move",
+				       1e6 * ld->srv_cpu / (double)ld->moves_acked,
+				       1e6 * ld->db_cpu / (double)ld->moves_acked);
+		}
 	} else {
 		printf("%-46s %s\n", "server RSS", "n/a (give --server-pid)");
 	}
 	printf("%-46s %.0f%%\n", "load generator CPU (of one core)", 100.0 * ld->cli_cpu / secs);
 	if (ld->box_all > 0) {
 		long cores = sysconf(_SC_NPROCESSORS_ONLN);
-		double other = ld->box_busy - ld->srv_cpu - ld->cli_cpu;
+		double other = ld->box_busy - ld->srv_cpu - ld->cli_cpu - ld->db_cpu;
 		printf("%-46s %.0f%% of %ld cores, other programs %.0f%% of one core\n", "machine busy",
 		       100.0 * ld->box_busy / ld->box_all, cores, other > 0 ? 100.0 * other / secs : 0.0);
 	}
@@ -1404,12 +1457,14 @@ static void usage(FILE *f)
 		"                   [--games G]\n"
 		"                   [--spectators S] [--seconds N] [--moves N] [--think-ms MS] [--premoves]\n"
 		"                   [--tc TC] [--sync full|normal] [--no-tune] [--set KEY=VALUE]...\n"
-		"                   [--seed N] [--keep-db] [--db PATH|postgresql://...]\n"
+		"                   [--seed N] [--keep-db] [--db PATH|postgresql://...] [--db-pid PID]\n"
 		"Plays G random games against tchessd on loopback, each watched by S parked\n"
 		"spectators, and prints moves/s, ack-to-spectator latency, parked polls and RSS.\n"
 		"Defaults: --games 100 --spectators 10 --seconds 20 --tc - --sync full.\n"
 		"--db gives the tchessd started here its store (a PostgreSQL database, say;\n"
 		"default: a temporary SQLite file); --nodes N starts N of them on it (PostgreSQL).\n"
+		"--db-pid names the database server's first process (PostgreSQL's postmaster):\n"
+		"its CPU and its children's (the backends) is counted as the database's.\n"
 		"--server (repeated: one per node) uses running servers; game i's White plays on\n"
 		"node i %% N, its Black on the next, its spectators on the ones after.\n"
 		"--no-tune leaves the server's max_connections and per-token rate limit at their\n"
@@ -1440,6 +1495,7 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 		{ "set", required_argument, NULL, 'S' },        { "seed", required_argument, NULL, 'r' },
 		{ "keep-db", no_argument, NULL, 'K' },          { "help", no_argument, NULL, 'h' },
 		{ "db", required_argument, NULL, 'D' },          { "nodes", required_argument, NULL, 'N' },
+		{ "db-pid", required_argument, NULL, 'B' },
 		{ NULL, 0, NULL, 0 },
 	};
 	memset(o, 0, sizeof *o);
@@ -1468,6 +1524,10 @@ static int load_parse_args(struct load_opts *o, int argc, char **argv)
 			    !parse_long(optarg, 1, 1L << 30, &o->server_pids[o->n_server_pids]))
 				goto bad;
 			o->n_server_pids++;
+			break;
+		case 'B':
+			if (!parse_long(optarg, 1, 1L << 30, &o->db_pid))
+				goto bad;
 			break;
 		case 'N':
 			if (!parse_long(optarg, 1, LOAD_NODES_MAX, &v))
