@@ -394,6 +394,22 @@ void game_txn_abort(struct game_txn *t)
 	t->n = 0;
 }
 
+/* The transaction lost the race for a seq (t is aborted): another
+ * writer appended first and the game in memory is behind its log. Caught
+ * up, the command runs again (game_retry); in a batch, or if the catch-up
+ * fails, a storage failure. */
+static void txn_race_lost(struct game_txn *t, int64_t seq, struct game_outcome *out)
+{
+	if (!t->gs->batch && !game_registry_catch_up(t->gs, t->lg)) {
+		log_info("game %s: seq %lld taken by another writer; caught up to %lld", t->lg->id, (long long)seq,
+			 (long long)t->lg->view.seq);
+		game_fail(out, PROTOCOL_ERR_CONFLICT, "the game changed meanwhile; send the command again");
+		out->stale = true;
+	} else {
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+	}
+}
+
 /* Applies e to the work copy, then appends it (payload: e's encoding, or
  * raw for an event the fold ignores). Fails (rolling back) with the fold's
  * complaint as a bad request, or a storage failure. */
@@ -429,17 +445,13 @@ int game_txn_add_raw(struct game_txn *t, struct fold_event *e, const char *type,
 		store_event_append(t->gs->srv->store, t->lg->id, seq, type, payload, visible_to, t->work.last_t_ms);
 	if (r != STORE_OK) {
 		free(payload);
+		/* An earlier append's race, read only now, counts alike. */
+		bool lost = r == STORE_CONFLICT || store_race_lost(t->gs->srv->store);
 		game_txn_abort(t);
-		/* Another writer took the seq: the game in memory is behind
-		 * its log. Caught up, the command runs again (game_retry). */
-		if (r == STORE_CONFLICT && !t->gs->batch && !game_registry_catch_up(t->gs, t->lg)) {
-			log_info("game %s: seq %lld taken by another writer; caught up to %lld", t->lg->id,
-				 (long long)seq, (long long)t->lg->view.seq);
-			game_fail(out, PROTOCOL_ERR_CONFLICT, "the game changed meanwhile; send the command again");
-			out->stale = true;
-		} else {
+		if (lost)
+			txn_race_lost(t, seq, out);
+		else
 			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
-		}
 		return -1;
 	}
 	struct protocol_event *pe = &t->ev[t->n];
@@ -511,8 +523,14 @@ int game_txn_commit(struct game_txn *t, int64_t viewer, struct game_outcome *out
 	if ((!same && store_game_update(srv->store, &row)) ||
 	    (ended && gs->hooks.ended && gs->hooks.ended(gs->hooks.ctx, t->lg->id, &t->work)) ||
 	    (!gs->batch && store_commit(srv->store))) {
+		/* The appends' answers may come only now (store_race_lost). */
+		bool lost = store_race_lost(srv->store);
+		int64_t seq = t->lg->view.seq + 1;
 		game_txn_abort(t);
-		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		if (lost)
+			txn_race_lost(t, seq, out);
+		else
+			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
 		return -1;
 	}
 	if (gs->batch) {

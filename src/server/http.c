@@ -41,6 +41,7 @@
 
 #include "http.h"
 #include "ratelimit.h"
+#include "store.h"
 #include "util/buf.h"
 #include "util/log.h"
 #include "util/now.h"
@@ -127,6 +128,7 @@ struct http_conn {
 	int64_t parked_by; /* the parked run's http_reply_park player */
 	int64_t start_ms;
 	int64_t lock_us; /* how long its handler runs held the server lock, for the log */
+	uint64_t trips;  /* the store's round trips in its handler runs, for the log */
 	/* A reply held for group commit (http.h). */
 	uint64_t held_for;      /* the commit it waits for; 0: none */
 	bool held_ready;        /* durable: send it when MHD calls again */
@@ -238,8 +240,12 @@ static enum MHD_Result queue_typed(struct http_conn *c, int status, char *body, 
 	/* Method, path and status only: tokens travel in a header that is
 	 * never logged. Then how long it took, and how long of it its handler
 	 * held the server lock (what every other request waited for). */
-	log_info("%s %s %d %lldms, lock %lldus", c->method, c->url, status, (long long)(now_mono_ms() - c->start_ms),
-		 (long long)c->lock_us);
+	if (c->trips)
+		log_info("%s %s %d %lldms, lock %lldus, %llu store round trips", c->method, c->url, status,
+			 (long long)(now_mono_ms() - c->start_ms), (long long)c->lock_us, (unsigned long long)c->trips);
+	else
+		log_info("%s %s %d %lldms, lock %lldus", c->method, c->url, status,
+			 (long long)(now_mono_ms() - c->start_ms), (long long)c->lock_us);
 	return ret;
 }
 
@@ -680,7 +686,9 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 	pthread_mutex_lock(&srv->lock);
 	int64_t locked_us = now_mono_us();
 	c->rerun = false;
+	uint64_t trips = srv->store ? store_round_trips(srv->store) : 0;
 	http_dispatch(srv, h->routes, &req, &reply);
+	c->trips += (srv->store ? store_round_trips(srv->store) : 0) - trips;
 	bool closing = srv->draining;
 	if (http_reply_parks(&reply)) {
 		if (!c->deadline_set) {

@@ -125,6 +125,8 @@ enum store_result pg_store_begin(struct pg_store *st);
 enum store_result pg_store_commit(struct pg_store *st);
 void pg_store_rollback(struct pg_store *st);
 bool pg_store_failure_transient(const struct pg_store *st);
+bool pg_store_race_lost(const struct pg_store *st);
+uint64_t pg_store_round_trips(const struct pg_store *st);
 uint64_t pg_store_commits(const struct pg_store *st);
 bool pg_store_syncs(const struct pg_store *st);
 int pg_store_sync(struct pg_store *st);

@@ -35,6 +35,7 @@
  */
 #include <errno.h>
 #include <libpq-fe.h>
+#include <poll.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -219,11 +220,16 @@ static const char *const stmt_sql[S_COUNT] = {
 	[S_GAME_LAST_SEQ] = "SELECT last_seq FROM games WHERE id = $1",
 	/* The game's row carries its last seq: the UPDATE takes the next one
 	 * and holds the row until commit, so two writers of one game (two
-	 * nodes) queue there instead of both computing the same MAX + 1. */
+	 * nodes) queue there instead of both computing the same MAX + 1.
+	 * When the seq is not the next one (or there is no such game) the
+	 * UPDATE yields no row, the seq is NULL and the INSERT fails: an
+	 * error, which aborts the transaction, so an append whose answer is
+	 * read only at the commit (pipe_send) can never let the rest of its
+	 * transaction commit without it. */
 	[S_EVENT_INSERT] =
 		"WITH g AS (UPDATE games SET last_seq = $6 WHERE id = $1 AND last_seq = $6 - 1 RETURNING last_seq) "
 		"INSERT INTO events(game_id, seq, type, payload, visible_to, created_ms) "
-		"SELECT $1::text, g.last_seq, $2::text, $3::text, $4::bigint, $5::bigint FROM g",
+		"VALUES ($1::text, (SELECT last_seq FROM g), $2::text, $3::text, $4::bigint, $5::bigint)",
 	/* visible_to: -1 matches no private event, -2 every one. */
 	[S_EVENTS_AFTER] = "SELECT seq, type, payload, visible_to, created_ms FROM events "
 			   "WHERE game_id = $1 AND seq > $2 AND (visible_to IS NULL OR visible_to = $3 OR $3 = -2) "
@@ -274,6 +280,16 @@ struct pg_store {
 	char *target;      /* the connection string, for the node channel */
 	bool read_only;
 	bool in_tx;
+	/* A transaction goes out in libpq's pipeline mode: its BEGIN with its
+	 * first statement, its appends (deferred) with the next statement
+	 * that must be answered or with the COMMIT, so a move's BEGIN,
+	 * append and COMMIT are one round trip. */
+	bool begin_due;     /* store_begin called, BEGIN not yet sent */
+	bool begin_pending; /* BEGIN sent, its answer not yet read */
+	int pending;        /* statements sent whose results are not read yet */
+	bool race_lost;     /* an append of this transaction found its seq taken */
+	enum store_result pending_rc; /* the first failure among the pending */
+	uint64_t trips;     /* waits for the server on the command connection (store_round_trips) */
 	bool transient;           /* the last failure may pass (store_failure_transient) */
 	_Atomic uint64_t commits; /* successful commits since open */
 	_Atomic uint64_t synced;  /* commits covered by the last store_sync begun */
@@ -392,45 +408,193 @@ enum use {
 	READ_ROWS, /* rows for the caller, none as good as some */
 	INSERT,    /* INSERT ... ON CONFLICT DO NOTHING RETURNING: STORE_CONFLICT without a row */
 	CHANGE,    /* an UPDATE or DELETE of rows that must be there: STORE_NOT_FOUND if none changed */
-	WRITE      /* any other write */
+	WRITE,     /* any other write */
+	APPEND     /* an append, which fails (an error) if its seq is taken: in a transaction,
+		    * sent with the next statement answered or with the COMMIT */
 };
+
+/* Reads use's answer in r (checked, STORE_OK). */
+static enum store_result answer_of(PGresult *r, enum use use)
+{
+	if (use == READ_ROW && PQntuples(r) != 1)
+		return STORE_NOT_FOUND;
+	if (use == INSERT && PQntuples(r) != 1)
+		return STORE_CONFLICT;
+	if (use == CHANGE && strtol(PQcmdTuples(r), NULL, 10) == 0)
+		return STORE_NOT_FOUND;
+	if (use == APPEND && strtol(PQcmdTuples(r), NULL, 10) != 1)
+		return STORE_CONFLICT;
+	return STORE_OK;
+}
+
+/* ---- a transaction's pipeline ----
+ *
+ * In a transaction the command connection is in libpq's pipeline mode:
+ * statements are sent without waiting, and their answers read at the
+ * next sync point, in order. The BEGIN goes with the transaction's first
+ * statement and an append's answer is read with the next statement that
+ * must be answered (a read, an UPDATE whose count matters) or with the
+ * COMMIT: a move's BEGIN, append and COMMIT cost one round trip, not
+ * three. An append whose seq is taken fails with an error (its guard
+ * yields no seq, and seq is NOT NULL), which aborts the transaction: the
+ * statements after it are skipped, the COMMIT with them, and the caller
+ * learns it from the statement or commit that read it (race_lost). */
+
+/* Pending appends at most, before their answers are read anyway: their
+ * answers must not fill the socket while this side is still sending. */
+#define PIPE_PENDING_MAX 64
+
+/* Sends one statement of the transaction (the BEGIN first, if it is
+ * due); false if libpq refused (the connection). */
+static bool pipe_send(struct pg_store *st, const char *name, const char *sql, const struct params *p)
+{
+	if (st->begin_due) {
+		if (PQpipelineStatus(st->conn) == PQ_PIPELINE_OFF && !PQenterPipelineMode(st->conn))
+			return false;
+		if (!PQsendQueryParams(st->conn, "BEGIN", 0, NULL, NULL, NULL, NULL, 0))
+			return false;
+		st->begin_due = false;
+		st->begin_pending = true;
+		st->pending++;
+	}
+	int n = p ? p->n : 0;
+	const char *const *v = p ? p->v : NULL;
+	const int *len = p ? p->len : NULL, *fmt = p ? p->fmt : NULL;
+	if (!(sql ? PQsendQueryParams(st->conn, sql, n, NULL, v, len, fmt, 0)
+		  : PQsendQueryPrepared(st->conn, name, n, v, len, fmt, 0)))
+		return false;
+	st->pending++;
+	return true;
+}
+
+/* A sync point: reads every pending answer, in order. The last one (the
+ * statement just sent) is checked as what and read as use, and handed
+ * back in *last if STORE_OK and last is not NULL; the earlier ones are the
+ * transaction's BEGIN and appends. Returns the first failure of an
+ * earlier one (a statement after it was skipped) or else the last one's
+ * answer. A failure of the database (not an answer such as "no row")
+ * loses the transaction: pending_rc keeps it, and every later statement
+ * and the commit answer it. */
+static enum store_result pipe_sync(struct pg_store *st, enum use use, const char *what, PGresult **last)
+{
+	if (last)
+		*last = NULL;
+	int n = st->pending;
+	st->pending = 0;
+	bool begin_pending = st->begin_pending;
+	st->begin_pending = false;
+	st->trips++;
+	if (!PQpipelineSync(st->conn)) {
+		check(st, NULL, "pipeline");
+		return st->pending_rc = STORE_ERROR;
+	}
+	enum store_result lost = st->pending_rc, mine_rc = STORE_OK;
+	for (int i = 0; i < n; i++) {
+		bool mine = i == n - 1, begin = i == 0 && begin_pending;
+		enum use u = mine ? use : begin ? WRITE : APPEND;
+		PGresult *r = PQgetResult(st->conn);
+		enum store_result one;
+		if (!r) {
+			/* No answer at all: the connection. */
+			check(st, NULL, mine ? what : "pipeline");
+			st->pending_rc = lost != STORE_OK ? lost : STORE_ERROR;
+			return st->pending_rc;
+		}
+		if (PQresultStatus(r) == PGRES_PIPELINE_ABORTED) {
+			one = lost != STORE_OK ? lost : STORE_ERROR;
+		} else if ((one = check(st, r, mine ? what : begin ? "begin" : "append event")) != STORE_OK) {
+			if (lost == STORE_OK)
+				lost = one;
+		} else {
+			one = answer_of(r, u);
+		}
+		if (u == APPEND && one == STORE_CONFLICT) {
+			st->race_lost = true;
+			if (lost == STORE_OK)
+				lost = STORE_CONFLICT;
+		} else if (!mine && one != STORE_OK && lost == STORE_OK) {
+			lost = one;
+		}
+		if (mine)
+			mine_rc = one;
+		if (one == STORE_OK && mine && last)
+			*last = r;
+		else
+			PQclear(r);
+		/* The NULL that ends each statement's answers. */
+		for (PGresult *x; (x = PQgetResult(st->conn));)
+			PQclear(x);
+	}
+	PGresult *s = PQgetResult(st->conn);
+	if (PQresultStatus(s) != PGRES_PIPELINE_SYNC && lost == STORE_OK)
+		lost = check(st, s, "pipeline") != STORE_OK ? STORE_ERROR : STORE_OK;
+	PQclear(s);
+	st->pending_rc = lost;
+	enum store_result rc = lost != STORE_OK ? lost : mine_rc;
+	if (rc != STORE_OK && last && *last) {
+		PQclear(*last);
+		*last = NULL;
+	}
+	return rc;
+}
+
+/* Leaves pipeline mode after the transaction (nothing pending). */
+static void pipe_end(struct pg_store *st)
+{
+	st->begin_due = st->begin_pending = false;
+	st->pending = 0;
+	st->pending_rc = STORE_OK;
+	if (PQpipelineStatus(st->conn) != PQ_PIPELINE_OFF && !PQexitPipelineMode(st->conn))
+		log_error("store: leaving pipeline mode: %s", PQerrorMessage(st->conn));
+}
 
 /* The one statement helper: runs the prepared statement s, or sql when
  * not NULL (the rare statements that are not prepared), with p bound
  * (NULL: none). A read outside a transaction first makes sure of the
  * connection, and a statement that finds it broken outside a transaction
- * runs once more after the reset. The result is checked (check: logged
- * as what) and read as use says. *res, when res is not NULL, is the
- * result to PQclear if STORE_OK, else NULL. */
+ * runs once more after the reset. In a transaction it goes through the
+ * pipeline (an append without waiting for its answer). The result is
+ * checked (check: logged as what) and read as use says. *res, when res
+ * is not NULL, is the result to PQclear if STORE_OK, else NULL. */
 static enum store_result stmt(struct pg_store *st, enum stmt s, const char *sql, const struct params *p, enum use use,
 			      const char *what, PGresult **res)
 {
 	if (res)
 		*res = NULL;
-	if ((use == READ_ROW || use == READ_ROWS) && !st->in_tx && ready(st))
-		return STORE_ERROR;
 	char name[16];
 	snprintf(name, sizeof name, "s%d", (int)s);
+	if (st->in_tx) {
+		if (st->pending_rc != STORE_OK)
+			return st->pending_rc; /* the transaction is lost already */
+		if (!pipe_send(st, name, sql, p)) {
+			check(st, NULL, what);
+			return st->pending_rc = STORE_ERROR;
+		}
+		if (use == APPEND && st->pending < PIPE_PENDING_MAX)
+			return STORE_OK;
+		PGresult *r = NULL;
+		enum store_result rc = pipe_sync(st, use, what, res ? &r : NULL);
+		if (res)
+			*res = r;
+		return rc;
+	}
+	if ((use == READ_ROW || use == READ_ROWS) && ready(st))
+		return STORE_ERROR;
 	int n = p ? p->n : 0;
 	const char *const *v = p ? p->v : NULL;
 	const int *len = p ? p->len : NULL, *fmt = p ? p->fmt : NULL;
 	PGresult *r;
 	enum store_result rc;
 	for (int tries = 0;; tries++) {
+		st->trips++;
 		r = sql ? PQexecParams(st->conn, sql, n, NULL, v, len, fmt, 0) : PQexecPrepared(st->conn, name, n, v, len, fmt, 0);
 		rc = check(st, r, what);
 		if (tries || !retry_after_reset(st, rc))
 			break;
 		PQclear(r);
 	}
-	if (rc == STORE_OK) {
-		if (use == READ_ROW && PQntuples(r) != 1)
-			rc = STORE_NOT_FOUND;
-		else if (use == INSERT && PQntuples(r) != 1)
-			rc = STORE_CONFLICT;
-		else if (use == CHANGE && strtol(PQcmdTuples(r), NULL, 10) == 0)
-			rc = STORE_NOT_FOUND;
-	}
+	if (rc == STORE_OK)
+		rc = answer_of(r, use);
 	if (rc == STORE_OK && res)
 		*res = r;
 	else
@@ -494,10 +658,23 @@ static int session_setup(struct pg_store *st, char **errmsg)
 	return 0;
 }
 
+/* Whether the idle connection's socket has something to read: a backend
+ * that ended (pg_terminate_backend, a restart) said so and closed it. */
+static bool idle_input(PGconn *c)
+{
+	struct pollfd p = { .fd = PQsocket(c), .events = POLLIN };
+	return p.fd >= 0 && poll(&p, 1, 0) > 0;
+}
+
 /* Before a transaction (or a statement outside one): a connection found
- * broken is reset. */
+ * broken is reset. A transaction's statements are sent ahead without
+ * waiting (pipe_send), so a backend ended while the connection was idle
+ * is found here, by what it left on the socket, and not half-way through
+ * the transaction: its farewell and then the end of the stream. */
 static enum store_result ready(struct pg_store *st)
 {
+	for (int i = 0; i < 2 && PQstatus(st->conn) == CONNECTION_OK && idle_input(st->conn); i++)
+		PQconsumeInput(st->conn);
 	if (PQstatus(st->conn) == CONNECTION_OK)
 		return STORE_OK;
 	connection_lost(st);
@@ -758,26 +935,54 @@ struct store_backup *pg_store_backup_begin(struct pg_store *st, const char *path
 enum store_result pg_store_begin(struct pg_store *st)
 {
 	st->transient = false;
+	st->race_lost = false;
 	if (ready(st))
 		return STORE_ERROR;
-	PGresult *r;
-	enum store_result rc;
-	for (int tries = 0;; tries++) {
-		r = PQexec(st->conn, "BEGIN");
-		rc = check(st, r, "begin");
-		if (tries || !retry_after_reset(st, rc))
-			break;
-		PQclear(r);
+	/* Sent with the first statement (pipe_send). */
+	st->in_tx = st->begin_due = true;
+	st->pending = 0;
+	st->pending_rc = STORE_OK;
+	return STORE_OK;
+}
+
+/* Ends the pipeline of a transaction that failed or is given up: its
+ * ROLLBACK goes with what is pending, if anything was sent. */
+static void pipe_rollback(struct pg_store *st)
+{
+	bool sent = !st->begin_due;
+	if (sent && PQstatus(st->conn) == CONNECTION_OK && PQpipelineStatus(st->conn) != PQ_PIPELINE_OFF) {
+		st->pending_rc = STORE_OK; /* every answer read, whatever they say */
+		if (PQsendQueryParams(st->conn, "ROLLBACK", 0, NULL, NULL, NULL, NULL, 0)) {
+			st->pending++;
+			bool quiet = st->race_lost;
+			pipe_sync(st, WRITE, "rollback", NULL);
+			st->race_lost = quiet;
+		}
 	}
-	PQclear(r);
-	st->in_tx = rc == STORE_OK;
-	return rc;
+	pipe_end(st);
 }
 
 enum store_result pg_store_commit(struct pg_store *st)
 {
-	PGresult *r = PQexec(st->conn, "COMMIT");
-	enum store_result rc = check(st, r, "commit");
+	if (!st->in_tx)
+		return STORE_ERROR;
+	if (st->begin_due) {
+		/* Nothing was sent: nothing to commit. */
+		pipe_end(st);
+		st->in_tx = false;
+		return STORE_OK;
+	}
+	enum store_result rc = st->pending_rc;
+	PGresult *r = NULL;
+	if (rc == STORE_OK) {
+		if (!PQsendQueryParams(st->conn, "COMMIT", 0, NULL, NULL, NULL, NULL, 0)) {
+			check(st, NULL, "commit");
+			rc = STORE_ERROR;
+		} else {
+			st->pending++;
+			rc = pipe_sync(st, WRITE, "commit", &r);
+		}
+	}
 	/* COMMIT of a transaction that an error aborted rolls it back and
 	 * says so in its command tag, not as an error. */
 	if (rc == STORE_OK && strcmp(PQcmdStatus(r), "COMMIT")) {
@@ -785,22 +990,41 @@ enum store_result pg_store_commit(struct pg_store *st)
 		rc = STORE_ERROR;
 	}
 	PQclear(r);
-	if (rc == STORE_CONFLICT)
-		rc = STORE_ERROR; /* a deferred constraint: nothing was committed */
-	if (rc == STORE_OK)
+	if (rc == STORE_OK) {
+		pipe_end(st);
 		atomic_fetch_add(&st->commits, 1);
-	else
-		pg_store_rollback(st);
+	} else {
+		pipe_rollback(st);
+		/* An append's seq taken (read only now): the caller's view is
+		 * stale, as for STORE_CONFLICT from the append itself; any
+		 * other conflict is a deferred constraint. Nothing was
+		 * committed either way. */
+		rc = st->race_lost ? STORE_CONFLICT : STORE_ERROR;
+	}
 	st->in_tx = false;
 	return rc;
 }
 
 void pg_store_rollback(struct pg_store *st)
 {
+	if (st->in_tx)
+		pipe_rollback(st);
 	st->in_tx = false;
-	if (PQstatus(st->conn) != CONNECTION_OK || PQtransactionStatus(st->conn) == PQTRANS_IDLE)
+	if (PQstatus(st->conn) != CONNECTION_OK || PQpipelineStatus(st->conn) != PQ_PIPELINE_OFF ||
+	    PQtransactionStatus(st->conn) == PQTRANS_IDLE)
 		return;
+	st->trips++;
 	PQclear(PQexec(st->conn, "ROLLBACK"));
+}
+
+uint64_t pg_store_round_trips(const struct pg_store *st)
+{
+	return st->trips;
+}
+
+bool pg_store_race_lost(const struct pg_store *st)
+{
+	return st->race_lost;
 }
 
 bool pg_store_failure_transient(const struct pg_store *st)
@@ -1060,10 +1284,9 @@ enum store_result pg_store_event_append(struct pg_store *st, const char *game_id
 	p_id(&p, visible_to);
 	p_int(&p, created_ms);
 	p_int(&p, seq);
-	enum store_result rc = stmt(st, S_EVENT_INSERT, NULL, &p, CHANGE, "append event", NULL);
-	/* Nothing inserted: seq is not the next one, or there is no such
-	 * game. */
-	return rc == STORE_NOT_FOUND ? STORE_CONFLICT : rc;
+	/* In a transaction, sent with what follows (its failure read then:
+	 * pg_store_race_lost). */
+	return stmt(st, S_EVENT_INSERT, NULL, &p, APPEND, "append event", NULL);
 }
 
 enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_id, int64_t *seq_out)

@@ -102,6 +102,24 @@ bool store_failure_transient(const struct store *st)
 	return BACKEND0(st, failure_transient);
 }
 
+bool store_race_lost(const struct store *st)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_race_lost(st->pg);
+#endif
+	return false; /* SQLite answers each append at once */
+}
+
+uint64_t store_round_trips(const struct store *st)
+{
+#ifdef TCHESS_POSTGRESQL
+	if (st->pg)
+		return pg_store_round_trips(st->pg);
+#endif
+	return 0; /* SQLite runs in the process */
+}
+
 uint64_t store_commits(const struct store *st)
 {
 	return BACKEND0(st, commits);

@@ -158,6 +158,19 @@ void store_rollback(struct store *st);
  * another process) rather than from a bug or a corrupt file. Cleared by
  * store_begin. */
 bool store_failure_transient(const struct store *st);
+/* Whether the transaction (open, or just failed) lost the race for an
+ * append's seq when the append's answer came only with a later call: a
+ * store may send an append with the next statement that must be answered
+ * or with the commit (PostgreSQL: one round trip for a move), and that
+ * call then fails (store_commit with STORE_CONFLICT, nothing committed).
+ * The caller's view is stale, as after STORE_CONFLICT from the append
+ * itself. Cleared by store_begin. */
+bool store_race_lost(const struct store *st);
+/* How many times the caller has waited for a database server since
+ * store_open (PostgreSQL: round trips on the command connection, which
+ * the server lock is held across); 0 for SQLite, which runs in-process.
+ * For the request log. */
+uint64_t store_round_trips(const struct store *st);
 /* Successful commits since store_open: a commit's number is the count
  * right after its store_commit returned. */
 uint64_t store_commits(const struct store *st);
@@ -196,7 +209,8 @@ void store_game_fini(struct store_game *g);
 /* Appends an event at seq, which must be the game's next (its last seq +
  * 1): the seq the caller's fold expects. STORE_CONFLICT if it is not
  * (another writer appended first: the caller's view of the game is stale)
- * or there is no such game. */
+ * or there is no such game -- in a transaction possibly only from a later
+ * call, the commit at the latest (store_race_lost). */
 enum store_result store_event_append(struct store *st, const char *game_id, int64_t seq, const char *type,
 				     const char *payload, int64_t visible_to, int64_t created_ms);
 /* The game's last seq (0 if it has no events). */

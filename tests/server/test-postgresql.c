@@ -124,12 +124,65 @@ START_TEST(test_node_name)
 }
 END_TEST
 
+/* The store round trips of each logged "POST .../moves 200" line of d's
+ * log into trips (at most max); returns how many lines there were. */
+static int move_trips(const struct tchessd *d, const char *game, long *trips, int max)
+{
+	char path[300], head[200];
+	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+	snprintf(head, sizeof head, "POST /v1/games/%s/moves 200 ", game);
+	char *log = file_slurp(path);
+	int n = 0;
+	for (char *p = log; (p = strstr(p, head)) && n < max; p++) {
+		char *eol = strchr(p, '\n'), *tail = strstr(p, " store round trips");
+		const char *comma = tail;
+		while (comma && comma > p && comma[-1] != ' ')
+			comma--;
+		trips[n++] = tail && (!eol || tail < eol) ? strtol(comma, NULL, 10) : 0;
+	}
+	free(log);
+	return n;
+}
+
+START_TEST(test_move_round_trips)
+{
+	/* A move costs three round trips to PostgreSQL, all with the server
+	 * lock held: the token's player, the game's last seq (another node
+	 * may have appended), and its transaction, whose BEGIN, append at
+	 * the expected seq and COMMIT go out together (libpq's pipeline
+	 * mode) and are answered together. One at a time, they were five. */
+	struct table t;
+	table_open(&t, "sync = full", "\"tc\":\"5+3\"");
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":0,\"move\":\"e4\"}"), 1);
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&t.d)), 0);
+	t.d.log_file = true;
+	snprintf(t.d.level, sizeof t.d.level, "info");
+	tchessd_restart(&t.d);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.bob, "{\"ply\":1,\"move\":\"e5\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.alice, "{\"ply\":2,\"move\":\"Nf3\"}"), 1);
+	ck_assert_uint_eq(table_ok(&t, "moves", t.bob, "{\"ply\":3,\"move\":\"Nc6\"}"), 1);
+	long trips[8];
+	int n = move_trips(&t.d, t.game, trips, 8);
+	ck_assert_int_eq(n, 3);
+	for (int i = 0; i < n; i++)
+		ck_assert_msg(trips[i] >= 1 && trips[i] <= 3, "move %d: %ld round trips", i + 1, trips[i]);
+	/* Every move is there, at its seq. */
+	struct protocol_events evs = all_events(&t);
+	ck_assert_str_eq(evs.events[evs.n - 1].type, "move");
+	for (size_t i = 0; i < evs.n; i++)
+		ck_assert_int_eq(evs.events[i].seq, (int64_t)i + 1);
+	protocol_events_fini(&evs);
+	table_close(&t);
+}
+END_TEST
+
 int main(void)
 {
 	const TTest *const tests[] = {
 		test_stale_game_catches_up,
 		test_connection_reset,
 		test_node_name,
+		test_move_round_trips,
 	};
 	return harness_main_postgresql("postgresql", 60, tests, sizeof tests / sizeof tests[0]);
 }
