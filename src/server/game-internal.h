@@ -221,6 +221,16 @@ struct live_game *game_registry_lookup(struct game_service *gs, const char *id, 
  * seq (game-remote.c). What commands and snapshots start with, so a
  * client answered by one node is served by the next as it was. */
 struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char *id, struct game_outcome *out);
+/* For a command that started on the game as this node held it, without
+ * that read (game_seat_enter_held): after its run, whether to run it
+ * again. A run that appended proved the game current (its append was at
+ * the seq the log had), as did an earlier check (*checked); otherwise the
+ * last seq is read once: behind, the game catches up and out is emptied
+ * for the next run (true); erased, out says 410 and *lg is NULL (it left
+ * memory); current, out stays the answer. was: the game's seq before the
+ * run. */
+bool game_registry_fresh_after(struct game_service *gs, struct live_game **lg, int64_t was, bool *checked,
+			       struct game_outcome *out);
 /* Empties the cache of cold reads (the nodes alive changed: what it
  * holds may be behind the store). */
 void game_registry_cold_clear(struct game_service *gs);
@@ -387,6 +397,11 @@ int game_seat_or_forbidden(struct live_game *lg, int64_t me, struct game_outcome
  * (403), and the caller present now. NULL after failing. */
 struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const char *id, int *color,
 				  struct game_outcome *out);
+/* The same without reading the game's last seq first, for a command that
+ * checks afterwards (game_registry_fresh_after): on a shared store, the
+ * game in memory with the caller seated and its clock running; NULL,
+ * having done nothing, when it is not (game_seat_enter then). */
+struct live_game *game_seat_enter_held(struct game_service *gs, int64_t me, const char *id, int *color);
 /* When both seats are filled, the game starts (with the seats' vacations). */
 int game_seat_start_if_full(struct game_txn *t, int64_t t_ms, struct game_outcome *out);
 /* Fills a correspondence game's vacation lists in v from its seats'

@@ -205,16 +205,27 @@ void game_service_move(struct game_service *gs, int64_t me, const char *id, cons
 		       struct game_outcome *out)
 {
 	int color;
-	struct live_game *lg = game_seat_enter(gs, me, id, &color, out);
-	if (!lg)
+	/* On a shared store the move runs first on the game as this node
+	 * has it: its append, at the seq this node folded, proves that
+	 * current (a node behind is refused, catches up and runs it again),
+	 * so the read of the last seq that a command starts with is made
+	 * only when the move appended nothing (refused, or a ply already
+	 * played): one round trip less for nearly every move. */
+	struct live_game *lg = game_seat_enter_held(gs, me, id, &color);
+	bool checked = lg == NULL;
+	if (!lg && !(lg = game_seat_enter(gs, me, id, &color, out)))
 		return;
 	int tries = 0;
+	int64_t was;
 	do {
+		was = lg->view.seq;
 		if (lg->view.undo)
 			game_undo_provisional(gs, lg, color, me, req->ply, req->move, out);
 		else
 			game_move_play(gs, lg, color, me, req->ply, req->move, out);
-	} while (game_retry(out, &tries));
+	} while (game_retry(out, &tries) || game_registry_fresh_after(gs, &lg, was, &checked, out));
+	if (!lg)
+		return;
 	game_presence_account(gs, lg, color, out);
 	game_txn_answer_for(lg, me, out);
 }

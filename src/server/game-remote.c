@@ -29,6 +29,34 @@ static void shown_up_to(struct game_service *gs, struct live_game *lg, int64_t s
 	}
 }
 
+/* Catches lg (in memory) up with its log after one read of its last seq:
+ * 0 if it was current, 1 if it caught up, -1 after filling out (410 if
+ * another node erased it, which then left memory; 500). */
+static int refresh(struct game_service *gs, struct live_game *lg, struct game_outcome *out)
+{
+	int64_t seq = 0;
+	enum store_result r = store_game_last_seq(gs->srv->store, lg->id, &seq);
+	if (r == STORE_NOT_FOUND) {
+		/* Erased by another node (its message not yet here). */
+		game_registry_forget_erased(gs, lg);
+		game_fail(out, PROTOCOL_ERR_GONE, "the game was aborted and erased");
+		return -1;
+	}
+	if (r != STORE_OK) {
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	if (seq <= lg->view.seq)
+		return 0;
+	if (game_registry_catch_up(gs, lg)) {
+		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
+		return -1;
+	}
+	game_timer_poke(gs, lg);
+	game_engine_sync(gs, lg);
+	return 1;
+}
+
 struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char *id, struct game_outcome *out)
 {
 	bool shared = store_shared(gs->srv->store);
@@ -36,27 +64,34 @@ struct live_game *game_registry_lookup_fresh(struct game_service *gs, const char
 	struct live_game *lg = game_registry_lookup(gs, id, out);
 	if (!lg || !was_live)
 		return lg;
-	int64_t seq = 0;
-	enum store_result r = store_game_last_seq(gs->srv->store, id, &seq);
-	if (r == STORE_NOT_FOUND) {
-		/* Erased by another node (its message not yet here). */
-		game_registry_forget_erased(gs, lg);
-		game_fail(out, PROTOCOL_ERR_GONE, "the game was aborted and erased");
-		return NULL;
+	return refresh(gs, lg, out) < 0 ? NULL : lg;
+}
+
+bool game_registry_fresh_after(struct game_service *gs, struct live_game **lg, int64_t was, bool *checked,
+			       struct game_outcome *out)
+{
+	if (*checked || !*lg)
+		return false;
+	*checked = true;
+	/* Its append found the log where this node had it. */
+	if ((*lg)->view.seq != was)
+		return false;
+	struct game_outcome o = { 0 };
+	int rc = refresh(gs, *lg, &o);
+	if (rc == 0) {
+		game_outcome_fini(&o);
+		return false;
 	}
-	if (r != STORE_OK) {
-		game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
-		return NULL;
+	game_outcome_fini(out);
+	*out = o;
+	if (rc < 0) {
+		/* Erased: gone from memory. */
+		if (out->err.code == PROTOCOL_ERR_GONE)
+			*lg = NULL;
+		return false;
 	}
-	if (seq > lg->view.seq) {
-		if (game_registry_catch_up(gs, lg)) {
-			game_fail(out, PROTOCOL_ERR_INTERNAL, "storage failure");
-			return NULL;
-		}
-		game_timer_poke(gs, lg);
-		game_engine_sync(gs, lg);
-	}
-	return lg;
+	*out = (struct game_outcome){ 0 };
+	return true;
 }
 
 /* A game of one message, and its read (store_events_ranges). */

@@ -38,6 +38,18 @@ struct live_game *game_seat_enter(struct game_service *gs, int64_t me, const cha
 	return lg;
 }
 
+struct live_game *game_seat_enter_held(struct game_service *gs, int64_t me, const char *id, int *color)
+{
+	if (!store_shared(gs->srv->store))
+		return NULL;
+	struct live_game *lg = game_registry_find(gs, id);
+	if (!lg || lg->clock_held || (*color = fold_seat_of(&lg->view, me)) < 0)
+		return NULL;
+	lg->used_ms = now_wall_ms();
+	game_presence_seen(gs, lg, *color);
+	return lg;
+}
+
 static void seat_answer(struct game_outcome *out, int status, const char *id, int color, int64_t seq,
 			const char *invite)
 {
