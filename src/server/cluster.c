@@ -35,8 +35,9 @@ struct cluster {
 	 * known yet: n_members 0. */
 	char (*members)[STORE_NODE_MAX + 1];
 	int n_members;
-	/* Messages heard and entries applied, for the log at the end. */
-	uint64_t sent, heard, applied;
+	/* Messages heard and entries applied, and the events folded from
+	 * the messages and read from the store, for the log at the end. */
+	uint64_t sent, heard, applied, from_message, from_store;
 };
 
 struct cluster *cluster_new(struct server *srv, char **errmsg)
@@ -92,6 +93,24 @@ void cluster_tell_events(struct cluster *c, const char *id, int64_t seq)
 	queue(c, e);
 }
 
+void cluster_tell_event(struct cluster *c, const struct store_event *ev)
+{
+	if (!c)
+		return;
+	size_t plen = strlen(ev->payload);
+	char head[STORE_GAME_ID_MAX + 128];
+	int hlen = snprintf(head, sizeof head, "%s=%lld,%lld,%lld,%s,%zu:", ev->game_id, (long long)ev->seq,
+			    (long long)ev->visible_to, (long long)ev->created_ms, ev->type, plen);
+	/* With the node's name and the entry that covers it, in one message. */
+	if (hlen < 0 || (size_t)hlen >= sizeof head || (size_t)hlen + plen + STORE_NODE_MAX + 64 > STORE_CHANNEL_MAX)
+		return;
+	char *e = xmalloc((size_t)hlen + plen + 1);
+	memcpy(e, head, (size_t)hlen);
+	memcpy(e + hlen, ev->payload, plen + 1);
+	queue(c, e);
+	free(e);
+}
+
 void cluster_tell_seen(struct cluster *c, const char *id, int color)
 {
 	char e[STORE_GAME_ID_MAX + 4];
@@ -106,6 +125,32 @@ void cluster_tell_erased(struct cluster *c, const char *id)
 	queue(c, e);
 }
 
+static bool id_char(char ch)
+{
+	return (ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'z');
+}
+
+/* The length of the entry at e (of len bytes): an event's runs to the end
+ * of its payload, whose length it says; any other to the next space. */
+static size_t entry_len(const char *e, size_t len)
+{
+	size_t k = 0;
+	while (k < len && id_char(e[k]))
+		k++;
+	if (k < len && e[k] == '=') {
+		const char *colon = memchr(e + k, ':', len - k);
+		const char *comma = colon ? colon : NULL;
+		while (comma && comma > e && comma[-1] != ',')
+			comma--;
+		if (colon && comma > e + k) {
+			size_t plen = (size_t)strtoull(comma, NULL, 10), at = (size_t)(colon + 1 - e);
+			return plen <= len - at ? at + plen : len;
+		}
+	}
+	const char *sp = memchr(e, ' ', len);
+	return sp ? (size_t)(sp - e) : len;
+}
+
 /* Sends entries (each followed by ' ') in messages of at most
  * STORE_CHANNEL_MAX bytes, cut between entries. */
 static void send_entries(struct cluster *c, const char *entries, size_t len)
@@ -114,8 +159,7 @@ static void send_entries(struct cluster *c, const char *entries, size_t len)
 	size_t head = (size_t)snprintf(msg, sizeof msg, "%s|", c->node);
 	size_t n = head;
 	for (size_t at = 0; at < len;) {
-		const char *sp = memchr(entries + at, ' ', len - at);
-		size_t elen = sp ? (size_t)(sp - (entries + at)) : len - at;
+		size_t elen = entry_len(entries + at, len - at);
 		if (n > head && n + 1 + elen > STORE_CHANNEL_MAX) {
 			msg[n] = '\0';
 			if (store_channel_send(c->ch, msg) == 0)
@@ -137,15 +181,79 @@ static void send_entries(struct cluster *c, const char *entries, size_t len)
 	}
 }
 
+/* What one message brings: its events (in the copy of its text, which
+ * holds their strings) and the games' seqs. */
+struct heard {
+	char *buf;                /* the message's text, cut into strings */
+	struct store_event *evs;  /* its events, in order */
+	size_t n_evs, run;        /* run: the first event not yet covered by an "ID:SEQ" */
+	struct game_told *told;
+	size_t n_told;
+};
+
+/* The events since the last "ID:SEQ" of the message, if they are all
+ * of game id (the entry that covers them). */
+static void take_run(struct heard *h, struct game_told *t)
+{
+	t->events = NULL;
+	t->n_events = 0;
+	size_t n = h->n_evs - h->run;
+	for (size_t i = h->run; i < h->n_evs; i++) {
+		if (strcmp(h->evs[i].game_id, t->id))
+			n = 0;
+	}
+	if (n) {
+		t->events = &h->evs[h->run];
+		t->n_events = n;
+	}
+	h->run = h->n_evs;
+}
+
+/* An event entry (at offset at of the message, len bytes):
+ * "ID=SEQ,VISIBLE_TO,T_MS,TYPE,LEN:PAYLOAD". */
+static bool heard_event(struct heard *h, size_t at, size_t len)
+{
+	char *e = h->buf + at, *end = e + len;
+	char *eq = memchr(e, '=', len), *colon = eq ? memchr(eq, ':', (size_t)(end - eq)) : NULL;
+	if (!eq || !colon || eq == e || eq - e > STORE_GAME_ID_MAX)
+		return false;
+	*eq = '\0';
+	*colon = '\0';
+	struct store_event ev = { .game_id = e };
+	char *f = eq + 1, *type = NULL;
+	for (int i = 0; i < 4; i++) {
+		char *comma = strchr(f, ',');
+		if (!comma)
+			return false;
+		*comma = '\0';
+		if (i == 0)
+			ev.seq = strtoll(f, NULL, 10);
+		else if (i == 1)
+			ev.visible_to = strtoll(f, NULL, 10);
+		else if (i == 2)
+			ev.created_ms = strtoll(f, NULL, 10);
+		else
+			type = f;
+		f = comma + 1;
+	}
+	size_t plen = (size_t)strtoull(f, NULL, 10);
+	if (ev.seq <= 0 || !type[0] || (size_t)(end - (colon + 1)) != plen)
+		return false;
+	ev.type = type;
+	ev.payload = colon + 1;
+	*end = '\0';
+	h->evs[h->n_evs++] = ev;
+	return true;
+}
+
 /* One entry heard from another node, with the lock held: a seat seen or
- * a game erased is applied at once, a game's seq kept in told (of room
- * for every entry of the message) to be read with the others'. */
-static void apply(struct cluster *c, const char *e, size_t len, struct game_told *told, size_t *n_told)
+ * a game erased is applied at once, a game's seq (with its events in the
+ * message) kept in h to be read with the others'. */
+static void apply(struct cluster *c, const char *e, size_t len, size_t at, struct heard *h)
 {
 	char id[STORE_GAME_ID_MAX + 1];
 	size_t idlen = 0;
-	while (idlen < len && idlen < STORE_GAME_ID_MAX &&
-	       ((e[idlen] >= '0' && e[idlen] <= '9') || (e[idlen] >= 'a' && e[idlen] <= 'z')))
+	while (idlen < len && idlen < STORE_GAME_ID_MAX && id_char(e[idlen]))
 		idlen++;
 	if (idlen == 0 || idlen == len)
 		return;
@@ -154,12 +262,17 @@ static void apply(struct cluster *c, const char *e, size_t len, struct game_told
 	struct game_service *gs = c->srv->games;
 	const char *rest = e + idlen;
 	size_t rlen = len - idlen;
-	if (rest[0] == ':' && rlen > 1) {
+	if (rest[0] == '=') {
+		if (!heard_event(h, at, len))
+			return;
+	} else if (rest[0] == ':' && rlen > 1) {
 		int64_t seq = strtoll(rest + 1, NULL, 10);
 		if (seq <= 0)
 			return;
-		memcpy(told[*n_told].id, id, idlen + 1);
-		told[(*n_told)++].seq = seq;
+		struct game_told *t = &h->told[h->n_told++];
+		memcpy(t->id, id, idlen + 1);
+		t->seq = seq;
+		take_run(h, t);
 	} else if (rest[0] == '+' && rlen == 2 && (rest[1] == 'w' || rest[1] == 'b')) {
 		game_service_remote_seen(gs, id, rest[1] == 'b');
 	} else if (rest[0] == '!' && rlen == 1) {
@@ -177,23 +290,41 @@ static void on_message(void *arg, const char *text)
 	if (!bar || ((size_t)(bar - text) == strlen(c->node) && !strncmp(text, c->node, (size_t)(bar - text))))
 		return;
 	c->heard++;
+	const char *body = bar + 1;
+	size_t len = strlen(body);
 	/* At most one entry per two bytes of the message. */
-	size_t cap = strlen(bar + 1) / 2 + 1, n_told = 0;
-	struct game_told *told = xmalloc(cap * sizeof *told);
+	size_t cap = len / 2 + 1;
+	struct heard h = { .buf = xmalloc(len + 1),
+			   .evs = xmalloc(cap * sizeof *h.evs),
+			   .told = xmalloc((cap + 1) * sizeof *h.told) };
+	memcpy(h.buf, body, len + 1);
 	pthread_mutex_lock(&c->srv->lock);
-	for (const char *p = bar + 1; *p;) {
-		size_t len = strcspn(p, " ");
-		if (len)
-			apply(c, p, len, told, &n_told);
-		p += len;
-		while (*p == ' ')
-			p++;
+	for (size_t at = 0; at < len;) {
+		size_t elen = entry_len(body + at, len - at);
+		if (elen)
+			apply(c, body + at, elen, at, &h);
+		at += elen;
+		while (at < len && body[at] == ' ')
+			at++;
 	}
-	/* The games' events: one read for the whole message. */
-	if (n_told)
-		game_service_remote_events(c->srv->games, told, n_told);
+	/* Events whose covering entry went in the next message (cut there):
+	 * durable all the same. */
+	if (h.run < h.n_evs) {
+		struct game_told *t = &h.told[h.n_told];
+		snprintf(t->id, sizeof t->id, "%s", h.evs[h.n_evs - 1].game_id);
+		t->seq = h.evs[h.n_evs - 1].seq;
+		take_run(&h, t);
+		if (t->n_events)
+			h.n_told++;
+	}
+	/* The games' events: one read for the whole message, of what it did
+	 * not bring. */
+	if (h.n_told)
+		game_service_remote_events(c->srv->games, h.told, h.n_told, &c->from_message, &c->from_store);
 	pthread_mutex_unlock(&c->srv->lock);
-	free(told);
+	free(h.buf);
+	free(h.evs);
+	free(h.told);
 }
 
 static void tell_parked(void *arg, const char *id, int color)
@@ -320,8 +451,10 @@ void cluster_free(struct cluster *c)
 		pthread_mutex_unlock(&c->srv->lock);
 		pthread_join(c->thread, NULL);
 	}
-	log_info("cluster: %llu messages sent, %llu heard, %llu entries applied", (unsigned long long)c->sent,
-		 (unsigned long long)c->heard, (unsigned long long)c->applied);
+	log_info("cluster: %llu messages sent, %llu heard, %llu entries applied; of the other nodes' events, %llu "
+		 "folded from their messages, %llu read from the store",
+		 (unsigned long long)c->sent, (unsigned long long)c->heard, (unsigned long long)c->applied,
+		 (unsigned long long)c->from_message, (unsigned long long)c->from_store);
 	store_channel_close(c->ch);
 	close(c->wake[0]);
 	close(c->wake[1]);

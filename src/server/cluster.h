@@ -30,8 +30,12 @@
  * both think they own a game (during a change) race on the seq guard.
  *
  * A message: "NODE|ENTRY ENTRY ...", each entry "ID:SEQ" (events up to
- * SEQ are durable), "ID+w" or "ID+b" (that seat was seen) or "ID!" (the
- * game was erased). A node ignores its own.
+ * SEQ are durable), "ID+w" or "ID+b" (that seat was seen), "ID!" (the
+ * game was erased) or "ID=SEQ,VISIBLE_TO,T_MS,TYPE,LEN:PAYLOAD", an event
+ * this node committed (LEN bytes of payload, which may hold spaces), before
+ * the "ID:SEQ" that covers it: a node holding the game just before SEQ
+ * folds it from the message, one behind reads what it misses from the
+ * store. A node ignores its own.
  */
 #ifndef TCHESS_SERVER_CLUSTER_H
 #define TCHESS_SERVER_CLUSTER_H
@@ -95,6 +99,11 @@ bool cluster_alone(const struct cluster *c);
 
 /* With the server lock held; c may be NULL (one node: nothing to tell). */
 void cluster_tell_events(struct cluster *c, const char *id, int64_t seq);
+/* One event of those cluster_tell_events then says are durable, which
+ * this node committed: the others fold it from the message instead of
+ * reading it from the store (left out if it does not fit one message). */
+struct store_event;
+void cluster_tell_event(struct cluster *c, const struct store_event *ev);
 void cluster_tell_seen(struct cluster *c, const char *id, int color);
 void cluster_tell_erased(struct cluster *c, const char *id);
 

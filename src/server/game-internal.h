@@ -96,6 +96,12 @@ struct live_game {
 	/* What each audience may see: of the events committed, of those the
 	 * fsync under way covers, and of the durable ones. */
 	struct game_seen seen, seen_flight, seen_durable;
+	/* Several nodes (cluster.h): the events this node committed that the
+	 * others have not been told yet, which go with the message that
+	 * follows their flush, so the others fold them without reading the
+	 * store. */
+	struct store_event *tell;
+	size_t n_tell;
 	struct seq_list hidden[AUD_N]; /* what each audience may not see */
 	/* The game's notes, and each seat's private ones (written while the
 	 * game ran): game_txn_ring_add counts them, at commit and on replay. */
@@ -352,6 +358,8 @@ int game_txn_add(struct game_txn *t, struct fold_event *e, int64_t visible_to, i
 /* Whether to run the command again: out was stale and *tries (start at 0)
  * is within GAME_STALE_RETRIES; then out is emptied for the next run. */
 bool game_retry(struct game_outcome *out, int *tries);
+/* Forgets lg's events not yet told (lg->tell) up to seq. */
+void game_txn_tell_drop(struct live_game *lg, int64_t seq);
 /* The game row of lg in state v. */
 void game_txn_row_of(const struct live_game *lg, const struct game_view *v, struct store_game *g);
 /* Commits, makes the work copy live and gives viewer the events it may

@@ -111,6 +111,8 @@ static void game_registry_evicted_drop(struct game_service *gs, struct evicted_g
 
 void game_registry_live_free(struct live_game *lg)
 {
+	game_txn_tell_drop(lg, INT64_MAX);
+	free(lg->tell);
 	fold_view_fini(&lg->view);
 	event_ring_fini(&lg->ring);
 	for (int a = 0; a < AUD_N; a++)

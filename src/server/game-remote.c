@@ -99,8 +99,12 @@ struct told_game {
 	struct live_game *lg;
 	int64_t seq;  /* durable up to here, says the message */
 	int64_t was;  /* lg's seq before */
+	int64_t after; /* its seq before the read */
 	bool read;    /* one of the ranges read */
 	struct game_catch c;
+	/* The events the message brought for it, in order. */
+	const struct store_event **ev;
+	size_t n_ev;
 };
 
 struct told_batch {
@@ -142,7 +146,8 @@ static struct live_game *told_game(struct game_service *gs, const char *id, int6
 	return lg;
 }
 
-void game_service_remote_events(struct game_service *gs, const struct game_told *told, size_t n)
+void game_service_remote_events(struct game_service *gs, const struct game_told *told, size_t n,
+				uint64_t *from_message, uint64_t *from_store)
 {
 	struct told_batch b = { .g = xcalloc(n ? n : 1, sizeof *b.g) };
 	for (size_t i = 0; i < n; i++) {
@@ -157,6 +162,12 @@ void game_service_remote_events(struct game_service *gs, const struct game_told 
 			b.g[b.n++] = (struct told_game){ .lg = lg, .was = lg->view.seq };
 		if (told[i].seq > b.g[k].seq)
 			b.g[k].seq = told[i].seq;
+		struct told_game *t = &b.g[k];
+		if (told[i].n_events) {
+			t->ev = xrealloc(t->ev, (t->n_ev + told[i].n_events) * sizeof *t->ev);
+			for (size_t e = 0; e < told[i].n_events; e++)
+				t->ev[t->n_ev++] = &told[i].events[e];
+		}
 	}
 	/* Each game's missed events up to what the message covers, all in
 	 * one read. Only that far: events appended since are not durable yet
@@ -173,7 +184,16 @@ void game_service_remote_events(struct game_service *gs, const struct game_told 
 			continue;
 		}
 		t->read = true;
-		ranges[n_ranges++] = (struct store_range){ .game_id = t->lg->id, .after = t->was, .upto = t->seq };
+		/* What the message brought, as far as it follows on. */
+		for (size_t e = 0; e < t->n_ev && !t->c.rc; e++) {
+			if (t->ev[e]->seq == t->lg->view.seq + 1 && t->ev[e]->seq <= t->seq &&
+			    game_registry_catch_event(&t->c, t->ev[e]) == 0)
+				(*from_message)++;
+		}
+		t->after = t->lg->view.seq;
+		if (t->lg->view.seq < t->seq && !t->c.rc)
+			ranges[n_ranges++] =
+				(struct store_range){ .game_id = t->lg->id, .after = t->lg->view.seq, .upto = t->seq };
 	}
 	bool read_ok = store_events_ranges(gs->srv->store, ranges, n_ranges, told_event, &b) == STORE_OK;
 	free(ranges);
@@ -181,6 +201,7 @@ void game_service_remote_events(struct game_service *gs, const struct game_told 
 		struct told_game *t = &b.g[k];
 		struct live_game *lg = t->lg;
 		if (t->read) {
+			*from_store += (uint64_t)(lg->view.seq - t->after);
 			game_registry_catch_end(&t->c);
 			if (!read_ok || lg->view.seq < t->seq)
 				log_warn("game %s: cannot fold what another node appended (seq %lld)", lg->id,
@@ -200,6 +221,8 @@ void game_service_remote_events(struct game_service *gs, const struct game_told 
 			game_engine_sync(gs, lg);
 		}
 	}
+	for (size_t k = 0; k < b.n; k++)
+		free(b.g[k].ev);
 	free(b.g);
 }
 

@@ -234,11 +234,18 @@ void game_service_clock_changed(struct game_service *gs);
 struct game_told {
 	char id[STORE_GAME_ID_MAX + 1];
 	int64_t seq;
+	/* Events up to seq that the message brought, in order (NULL, 0: none). */
+	const struct store_event *events;
+	size_t n_events;
 };
 /* For each of the n games told: a game in memory behind folds what it
- * missed up to that seq (every game's from the store in one read), shows
- * it and wakes its polls (and its timer and engine seat hear of it). */
-void game_service_remote_events(struct game_service *gs, const struct game_told *told, size_t n);
+ * missed up to that seq -- what the message brought when it follows on
+ * what the game holds, the rest from the store (every game's in one
+ * read) -- shows it and wakes its polls (and its timer and engine seat
+ * hear of it). Adds to *from_message and *from_store the events folded
+ * from each. */
+void game_service_remote_events(struct game_service *gs, const struct game_told *told, size_t n,
+				uint64_t *from_message, uint64_t *from_store);
 /* Another node saw seat color of game id (a request or a parked poll). */
 void game_service_remote_seen(struct game_service *gs, const char *id, int color);
 /* Another node erased aborted game id: it leaves memory, a tombstone

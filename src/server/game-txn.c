@@ -262,6 +262,50 @@ static void list_drop(struct live_game **list, size_t *n, struct live_game *lg)
 	}
 }
 
+/* Events kept for the other nodes' message at most, per game: more
+ * (a game far behind its flush) and they read them from the store. */
+#define TELL_MAX 32
+
+void game_txn_tell_drop(struct live_game *lg, int64_t seq)
+{
+	size_t k = 0;
+	while (k < lg->n_tell && lg->tell[k].seq <= seq) {
+		free((char *)lg->tell[k].type);
+		free((char *)lg->tell[k].payload);
+		k++;
+	}
+	memmove(lg->tell, lg->tell + k, (lg->n_tell - k) * sizeof *lg->tell);
+	lg->n_tell -= k;
+}
+
+/* Keeps a committed event for the other nodes (lg->tell). */
+static void tell_keep(struct live_game *lg, const struct protocol_event *pe, int64_t visible_to)
+{
+	if (lg->n_tell && lg->tell[lg->n_tell - 1].seq != pe->seq - 1)
+		game_txn_tell_drop(lg, INT64_MAX); /* not a run: they read the store */
+	if (lg->n_tell == TELL_MAX)
+		return;
+	if (!lg->tell)
+		lg->tell = xcalloc(TELL_MAX, sizeof *lg->tell);
+	lg->tell[lg->n_tell++] = (struct store_event){ .game_id = lg->id,
+						      .seq = pe->seq,
+						      .type = xstrdup(pe->type),
+						      .payload = xstrdup(pe->data ? pe->data : "{}"),
+						      .visible_to = visible_to,
+						      .created_ms = pe->t_ms };
+}
+
+/* Tells the other nodes lg's events up to seq are durable, with those of
+ * them this node committed (the rest they read from the store). */
+static void tell_durable(struct game_service *gs, struct live_game *lg, int64_t seq)
+{
+	struct cluster *c = gs->srv->cluster;
+	for (size_t i = 0; c && i < lg->n_tell && lg->tell[i].seq <= seq; i++)
+		cluster_tell_event(c, &lg->tell[i]);
+	game_txn_tell_drop(lg, seq);
+	cluster_tell_events(c, lg->id, seq);
+}
+
 /* After a commit of lg's events: shown at once when commits are durable as
  * they return (sync = normal), else once the syncer's fsync covers them. */
 void game_txn_publish(struct game_service *gs, struct live_game *lg)
@@ -271,7 +315,7 @@ void game_txn_publish(struct game_service *gs, struct live_game *lg)
 		lg->durable_seq = lg->view.seq;
 		lg->seen_durable = lg->seen;
 		game_txn_wake(gs, lg->id);
-		cluster_tell_events(srv->cluster, lg->id, lg->durable_seq);
+		tell_durable(gs, lg, lg->durable_seq);
 		return;
 	}
 	if (!lg->dirty) {
@@ -326,7 +370,7 @@ static void sync_durable(void *ctx, uint64_t target)
 			game_txn_wake(gs, lg->id);
 			/* After the flush, in the node's one batch of the round
 			 * (cluster.h): never a NOTIFY per command. */
-			cluster_tell_events(gs->srv->cluster, lg->id, lg->durable_seq);
+			tell_durable(gs, lg, lg->durable_seq);
 		}
 	}
 	gs->n_flight = 0;
@@ -542,8 +586,11 @@ int game_txn_commit(struct game_txn *t, int64_t viewer, struct game_outcome *out
 		fold_view_fini(&t->lg->view);
 		t->lg->view = t->work;
 		t->lg->used_ms = now_wall_ms();
-		for (size_t i = 0; i < t->n; i++)
+		for (size_t i = 0; i < t->n; i++) {
 			game_txn_ring_add(t->lg, &t->ev[i], t->visible_to[i]);
+			if (srv->cluster)
+				tell_keep(t->lg, &t->ev[i], t->visible_to[i]);
+		}
 	}
 	out->status = 200;
 	out->events.seq = t->lg->view.seq;

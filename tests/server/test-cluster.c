@@ -214,14 +214,38 @@ static cJSON *poll_answer(struct poll_req *p, const char *type)
 	return found;
 }
 
+/* How many of the other nodes' events node d folded from their messages,
+ * and how many it read from the store, as its log's last line of the
+ * cluster says (d stopped). */
+static void folded_from(const struct tchessd *d, long *from_message, long *from_store)
+{
+	char path[300];
+	snprintf(path, sizeof path, "%s/tchessd.log", d->dir);
+	char *log = file_slurp(path);
+	const char *p = strstr(log, "folded from their messages");
+	ck_assert_msg(p != NULL, "no count of the events folded in the log");
+	const char *q = p;
+	while (q > log && q[-1] != ' ')
+		q--;
+	while (q > log && q[-1] == ' ')
+		q--;
+	while (q > log && q[-1] != ' ')
+		q--;
+	*from_message = strtol(q, NULL, 10);
+	*from_store = strtol(p + strlen("folded from their messages,"), NULL, 10);
+	free(log);
+}
+
 static void alternate(const char *config)
 {
 	/* One game's moves sent alternately to nodes a and b (each player
 	 * on both), a spectator parked on c before each move: c's poll is
 	 * answered with exactly that move, though c never wrote to the
-	 * game; every node then serves the same contiguous log. */
+	 * game; every node then serves the same contiguous log. c held the
+	 * game all along, so it folded each move from the message that told
+	 * it (the writer's, after its flush), reading none from the store. */
 	struct tchessd n[NODES];
-	cluster_open(n, config);
+	cluster_open_logged(n, config ? config : "", "info");
 	char alice[PROTOCOL_TOKEN_MAX + 1], bob[PROTOCOL_TOKEN_MAX + 1], game[PROTOCOL_GAME_ID_MAX + 1];
 	cluster_game(n, 1, 1, "5+3", alice, bob, game);
 	static const char *moves[] = { "e4", "e5", "Nf3", "Nc6", "Bb5", "a6", "Ba4", "Nf6", "O-O", "Be7" };
@@ -251,6 +275,11 @@ static void alternate(const char *config)
 		ck_assert_int_eq(evs.seq, seq);
 		protocol_events_fini(&evs);
 	}
+	ck_assert_int_eq(WEXITSTATUS(tchessd_stop(&n[2])), 0);
+	long from_message, from_store;
+	folded_from(&n[2], &from_message, &from_store);
+	ck_assert_int_ge(from_message, 10);
+	ck_assert_int_eq(from_store, 0);
 	cluster_close(n);
 }
 
