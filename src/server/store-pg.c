@@ -538,14 +538,29 @@ static enum store_result pipe_sync(struct pg_store *st, enum use use, const char
 	return rc;
 }
 
+static int session_setup(struct pg_store *st, char **errmsg);
+
 /* Leaves pipeline mode after the transaction (nothing pending). */
 static void pipe_end(struct pg_store *st)
 {
 	st->begin_due = st->begin_pending = false;
 	st->pending = 0;
 	st->pending_rc = STORE_OK;
-	if (PQpipelineStatus(st->conn) != PQ_PIPELINE_OFF && !PQexitPipelineMode(st->conn))
-		log_error("store: leaving pipeline mode: %s", PQerrorMessage(st->conn));
+	if (PQpipelineStatus(st->conn) == PQ_PIPELINE_OFF || PQexitPipelineMode(st->conn))
+		return;
+	/* Answers left unread (a connection that broke half-way): read
+	 * what is there; failing that, a new connection, never one left in
+	 * pipeline mode, where no statement outside a transaction runs. */
+	for (int i = 0; i < 64 && PQstatus(st->conn) == CONNECTION_OK && !PQexitPipelineMode(st->conn); i++)
+		PQclear(PQgetResult(st->conn));
+	if (PQpipelineStatus(st->conn) == PQ_PIPELINE_OFF)
+		return;
+	log_error("store: leaving pipeline mode: %s", PQerrorMessage(st->conn));
+	PQreset(st->conn);
+	char *err = NULL;
+	if (PQstatus(st->conn) != CONNECTION_OK || session_setup(st, &err))
+		log_error("store: reconnecting to PostgreSQL: %s", err ? err : PQerrorMessage(st->conn));
+	free(err);
 }
 
 /* The one statement helper: runs the prepared statement s, or sql when
@@ -960,6 +975,12 @@ static void pipe_rollback(struct pg_store *st)
 		}
 	}
 	pipe_end(st);
+	/* Skipped after an earlier failure of the same sync: the
+	 * transaction is still open, failed. */
+	if (PQstatus(st->conn) == CONNECTION_OK && PQtransactionStatus(st->conn) != PQTRANS_IDLE) {
+		st->trips++;
+		PQclear(PQexec(st->conn, "ROLLBACK"));
+	}
 }
 
 enum store_result pg_store_commit(struct pg_store *st)
@@ -1010,11 +1031,6 @@ void pg_store_rollback(struct pg_store *st)
 	if (st->in_tx)
 		pipe_rollback(st);
 	st->in_tx = false;
-	if (PQstatus(st->conn) != CONNECTION_OK || PQpipelineStatus(st->conn) != PQ_PIPELINE_OFF ||
-	    PQtransactionStatus(st->conn) == PQTRANS_IDLE)
-		return;
-	st->trips++;
-	PQclear(PQexec(st->conn, "ROLLBACK"));
 }
 
 uint64_t pg_store_round_trips(const struct pg_store *st)

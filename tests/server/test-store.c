@@ -144,6 +144,45 @@ START_TEST(test_events)
 	ck_assert_int_eq(store_game_last_seq(st, "g1", &seq), STORE_OK);
 	ck_assert_int_eq(seq, 3);
 
+	/* In a transaction an append's answer may come only with a later
+	 * call (PostgreSQL sends it with the next statement answered or with
+	 * the commit): whenever it comes, an append whose seq is taken loses
+	 * the whole transaction -- g2's append beside it is not kept -- and
+	 * says so (STORE_CONFLICT, store_race_lost). */
+	for (int read = 0; read < 2; read++) {
+		ck_assert_int_eq(store_begin(st), STORE_OK);
+		ck_assert_int_eq(store_event_append(st, "g2", 2, "z", "{}", 0, 13), STORE_OK);
+		enum store_result r = store_event_append(st, "g1", 3, "z", "{}", 0, 13);
+		if (r == STORE_OK) {
+			/* A read in the transaction answers the append first;
+			 * without one, the commit does, in the same round trip. */
+			if (read) {
+				ck_assert_int_eq(store_game_last_seq(st, "g2", &seq), STORE_CONFLICT);
+				ck_assert(store_race_lost(st));
+			}
+			ck_assert_int_eq(store_commit(st), STORE_CONFLICT);
+			ck_assert(store_race_lost(st));
+		} else {
+			ck_assert_int_eq(r, STORE_CONFLICT);
+			store_rollback(st);
+		}
+		ck_assert_int_eq(store_game_last_seq(st, "g2", &seq), STORE_OK);
+		ck_assert_int_eq(seq, 1);
+	}
+	enum store_result r;
+	/* The same given up (a rollback with the append's answer unread):
+	 * the store goes on. */
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	ck_assert_int_eq(store_event_append(st, "g2", 2, "z", "{}", 0, 13), STORE_OK);
+	r = store_event_append(st, "g1", 2, "z", "{}", 0, 13);
+	ck_assert(r == STORE_OK || r == STORE_CONFLICT);
+	store_rollback(st);
+	ck_assert_int_eq(store_begin(st), STORE_OK);
+	ck_assert_int_eq(store_event_append(st, "g2", 2, "z", "{}", 0, 13), STORE_OK);
+	ck_assert_int_eq(store_commit(st), STORE_OK);
+	ck_assert_int_eq(store_game_last_seq(st, "g2", &seq), STORE_OK);
+	ck_assert_int_eq(seq, 2);
+
 	/* Finished games are not rebuilt; deleted games leave no events. */
 	g2.finished = true;
 	ck_assert_int_eq(store_game_update(st, &g2), STORE_OK);
