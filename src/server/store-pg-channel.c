@@ -57,6 +57,15 @@ static int heartbeat(PGconn *c, const char *node)
 	return ok ? 0 : -1;
 }
 
+/* The send of every round, prepared once: no parse and no plan each. */
+static int prepare_send(PGconn *c)
+{
+	PGresult *r = PQprepare(c, "send", "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL);
+	int ok = PQresultStatus(r) == PGRES_COMMAND_OK;
+	PQclear(r);
+	return ok ? 0 : -1;
+}
+
 /* A new connection, listening; NULL with *errmsg. */
 static PGconn *channel_connect(struct pg_store *st, char **errmsg)
 {
@@ -67,7 +76,7 @@ static PGconn *channel_connect(struct pg_store *st, char **errmsg)
 		PQsetNoticeProcessor(c, channel_notice, NULL);
 		if (!simple(c, "SET synchronous_commit = off") &&
 		    !simple(c, "SELECT pg_advisory_lock_shared(" PG_NODE_LOCK_CLASS ", 0)") &&
-		    !simple(c, "LISTEN " CHANNEL) && !heartbeat(c, pg_store_node(st)))
+		    !simple(c, "LISTEN " CHANNEL) && !heartbeat(c, pg_store_node(st)) && !prepare_send(c))
 			return c;
 	}
 	const char *msg = c ? PQerrorMessage(c) : "out of memory";
@@ -111,7 +120,7 @@ int pg_store_channel_send(struct store_channel *ch, const char *text)
 	if (!ch->conn)
 		return -1;
 	const char *v[1] = { text };
-	PGresult *r = PQexecParams(ch->conn, "SELECT pg_notify('" CHANNEL "', $1)", 1, NULL, v, NULL, NULL, 0);
+	PGresult *r = PQexecPrepared(ch->conn, "send", 1, v, NULL, NULL, 0);
 	int ok = PQresultStatus(r) == PGRES_TUPLES_OK;
 	PQclear(r);
 	if (!ok) {

@@ -1066,6 +1066,16 @@ static int sync_session(struct pg_store *st, char **errmsg)
 {
 	if (exec_simple(st->sync_conn, "SET synchronous_commit = on", errmsg))
 		return -1;
+	/* Prepared once: a round's write is then no parse and no plan. */
+	PGresult *p = PQprepare(st->sync_conn, "sync",
+				"UPDATE tchess_nodes SET syncs = syncs + 1, heartbeat_ms = $2 WHERE node = $1", 2, NULL);
+	int prepared = PQresultStatus(p) == PGRES_COMMAND_OK;
+	PQclear(p);
+	if (!prepared) {
+		if (errmsg && !*errmsg)
+			*errmsg = xasprintf("preparing the sync write: %s", PQerrorMessage(st->sync_conn));
+		return -1;
+	}
 	PGresult *r = PQexec(st->sync_conn, "SELECT pg_postmaster_start_time()::text");
 	int ok = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1;
 	if (ok && !st->pg_started[0])
@@ -1088,9 +1098,7 @@ static int sync_write(struct pg_store *st)
 	struct params p = {0};
 	p_text(&p, st->node);
 	p_int(&p, now_wall_ms());
-	PGresult *r = PQexecParams(st->sync_conn,
-				   "UPDATE tchess_nodes SET syncs = syncs + 1, heartbeat_ms = $2 WHERE node = $1", p.n,
-				   NULL, p.v, p.len, p.fmt, 0);
+	PGresult *r = PQexecPrepared(st->sync_conn, "sync", p.n, p.v, p.len, p.fmt, 0);
 	int ok = PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdTuples(r), "1");
 	if (!ok)
 		log_error("store: flushing PostgreSQL's WAL: %s", PQresultStatus(r) == PGRES_COMMAND_OK
