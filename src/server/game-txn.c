@@ -274,6 +274,8 @@ void game_txn_tell_drop(struct live_game *lg, int64_t seq)
 		free((char *)lg->tell[k].payload);
 		k++;
 	}
+	if (k == 0)
+		return; /* nothing to drop (lg->tell may not be there yet) */
 	memmove(lg->tell, lg->tell + k, (lg->n_tell - k) * sizeof *lg->tell);
 	lg->n_tell -= k;
 }
