@@ -62,29 +62,7 @@ else
 	fail "white was not told within ${told_wait} s of the kill:"
 	show_screen
 fi
-countdown() {
-	capture w1
-	printf '%s\n' "$screen" | sed -n 's/.*opponent left — claim victory in \([0-9]*\) s.*/\1/p' | tail -1
-}
-first=$(countdown)
-if [ -n "$first" ] && [ "$first" -le 15 ] && [ "$first" -ge 5 ]; then
-	ok "the countdown starts from the server's grace ($first s)"
-else
-	fail "the countdown shows '$first', not 5-15 s:"
-	show_screen
-fi
-deadline=$((SECONDS + 5))
-now=$first
-while [ "$now" = "$first" ] && [ $SECONDS -lt $deadline ]; do
-	poll_pause
-	now=$(countdown)
-done
-if [ -n "$now" ] && [ -n "$first" ] && [ "$now" -lt "$first" ]; then
-	ok "the countdown moves: $first s, then $now s"
-else
-	fail "the countdown did not move from '$first' (now '$now'):"
-	show_screen
-fi
+left_countdown w1 5 15
 
 # 3. The claim, with the key the line names.
 if wait_for w1 "opponent left — press V to claim victory" $((told_wait + 12)); then

@@ -40,30 +40,7 @@ keys b1 y
 check "black's tchess exits" b1 "tchess-exit-0"
 check "white hears at once" w1 "opponent left — claim victory in" 5
 
-# countdown: the seconds shown on White's status line now.
-countdown() {
-	capture w1
-	printf '%s\n' "$screen" | sed -n 's/.*opponent left — claim victory in \([0-9]*\) s.*/\1/p' | tail -1
-}
-first=$(countdown)
-if [ -n "$first" ] && [ "$first" -le 15 ] && [ "$first" -ge 10 ]; then
-	ok "the countdown starts from the server's grace ($first s of 15)"
-else
-	fail "the countdown shows '$first', not 10-15 s:"
-	show_screen
-fi
-deadline=$((SECONDS + 5))
-now=$first
-while [ "$now" = "$first" ] && [ $SECONDS -lt $deadline ]; do
-	poll_pause
-	now=$(countdown)
-done
-if [ -n "$now" ] && [ -n "$first" ] && [ "$now" -lt "$first" ]; then
-	ok "the countdown moves: $first s, then $now s"
-else
-	fail "the countdown did not move from '$first' (now '$now'):"
-	show_screen
-fi
+left_countdown w1 10 15
 
 # 2. Too early: nothing is claimed.
 keys w1 V

@@ -276,6 +276,36 @@ new_game() {
 	check "game $n: black sees White to move" "b$n" "White to move" 20
 }
 
+# left_countdown SESSION MIN MAX: the "opponent left — claim victory in
+# N s" countdown on SESSION's status line starts at MIN..MAX seconds and
+# moves within 5 s (each an ok or a fail).
+left_seconds() {
+	capture "$1"
+	printf '%s\n' "$screen" | sed -n 's/.*opponent left — claim victory in \([0-9]*\) s.*/\1/p' | tail -1
+}
+left_countdown() {
+	local first now deadline
+	first=$(left_seconds "$1")
+	if [ -n "$first" ] && [ "$first" -le "$3" ] && [ "$first" -ge "$2" ]; then
+		ok "the countdown starts from the server's grace ($first s)"
+	else
+		fail "the countdown shows '$first', not $2-$3 s:"
+		show_screen
+	fi
+	deadline=$((SECONDS + 5))
+	now=$first
+	while [ "$now" = "$first" ] && [ $SECONDS -lt $deadline ]; do
+		poll_pause
+		now=$(left_seconds "$1")
+	done
+	if [ -n "$now" ] && [ -n "$first" ] && [ "$now" -lt "$first" ]; then
+		ok "the countdown moves: $first s, then $now s"
+	else
+		fail "the countdown did not move from '$first' (now '$now'):"
+		show_screen
+	fi
+}
+
 # e2e_finish MESSAGE: exits 1 with the count (and tchessd's last log lines,
 # if it ran) when a check failed, else prints MESSAGE.
 e2e_finish() {
