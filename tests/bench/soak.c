@@ -85,9 +85,9 @@ static int dial_from(const char *from)
 	int fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -1;
-	struct sockaddr_in l = { .sin_family = AF_INET };
+	struct sockaddr_in l = {.sin_family = AF_INET};
 	inet_pton(AF_INET, from, &l.sin_addr);
-	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons((uint16_t)port) };
+	struct sockaddr_in a = {.sin_family = AF_INET, .sin_port = htons((uint16_t)port)};
 	inet_pton(AF_INET, "127.0.0.1", &a.sin_addr);
 	if (bind(fd, (struct sockaddr *)&l, sizeof l) || connect(fd, (struct sockaddr *)&a, sizeof a)) {
 		close(fd);
@@ -103,7 +103,7 @@ static int dial_from(const char *from)
 static int exchange(const char *from, const char *req, size_t len, char *buf, size_t size, int ms, bool headers_only)
 {
 	if (attack_rate) {
-		struct timespec gap = { 0, 1000000000L / attack_rate };
+		struct timespec gap = {0, 1000000000L / attack_rate};
 		nanosleep(&gap, NULL);
 	}
 	buf[0] = '\0';
@@ -119,7 +119,7 @@ static int exchange(const char *from, const char *req, size_t len, char *buf, si
 	size_t got = 0;
 	int64_t deadline = mono_ms() + ms;
 	while (got < size - 1 && mono_ms() < deadline) {
-		struct pollfd p = { fd, POLLIN, 0 };
+		struct pollfd p = {fd, POLLIN, 0};
 		if (poll(&p, 1, (int)(deadline - mono_ms())) <= 0)
 			break;
 		ssize_t n = recv(fd, buf + got, size - 1 - got, 0);
@@ -151,14 +151,14 @@ static int raw_once(const char *from, const char *req, size_t len, int ms)
 /* A whole request from address from, its answer's body (up to size - 1
  * bytes) in out: the status as exchange's. */
 static int raw_call(const char *from, const char *method, const char *path, const char *token, const char *body,
-		    char *out, size_t size, int ms)
+                    char *out, size_t size, int ms)
 {
 	char req[1024], auth[128] = "", buf[4096];
 	if (token)
 		snprintf(auth, sizeof auth, "Authorization: Bearer %s\r\n", token);
 	int len = snprintf(req, sizeof req,
-			   "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n%s", method,
-			   path, auth, body ? strlen(body) : 0, body ? body : "");
+	                   "%s %s HTTP/1.1\r\nHost: x\r\nConnection: close\r\n%sContent-Length: %zu\r\n\r\n%s", method,
+	                   path, auth, body ? strlen(body) : 0, body ? body : "");
 	out[0] = '\0';
 	if (len < 0 || (size_t)len >= sizeof req)
 		return -1;
@@ -183,8 +183,8 @@ struct attacker {
 	 * starts (from 127.0.0.1, which is exempt: setting up is not the
 	 * attack). */
 	const char *churn_game, *churn_mover, *churn_waiter; /* a yourpot game in progress */
-	const char *vacationer;				     /* a player with --corr games */
-	bool engines;					     /* engine games may be made */
+	const char *vacationer;                              /* a player with --corr games */
+	bool engines;                                        /* engine games may be made */
 };
 
 enum {
@@ -230,7 +230,7 @@ static void *slow_loris(struct attacker *a)
 				}
 			}
 		}
-		struct timespec ts = { 0, 500 * 1000000 };
+		struct timespec ts = {0, 500 * 1000000};
 		nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < N; i++)
@@ -242,15 +242,15 @@ static void *slow_loris(struct attacker *a)
 static void *framing(struct attacker *a)
 {
 	static const char *const reqs[] = {
-		/* One element: the second request rides in the first's body
-		 * (the parentheses tell clang the concatenation is meant). */
-		("POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\nContent-Length: 40\r\n\r\n"
-		 "{\"name\":\"smug\"}POST /v1/players HTTP/1.1\r\nHost: x\r\n\r\n"),
-		"POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
-		"POST /v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
-		"GET /v1/%0a2026-01-01T00:00:00.000Z%20info%20%20forged%1b[31m HTTP/1.1\r\nHost: x\r\n\r\n",
-		"F\x1bOO /v1/health HTTP/1.1\r\nHost: x\r\n\r\n",
-		"GET /v1/health HTTP/1.1\r\n\r\n",
+	    /* One element: the second request rides in the first's body
+	     * (the parentheses tell clang the concatenation is meant). */
+	    ("POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 16\r\nContent-Length: 40\r\n\r\n"
+	     "{\"name\":\"smug\"}POST /v1/players HTTP/1.1\r\nHost: x\r\n\r\n"),
+	    "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\n",
+	    "POST /v1/players HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: xchunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n",
+	    "GET /v1/%0a2026-01-01T00:00:00.000Z%20info%20%20forged%1b[31m HTTP/1.1\r\nHost: x\r\n\r\n",
+	    "F\x1bOO /v1/health HTTP/1.1\r\nHost: x\r\n\r\n",
+	    "GET /v1/health HTTP/1.1\r\n\r\n",
 	};
 	struct buf ext, args;
 	buf_init(&ext);
@@ -281,8 +281,8 @@ static void *framing(struct attacker *a)
 static void *bad_text(struct attacker *a)
 {
 	static const char *const texts[] = {
-		"x\\u001b[31mred", "ding\\u0007", "csi\\u009b2J", "\\u202egnp.exe", "two\\nlines", "\xff\xfe",
-		"\xc0\xaf",        "cut\\u0000here",
+	    "x\\u001b[31mred", "ding\\u0007", "csi\\u009b2J", "\\u202egnp.exe",
+	    "two\\nlines",     "\xff\xfe",    "\xc0\xaf",     "cut\\u0000here",
 	};
 	size_t n = sizeof texts / sizeof texts[0];
 	for (size_t i = 0; mono_ms() < stop_at; i++) {
@@ -292,26 +292,27 @@ static void *bad_text(struct attacker *a)
 		case 0:
 			snprintf(body, sizeof body, "{\"text\":\"%s\"}", texts[i / 4 % n]);
 			len = snprintf(req, sizeof req,
-				       "POST /v1/games/%s/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
-				       "Content-Length: %zu\r\n\r\n%s",
-				       a->game, a->token, strlen(body), body);
+			               "POST /v1/games/%s/notes HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+			               "Content-Length: %zu\r\n\r\n%s",
+			               a->game, a->token, strlen(body), body);
 			break;
 		case 1:
 			snprintf(body, sizeof body, "{\"name\":\"m%zu\\u0000x\"}", i);
-			len = snprintf(req, sizeof req, "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: %zu\r\n\r\n%s",
-				       strlen(body), body);
+			len = snprintf(req, sizeof req,
+			               "POST /v1/players HTTP/1.1\r\nHost: x\r\nContent-Length: %zu\r\n\r\n%s",
+			               strlen(body), body);
 			break;
 		case 2:
 			len = snprintf(req, sizeof req,
-				       "GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s%cjunk\r\n\r\n", a->token,
-				       '\0');
+			               "GET /v1/me HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s%cjunk\r\n\r\n",
+			               a->token, '\0');
 			break;
 		default:
 			snprintf(body, sizeof body, "{\"tc\":\"5+3\",\"fen\":\"k7/1Q6/1K6/8/8/8/8/8 b - - 0 1\"}");
 			len = snprintf(req, sizeof req,
-				       "POST /v1/games HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
-				       "Content-Length: %zu\r\n\r\n%s",
-				       a->token, strlen(body), body);
+			               "POST /v1/games HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer %s\r\n"
+			               "Content-Length: %zu\r\n\r\n%s",
+			               a->token, strlen(body), body);
 			break;
 		}
 		raw_once(a->from, req, (size_t)len, 2000);
@@ -342,7 +343,7 @@ static void *slow_readers(struct attacker *a)
 				atomic_fetch_add(&attacks_refused, 1);
 			}
 		}
-		struct timespec ts = { 0, 100 * 1000000 };
+		struct timespec ts = {0, 100 * 1000000};
 		nanosleep(&ts, NULL);
 	}
 	for (int i = 0; i < N; i++)
@@ -374,7 +375,8 @@ static void *accounts(struct attacker *a)
 			continue;
 		}
 		for (int k = 0; k < 100 && mono_ms() < stop_at; k++)
-			if (raw_call(a->from, "POST", "/v1/games", tok, "{\"tc\":\"5+3\"}", out, sizeof out, 2000) != 201)
+			if (raw_call(a->from, "POST", "/v1/games", tok, "{\"tc\":\"5+3\"}", out, sizeof out, 2000) !=
+			    201)
 				break;
 	}
 	return NULL;
@@ -390,7 +392,7 @@ static void *cold_reads(struct attacker *a)
 			snprintf(path, sizeof path, "/v1/games/%032lx", (unsigned long)i * 2654435761u);
 		else
 			snprintf(path, sizeof path, "/v1/games/%s%s", a->noted[0] ? a->noted : a->game,
-				 i % 3 ? "/pgn" : "");
+			         i % 3 ? "/pgn" : "");
 		raw_call(a->from, "GET", path, NULL, NULL, out, sizeof out, 2000);
 	}
 	return NULL;
@@ -402,17 +404,18 @@ static void *cold_reads(struct attacker *a)
 static void *churn(struct attacker *a)
 {
 	char path[160], out[512];
-	static const char *const pre[] = { "{\"ply\":1,\"moves\":[\"g1f3\"]}",
-					   "{\"ply\":1,\"moves\":[\"b1c3\"]}" };
+	static const char *const pre[] = {"{\"ply\":1,\"moves\":[\"g1f3\"]}", "{\"ply\":1,\"moves\":[\"b1c3\"]}"};
 	for (long i = 0; mono_ms() < stop_at; i++) {
 		switch (i % 3) {
 		case 0:
 			snprintf(path, sizeof path, "/v1/games/%s/draw", a->churn_game);
-			raw_call(a->from, "POST", path, a->churn_mover, "{\"ply\":1,\"action\":\"offer\"}", out, sizeof out, 2000);
+			raw_call(a->from, "POST", path, a->churn_mover, "{\"ply\":1,\"action\":\"offer\"}", out,
+			         sizeof out, 2000);
 			break;
 		case 1:
 			snprintf(path, sizeof path, "/v1/games/%s/draw", a->churn_game);
-			raw_call(a->from, "POST", path, a->churn_mover, "{\"ply\":1,\"action\":\"withdraw\"}", out, sizeof out, 2000);
+			raw_call(a->from, "POST", path, a->churn_mover, "{\"ply\":1,\"action\":\"withdraw\"}", out,
+			         sizeof out, 2000);
 			break;
 		default:
 			snprintf(path, sizeof path, "/v1/games/%s/premoves", a->churn_game);
@@ -454,8 +457,8 @@ static void *engines(struct attacker *a)
 		return flood(a);
 	while (mono_ms() < stop_at)
 		raw_call(a->from, "POST", "/v1/games", tok,
-			 "{\"tc\":\"10s+0\",\"color\":\"black\",\"opponent\":\"engine\",\"level\":8}", out,
-			 sizeof out, 2000);
+		         "{\"tc\":\"10s+0\",\"color\":\"black\",\"opponent\":\"engine\",\"level\":8}", out, sizeof out,
+		         2000);
 	return NULL;
 }
 
@@ -504,7 +507,7 @@ static size_t collect(char *data, size_t size, size_t n, void *arg)
 
 /* One timed request; returns the status and the body (caller frees). */
 static long call(struct client *c, const char *method, const char *path, const char *token, const char *body,
-		 char **out)
+                 char **out)
 {
 	char url[256], auth[128];
 	snprintf(url, sizeof url, "%s%s", c->base, path);
@@ -563,6 +566,18 @@ static int cmp64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* A setup request that answers a JSON object: its string member name
+ * into dst ("" when the request failed). */
+static void setup_call(struct client *c, const char *path, const char *token, const char *body, const char *name,
+                       char *dst, size_t size)
+{
+	char *out = NULL;
+	call(c, "POST", path, token, body, &out);
+	if (!json_str(out, name, dst, size))
+		dst[0] = '\0';
+	free(out);
+}
+
 int main(int argc, char **argv)
 {
 	const char *bin = NULL, *engine = NULL;
@@ -584,8 +599,9 @@ int main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--engine") && i + 1 < argc)
 			engine = argv[++i];
 		else {
-			fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] "
-					"[--notes N] [--corr N] [--engine PATH]\n");
+			fprintf(stderr,
+			        "usage: tchess-soak --tchessd PATH [--seconds N] [--attackers N] [--attack-rate N] "
+			        "[--notes N] [--corr N] [--engine PATH]\n");
 			return 2;
 		}
 	}
@@ -593,7 +609,7 @@ int main(int argc, char **argv)
 	    attack_rate > 100000 || max_notes < 0 || max_notes > 100000 || n_corr < 0 || n_corr > 20000 ||
 	    (engine && access(engine, X_OK))) {
 		fprintf(stderr, "usage: tchess-soak --tchessd PATH [--seconds 1..600] [--attackers 0..64] "
-				"[--attack-rate 0..100000] [--notes 0..100000] [--corr 0..20000] [--engine PATH]\n");
+		                "[--attack-rate 0..100000] [--notes 0..100000] [--corr 0..20000] [--engine PATH]\n");
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
@@ -623,31 +639,23 @@ int main(int argc, char **argv)
 		return 1;
 	}
 	curl_global_init(CURL_GLOBAL_DEFAULT);
-	struct client c = { .easy = curl_easy_init() };
+	struct client c = {.easy = curl_easy_init()};
 	snprintf(c.base, sizeof c.base, "http://127.0.0.1:%d", port);
 	curl_easy_setopt(c.easy, CURLOPT_TIMEOUT_MS, 15000L);
 	char ta[80] = "", tb[80] = "", game[64] = "", *out = NULL;
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-white\"}", &out);
-	json_str(out, "token", ta, sizeof ta);
-	free(out);
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-black\"}", &out);
-	json_str(out, "token", tb, sizeof tb);
-	free(out);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-white\"}", "token", ta, sizeof ta);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-black\"}", "token", tb, sizeof tb);
 	call(&c, "POST", "/v1/games", ta, "{\"tc\":\"5+3\"}", &out);
 	char target[64] = "", tm[80] = "";
 	json_str(out, "id", target, sizeof target);
 	free(out);
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-mallory\"}", &out);
-	json_str(out, "token", tm, sizeof tm);
-	free(out);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-mallory\"}", "token", tm, sizeof tm);
 	/* The notes attack's game: two accounts finish a game and fill it
 	 * with notes until the server refuses one. */
-	char tn[2][80] = { "", "" }, noted[64] = "", npath[160], note[1100];
+	char tn[2][80] = {"", ""}, noted[64] = "", npath[160], note[1100];
 	for (int k = 0; k < 2; k++) {
 		snprintf(note, sizeof note, "{\"name\":\"soak-noter%d\"}", k);
-		call(&c, "POST", "/v1/players", NULL, note, &out);
-		json_str(out, "token", tn[k], sizeof tn[k]);
-		free(out);
+		setup_call(&c, "/v1/players", NULL, note, "token", tn[k], sizeof tn[k]);
 	}
 	call(&c, "POST", "/v1/games", tn[0], "{\"tc\":\"5+3\",\"color\":\"white\"}", &out);
 	json_str(out, "id", noted, sizeof noted);
@@ -674,15 +682,10 @@ int main(int argc, char **argv)
 	 * (offers on one's own move, withdrawn at will) and White waiting
 	 * (premoves). */
 	char tc1[80] = "", tc2[80] = "", churned[64] = "", vac[80] = "";
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-churn1\"}", &out);
-	json_str(out, "token", tc1, sizeof tc1);
-	free(out);
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-churn2\"}", &out);
-	json_str(out, "token", tc2, sizeof tc2);
-	free(out);
-	call(&c, "POST", "/v1/games", tc1, "{\"tc\":\"-\",\"ruleset\":\"yourpot\",\"color\":\"white\"}", &out);
-	json_str(out, "id", churned, sizeof churned);
-	free(out);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-churn1\"}", "token", tc1, sizeof tc1);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-churn2\"}", "token", tc2, sizeof tc2);
+	setup_call(&c, "/v1/games", tc1, "{\"tc\":\"-\",\"ruleset\":\"yourpot\",\"color\":\"white\"}", "id", churned,
+	           sizeof churned);
 	snprintf(npath, sizeof npath, "/v1/games/%s/join", churned);
 	call(&c, "POST", npath, tc2, "{}", NULL);
 	snprintf(npath, sizeof npath, "/v1/games/%s/moves", churned);
@@ -691,12 +694,8 @@ int main(int argc, char **argv)
 	/* The vacation attack's player: n_corr correspondence games, each
 	 * with an opponent of its own side of the table. */
 	char partner[80] = "";
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-traveller\"}", &out);
-	json_str(out, "token", vac, sizeof vac);
-	free(out);
-	call(&c, "POST", "/v1/players", NULL, "{\"name\":\"soak-penpal\"}", &out);
-	json_str(out, "token", partner, sizeof partner);
-	free(out);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-traveller\"}", "token", vac, sizeof vac);
+	setup_call(&c, "/v1/players", NULL, "{\"name\":\"soak-penpal\"}", "token", partner, sizeof partner);
 	long corr = 0;
 	for (long k = 0; k < n_corr && vac[0] && partner[0]; k++) {
 		char id[64];
@@ -727,7 +726,7 @@ int main(int argc, char **argv)
 		att[i].engines = engine != NULL;
 		pthread_create(&att[i].thread, NULL, attacker_main, &att[i]);
 	}
-	static const char *const shuffle[] = { "Nf3", "Nf6", "Ng1", "Ng8" };
+	static const char *const shuffle[] = {"Nf3", "Nf6", "Ng1", "Ng8"};
 	long games = 0, moves = 0, peak_kb = 0;
 	while (mono_ms() < stop_at) {
 		call(&c, "POST", "/v1/games", ta, "{\"tc\":\"5+3\",\"color\":\"white\"}", &out);
@@ -754,7 +753,7 @@ int main(int argc, char **argv)
 			/* A person's pace, well inside the per-token limit
 			 * (rate_token_per_s = 10, each player's token moving
 			 * every other command). */
-			struct timespec pause = { 0, 60 * 1000000 };
+			struct timespec pause = {0, 60 * 1000000};
 			nanosleep(&pause, NULL);
 			snprintf(path, sizeof path, "/v1/games/%s/events?after=%d", game, ply);
 			call(&c, "GET", path, ta, NULL, &out);
