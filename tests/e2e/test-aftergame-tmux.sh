@@ -56,6 +56,10 @@ if [ -x /usr/games/stockfish ] || command -v stockfish >/dev/null 2>&1; then
 	keys e y
 	check "You lost to the engine" e "You lost: 0-1 resignation" 10
 	check "the end screen offers r" e "r rematch"
+	# Beside the 80x24 board the end pane's keys (n too, here) take two
+	# rows, each whole: they were cut to "j no".
+	check "the end pane's game keys, whole at 80x24" e "r rematch   n new game   s save PGN"
+	check "the end pane's other keys, whole" e "j notes   q quit"
 	keys e r
 	# "a new game against the engine: you play Black", and then, once
 	# its events are in, "the game has started: you play Black".

@@ -262,12 +262,21 @@ static void ui_play_draw_info(struct ui_play *p, WINDOW *w)
 		ui_draw_put(w, 1, 0, why, width);
 		const char *no_rematch;
 		/* The same keys, in the same order, as the status line's. */
-		snprintf(line, sizeof line, "%s%ss save PGN%s   j notes   q quit",
-			 session_rematch_possible(s, &no_rematch) ? "r rematch   " : "",
+		char keys[96];
+		snprintf(keys, sizeof keys, "%s%ss save PGN%s", session_rematch_possible(s, &no_rematch) ? "r rematch   " : "",
 			 session_new_game_possible(s) ? "n new game   " : "", s->saved ? " (saved)" : "");
-		ui_draw_put(w, 2, 0, line, width);
+		snprintf(line, sizeof line, "%s   j notes   q quit", keys);
+		/* On one row where it fits (not beside 80 columns' board):
+		 * else the game's keys, then the notes' and quit, whole. */
+		int row = 2;
+		if (ui_draw_cols(line) <= width) {
+			ui_draw_put(w, row++, 0, line, width);
+		} else {
+			ui_draw_put(w, row++, 0, keys, width);
+			ui_draw_put(w, row++, 0, "j notes   q quit", width);
+		}
 		if (in_series)
-			ui_draw_put(w, 3, 0, series, width);
+			ui_draw_put(w, row, 0, series, width);
 		wattrset(w, A_NORMAL);
 		return;
 	} else if (!s->view.started) {
