@@ -1129,19 +1129,7 @@ static void load_health_done(struct load *ld, CURLcode cc, long status)
  * of its children alive now (the backends of tchessd's connections). */
 static double db_cpu_s(pid_t pid)
 {
-	char path[64], text[1024];
-	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	size_t n = fread(text, 1, sizeof text - 1, f);
-	fclose(f);
-	text[n] = '\0';
-	char *p = strrchr(text, ')');
-	unsigned long cu = 0, cs = 0;
-	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lu %lu", &cu, &cs) != 2)
-		return 0;
-	double t = proc_cpu_s(pid) + (double)(cu + cs) / (double)sysconf(_SC_CLK_TCK);
+	double t = proc_cpu_s(pid) + proc_reaped_cpu_s(pid);
 	/* Its children: every process whose parent it is. */
 	DIR *d = opendir("/proc");
 	if (!d)
@@ -1151,14 +1139,7 @@ static double db_cpu_s(pid_t pid)
 		long child = strtol(e->d_name, &end, 10);
 		if (*end || child <= 0 || child == pid)
 			continue;
-		snprintf(path, sizeof path, "/proc/%ld/stat", child);
-		if (!(f = fopen(path, "r")))
-			continue;
-		n = fread(text, 1, sizeof text - 1, f);
-		fclose(f);
-		text[n] = '\0';
-		long ppid = 0;
-		if ((p = strrchr(text, ')')) && sscanf(p + 2, "%*c %ld", &ppid) == 1 && ppid == pid)
+		if (proc_parent((pid_t)child) == pid)
 			t += proc_cpu_s((pid_t)child);
 	}
 	closedir(d);

@@ -6,6 +6,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -113,22 +114,54 @@ long proc_status_kb(pid_t pid, const char *key)
 	return v;
 }
 
-double proc_cpu_s(pid_t pid)
+/* The fields of /proc/PID/stat after the command name (which may hold
+ * spaces: they count from its ')') into text; NULL if unreadable. */
+static const char *stat_fields(pid_t pid, char *text, size_t size)
 {
-	char path[64], text[1024];
+	char path[64];
 	snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
 	FILE *f = fopen(path, "r");
 	if (!f)
-		return 0;
-	size_t n = fread(text, 1, sizeof text - 1, f);
+		return NULL;
+	size_t n = fread(text, 1, size - 1, f);
 	fclose(f);
 	text[n] = '\0';
-	/* The command name may hold spaces; fields count from its ')'. */
 	char *p = strrchr(text, ')');
+	return p ? p + 2 : NULL;
+}
+
+/* utime + stime (fields 14 and 15), or with reaped cutime + cstime
+ * (16 and 17), in seconds. */
+static double stat_cpu_s(pid_t pid, bool reaped)
+{
+	char text[1024];
+	const char *p = stat_fields(pid, text, sizeof text);
+	unsigned long u = 0, t = 0;
 	if (!p)
 		return 0;
-	unsigned long ut = 0, st = 0;
-	if (sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &ut, &st) != 2)
+	int n = reaped ? sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %lu %lu", &u, &t)
+		       : sscanf(p, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %lu %lu", &u, &t);
+	if (n != 2)
 		return 0;
-	return (double)(ut + st) / (double)sysconf(_SC_CLK_TCK);
+	return (double)(u + t) / (double)sysconf(_SC_CLK_TCK);
+}
+
+double proc_cpu_s(pid_t pid)
+{
+	return stat_cpu_s(pid, false);
+}
+
+pid_t proc_parent(pid_t pid)
+{
+	char text[1024];
+	const char *p = stat_fields(pid, text, sizeof text);
+	long ppid = 0;
+	if (!p || sscanf(p, "%*c %ld", &ppid) != 1)
+		return 0;
+	return (pid_t)ppid;
+}
+
+double proc_reaped_cpu_s(pid_t pid)
+{
+	return stat_cpu_s(pid, true);
 }

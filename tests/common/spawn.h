@@ -23,5 +23,9 @@ long proc_status_kb(pid_t pid, const char *key);
 /* User + system CPU seconds of pid so far, from /proc/PID/stat; 0 if
  * unknown. */
 double proc_cpu_s(pid_t pid);
+/* CPU seconds of the children pid has reaped (utime + stime of those). */
+double proc_reaped_cpu_s(pid_t pid);
+/* pid's parent, 0 if unknown. */
+pid_t proc_parent(pid_t pid);
 
 #endif
