@@ -10,8 +10,8 @@
 #    the migration text (built only from the constant migrations[] and an
 #    integer, never from input);
 #  - store-sqlite.c builds a string with a %s that is not that migration;
-#  - any file but store-pg.c and store-pg-channel.c includes libpq-fe.h or
-#    calls libpq (PQ...);
+#  - any file but the PostgreSQL store's (src/server/store-pg*.c,
+#    store-pg-internal.h) includes libpq-fe.h or calls libpq (PQ...);
 #  - those hand libpq SQL that is not a literal, store-pg.c's
 #    prepared-statement table (stmt_sql[i]), a migration, or the parameter
 #    of their own helpers (exec_simple, run_sql, simple), whose every call
@@ -61,12 +61,12 @@ n=$(grep -cE '^	\[S_[A-Z_]+\] = "' "$f")
 echo "store-sqlite.c: $n prepared statements, no SQL built from input"
 
 others=$(grep -rlE '#include <libpq-fe\.h>|[^a-zA-Z_]PQ[a-z]+[a-zA-Z]*\(' "$src" --include='*.c' --include='*.h' |
-	grep -vE '/server/store-pg(-channel)?\.c$' || true)
+	grep -vE '/server/store-pg(-[a-z]+)?\.c$|/server/store-pg-internal\.h$' || true)
 if [ -n "$others" ]; then
-	echo "libpq used outside store-pg.c and store-pg-channel.c: $others"
+	echo "libpq used outside store-pg*.c: $others"
 	status=1
 fi
-for g in "$src/server/store-pg.c" "$src/server/store-pg-channel.c"; do
+for g in "$src"/server/store-pg*.c; do
 	[ -f "$g" ] || continue
 	# Calls span lines: look at the whole file, the SQL argument of each.
 	bad=$(perl -0777 -ne '
