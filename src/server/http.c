@@ -14,15 +14,8 @@
  * (MHD_OPTION_STRICT_FOR_CLIENT, the only one 0.9.75 has) and more, made
  * here because that mode's own refusal is an HTML page sent with its status
  * line twice. libmicrohttpd's own messages go through log_msg, which
- * escapes them.
- * Suspended connections never time out and libmicrohttpd does not watch
- * them, so every parked poll carries a deadline and the timer thread here
- * resumes it when that passes. Nor does it notice their clients hang up
- * (a tchess killed, a laptop shut): the timer thread looks once a second
- * for parked polls whose peer closed (an epoll set of their sockets, which
- * reports only those, whatever the number parked) and ends them, so the
- * seat's parked polls stop counting as presence within a second rather
- * than at the deadline.
+ * escapes them. Parked polls, their deadlines and the watch for clients
+ * that hang up while parked are http-park.c's (http-internal.h).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -33,12 +26,10 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/socket.h>
-#ifdef __linux__
-#include <sys/epoll.h>
-#endif
 #include <time.h>
 #include <unistd.h>
 
+#include "http-internal.h"
 #include "http.h"
 #include "ratelimit.h"
 #include "store.h"
@@ -51,7 +42,6 @@
 
 /* Open connections of one client address (per_ip_connections), keyed by
  * ratelimit_addr_key. */
-#define HTTP_PEER_BUCKETS 256
 struct peer {
 	struct peer *next;
 	unsigned n;
@@ -75,69 +65,6 @@ struct http_sock {
 	int64_t deadline_ms;
 	bool counted;                  /* counts towards its address's peer */
 	char key[NI_MAXHOST];          /* ratelimit_addr_key of the client */
-};
-
-struct http {
-	struct server *srv;
-	const struct http_route *routes;
-	struct MHD_Daemon *daemon;
-	int listen_fd;
-	bool quiesced;
-	struct waiters waiters;      /* under srv->lock */
-	pthread_t timer;
-	bool timer_started;
-	pthread_cond_t timer_cond;   /* waited on with srv->lock */
-	bool timer_stop;
-	/* The sockets of the parked polls, watched for their peer's hang-up
-	 * (-1: not on this system); looked at every HTTP_HANGUP_CHECK_MS
-	 * while any poll is parked, next at hangup_due (monotonic). */
-	int hangup_fd;
-	int64_t hangup_due;
-	/* Replies held for their commit's fsync, oldest (lowest commit)
-	 * first, under srv->lock. */
-	struct http_conn *held_head, *held_tail;
-	pthread_mutex_t count_lock;  /* guards in_flight and peers */
-	pthread_cond_t count_cond;
-	unsigned in_flight;          /* requests begun and not yet completed */
-	struct peer *peers[HTTP_PEER_BUCKETS]; /* open connections per address */
-	struct http_sock *awaiting;  /* under count_lock: connections with a header deadline */
-	pthread_t reaper;            /* shuts connections past their header deadline */
-	bool reaper_started;
-	bool reaper_stop;            /* under count_lock */
-	pthread_cond_t reaper_cond;
-};
-
-/* One request's state, kept by MHD as its con_cls. */
-struct http_conn {
-	struct waiter waiter; /* first, so a waiter pointer is a conn pointer */
-	struct http *h;
-	struct MHD_Connection *conn;
-	const char *method;
-	const char *url;
-	const char *version;
-	struct buf body;
-	bool begun;           /* the first access call happened */
-	bool too_many_args;   /* the query was cut short (HTTP_MAX_QUERY_ARGS) */
-	bool bad_uri;         /* the raw URL holds a space or a control byte */
-	bool too_large;
-	bool replied;
-	bool deadline_set;
-	enum waiter_wake wake;
-	bool rerun;           /* woken, and its handler has not run again yet */
-	MHD_socket fd;        /* the connection's socket (the hang-up watch) */
-	int64_t parked_by; /* the parked run's http_reply_park player */
-	int64_t start_ms;
-	int64_t lock_us; /* how long its handler runs held the server lock, for the log */
-	uint64_t trips;  /* the store's round trips in its handler runs, for the log */
-	/* A reply held for group commit (http.h). */
-	uint64_t held_for;      /* the commit it waits for; 0: none */
-	bool held_ready;        /* durable: send it when MHD calls again */
-	int held_status;
-	int held_retry_after; /* Retry-After of the held reply, 0 for none */
-	char *held_body;
-	const char *held_type;
-	bool held_closing;
-	struct http_conn *held_next;
 };
 
 const char *http_request_header(const struct http_request *req, const char *name)
@@ -259,76 +186,6 @@ static enum MHD_Result queue_error(struct http_conn *c, enum protocol_error_code
 	struct protocol_error err = { .code = code };
 	snprintf(err.message, sizeof err.message, "%s", msg);
 	return queue(c, protocol_error_status(code), protocol_error_encode(&err), code == PROTOCOL_ERR_TOO_LARGE);
-}
-
-/* How often the parked polls' sockets are looked at for a hang-up. */
-#define HTTP_HANGUP_CHECK_MS 1000
-
-/* The hang-up watch of a parked poll's socket, with srv->lock held: only
- * the peer's close (EPOLLRDHUP; a reset or an error is reported anyway),
- * not data, so a request pipelined behind the poll is no hang-up. */
-static void hangup_watch(struct http *h, struct http_conn *c)
-{
-#ifdef __linux__
-	struct epoll_event ev = { .events = EPOLLRDHUP, .data.ptr = c };
-	if (h->hangup_fd >= 0 && c->fd != MHD_INVALID_SOCKET &&
-	    epoll_ctl(h->hangup_fd, EPOLL_CTL_ADD, c->fd, &ev) && errno != EEXIST)
-		log_warn("http: cannot watch a parked poll's socket: %s", strerror(errno));
-#else
-	(void)h;
-	(void)c;
-#endif
-}
-
-static void hangup_unwatch(struct http *h, struct http_conn *c)
-{
-#ifdef __linux__
-	if (h->hangup_fd >= 0 && c->fd != MHD_INVALID_SOCKET)
-		epoll_ctl(h->hangup_fd, EPOLL_CTL_DEL, c->fd, NULL);
-#else
-	(void)h;
-	(void)c;
-#endif
-}
-
-/* The resume half of parking: called with srv->lock held by whoever wakes. */
-static void wake_conn(void *arg, struct waiter *w, enum waiter_wake why)
-{
-	struct http *h = arg;
-	struct http_conn *c = (struct http_conn *)w;
-	hangup_unwatch(h, c);
-	c->wake = why;
-	c->rerun = true;
-	MHD_resume_connection(c->conn);
-}
-
-/* With srv->lock held: ends the parked polls whose client hung up (their
- * handler runs once more with WAITER_GONE, for its accounting, and the
- * connection is closed). The epoll set reports only those, so the cost
- * does not grow with the number parked. Returns how many. */
-static size_t hangups_end(struct http *h)
-{
-	size_t n = 0;
-#ifdef __linux__
-	struct epoll_event ev[64];
-	int got;
-	do {
-		got = h->hangup_fd >= 0 ? epoll_wait(h->hangup_fd, ev, 64, 0) : 0;
-		for (int i = 0; i < got; i++) {
-			struct http_conn *c = ev[i].data.ptr;
-			if (!c->waiter.parked) { /* cannot happen: unwatched when woken */
-				hangup_unwatch(h, c);
-				continue;
-			}
-			waiters_remove(&h->waiters, &c->waiter);
-			wake_conn(h, &c->waiter, WAITER_GONE);
-			n++;
-		}
-	} while (got == 64);
-#else
-	(void)h;
-#endif
-	return n;
 }
 
 /* A storage failure the operator can fix (disk full, database read-only,
@@ -691,18 +548,7 @@ static enum MHD_Result dispatch(struct http *h, struct http_conn *c)
 	c->trips += (srv->store ? store_round_trips(srv->store) : 0) - trips;
 	bool closing = srv->draining;
 	if (http_reply_parks(&reply)) {
-		if (!c->deadline_set) {
-			c->waiter.deadline_ms = now_mono_ms() + srv->cfg.poll_timeout_ms;
-			c->deadline_set = true;
-		}
-		snprintf(c->waiter.game_id, sizeof c->waiter.game_id, "%s", reply.park_game);
-		c->parked_by = reply.park_player;
-		c->wake = WAITER_NONE;
-		/* Suspend before anyone can resume: wakers need the lock we hold. */
-		MHD_suspend_connection(c->conn);
-		if (waiters_add(&h->waiters, &c->waiter))
-			pthread_cond_signal(&h->timer_cond);
-		hangup_watch(h, c);
+		http_park_suspend(h, c, &reply);
 		c->lock_us += now_mono_us() - locked_us;
 		pthread_mutex_unlock(&srv->lock);
 		log_debug("%s %s parked on %s", c->method, c->url, c->waiter.game_id);
@@ -959,9 +805,7 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 		/* Only reachable if a parked connection is torn down, which
 		 * http_drain prevents by waking every waiter first. */
 		pthread_mutex_lock(&h->srv->lock);
-		waiters_remove(&h->waiters, &c->waiter);
-		hangup_unwatch(h, c);
-		c->rerun = true;
+		http_park_cancel(h, c);
 		pthread_mutex_unlock(&h->srv->lock);
 	}
 	if (c->rerun) {
@@ -991,64 +835,10 @@ static void http_completed(void *cls, struct MHD_Connection *conn, void **con_cl
 	pthread_mutex_unlock(&h->count_lock);
 }
 
-static struct timespec mono_deadline(int64_t ms)
+struct timespec http_mono_deadline(int64_t ms)
 {
 	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 };
 	return ts;
-}
-
-/* Resumes parked polls whose deadline passed. */
-static void *http_timer_main(void *arg)
-{
-	struct http *h = arg;
-	struct server *srv = h->srv;
-	pthread_mutex_lock(&srv->lock);
-	while (!h->timer_stop) {
-		int64_t next = waiters_next_deadline(&h->waiters);
-		/* While a poll is parked, its client's hang-up is looked for
-		 * once a second; with none parked the thread sleeps until one
-		 * is. */
-		if (next >= 0 && h->hangup_fd >= 0) {
-			if (h->hangup_due <= 0)
-				h->hangup_due = now_mono_ms() + HTTP_HANGUP_CHECK_MS;
-			if (h->hangup_due < next)
-				next = h->hangup_due;
-		}
-		if (next < 0) {
-			pthread_cond_wait(&h->timer_cond, &srv->lock);
-		} else if (next > now_mono_ms()) {
-			struct timespec ts = mono_deadline(next);
-			pthread_cond_timedwait(&h->timer_cond, &srv->lock, &ts);
-		}
-		int64_t now = now_mono_ms();
-		size_t n = waiters_expire(&h->waiters, now, wake_conn, h);
-		if (n)
-			log_debug("poll timer: %zu polls timed out", n);
-		if (h->hangup_due > 0 && h->hangup_due <= now) {
-			h->hangup_due = h->waiters.count ? now + HTTP_HANGUP_CHECK_MS : 0;
-			if ((n = hangups_end(h)))
-				log_debug("poll timer: %zu parked polls' clients hung up", n);
-		}
-	}
-	pthread_mutex_unlock(&srv->lock);
-	return NULL;
-}
-
-void http_wake_game(struct http *h, const char *game_id)
-{
-	size_t n = waiters_wake_game(&h->waiters, game_id, wake_conn, h);
-	if (n)
-		log_debug("game %s: woke %zu polls", game_id, n);
-}
-
-bool http_watched(const struct http *h, const char *game_id)
-{
-	return h && waiters_on_game(&h->waiters, game_id);
-}
-
-size_t http_parked(const struct http *h)
-{
-	return h ? h->waiters.count : 0;
 }
 
 /* Binds "ADDR:PORT" ("[v6]:PORT" too); returns the socket or -1. */
@@ -1128,15 +918,7 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 	struct http *h = xcalloc(1, sizeof *h);
 	h->srv = srv;
 	h->routes = routes;
-	waiters_init(&h->waiters);
-#ifdef __linux__
-	h->hangup_fd = epoll_create1(EPOLL_CLOEXEC);
-	if (h->hangup_fd < 0)
-		log_warn("http: no epoll set for parked polls (%s): a client that hangs up is noticed at its "
-			 "poll's timeout", strerror(errno));
-#else
-	h->hangup_fd = -1;
-#endif
+	http_park_init(h);
 	pthread_condattr_t ca;
 	pthread_condattr_init(&ca);
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
@@ -1174,7 +956,7 @@ struct http *http_start(struct server *srv, const struct http_route *routes, cha
 		close(h->listen_fd);
 		goto fail;
 	}
-	if (pthread_create(&h->timer, NULL, http_timer_main, h)) {
+	if (pthread_create(&h->timer, NULL, http_park_timer_main, h)) {
 		*errmsg = xstrdup("cannot start the poll timer thread");
 		MHD_stop_daemon(h->daemon);
 		goto fail;
@@ -1199,8 +981,7 @@ fail:
 	pthread_cond_destroy(&h->count_cond);
 	pthread_cond_destroy(&h->reaper_cond);
 	pthread_mutex_destroy(&h->count_lock);
-	if (h->hangup_fd >= 0)
-		close(h->hangup_fd);
+	http_park_fini(h);
 	free(h);
 	return NULL;
 }
@@ -1210,14 +991,14 @@ void http_drain(struct http *h)
 	struct server *srv = h->srv;
 	pthread_mutex_lock(&srv->lock);
 	srv->draining = true;
-	size_t n = waiters_wake_all(&h->waiters, WAITER_DRAIN, wake_conn, h);
+	size_t n = http_park_wake_all(h, WAITER_DRAIN);
 	pthread_mutex_unlock(&srv->lock);
 	log_info("draining: answering %zu parked polls", n);
 	if (MHD_quiesce_daemon(h->daemon) != MHD_INVALID_SOCKET)
 		h->quiesced = true;
 
 	int64_t deadline = now_mono_ms() + srv->cfg.drain_timeout_ms;
-	struct timespec ts = mono_deadline(deadline);
+	struct timespec ts = http_mono_deadline(deadline);
 	pthread_mutex_lock(&h->count_lock);
 	while (h->in_flight && now_mono_ms() < deadline)
 		pthread_cond_timedwait(&h->count_cond, &h->count_lock, &ts);
@@ -1240,7 +1021,7 @@ void http_stop(struct http *h)
 	 * held (drain timed out) are answered with an error, not a success
 	 * that was never durable. */
 	srv->draining = true;
-	waiters_wake_all(&h->waiters, WAITER_DRAIN, wake_conn, h);
+	http_park_wake_all(h, WAITER_DRAIN);
 	while (h->held_head) {
 		struct http_conn *c = h->held_head;
 		h->held_head = c->held_next;
@@ -1269,7 +1050,6 @@ void http_stop(struct http *h)
 	pthread_cond_destroy(&h->reaper_cond);
 	pthread_mutex_destroy(&h->count_lock);
 	peers_free(h);
-	if (h->hangup_fd >= 0)
-		close(h->hangup_fd);
+	http_park_fini(h);
 	free(h);
 }

@@ -1,6 +1,6 @@
 /*
- * The HTTP front of tchessd on libmicrohttpd (http.c is the only file that
- * includes microhttpd.h): listening, limits, body collection, routing of
+ * The HTTP front of tchessd on libmicrohttpd (http.c and http-park.c, with
+ * http-internal.h, are the only files that include microhttpd.h): listening, limits, body collection, routing of
  * /v1 paths to the api_* handlers, JSON replies, and parking long-polls.
  *
  * Handlers run with the server lock held (see server.h). A handler fills a
