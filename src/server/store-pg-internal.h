@@ -55,14 +55,14 @@ struct params {
 
 /* Appends a text parameter; s (NULL: SQL NULL) must live until the
  * statement has run. */
-void p_text(struct params *p, const char *s);
+void pg_param_text(struct params *p, const char *s);
 /* Appends an integer parameter, written into p itself. */
-void p_int(struct params *p, int64_t v);
+void pg_param_int(struct params *p, int64_t v);
 
 /* Column col of row as an integer, 0 if NULL. */
-int64_t col_int(const PGresult *r, int row, int col);
+int64_t pg_col_int(const PGresult *r, int row, int col);
 /* Copies column col of row into dst (size bytes), cut to fit. */
-void col_text(char *dst, size_t size, const PGresult *r, int row, int col);
+void pg_col_text(char *dst, size_t size, const PGresult *r, int row, int col);
 
 /* What a statement is for, which says how its answer reads. */
 enum use {
@@ -79,8 +79,8 @@ enum use {
  * none), in or out of the transaction; its answer read as use says. *res,
  * when res is not NULL, is the result to PQclear if STORE_OK, else NULL.
  * The whole contract is at its definition in store-pg.c. */
-enum store_result stmt(struct pg_store *st, enum stmt s, const char *sql, const struct params *p, enum use use,
-                       const char *what, PGresult **res);
+enum store_result pg_stmt(struct pg_store *st, enum stmt s, const char *sql, const struct params *p, enum use use,
+                          const char *what, PGresult **res);
 
 /* Whether a transaction is open (store_begin called, no commit or rollback
  * since). */

@@ -277,26 +277,26 @@ struct pg_store {
 	char pg_started[64];      /* pg_postmaster_start_time() when the sync connection opened */
 };
 
-void p_text(struct params *p, const char *s)
+void pg_param_text(struct params *p, const char *s)
 {
 	p->v[p->n] = s;
 	p->len[p->n] = 0;
 	p->fmt[p->n++] = 0;
 }
 
-void p_int(struct params *p, int64_t v)
+void pg_param_int(struct params *p, int64_t v)
 {
 	snprintf(p->num[p->n], sizeof p->num[p->n], "%lld", (long long)v);
-	p_text(p, p->num[p->n]);
+	pg_param_text(p, p->num[p->n]);
 }
 
 /* A player id, 0 meaning none (NULL). */
 static void p_id(struct params *p, int64_t id)
 {
 	if (id)
-		p_int(p, id);
+		pg_param_int(p, id);
 	else
-		p_text(p, NULL);
+		pg_param_text(p, NULL);
 }
 
 static void p_hash(struct params *p, const uint8_t hash[STORE_HASH_SIZE])
@@ -306,12 +306,12 @@ static void p_hash(struct params *p, const uint8_t hash[STORE_HASH_SIZE])
 	p->fmt[p->n++] = 1;
 }
 
-int64_t col_int(const PGresult *r, int row, int col)
+int64_t pg_col_int(const PGresult *r, int row, int col)
 {
 	return PQgetisnull(r, row, col) ? 0 : strtoll(PQgetvalue(r, row, col), NULL, 10);
 }
 
-void col_text(char *dst, size_t size, const PGresult *r, int row, int col)
+void pg_col_text(char *dst, size_t size, const PGresult *r, int row, int col)
 {
 	snprintf(dst, size, "%s", PQgetvalue(r, row, col));
 }
@@ -528,8 +528,8 @@ static void pipe_end(struct pg_store *st)
  * pipeline (an append without waiting for its answer). The result is
  * checked (check: logged as what) and read as use says. *res, when res
  * is not NULL, is the result to PQclear if STORE_OK, else NULL. */
-enum store_result stmt(struct pg_store *st, enum stmt s, const char *sql, const struct params *p, enum use use,
-                       const char *what, PGresult **res)
+enum store_result pg_stmt(struct pg_store *st, enum stmt s, const char *sql, const struct params *p, enum use use,
+                          const char *what, PGresult **res)
 {
 	if (res)
 		*res = NULL;
@@ -667,7 +667,7 @@ static int migrate(struct pg_store *st, char **errmsg)
 	PGconn *c = st->conn;
 	if (st->read_only) {
 		PGresult *r = PQexec(c, "SELECT MAX(version) FROM tchess_schema");
-		int version = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? (int)col_int(r, 0, 0) : 0;
+		int version = PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1 ? (int)pg_col_int(r, 0, 0) : 0;
 		PQclear(r);
 		if (version != N_MIGRATIONS) {
 			*errmsg = xasprintf("read-only database has schema version %d, this tchessd needs %d", version,
@@ -689,7 +689,7 @@ static int migrate(struct pg_store *st, char **errmsg)
 		PQclear(r);
 		goto fail;
 	}
-	int version = (int)col_int(r, 0, 0);
+	int version = (int)pg_col_int(r, 0, 0);
 	PQclear(r);
 	if (version > N_MIGRATIONS) {
 		*errmsg = xasprintf("database schema version %d is newer than this tchessd's (%d)", version,
@@ -708,7 +708,7 @@ static int migrate(struct pg_store *st, char **errmsg)
 	}
 	if (version != from) {
 		struct params p = {0};
-		p_int(&p, version);
+		pg_param_int(&p, version);
 		PGresult *w = PQexecParams(c, "DELETE FROM tchess_schema", 0, NULL, NULL, NULL, NULL, 0);
 		PQclear(w);
 		w = PQexecParams(c, "INSERT INTO tchess_schema VALUES ($1)", p.n, NULL, p.v, p.len, p.fmt, 0);
@@ -734,8 +734,8 @@ fail:
 static int node_register(struct pg_store *st, char **errmsg)
 {
 	struct params p = {0};
-	p_text(&p, st->node);
-	p_int(&p, now_wall_ms());
+	pg_param_text(&p, st->node);
+	pg_param_int(&p, now_wall_ms());
 	PGresult *r = PQexecParams(st->conn,
 				   "INSERT INTO tchess_nodes(node, started_ms, heartbeat_ms) VALUES ($1, $2, $2) "
 				   "ON CONFLICT (node) DO UPDATE SET started_ms = $2, heartbeat_ms = $2",
@@ -811,13 +811,13 @@ enum store_result pg_store_nodes_alive(struct pg_store *st, int *n_out)
 {
 	*n_out = 0;
 	PGresult *r;
-	enum store_result rc = stmt(st, S_COUNT,
-				    "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND "
-				    "classid = " PG_NODE_LOCK_CLASS " AND objid = 0 AND objsubid = 2 AND database = "
-				    "(SELECT oid FROM pg_database WHERE datname = current_database())",
-				    NULL, READ_ROW, "nodes alive", &r);
+	enum store_result rc = pg_stmt(st, S_COUNT,
+	                               "SELECT COUNT(*) FROM pg_locks WHERE locktype = 'advisory' AND granted AND "
+	                               "classid = " PG_NODE_LOCK_CLASS " AND objid = 0 AND objsubid = 2 AND database = "
+	                               "(SELECT oid FROM pg_database WHERE datname = current_database())",
+	                               NULL, READ_ROW, "nodes alive", &r);
 	if (rc == STORE_OK)
-		*n_out = (int)col_int(r, 0, 0);
+		*n_out = (int)pg_col_int(r, 0, 0);
 	PQclear(r);
 	return rc;
 }
@@ -831,23 +831,23 @@ enum store_result pg_store_bucket_take(struct pg_store *st, const char *kind, co
 	if (tokens <= 0)
 		return STORE_OK;
 	struct params p = { 0 };
-	p_text(&p, kind);
-	p_text(&p, key);
-	p_int(&p, burst > 1 ? burst : 1);
-	p_int(&p, tokens);
-	p_int(&p, period_ms > 0 ? period_ms : 1000);
+	pg_param_text(&p, kind);
+	pg_param_text(&p, key);
+	pg_param_int(&p, burst > 1 ? burst : 1);
+	pg_param_int(&p, tokens);
+	pg_param_int(&p, period_ms > 0 ? period_ms : 1000);
 	PGresult *r;
-	enum store_result rc = stmt(
-		st, S_COUNT,
-		"INSERT INTO tchess_buckets AS b (kind, key, tokens, at_ms, passed) "
-		"SELECT $1::text, $2::text, $3::float8 - 1, n.ms, true "
-		"FROM (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms) n "
-		"ON CONFLICT (kind, key) DO UPDATE SET (tokens, passed, at_ms) = "
-		"(SELECT CASE WHEN f.t >= 1 THEN f.t - 1 ELSE f.t END, f.t >= 1, greatest(b.at_ms, EXCLUDED.at_ms) "
-		" FROM (SELECT least($3::float8, b.tokens + greatest(0, EXCLUDED.at_ms - b.at_ms) * $4::float8 / "
-		"$5::float8) AS t) f) "
-		"RETURNING passed, tokens",
-		&p, READ_ROW, "shared limit", &r);
+	enum store_result rc =
+	    pg_stmt(st, S_COUNT,
+	            "INSERT INTO tchess_buckets AS b (kind, key, tokens, at_ms, passed) "
+	            "SELECT $1::text, $2::text, $3::float8 - 1, n.ms, true "
+	            "FROM (SELECT (extract(epoch FROM clock_timestamp()) * 1000)::bigint AS ms) n "
+	            "ON CONFLICT (kind, key) DO UPDATE SET (tokens, passed, at_ms) = "
+	            "(SELECT CASE WHEN f.t >= 1 THEN f.t - 1 ELSE f.t END, f.t >= 1, greatest(b.at_ms, EXCLUDED.at_ms) "
+	            " FROM (SELECT least($3::float8, b.tokens + greatest(0, EXCLUDED.at_ms - b.at_ms) * $4::float8 / "
+	            "$5::float8) AS t) f) "
+	            "RETURNING passed, tokens",
+	            &p, READ_ROW, "shared limit", &r);
 	if (rc != STORE_OK)
 		return rc;
 	if (strcmp(PQgetvalue(r, 0, 0), "t")) {
@@ -864,19 +864,20 @@ enum store_result pg_store_seat_count(struct pg_store *st, const char *game_id, 
 {
 	*n_out = 0;
 	struct params p = { 0 };
-	p_text(&p, game_id);
-	p_int(&p, color);
-	p_text(&p, kind);
-	p_int(&p, mark);
+	pg_param_text(&p, game_id);
+	pg_param_int(&p, color);
+	pg_param_text(&p, kind);
+	pg_param_int(&p, mark);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_COUNT,
-				    "INSERT INTO tchess_seat_counts AS c (game_id, color, kind, mark, n) "
-				    "VALUES ($1, $2, $3, $4, 1) ON CONFLICT (game_id, color, kind) DO UPDATE SET "
-				    "n = CASE WHEN c.mark = EXCLUDED.mark THEN c.n + 1 ELSE 1 END, mark = EXCLUDED.mark "
-				    "RETURNING n",
-				    &p, READ_ROW, "seat count", &r);
+	enum store_result rc =
+	    pg_stmt(st, S_COUNT,
+	            "INSERT INTO tchess_seat_counts AS c (game_id, color, kind, mark, n) "
+	            "VALUES ($1, $2, $3, $4, 1) ON CONFLICT (game_id, color, kind) DO UPDATE SET "
+	            "n = CASE WHEN c.mark = EXCLUDED.mark THEN c.n + 1 ELSE 1 END, mark = EXCLUDED.mark "
+	            "RETURNING n",
+	            &p, READ_ROW, "seat count", &r);
 	if (rc == STORE_OK)
-		*n_out = col_int(r, 0, 0);
+		*n_out = pg_col_int(r, 0, 0);
 	PQclear(r);
 	return rc;
 }
@@ -884,11 +885,11 @@ enum store_result pg_store_seat_count(struct pg_store *st, const char *game_id, 
 enum store_result pg_store_seat_count_reset(struct pg_store *st, const char *game_id, int color, const char *kind)
 {
 	struct params p = { 0 };
-	p_text(&p, game_id);
-	p_int(&p, color);
-	p_text(&p, kind);
-	return stmt(st, S_COUNT, "DELETE FROM tchess_seat_counts WHERE game_id = $1 AND color = $2 AND kind = $3", &p,
-		    WRITE, "seat count", NULL);
+	pg_param_text(&p, game_id);
+	pg_param_int(&p, color);
+	pg_param_text(&p, kind);
+	return pg_stmt(st, S_COUNT, "DELETE FROM tchess_seat_counts WHERE game_id = $1 AND color = $2 AND kind = $3",
+	               &p, WRITE, "seat count", NULL);
 }
 
 int pg_store_schema_version(void)
@@ -1053,8 +1054,8 @@ static int sync_session(struct pg_store *st, char **errmsg)
 static int sync_write(struct pg_store *st)
 {
 	struct params p = {0};
-	p_text(&p, st->node);
-	p_int(&p, now_wall_ms());
+	pg_param_text(&p, st->node);
+	pg_param_int(&p, now_wall_ms());
 	PGresult *r = PQexecPrepared(st->sync_conn, "sync", p.n, p.v, p.len, p.fmt, 0);
 	int ok = PQresultStatus(r) == PGRES_COMMAND_OK && !strcmp(PQcmdTuples(r), "1");
 	if (!ok)
@@ -1101,13 +1102,13 @@ enum store_result pg_store_player_create(struct pg_store *st, const char *name, 
 					 int64_t created_ms, int64_t *id_out)
 {
 	struct params p = {0};
-	p_text(&p, name);
+	pg_param_text(&p, name);
 	p_hash(&p, hash);
-	p_int(&p, created_ms);
+	pg_param_int(&p, created_ms);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_PLAYER_INSERT, NULL, &p, INSERT, "create player", &r);
+	enum store_result rc = pg_stmt(st, S_PLAYER_INSERT, NULL, &p, INSERT, "create player", &r);
 	if (rc == STORE_OK)
-		*id_out = col_int(r, 0, 0);
+		*id_out = pg_col_int(r, 0, 0);
 	PQclear(r);
 	return rc;
 }
@@ -1123,7 +1124,7 @@ enum store_result pg_store_player_by_token_hash(struct pg_store *st, const uint8
 	struct params p = {0};
 	p_hash(&p, hash);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_PLAYER_BY_HASH, NULL, &p, READ_ROW, "player by token", &r);
+	enum store_result rc = pg_stmt(st, S_PLAYER_BY_HASH, NULL, &p, READ_ROW, "player by token", &r);
 	if (rc == STORE_OK) {
 		rc = STORE_NOT_FOUND;
 		/* As in SQLite's store: the index found the row; the stored
@@ -1137,9 +1138,9 @@ enum store_result pg_store_player_by_token_hash(struct pg_store *st, const uint8
 			stored[i] = (uint8_t)(hi << 4 | lo);
 		}
 		if (ok && token_equal(stored, hash, STORE_HASH_SIZE)) {
-			out->id = col_int(r, 0, 0);
-			col_text(out->name, sizeof out->name, r, 0, 1);
-			out->created_ms = col_int(r, 0, 2);
+			out->id = pg_col_int(r, 0, 0);
+			pg_col_text(out->name, sizeof out->name, r, 0, 1);
+			out->created_ms = pg_col_int(r, 0, 2);
 			rc = STORE_OK;
 		}
 	}
@@ -1150,13 +1151,13 @@ enum store_result pg_store_player_by_token_hash(struct pg_store *st, const uint8
 enum store_result pg_store_player_by_id(struct pg_store *st, int64_t id, struct store_player *out)
 {
 	struct params p = {0};
-	p_int(&p, id);
+	pg_param_int(&p, id);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_PLAYER_BY_ID, NULL, &p, READ_ROW, "player by id", &r);
+	enum store_result rc = pg_stmt(st, S_PLAYER_BY_ID, NULL, &p, READ_ROW, "player by id", &r);
 	if (rc == STORE_OK) {
-		out->id = col_int(r, 0, 0);
-		col_text(out->name, sizeof out->name, r, 0, 1);
-		out->created_ms = col_int(r, 0, 2);
+		out->id = pg_col_int(r, 0, 0);
+		pg_col_text(out->name, sizeof out->name, r, 0, 1);
+		out->created_ms = pg_col_int(r, 0, 2);
 	}
 	PQclear(r);
 	return rc;
@@ -1165,16 +1166,16 @@ enum store_result pg_store_player_by_id(struct pg_store *st, int64_t id, struct 
 enum store_result pg_store_player_set_token_hash(struct pg_store *st, int64_t id, const uint8_t hash[STORE_HASH_SIZE])
 {
 	struct params p = {0};
-	p_int(&p, id);
+	pg_param_int(&p, id);
 	p_hash(&p, hash);
-	enum store_result rc = stmt(st, S_PLAYER_SET_HASH, NULL, &p, CHANGE, "set token", NULL);
+	enum store_result rc = pg_stmt(st, S_PLAYER_SET_HASH, NULL, &p, CHANGE, "set token", NULL);
 	if (rc != STORE_NOT_FOUND)
 		return rc;
 	/* Nothing changed: no such player, or another has that token. */
 	struct params q = {0};
-	p_int(&q, id);
+	pg_param_int(&q, id);
 	PGresult *r;
-	rc = stmt(st, S_PLAYER_EXISTS, NULL, &q, READ_ROWS, "set token", &r);
+	rc = pg_stmt(st, S_PLAYER_EXISTS, NULL, &q, READ_ROWS, "set token", &r);
 	if (rc == STORE_OK)
 		rc = PQntuples(r) ? STORE_CONFLICT : STORE_NOT_FOUND;
 	PQclear(r);
@@ -1186,36 +1187,36 @@ enum store_result pg_store_player_set_token_hash(struct pg_store *st, int64_t id
 enum store_result pg_store_game_create(struct pg_store *st, const struct store_game *g)
 {
 	struct params p = {0};
-	p_text(&p, g->id);
-	p_int(&p, g->created_ms);
-	p_text(&p, g->status);
+	pg_param_text(&p, g->id);
+	pg_param_int(&p, g->created_ms);
+	pg_param_text(&p, g->status);
 	p_id(&p, g->white);
 	p_id(&p, g->black);
-	p_text(&p, g->finished ? "true" : "false");
-	p_text(&p, g->params ? g->params : "{}");
-	return stmt(st, S_GAME_INSERT, NULL, &p, INSERT, "create game", NULL);
+	pg_param_text(&p, g->finished ? "true" : "false");
+	pg_param_text(&p, g->params ? g->params : "{}");
+	return pg_stmt(st, S_GAME_INSERT, NULL, &p, INSERT, "create game", NULL);
 }
 
 /* Reads a GAME_COLUMNS row; params points into r (valid until PQclear). */
 static void game_row(const PGresult *r, int row, struct store_game *g)
 {
-	col_text(g->id, sizeof g->id, r, row, 0);
-	g->created_ms = col_int(r, row, 1);
-	col_text(g->status, sizeof g->status, r, row, 2);
-	g->white = col_int(r, row, 3);
-	g->black = col_int(r, row, 4);
+	pg_col_text(g->id, sizeof g->id, r, row, 0);
+	g->created_ms = pg_col_int(r, row, 1);
+	pg_col_text(g->status, sizeof g->status, r, row, 2);
+	g->white = pg_col_int(r, row, 3);
+	g->black = pg_col_int(r, row, 4);
 	g->finished = PQgetvalue(r, row, 5)[0] == 't';
 	g->params = PQgetvalue(r, row, 6);
-	g->last_seq = col_int(r, row, 7);
+	g->last_seq = pg_col_int(r, row, 7);
 }
 
 enum store_result pg_store_game_get(struct pg_store *st, const char *id, struct store_game *out)
 {
 	out->params = NULL;
 	struct params p = {0};
-	p_text(&p, id);
+	pg_param_text(&p, id);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_GAME_GET, NULL, &p, READ_ROW, "get game", &r);
+	enum store_result rc = pg_stmt(st, S_GAME_GET, NULL, &p, READ_ROW, "get game", &r);
 	if (rc == STORE_OK) {
 		game_row(r, 0, out);
 		out->params = xstrdup(out->params);
@@ -1227,58 +1228,58 @@ enum store_result pg_store_game_get(struct pg_store *st, const char *id, struct 
 enum store_result pg_store_game_update(struct pg_store *st, const struct store_game *g)
 {
 	struct params p = {0};
-	p_text(&p, g->id);
-	p_text(&p, g->status);
+	pg_param_text(&p, g->id);
+	pg_param_text(&p, g->status);
 	p_id(&p, g->white);
 	p_id(&p, g->black);
-	p_text(&p, g->finished ? "true" : "false");
+	pg_param_text(&p, g->finished ? "true" : "false");
 	if (g->finished) {
-		p_int(&p, g->ended_ms);
-		p_text(&p, g->result);
-		p_text(&p, g->termination);
-		p_int(&p, g->plies);
-		p_text(&p, g->tc);
-		p_text(&p, g->ruleset);
-		p_int(&p, g->white_level);
-		p_int(&p, g->black_level);
+		pg_param_int(&p, g->ended_ms);
+		pg_param_text(&p, g->result);
+		pg_param_text(&p, g->termination);
+		pg_param_int(&p, g->plies);
+		pg_param_text(&p, g->tc);
+		pg_param_text(&p, g->ruleset);
+		pg_param_int(&p, g->white_level);
+		pg_param_int(&p, g->black_level);
 	} else {
 		for (int i = 0; i < 8; i++)
-			p_text(&p, NULL);
+			pg_param_text(&p, NULL);
 	}
-	return stmt(st, S_GAME_UPDATE, NULL, &p, CHANGE, "update game", NULL);
+	return pg_stmt(st, S_GAME_UPDATE, NULL, &p, CHANGE, "update game", NULL);
 }
 
 enum store_result pg_store_game_delete(struct pg_store *st, const char *id)
 {
 	struct params p = {0};
-	p_text(&p, id);
-	return stmt(st, S_GAME_DELETE, NULL, &p, CHANGE, "delete game", NULL);
+	pg_param_text(&p, id);
+	return pg_stmt(st, S_GAME_DELETE, NULL, &p, CHANGE, "delete game", NULL);
 }
 
 enum store_result pg_store_event_append(struct pg_store *st, const char *game_id, int64_t seq, const char *type,
 					const char *payload, int64_t visible_to, int64_t created_ms)
 {
 	struct params p = {0};
-	p_text(&p, game_id);
-	p_text(&p, type);
-	p_text(&p, payload ? payload : "{}");
+	pg_param_text(&p, game_id);
+	pg_param_text(&p, type);
+	pg_param_text(&p, payload ? payload : "{}");
 	p_id(&p, visible_to);
-	p_int(&p, created_ms);
-	p_int(&p, seq);
+	pg_param_int(&p, created_ms);
+	pg_param_int(&p, seq);
 	/* In a transaction, sent with what follows (its failure read then:
 	 * pg_store_race_lost). */
-	return stmt(st, S_EVENT_INSERT, NULL, &p, APPEND, "append event", NULL);
+	return pg_stmt(st, S_EVENT_INSERT, NULL, &p, APPEND, "append event", NULL);
 }
 
 enum store_result pg_store_game_last_seq(struct pg_store *st, const char *game_id, int64_t *seq_out)
 {
 	struct params p = {0};
-	p_text(&p, game_id);
+	pg_param_text(&p, game_id);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_GAME_LAST_SEQ, NULL, &p, READ_ROW, "last seq", &r);
+	enum store_result rc = pg_stmt(st, S_GAME_LAST_SEQ, NULL, &p, READ_ROW, "last seq", &r);
 	if (rc != STORE_OK && rc != STORE_NOT_FOUND)
 		return rc;
-	*seq_out = rc == STORE_OK ? col_int(r, 0, 0) : 0;
+	*seq_out = rc == STORE_OK ? pg_col_int(r, 0, 0) : 0;
 	PQclear(r);
 	return rc;
 }
@@ -1287,25 +1288,25 @@ enum store_result pg_store_events_after(struct pg_store *st, const char *game_id
 					int limit, store_event_fn fn, void *arg)
 {
 	struct params p = {0};
-	p_text(&p, game_id);
-	p_int(&p, after);
-	p_int(&p, viewer == STORE_VIEWER_ALL ? -2 : viewer ? viewer : -1);
+	pg_param_text(&p, game_id);
+	pg_param_int(&p, after);
+	pg_param_int(&p, viewer == STORE_VIEWER_ALL ? -2 : viewer ? viewer : -1);
 	if (limit > 0)
-		p_int(&p, limit);
+		pg_param_int(&p, limit);
 	else
-		p_text(&p, NULL); /* LIMIT NULL: all */
+		pg_param_text(&p, NULL); /* LIMIT NULL: all */
 	PGresult *r;
-	enum store_result rc = stmt(st, S_EVENTS_AFTER, NULL, &p, READ_ROWS, "events after", &r);
+	enum store_result rc = pg_stmt(st, S_EVENTS_AFTER, NULL, &p, READ_ROWS, "events after", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, n = PQntuples(r); i < n; i++) {
 		struct store_event ev = {
-			.game_id = game_id,
-			.seq = col_int(r, i, 0),
-			.type = PQgetvalue(r, i, 1),
-			.payload = PQgetvalue(r, i, 2),
-			.visible_to = col_int(r, i, 3),
-			.created_ms = col_int(r, i, 4),
+		    .game_id = game_id,
+		    .seq = pg_col_int(r, i, 0),
+		    .type = PQgetvalue(r, i, 1),
+		    .payload = PQgetvalue(r, i, 2),
+		    .visible_to = pg_col_int(r, i, 3),
+		    .created_ms = pg_col_int(r, i, 4),
 		};
 		if (fn(arg, &ev))
 			break;
@@ -1341,27 +1342,27 @@ enum store_result pg_store_events_ranges(struct pg_store *st, const struct store
 	char *ids = array_literal(n, ranges, 0), *afters = array_literal(n, ranges, 1),
 	     *uptos = array_literal(n, ranges, 2);
 	struct params p = {0};
-	p_text(&p, ids);
-	p_text(&p, afters);
-	p_text(&p, uptos);
+	pg_param_text(&p, ids);
+	pg_param_text(&p, afters);
+	pg_param_text(&p, uptos);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_EVENTS_RANGES, NULL, &p, READ_ROWS, "events of several games", &r);
+	enum store_result rc = pg_stmt(st, S_EVENTS_RANGES, NULL, &p, READ_ROWS, "events of several games", &r);
 	free(ids);
 	free(afters);
 	free(uptos);
 	if (rc != STORE_OK)
 		return rc;
 	for (int row = 0, rows = PQntuples(r); row < rows; row++) {
-		int64_t i = col_int(r, row, 0);
+		int64_t i = pg_col_int(r, row, 0);
 		if (i < 1 || (size_t)i > n)
 			continue;
 		struct store_event ev = {
-			.game_id = ranges[i - 1].game_id,
-			.seq = col_int(r, row, 1),
-			.type = PQgetvalue(r, row, 2),
-			.payload = PQgetvalue(r, row, 3),
-			.visible_to = col_int(r, row, 4),
-			.created_ms = col_int(r, row, 5),
+		    .game_id = ranges[i - 1].game_id,
+		    .seq = pg_col_int(r, row, 1),
+		    .type = PQgetvalue(r, row, 2),
+		    .payload = PQgetvalue(r, row, 3),
+		    .visible_to = pg_col_int(r, row, 4),
+		    .created_ms = pg_col_int(r, row, 5),
 		};
 		if (fn(arg, &ev))
 			break;
@@ -1374,7 +1375,7 @@ static enum store_result walk_games(struct pg_store *st, enum stmt s, const stru
 				    void *arg, const char *what)
 {
 	PGresult *r;
-	enum store_result rc = stmt(st, s, NULL, p, READ_ROWS, what, &r);
+	enum store_result rc = pg_stmt(st, s, NULL, p, READ_ROWS, what, &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, n = PQntuples(r); i < n; i++) {
@@ -1395,8 +1396,8 @@ enum store_result pg_store_games_unfinished(struct pg_store *st, store_game_fn f
 enum store_result pg_store_games_recent(struct pg_store *st, int limit, int64_t viewer, store_game_fn fn, void *arg)
 {
 	struct params p = {0};
-	p_int(&p, limit);
-	p_int(&p, viewer);
+	pg_param_int(&p, limit);
+	pg_param_int(&p, viewer);
 	return walk_games(st, S_GAMES_RECENT, &p, fn, arg, "recent games");
 }
 
@@ -1404,9 +1405,9 @@ enum store_result pg_store_games_prefix(struct pg_store *st, const char *prefix,
 				       store_game_fn fn, void *arg)
 {
 	struct params p = {0};
-	p_text(&p, prefix);
-	p_int(&p, limit);
-	p_int(&p, viewer);
+	pg_param_text(&p, prefix);
+	pg_param_int(&p, limit);
+	pg_param_int(&p, viewer);
 	return walk_games(st, S_GAMES_PREFIX, &p, fn, arg, "games by id prefix");
 }
 
@@ -1414,29 +1415,29 @@ enum store_result pg_store_games_finished_of(struct pg_store *st, int64_t player
 					     const char *before_id, int limit, store_finished_fn fn, void *arg)
 {
 	struct params p = {0};
-	p_int(&p, player);
-	p_int(&p, before_ms);
-	p_text(&p, before_id);
-	p_int(&p, limit);
+	pg_param_int(&p, player);
+	pg_param_int(&p, before_ms);
+	pg_param_text(&p, before_id);
+	pg_param_int(&p, limit);
 	PGresult *r;
-	enum store_result rc = stmt(st, S_GAMES_FINISHED_OF, NULL, &p, READ_ROWS, "finished games", &r);
+	enum store_result rc = pg_stmt(st, S_GAMES_FINISHED_OF, NULL, &p, READ_ROWS, "finished games", &r);
 	if (rc != STORE_OK)
 		return rc;
 	for (int i = 0, n = PQntuples(r); i < n; i++) {
 		struct store_finished_game g = {
-			.id = PQgetvalue(r, i, 0),
-			.ended_ms = col_int(r, i, 1),
-			.result = PQgetvalue(r, i, 2),
-			.termination = PQgetvalue(r, i, 3),
-			.plies = col_int(r, i, 4),
-			.tc = PQgetvalue(r, i, 5),
-			.ruleset = PQgetvalue(r, i, 6),
-			.white = col_int(r, i, 7),
-			.black = col_int(r, i, 8),
-			.white_name = PQgetvalue(r, i, 9),
-			.black_name = PQgetvalue(r, i, 10),
-			.white_level = (int)col_int(r, i, 11),
-			.black_level = (int)col_int(r, i, 12),
+		    .id = PQgetvalue(r, i, 0),
+		    .ended_ms = pg_col_int(r, i, 1),
+		    .result = PQgetvalue(r, i, 2),
+		    .termination = PQgetvalue(r, i, 3),
+		    .plies = pg_col_int(r, i, 4),
+		    .tc = PQgetvalue(r, i, 5),
+		    .ruleset = PQgetvalue(r, i, 6),
+		    .white = pg_col_int(r, i, 7),
+		    .black = pg_col_int(r, i, 8),
+		    .white_name = PQgetvalue(r, i, 9),
+		    .black_name = PQgetvalue(r, i, 10),
+		    .white_level = (int)pg_col_int(r, i, 11),
+		    .black_level = (int)pg_col_int(r, i, 12),
 		};
 		if (fn(arg, &g))
 			break;
@@ -1448,16 +1449,16 @@ enum store_result pg_store_games_finished_of(struct pg_store *st, int64_t player
 enum store_result pg_store_games_open_of(struct pg_store *st, int64_t player, int64_t *n_out)
 {
 	struct params p = {0};
-	p_int(&p, player);
+	pg_param_int(&p, player);
 	PGresult *r;
 	enum store_result rc = STORE_OK;
-	if (st->in_tx && (rc = stmt(st, S_PLAYER_LOCK_OPEN, NULL, &p, READ_ROW, "lock open games", &r)) == STORE_OK)
+	if (st->in_tx && (rc = pg_stmt(st, S_PLAYER_LOCK_OPEN, NULL, &p, READ_ROW, "lock open games", &r)) == STORE_OK)
 		PQclear(r);
 	if (rc != STORE_OK)
 		return rc;
-	rc = stmt(st, S_GAMES_OPEN_OF, NULL, &p, READ_ROW, "open games", &r);
+	rc = pg_stmt(st, S_GAMES_OPEN_OF, NULL, &p, READ_ROW, "open games", &r);
 	if (rc == STORE_OK)
-		*n_out = col_int(r, 0, 0);
+		*n_out = pg_col_int(r, 0, 0);
 	PQclear(r);
 	return rc;
 }
