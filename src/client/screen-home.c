@@ -239,7 +239,7 @@ static unsigned screen_home_show(void *self, struct loop *l, bool resumed)
 {
 	struct screen_home *p = self;
 	p->loop = l;
-	ui_mouse(p->ui, !p->h->lichess);
+	ui_mouse(p->ui, true);
 	/* The event stream first, before any seek or challenge. */
 	if (p->h->lichess && !p->events && !p->ev_stopped && !p->ev_retry.reopen_at_ms)
 		screen_home_ev_open(p);
@@ -275,7 +275,7 @@ static unsigned screen_home_key(void *self, struct loop *l, int key)
 	if (key == KEYS_MOUSE) {
 		int x, y;
 		c.kind = HOME_CMD_NONE;
-		if (!p->h->lichess && ui_mouse_click(&x, &y))
+		if (ui_mouse_click(&x, &y))
 			c = home_mouse(p->h, x, y);
 	}
 	return home_apply(p->h, &c);

@@ -6,7 +6,8 @@
 # tmux) and in the scripted server's request log:
 #   1. the home screen lists the ongoing games (GET /api/account/playing)
 #      and holds the event stream open; a game is opened from the list
-#      and left back to the home screen;
+#      and left back to the home screen, then opened with the mouse (a
+#      click selects its row, a second click opens it);
 #   2. a seek from the home screen (POST /api/board/seek, held open) is
 #      cancelled with Esc (the server sees its connection close); a second
 #      one passes over the gameStart of a game that was on already and
@@ -60,8 +61,24 @@ check "home: the game opens from the list" h "Lichess game play0001: you play Wh
 check "home: its moves" h "1. e4       e5"
 leave h
 check "home: back on the home screen" h "1  Seek on Lichess" 10
+# The mouse, as on tchessd's home screen: a click (the SGR report an xterm
+# sends, 1-based) selects the game's row, a second click on it opens it.
+click() { keys "$1" -l "$(printf '\033[<0;%d;%dM\033[<0;%d;%dm' $(($2 + 1)) $(($3 + 1)) $(($2 + 1)) $(($3 + 1)))"; }
+[ "$(tmux -L "$sock" display-message -p -t h '#{mouse_any_flag}')" = 1 ] &&
+	ok "mouse: the Lichess home asks for mouse reports" || fail "mouse: no mouse reports asked for"
+keys h Up Up Up Up
+check "mouse: the cursor back on the first action" h "> 1  Seek on Lichess" 5
+capture h
+y=$(printf '%s\n' "$screen" | grep -n -F "play0001  white vs bob" | head -1 | cut -d: -f1)
+click h 10 $((y - 1))
+check "mouse: a click selects the game's row" h "> play0001  white vs bob" 5
+click h 10 $((y - 1))
+check "mouse: a second click opens it" h "Lichess game play0001: you play White" 20
+leave h
+check "mouse: back on the home screen" h "1  Seek on Lichess" 10
 
 # 2. Seeks: cancelled, then matched; blitz refused here.
+streams=$(lichess_requests GET /api/board/game/stream/play0001)
 keys h 1
 check "seek: seeking" h "seeking 10+0... Esc cancels the seek"
 lichess_log_wait '"POST"' '"/api/board/seek"' 'rated=false&time=10&increment=0&color=random' &&
@@ -77,8 +94,8 @@ lichess_event '{"type": "gameStart", "game": {"gameId": "play0001", "color": "wh
 lichess_event '{"type": "gameStart", "game": {"gameId": "seek0001", "fullId": "seek0001wxyz", "color": "black",
 	"isMyTurn": true, "opponent": {"username": "Carol"}}}'
 check "seek: the new game opens, not the one on already" h "Lichess game seek0001: you play Black" 20
-[ "$(lichess_requests GET /api/board/game/stream/play0001)" = 1 ] && ok "seek: play0001 was not opened again" ||
-	fail "seek: play0001 streams: $(lichess_requests GET /api/board/game/stream/play0001)"
+[ "$(lichess_requests GET /api/board/game/stream/play0001)" = "$streams" ] && ok "seek: play0001 was not opened again" ||
+	fail "seek: play0001 streams: $(lichess_requests GET /api/board/game/stream/play0001), $streams before"
 leave h
 check "seek: back home" h "1  Seek on Lichess" 10
 # t on the AI's row reaches blitz (5+3), which the Board API seeks refuse.
