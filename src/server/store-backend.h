@@ -2,8 +2,8 @@
  * The two implementations of store.h, for store.c, which picks one at
  * store_open and forwards every call to it: sqlite_store_* (store-sqlite.c,
  * store-tournaments.c, store-backup.c) and pg_store_* (store-pg.c,
- * store-pg-tournaments.c and store-pg-channel.c, built when libpq is
- * found). Each function does what store.h and store-tournaments.h say of
+ * store-pg-games.c, store-pg-tournaments.c and store-pg-channel.c, built
+ * when libpq is found). Each function does what store.h and store-tournaments.h say of
  * the one without the prefix; and the few pieces both implementations
  * share. No database header here: only the store-*.c files include theirs
  * (and store-pg-internal.h, which only store-pg*.c include).

@@ -1,8 +1,8 @@
 /*
  * What the files of the PostgreSQL store share (store-pg.c owns it all;
- * store-pg-tournaments.c uses it): the prepared statements' names, a
- * statement's parameters and how its answer reads, the one statement
- * helper and the readers of a result's columns. Only store-pg*.c include
+ * store-pg-games.c and store-pg-tournaments.c use it): the prepared
+ * statements' names, a statement's parameters and how its answer reads,
+ * the one statement helper and the readers of a result's columns. Only store-pg*.c include
  * this header, as only they include libpq-fe.h.
  */
 #ifndef TCHESS_SERVER_STORE_PG_INTERNAL_H
@@ -58,6 +58,10 @@ struct params {
 void pg_param_text(struct params *p, const char *s);
 /* Appends an integer parameter, written into p itself. */
 void pg_param_int(struct params *p, int64_t v);
+/* Appends a player id; 0 (none) is SQL NULL. */
+void pg_param_id(struct params *p, int64_t id);
+/* Appends a token hash as a binary parameter (bytea). */
+void pg_param_hash(struct params *p, const uint8_t hash[STORE_HASH_SIZE]);
 
 /* Column col of row as an integer, 0 if NULL. */
 int64_t pg_col_int(const PGresult *r, int row, int col);

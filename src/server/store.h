@@ -2,8 +2,9 @@
  * The store: everything tchessd keeps across restarts, behind one interface
  * with two implementations: SQLite (store-sqlite.c, the embedded default,
  * the only file that includes sqlite3.h) and PostgreSQL (store-pg.c,
- * store-pg-tournaments.c and its node channel store-pg-channel.c, the only
- * ones that include libpq-fe.h), picked by store_open from its target (store.c).
+ * store-pg-games.c, store-pg-tournaments.c and its node channel
+ * store-pg-channel.c, the only ones that include libpq-fe.h), picked by
+ * store_open from its target (store.c).
  *
  * A game is a row plus its append-only event log, numbered 1, 2, 3... per
  * game. Every command runs in one transaction (store_begin, then the
